@@ -1,0 +1,159 @@
+//! `qipu-bench [CORPUS_DIR]`: parse throughput of Qipu and of the
+//! `sgf-parse` crate on the same files in the same run.
+//!
+//! Build with `cargo run --release -p sgf-bench`. Figures are MB/s over the
+//! `real/` collections (best of several rounds) and ratios between tools.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sgf_core::{WriteOptions, parse, to_canonical_bytes};
+
+fn collect(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let mut es: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        es.sort();
+        for p in es {
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+                let name = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
+                out.push((name, std::fs::read(&p).expect("readable")));
+            }
+        }
+    }
+    out
+}
+
+/// Best time of `rounds` runs of `f`, in seconds.
+fn best<F: FnMut() -> usize>(rounds: usize, mut f: F) -> (f64, usize) {
+    let mut best = f64::MAX;
+    let mut n = 0;
+    for _ in 0..rounds {
+        let t = Instant::now();
+        n = f();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (best, n)
+}
+
+/// The original files of a collection, from its `.index.tsv` (offset, length).
+fn split(dir: &Path, name: &str, bytes: &[u8]) -> Vec<(usize, usize)> {
+    let idx = dir.join(format!("{name}.index.tsv"));
+    let Ok(text) = std::fs::read_to_string(idx) else { return Vec::new() };
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let o: usize = f.next()?.parse().ok()?;
+            let n: usize = f.next()?.parse().ok()?;
+            (o + n <= bytes.len()).then_some((o, n))
+        })
+        .collect()
+}
+
+/// Parses every original game file on its own (as a tool over a directory does).
+fn per_game(dir: &Path, files: &[(String, Vec<u8>)], rounds: usize) {
+    let mut pieces: Vec<&[u8]> = Vec::new();
+    for (name, bytes) in files {
+        for (o, n) in split(dir, name, bytes) {
+            pieces.push(&bytes[o..o + n]);
+        }
+    }
+    if pieces.is_empty() {
+        return;
+    }
+    let texts: Vec<String> = pieces.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+    let total: usize = pieces.iter().map(|p| p.len()).sum();
+    let mb = total as f64 / 1e6;
+    let (t_q, _) = best(rounds, || pieces.iter().map(|p| parse(p).document.game_count()).sum());
+    let opts = WriteOptions::default();
+    let (t_f, _) = best(rounds, || {
+        pieces
+            .iter()
+            .map(|p| to_canonical_bytes(&parse(p).document, &opts).len())
+            .sum()
+    });
+    let (t_s, _) = best(rounds, || {
+        texts
+            .iter()
+            .map(|t| sgf_parse::go::parse(t).map_or(0, |v| v.len()))
+            .sum()
+    });
+    println!(
+        "\nper game file ({} files, {:.1} MB): qipu parse {:.1} MB/s, parse+fmt {:.1} MB/s, sgf-parse {:.1} MB/s; ratios {:.1}x parse, {:.1}x parse+fmt",
+        pieces.len(),
+        mb,
+        mb / t_q,
+        mb / t_f,
+        mb / t_s,
+        t_s / t_q,
+        t_s / t_f
+    );
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+    });
+    let files = collect(&dir);
+    if files.is_empty() {
+        eprintln!("no .sgf files under {}; pass the corpus directory as the argument", dir.display());
+        std::process::exit(2);
+    }
+    let rounds = 3;
+    println!("corpus: {} ({} files)", dir.display(), files.len());
+    println!(
+        "{:<28} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
+        "file", "MB", "games", "qipu MB/s", "+fmt MB/s", "sgf-parse", "ratio"
+    );
+    let (mut tb, mut tq, mut tf, mut ts, mut ts_ok) = (0usize, 0f64, 0f64, 0f64, 0usize);
+    for (name, bytes) in &files {
+        let mb = bytes.len() as f64 / 1e6;
+        let (t_q, games) = best(rounds, || parse(bytes).document.game_count());
+        let opts = WriteOptions::default();
+        let (t_f, _) = best(rounds, || {
+            let p = parse(bytes);
+            to_canonical_bytes(&p.document, &opts).len()
+        });
+        // sgf-parse takes &str only: decoding is not counted against it.
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let (t_s, ok) = best(rounds, || sgf_parse::go::parse(&text).map_or(0, |v| v.len()));
+        println!(
+            "{:<28} {:>9.2} {:>9} {:>10.1} {:>10.1} {:>9.1} {:>8.1}x",
+            name.chars().take(28).collect::<String>(),
+            mb,
+            games,
+            mb / t_q,
+            mb / t_f,
+            mb / t_s,
+            t_s / t_q
+        );
+        tb += bytes.len();
+        tq += t_q;
+        tf += t_f;
+        if ok > 0 {
+            ts += t_s;
+            ts_ok += bytes.len();
+        }
+    }
+    per_game(&dir, &files, rounds);
+    let mb = tb as f64 / 1e6;
+    println!(
+        "\ntotal {:.1} MB: qipu parse {:.1} MB/s, qipu parse+fmt {:.1} MB/s, sgf-parse {:.1} MB/s (on the {:.1} MB it accepts)",
+        mb,
+        mb / tq,
+        mb / tf,
+        ts_ok as f64 / 1e6 / ts,
+        ts_ok as f64 / 1e6
+    );
+    let sp = ts_ok as f64 / 1e6 / ts;
+    println!(
+        "ratios: parse {:.1}x sgf-parse, parse+fmt {:.1}x sgf-parse parse",
+        (mb / tq) / sp,
+        (mb / tf) / sp
+    );
+}

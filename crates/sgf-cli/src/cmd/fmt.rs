@@ -1,0 +1,49 @@
+//! `qipu fmt`: the canonical FF[4] UTF-8 form.
+
+use anyhow::Result;
+use clap::Args as ClapArgs;
+use sgf_core::{PointLists, WriteOptions, to_canonical_bytes};
+
+use crate::input;
+
+/// Write the canonical FF[4] UTF-8 form of a record.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file (`-` for standard input).
+    pub file: String,
+    /// Output file (standard output by default).
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// Write point lists compressed into rectangles (`AB[aa:cc]`).
+    #[arg(long, conflicts_with = "expand")]
+    pub compress: bool,
+    /// Write point lists one point per value.
+    #[arg(long)]
+    pub expand: bool,
+    /// Wrap lines between values beyond this width.
+    #[arg(long, default_value_t = 79)]
+    pub width: usize,
+    /// Do not print diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let loaded = input::load(&args.file)?;
+    if !args.quiet {
+        crate::print_diagnostics(&loaded);
+    }
+    let mut opts = WriteOptions::default();
+    opts.line_width = args.width;
+    opts.point_lists = if args.compress {
+        PointLists::Compressed
+    } else if args.expand {
+        PointLists::Expanded
+    } else {
+        PointLists::AsWritten
+    };
+    let out = to_canonical_bytes(&loaded.parsed.document, &opts);
+    input::write_output(args.output.as_deref(), &out)?;
+    Ok(0)
+}

@@ -1,0 +1,62 @@
+//! `qipu`: the command-line front end of the Qipu SGF toolkit.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sgf_core::Severity;
+
+mod cmd;
+mod input;
+mod report;
+
+/// Qipu (棋谱): read, check, repair, convert and show Go game records (SGF FF[1]–FF[4]).
+#[derive(Parser, Debug)]
+#[command(name = "qipu", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Fmt(cmd::fmt::Args),
+    Dump(cmd::dump::Args),
+}
+
+/// Prints the warnings and errors of a loaded file on standard error, one per line.
+pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
+    let doc = &loaded.parsed.document;
+    let color = std::io::stderr().is_terminal();
+    let mut shown = 0;
+    for d in &loaded.parsed.diagnostics {
+        if d.severity == Severity::Info {
+            continue;
+        }
+        shown += 1;
+        if shown > 20 {
+            eprintln!("… and more (run `qipu check` for the full list)");
+            break;
+        }
+        if color {
+            eprintln!("{}", report::render(&loaded.name, doc, d, true));
+        } else {
+            eprintln!("{}", report::one_line(&loaded.name, doc, d));
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Dump(a) => cmd::dump::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("qipu: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! Character sets: `CA` labels, detection, and the double-byte encodings
+//! whose second byte can be `\` or `]`.
+
+use encoding_rs::{
+    BIG5, EUC_KR, Encoding, GB18030, GBK, SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252,
+};
+
+/// Where the charset of a game came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CharsetSource {
+    /// The caller asked for it.
+    Override,
+    /// A byte-order mark.
+    Bom,
+    /// The game's `CA` property, confirmed by the bytes.
+    Declared,
+    /// Detected from the bytes (no `CA`, an unknown one, or one the bytes contradict).
+    Detected,
+    /// No `CA`, only ASCII: the specification's default, ISO-8859-1.
+    Default,
+}
+
+/// Looks up a `CA` label, accepting the spellings found in real files
+/// (`UTF8`, `ISO8859_1`, `EUC-CN`, `MS_KANJI`, `cp936`, `macintosh`, …).
+pub fn encoding_for_label(label: &[u8]) -> Option<&'static Encoding> {
+    let label = trim_ascii(label);
+    if label.is_empty() {
+        return None;
+    }
+    if let Some(e) = Encoding::for_label(label) {
+        return Some(e);
+    }
+    let mut norm: Vec<u8> = label
+        .iter()
+        .map(|b| match b {
+            b'_' | b' ' => b'-',
+            b => b.to_ascii_lowercase(),
+        })
+        .collect();
+    if let Some(e) = Encoding::for_label(&norm) {
+        return Some(e);
+    }
+    // "iso8859-1", "iso-8859_1", "ISO8859_1"
+    if norm.starts_with(b"iso8859") {
+        norm.splice(3..3, [b'-']);
+        if let Some(e) = Encoding::for_label(&norm) {
+            return Some(e);
+        }
+    }
+    let s = std::str::from_utf8(&norm).ok()?;
+    Some(match s {
+        "utf8" | "utf-8" | "unicode-1-1-utf-8" => UTF_8,
+        "euc-cn" | "euccn" | "cp936" | "ms936" | "windows-936" | "gb-2312" | "gb2312-80" => GBK,
+        "gb-18030" => GB18030,
+        "cp949" | "ms949" | "uhc" | "euckr" | "ks-c-5601" | "ksc5601" => EUC_KR,
+        "sjis" | "cp932" | "ms932" | "shiftjis" | "shift-jis" | "ms-kanji" | "x-sjis" => SHIFT_JIS,
+        "big-5" | "cp950" | "ms950" | "big5hkscs" => BIG5,
+        "latin-1" | "iso-latin-1" | "ascii" | "us-ascii" | "iso646-us" => WINDOWS_1252,
+        "utf-16" | "utf16" | "ucs-2" | "utf16le" => UTF_16LE,
+        "utf16be" => UTF_16BE,
+        "macroman" | "mac-roman" | "mac" => encoding_rs::MACINTOSH,
+        _ => return None,
+    })
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
+/// A double-byte encoding whose second byte can be `\` (0x5C) or `]` (0x5D).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dbcs {
+    /// Shift_JIS / Windows-31J.
+    ShiftJis,
+    /// GBK / GB18030.
+    Gbk,
+    /// Big5.
+    Big5,
+}
+
+impl Dbcs {
+    /// The double-byte family of an encoding, if its trail bytes can clash with SGF.
+    pub fn of(enc: &'static Encoding) -> Option<Dbcs> {
+        if enc == SHIFT_JIS {
+            Some(Dbcs::ShiftJis)
+        } else if enc == GBK || enc == GB18030 {
+            Some(Dbcs::Gbk)
+        } else if enc == BIG5 {
+            Some(Dbcs::Big5)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `b` starts a multi-byte character.
+    #[inline]
+    pub fn is_lead(self, b: u8) -> bool {
+        match self {
+            Dbcs::ShiftJis => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
+            Dbcs::Gbk | Dbcs::Big5 => matches!(b, 0x81..=0xFE),
+        }
+    }
+
+    /// Length of the character starting at `bytes[0]` (a lead byte).
+    #[inline]
+    pub fn char_len(self, bytes: &[u8]) -> usize {
+        match self {
+            Dbcs::Gbk if bytes.len() >= 4 && (0x30..=0x39).contains(&bytes[1]) => 4,
+            _ => 2.min(bytes.len()),
+        }
+    }
+}
+
+/// Counts of valid multi-byte sequences and invalid bytes in a buffer read as UTF-8.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Utf8Stats {
+    /// Valid characters of two or more bytes.
+    pub multibyte: usize,
+    /// Invalid sequences.
+    pub invalid: usize,
+    /// Invalid sequences next to a `?`: the mark of UTF-8 whose bytes were
+    /// replaced by `?` (Fox files).
+    pub qmark: usize,
+}
+
+impl Utf8Stats {
+    /// Whether the buffer is entirely ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.multibyte == 0 && self.invalid == 0
+    }
+    /// Whether the buffer is valid UTF-8.
+    pub fn is_valid(&self) -> bool {
+        self.invalid == 0
+    }
+    /// UTF-8 damaged in a few places (a character cut before `]`, Fox's
+    /// `?`-replaced bytes) rather than text in another charset: other
+    /// charsets almost never form valid multi-byte UTF-8 sequences.
+    pub fn is_mostly_utf8(&self) -> bool {
+        (self.multibyte > 0 && self.multibyte >= 2 * self.invalid) || self.is_qmark_damaged()
+    }
+    /// UTF-8 with bytes replaced by `?`: most invalid sequences touch a `?`.
+    pub fn is_qmark_damaged(&self) -> bool {
+        self.invalid > 0 && self.qmark * 2 >= self.invalid
+    }
+    /// The weaker test used when `CA` says UTF-8: at least as many valid
+    /// multi-byte characters as damaged ones.
+    pub fn is_plausibly_utf8(&self) -> bool {
+        (self.multibyte > 0 && self.multibyte >= self.invalid) || self.is_qmark_damaged()
+    }
+}
+
+/// Reads `bytes` as UTF-8 and counts valid multi-byte characters and invalid sequences.
+pub fn utf8_stats(bytes: &[u8]) -> Utf8Stats {
+    let mut st = Utf8Stats::default();
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                st.multibyte += count_multibyte(s.as_bytes());
+                return st;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                st.multibyte += count_multibyte(&rest[..good]);
+                st.invalid += 1;
+                let skip = e.error_len().unwrap_or(rest.len() - good);
+                let before = good.checked_sub(1).map(|i| rest[i]);
+                let after = rest.get(good + skip).copied();
+                if before == Some(b'?') || after == Some(b'?') {
+                    st.qmark += 1;
+                }
+                rest = &rest[good + skip.max(1).min(rest.len() - good)..];
+                if rest.is_empty() {
+                    return st;
+                }
+            }
+        }
+    }
+}
+
+fn count_multibyte(valid: &[u8]) -> usize {
+    if valid.is_ascii() {
+        return 0;
+    }
+    valid.iter().filter(|&&b| b >= 0xC0).count()
+}
+
+/// Detects the charset of bytes that are not UTF-8, with chardetng.
+pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    // Only the text around non-ASCII bytes tells charsets apart; SGF moves
+    // are ASCII. Feed those stretches (with some context), separated by a space.
+    let mut i = 0;
+    let ctx = 24;
+    while i < bytes.len() {
+        let Some(p) = bytes[i..].iter().position(|&b| b >= 0x80 || b == 0x1B) else {
+            break;
+        };
+        let start = (i + p).saturating_sub(ctx).max(i);
+        let mut end = i + p;
+        // Extend while non-ASCII bytes keep coming within the context window.
+        loop {
+            let next = bytes[end..]
+                .iter()
+                .take(ctx)
+                .position(|&b| b >= 0x80 || b == 0x1B);
+            match next {
+                Some(q) => end += q + 1,
+                None => break,
+            }
+        }
+        let end = (end + ctx).min(bytes.len());
+        det.feed(&bytes[start..end], false);
+        det.feed(b" ", false);
+        i = end;
+    }
+    det.feed(b"", true);
+    let enc = det.guess(None, chardetng::Utf8Detection::Deny);
+    // chardetng names the WHATWG superset; GB18030 is the safer GBK decoder.
+    if enc == GBK { GB18030 } else { enc }
+}
+
+/// A byte-order mark or the NUL pattern of UTF-16 without one.
+pub fn sniff_utf16(bytes: &[u8]) -> Option<(&'static Encoding, usize)> {
+    if bytes.starts_with(&[0xFF, 0xFE]) {
+        return Some((UTF_16LE, 2));
+    }
+    if bytes.starts_with(&[0xFE, 0xFF]) {
+        return Some((UTF_16BE, 2));
+    }
+    // Without a BOM: SGF is mostly ASCII, so one byte of each pair is NUL.
+    let sample = &bytes[..bytes.len().min(512) & !1];
+    if sample.len() < 8 {
+        return None;
+    }
+    let pairs = sample.len() / 2;
+    let (mut even0, mut odd0) = (0, 0);
+    for p in sample.chunks_exact(2) {
+        even0 += (p[0] == 0) as usize;
+        odd0 += (p[1] == 0) as usize;
+    }
+    if odd0 * 10 >= pairs * 6 && even0 * 10 <= pairs {
+        Some((UTF_16LE, 0))
+    } else if even0 * 10 >= pairs * 6 && odd0 * 10 <= pairs {
+        Some((UTF_16BE, 0))
+    } else {
+        None
+    }
+}
+
+/// The name reported for an encoding (`UTF-8`, `GBK`, `Shift_JIS`, …).
+pub fn display_name(enc: &'static Encoding) -> &'static str {
+    enc.name()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        for (l, e) in [
+            ("UTF-8", UTF_8),
+            ("utf8", UTF_8),
+            ("GB2312", GBK),
+            ("gbk", GBK),
+            ("EUC-CN", GBK),
+            ("GB18030", GB18030),
+            ("Big5", BIG5),
+            ("Shift_JIS", SHIFT_JIS),
+            ("SHIFT_JIS", SHIFT_JIS),
+            ("MS_KANJI", SHIFT_JIS),
+            ("EUC-KR", EUC_KR),
+            ("ISO-8859-1", WINDOWS_1252),
+            ("ISO8859_1", WINDOWS_1252),
+            ("iso8859-15", encoding_rs::ISO_8859_15),
+            ("Windows-1251", encoding_rs::WINDOWS_1251),
+            ("macintosh", encoding_rs::MACINTOSH),
+            ("ISO-2022-JP", encoding_rs::ISO_2022_JP),
+            ("EUC-JP", encoding_rs::EUC_JP),
+            (" utf-8 ", UTF_8),
+            ("cp949", EUC_KR),
+        ] {
+            assert_eq!(encoding_for_label(l.as_bytes()), Some(e), "{l}");
+        }
+        assert_eq!(encoding_for_label(b"foo"), None);
+        assert_eq!(encoding_for_label(b""), None);
+    }
+
+    #[test]
+    fn stats() {
+        assert!(utf8_stats(b"abc").is_ascii());
+        let s = utf8_stats("黑棋".as_bytes());
+        assert_eq!(s, Utf8Stats { multibyte: 2, invalid: 0, qmark: 0 });
+        // Fox: bytes of a character replaced by `?`.
+        let s = utf8_stats(b"PW[\xe6?\x8e]");
+        assert!(s.is_qmark_damaged(), "{s:?}");
+        // GBK for 黑棋
+        let s = utf8_stats(&[0xBA, 0xDA, 0xC6, 0xE5]);
+        assert!(!s.is_mostly_utf8());
+        // UTF-8 cut in the middle of the last character
+        let mut b = "李龙".as_bytes().to_vec();
+        b.truncate(5);
+        let s = utf8_stats(&b);
+        assert!(s.is_plausibly_utf8(), "{s:?}");
+        let mut b = "天下无狗".as_bytes().to_vec();
+        b.truncate(11);
+        assert!(utf8_stats(&b).is_mostly_utf8());
+    }
+
+    #[test]
+    fn utf16() {
+        let le: Vec<u8> = "(;GM[1]FF[4])"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(sniff_utf16(&le), Some((UTF_16LE, 0)));
+        assert_eq!(sniff_utf16(b"(;GM[1]FF[4]C[hello])"), None);
+        assert_eq!(sniff_utf16(&[0u8; 64]), None);
+    }
+}

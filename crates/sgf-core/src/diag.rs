@@ -1,0 +1,477 @@
+//! Diagnostics: every problem found in a file, with a stable code, a
+//! severity, a message and a byte span.
+//!
+//! The codes are listed once, in the [`codes!`] table below; `docs/diagnostics.md`
+//! is generated from it (a test fails when the two drift apart).
+
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Information: legal but noteworthy (legacy constructs, guessed charsets).
+    Info,
+    /// Something is wrong but the meaning is clear.
+    Warning,
+    /// The file breaks a rule of the specification.
+    Error,
+}
+
+impl Severity {
+    /// Lower-case name, as used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A byte range in the input (`start..end`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+    /// An empty span at `pos`.
+    pub fn at(pos: u32) -> Span {
+        Span { start: pos, end: pos }
+    }
+    /// The span as a `usize` range.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+macro_rules! codes {
+    ($( #[doc = $doc:literal] $variant:ident = ($code:literal, $name:literal, $sev:ident, $layer:literal, $example:literal, $repair:literal); )*) => {
+        /// A stable diagnostic code.
+        ///
+        /// Codes never change meaning once published; new ones are added at
+        /// the end of their group.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code {
+            $( #[doc = $doc] $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in table order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The short stable code, e.g. `S005`.
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $code, )* }
+            }
+            /// The kebab-case name, e.g. `unclosed-value`.
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+            /// The severity used unless a caller overrides it.
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$sev, )* }
+            }
+            /// The layer that reports it: syntax, charset, ff4, value, go, format.
+            pub fn layer(self) -> &'static str {
+                match self { $( Code::$variant => $layer, )* }
+            }
+            /// A small example input that triggers it.
+            pub fn example(self) -> &'static str {
+                match self { $( Code::$variant => $example, )* }
+            }
+            /// What a reader or `qipu check --fix` does about it.
+            pub fn repair(self) -> &'static str {
+                match self { $( Code::$variant => $repair, )* }
+            }
+            /// One-line description (the doc comment of the variant).
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $doc.trim_start(), )* }
+            }
+            /// Looks a code up by its code (`S005`) or name (`unclosed-value`).
+            pub fn parse(s: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(s) || c.name() == s)
+            }
+        }
+    };
+}
+
+codes! {
+    // ---- syntax: the grammar of collections, trees, nodes and properties ----
+    /// The input is empty or holds only white space.
+    EmptyInput = ("S001", "empty-input", Error, "syntax", "", "an empty collection is read");
+    /// No game tree (`(;`) was found anywhere in the input.
+    NoGameTree = ("S002", "no-game-tree", Error, "syntax", "hello world", "an empty collection is read");
+    /// Text before the first game tree; the specification reserves it and readers ignore it.
+    TextBeforeTree = ("S003", "text-before-tree", Info, "syntax", "Game 1: (;GM[1])", "kept by the lossless writer, dropped by fmt");
+    /// Characters outside values that are not part of the grammar.
+    StrayCharacters = ("S004", "stray-characters", Error, "syntax", "(;B[aa] -- W[bb])", "skipped; kept by the lossless writer");
+    /// A value opened with `[` is not closed before the end of the input.
+    UnclosedValue = ("S005", "unclosed-value", Error, "syntax", "(;C[no end", "the value runs to the end of the input; fmt closes it");
+    /// A game tree opened with `(` is not closed before the end of the input.
+    UnclosedTree = ("S006", "unclosed-tree", Error, "syntax", "(;B[aa]", "the tree is closed at the end of the input");
+    /// A `)` that closes nothing.
+    UnmatchedParen = ("S007", "unmatched-paren", Error, "syntax", "(;B[aa]))", "skipped");
+    /// Properties follow `(` without the `;` that starts a node.
+    MissingSemicolon = ("S008", "missing-semicolon", Error, "syntax", "(FF[4]GM[1];B[aa])", "a `;` is assumed");
+    /// A node stands outside any game tree (no opening `(`).
+    MissingParen = ("S009", "missing-paren", Error, "syntax", ";FF[4]GM[1];B[aa]", "a `(` is assumed");
+    /// An empty variation `()`.
+    EmptyVariation = ("S010", "empty-variation", Error, "syntax", "(;B[aa]())", "ignored");
+    /// A variation opened twice, `((;`.
+    NestedParen = ("S011", "nested-paren", Error, "syntax", "(;B[aa]((;W[bb])))", "the extra parentheses are ignored");
+    /// A property identifier without any value.
+    PropertyWithoutValue = ("S012", "property-without-value", Error, "syntax", "(;PL B[aa])", "the identifier is ignored");
+    /// A value without a property identifier in front of it.
+    ValueWithoutProperty = ("S013", "value-without-property", Error, "syntax", "(;B[aa][bb]C[x];[cc])", "the value is ignored");
+    /// Nodes follow the variations of a node (Go Assistant style): read as one more variation.
+    NodeAfterVariations = ("S014", "node-after-variations", Warning, "syntax", "(;B[aa](;W[bb])(;W[cc]);W[dd])", "read as another variation; fmt writes it as the main line");
+    /// Lower-case letters in a property identifier (FF[3] style); they are ignored.
+    LowercaseIdentifier = ("S015", "lowercase-identifier", Warning, "syntax", "(;AddBlack[aa])", "the lower-case letters are dropped (`AB`)");
+    /// A property identifier longer than 100 characters.
+    IdentifierTooLong = ("S016", "identifier-too-long", Warning, "syntax", "(;AAAA…A[x])", "kept as an unknown property");
+    /// NUL bytes in the input.
+    NulByte = ("S017", "nul-byte", Warning, "syntax", "(;C[a\\0b])", "kept in values; skipped between tokens");
+    /// The same property appears more than once in a node.
+    DuplicateProperty = ("S018", "duplicate-property", Error, "syntax", "(;AB[aa]AB[bb])", "merged into the first occurrence (values in order)");
+    /// Too many problems; the rest of this kind are not reported.
+    TooManyDiagnostics = ("S019", "too-many-diagnostics", Info, "syntax", "binary data", "none");
+    /// Text after the last game tree.
+    TextAfterTrees = ("S020", "text-after-trees", Warning, "syntax", "(;GM[1]) trailing words", "kept by the lossless writer, dropped by fmt");
+    /// A parsing limit (size, nodes or depth) was reached; the rest of the input is not read.
+    LimitReached = ("S021", "limit-reached", Error, "syntax", "a file larger than max_bytes", "the tree read so far is kept");
+    /// A game tree without any node, `(` followed directly by a variation.
+    TreeWithoutNode = ("S022", "tree-without-node", Error, "syntax", "((;B[aa]))", "the extra parenthesis is ignored");
+
+    // ---- charset ----
+    /// No `CA` property: the charset was detected from the bytes.
+    CharsetDetected = ("C001", "charset-detected", Info, "charset", "(;PB[黑])  (no CA)", "the detected charset is used; fmt writes CA[UTF-8]");
+    /// `CA` names a charset that the bytes contradict; the bytes win.
+    CharsetMismatch = ("C002", "charset-mismatch", Warning, "charset", "(;CA[UTF-8]PB[\\xba\\xda])", "the charset the bytes are in is used");
+    /// `CA` names a charset that is not known.
+    UnknownCharset = ("C003", "unknown-charset", Warning, "charset", "(;CA[Klingon])", "the charset is detected from the bytes");
+    /// Byte sequences that are invalid in the charset; they become U+FFFD.
+    InvalidBytes = ("C004", "invalid-bytes", Warning, "charset", "(;CA[UTF-8]C[\\xff])", "replaced by U+FFFD in decoded text; raw bytes kept by the lossless writer");
+    /// The file is UTF-16; it was transcoded before parsing.
+    Utf16 = ("C005", "utf16", Info, "charset", "UTF-16LE with BOM", "read as UTF-16; fmt writes UTF-8");
+    /// Double-byte characters whose second byte is `\\` or `]` were written without escapes.
+    UnescapedTrailBytes = ("C006", "unescaped-trail-bytes", Warning, "charset", "Shift_JIS `C[ソ]` (0x83 0x5C)", "values are read charset-aware; fmt escapes correctly");
+    /// Games of one file declare different charsets.
+    MixedCharsets = ("C007", "mixed-charsets", Info, "charset", "(;CA[UTF-8])(;CA[GB2312])", "each game is read in its own charset");
+    /// A `CA` property outside a root node, or several values.
+    MisplacedCharset = ("C008", "misplaced-charset", Warning, "charset", "(;GM[1];CA[UTF-8])", "ignored for decoding");
+
+    // ---- ff4: placement of properties, the rules of SGF FF[4] ----
+    /// A root property (`FF`, `GM`, `SZ`, `CA`, `ST`, `AP`) outside the root node.
+    RootPropertyOutsideRoot = ("F001", "root-property-outside-root", Error, "ff4", "(;GM[1];SZ[9])", "deleted (a different value is moved to a comment)");
+    /// Game-info properties in more than one node on a path.
+    SecondGameInfo = ("F002", "second-game-info", Error, "ff4", "(;PB[a];B[aa]PW[b])", "moved to the first game-info node when free, otherwise kept in GC");
+    /// Move and setup properties in one node.
+    MoveSetupMixed = ("F003", "move-setup-mixed", Error, "ff4", "(;AB[aa]B[bb])", "the node is split: setup (and N) first, the move after");
+    /// `B` and `W` in one node.
+    BlackAndWhite = ("F004", "black-and-white", Error, "ff4", "(;B[aa]W[bb])", "the node is split in two");
+    /// `KO` or a move annotation (`BM`, `DO`, `IT`, `TE`) in a node without a move.
+    AnnotationWithoutMove = ("F005", "annotation-without-move", Error, "ff4", "(;C[x]TE[1])", "deleted");
+    /// More than one of `BM`, `DO`, `IT`, `TE` in a node.
+    ExclusiveMoveAnnotations = ("F006", "exclusive-move-annotations", Error, "ff4", "(;B[aa]BM[1]TE[1])", "TE+BM becomes IT (BM+TE with DO: DO); otherwise the later ones are deleted");
+    /// More than one of `DM`, `GB`, `GW`, `UC` in a node.
+    ExclusivePositionAnnotations = ("F007", "exclusive-position-annotations", Error, "ff4", "(;GB[1]GW[1])", "the later ones are deleted");
+    /// A property that no version of SGF defines.
+    UnknownProperty = ("F008", "unknown-property", Info, "ff4", "(;XY[1])", "kept unchanged");
+    /// A single-value property with several values.
+    TooManyValues = ("F009", "too-many-values", Error, "ff4", "(;PB[a][b])", "the extra values are joined into the first (text) or deleted");
+    /// An empty value where the property needs one.
+    EmptyValue = ("F010", "empty-value", Warning, "ff4", "(;PB[])", "deleted");
+    /// An FF[1]–FF[3] property; its FF[4] equivalent is named.
+    LegacyProperty = ("F011", "legacy-property", Info, "ff4", "(;L[aa][bb])", "converted (L→LB, M→MA, KI→KM, …) or kept");
+    /// A move in the root node (bad style).
+    MoveInRoot = ("F012", "move-in-root", Warning, "ff4", "(;GM[1]B[aa])", "the move is moved to a new child node");
+    /// A known private (application-specific) property.
+    PrivateProperty = ("F013", "private-property", Info, "ff4", "(;MULTIGOGM[1])", "kept unchanged");
+    /// A property of another game (not Go).
+    OtherGameProperty = ("F014", "other-game-property", Info, "ff4", "(;IY[true])", "kept unchanged");
+    /// The game is not Go (`GM` other than 1): moves and points are not checked.
+    NotGo = ("F015", "not-go", Warning, "ff4", "(;GM[2])", "none");
+    /// Different `FF` versions in one file.
+    MixedVersions = ("F016", "mixed-versions", Info, "ff4", "(;FF[3])(;FF[4])", "none; fmt writes FF[4]");
+    /// An empty node (no properties) that is not needed for the tree structure.
+    EmptyNode = ("F017", "empty-node", Info, "ff4", "(;GM[1];;B[aa])", "kept");
+
+    // ---- value: each value against its type ----
+    /// A value that is not a valid Number.
+    InvalidNumber = ("V001", "invalid-number", Error, "value", "(;HA[two])", "corrected when a number can be read from it, otherwise deleted (game info: moved to GC)");
+    /// A value that is not a valid Real.
+    InvalidReal = ("V002", "invalid-real", Error, "value", "(;KM[6,5])", "corrected (`6,5`→`6.5`, `6.5目`→`6.5`) or deleted (game info: moved to GC)");
+    /// A value that is not a valid Double (`1` or `2`).
+    InvalidDouble = ("V003", "invalid-double", Error, "value", "(;GB[3])", "corrected to 1 (empty or unreadable) or 2 (larger)");
+    /// A value that is not a valid Color (`B` or `W`).
+    InvalidColor = ("V004", "invalid-color", Error, "value", "(;PL[X])", "corrected from `b`/`w`/`1`/`2`/`black`/`white`, otherwise deleted");
+    /// A value that is not a valid point, move or stone.
+    InvalidPoint = ("V005", "invalid-point", Error, "value", "(;B[a])", "`B[a a]`→`B[aa]` when possible, otherwise deleted");
+    /// A composed value (`a:b`) was expected.
+    ComposedExpected = ("V006", "composed-expected", Error, "value", "(;LB[aa])", "deleted");
+    /// A composed value where the property takes a simple one.
+    NotComposed = ("V007", "not-composed", Error, "value", "(;B[aa:bb])", "deleted");
+    /// `SZ[n:n]`: a square board written as a rectangle.
+    SquareSizeComposed = ("V008", "square-size-composed", Error, "value", "(;SZ[19:19])", "written as `SZ[19]`");
+    /// A root value out of its range (`FF` 1–4, `GM` 1–20, `ST` 0–3, `SZ` 1–52 for Go).
+    OutOfRange = ("V009", "out-of-range", Error, "value", "(;SZ[60])", "clamped (SZ to 52) or the default assumed");
+    /// `DT` not in the ISO format `YYYY-MM-DD` with its shortcuts.
+    BadDate = ("V010", "bad-date", Error, "value", "(;DT[2024/1/5])", "corrected when the date is unambiguous (`2024-01-05`); otherwise kept and reported");
+    /// `RE` not in the FF[4] format (`B+3.5`, `W+R`, `0`, `Draw`, `Void`, `?`).
+    BadResult = ("V011", "bad-result", Error, "value", "(;RE[Black wins])", "corrected when unambiguous (`B+`); otherwise the text is moved to GC and RE[?] kept");
+    /// A point listed twice in `AB`/`AW`/`AE` of one node, or in the markup `CR`/`MA`/`SL`/`SQ`/`TR`.
+    DuplicatePoint = ("V012", "duplicate-point", Error, "value", "(;AB[aa][aa])", "the later occurrence is deleted");
+    /// An `AR` or `LN` given twice, or from a point to itself.
+    BadLine = ("V013", "bad-line", Error, "value", "(;AR[aa:aa])", "deleted");
+    /// `LB` twice on the same point.
+    DuplicateLabel = ("V014", "duplicate-label", Error, "value", "(;LB[aa:1][aa:2])", "the later label is deleted");
+    /// A compressed point rectangle that overlaps another point of the list.
+    OverlappingRectangle = ("V015", "overlapping-rectangle", Error, "value", "(;AB[aa:cc][bb])", "the duplicate points are removed");
+    /// A compressed point rectangle whose corners are not upper-left and lower-right.
+    ReversedRectangle = ("V016", "reversed-rectangle", Error, "value", "(;AB[cc:aa])", "the corners are swapped");
+    /// A point outside the board.
+    PointOutsideBoard = ("V017", "point-outside-board", Error, "value", "(;SZ[9]B[kk])", "deleted");
+    /// A pass written `[tt]` (FF[3] style) on a board up to 19×19.
+    PassAsTt = ("V018", "pass-as-tt", Info, "value", "(;B[tt])", "written as `B[]`");
+    /// An upper-case coordinate on a board of 26 lines or less.
+    UppercaseCoordinate = ("V019", "uppercase-coordinate", Warning, "value", "(;B[DD])", "read as the lower-case letter");
+    /// A `KM` or `TM` that is not a plain real number.
+    BadKomi = ("V020", "bad-komi", Warning, "value", "(;KM[375])", "kept; scaled komi from Fox is noted");
+    /// A compressed point list in a file older than FF[4], or a rectangular board before FF[4].
+    FeatureNotInVersion = ("V021", "feature-not-in-version", Warning, "value", "(;FF[3]AB[aa:cc])", "read anyway");
+    /// A pass `[]` in a file older than FF[4].
+    EmptyPassBeforeFf4 = ("V022", "empty-pass-before-ff4", Info, "value", "(;FF[3]B[])", "kept; the output is FF[4]");
+    /// Text that only white space or escapes make different from its canonical form.
+    UselessEscape = ("V023", "useless-escape", Info, "value", "(;C[\\a])", "written without the escape");
+
+    // ---- go: playing the moves ----
+    /// A move on a point that already holds a stone.
+    OccupiedPoint = ("G001", "occupied-point", Warning, "go", "(;B[aa];W[aa])", "the move is executed as the spec requires");
+    /// A suicide: the played stones are removed.
+    Suicide = ("G002", "suicide", Warning, "go", "(;AB[ba][ab];W[aa])", "executed: the group is removed");
+    /// An immediate ko recapture.
+    KoRetake = ("G003", "ko-retake", Warning, "go", "…;B[ba];W[ca]…", "executed as the spec requires");
+    /// `AB`/`AW`/`AE` that does not change the board.
+    SetupNoEffect = ("G004", "setup-no-effect", Warning, "go", "(;AB[aa];AB[aa])", "the value is deleted");
+    /// `HA` differs from the number of black setup stones in the root.
+    HandicapMismatch = ("G005", "handicap-mismatch", Warning, "go", "(;HA[3]AB[dd][pp])", "none");
+    /// Two moves of the same colour in a row.
+    SameColorTwice = ("G006", "same-color-twice", Info, "go", "(;B[aa];B[bb])", "none");
+    /// `B[ss]`-style pass on an 18×18 board written by some tools, or `[tt]` on a board larger than 19.
+    AmbiguousPass = ("G007", "ambiguous-pass", Warning, "go", "(;SZ[18];B[ss])", "reported, not guessed: read as a point");
+
+    // ---- format: other record formats and SGF dialects ----
+    /// A record in another format was converted to SGF.
+    FormatConverted = ("R001", "format-converted", Info, "format", "a GIB file", "converted to SGF");
+    /// A line or field of a foreign record format could not be read.
+    FormatUnreadable = ("R002", "format-unreadable", Warning, "format", "GIB `STO 0 x`", "skipped");
+    /// An SGF dialect of a known application was recognised.
+    DialectDetected = ("R003", "dialect-detected", Info, "format", "(TE[..]RD[..]KO[..];B[pd])", "normalised by fmt and check --fix");
+    /// A field of a foreign format has no SGF equivalent and is kept in a comment or private property.
+    FieldKept = ("R004", "field-kept", Info, "format", "GIB GAMECONDITION", "kept in GC or a private property");
+}
+
+/// Another place a diagnostic refers to (e.g. the first occurrence of a duplicate).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    /// Where.
+    pub span: Span,
+    /// What it is.
+    pub label: String,
+}
+
+/// One problem found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable code.
+    pub code: Code,
+    /// Severity.
+    pub severity: Severity,
+    /// Human message.
+    pub message: String,
+    /// Byte span in the input.
+    pub span: Span,
+    /// Other relevant places.
+    pub related: Vec<Related>,
+    /// What a repair does, if anything.
+    pub fix: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            span,
+            related: Vec::new(),
+            fix: None,
+        }
+    }
+    /// Sets the severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+    /// Adds a related span.
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push(Related {
+            span,
+            label: label.into(),
+        });
+        self
+    }
+    /// Sets the repair description.
+    pub fn with_fix(mut self, fix: impl Into<String>) -> Self {
+        self.fix = Some(fix.into());
+        self
+    }
+}
+
+/// Maps byte offsets to 1-based line and column numbers.
+///
+/// Columns count bytes; [`LineIndex::char_column`] and
+/// [`LineIndex::utf16_column`] convert for display and browsers.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<u32>,
+}
+
+impl LineIndex {
+    /// Builds the index of `text`. A line ends at `\n`, at `\r\n` and at a lone `\r`.
+    pub fn new(text: &[u8]) -> LineIndex {
+        let mut starts = vec![0u32];
+        let mut i = 0;
+        while let Some(p) = memchr::memchr2(b'\n', b'\r', &text[i..]) {
+            let at = i + p;
+            if text[at] == b'\r' && text.get(at + 1) == Some(&b'\n') {
+                i = at + 2;
+            } else {
+                i = at + 1;
+            }
+            starts.push(i as u32);
+        }
+        LineIndex { starts }
+    }
+
+    /// Line and byte column (both 1-based) of `offset`.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        (line as u32 + 1, offset - self.starts[line] + 1)
+    }
+
+    /// Byte range of the 1-based `line` (without its line break).
+    pub fn line_range(&self, text: &[u8], line: u32) -> std::ops::Range<usize> {
+        let i = (line.max(1) - 1) as usize;
+        let start = self.starts.get(i).copied().unwrap_or(text.len() as u32) as usize;
+        let mut end = self
+            .starts
+            .get(i + 1)
+            .map(|&e| e as usize)
+            .unwrap_or(text.len());
+        while end > start && matches!(text[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// The 1-based column of `offset` counted in characters of the UTF-8 (lossy) line.
+    pub fn char_column(&self, text: &[u8], offset: u32) -> u32 {
+        let (line, _) = self.line_col(offset);
+        let start = self.starts[line as usize - 1] as usize;
+        let end = (offset as usize).min(text.len());
+        String::from_utf8_lossy(&text[start..end]).chars().count() as u32 + 1
+    }
+
+    /// The 1-based column of `offset` counted in UTF-16 code units (for browsers).
+    pub fn utf16_column(&self, text: &[u8], offset: u32) -> u32 {
+        let (line, _) = self.line_col(offset);
+        let start = self.starts[line as usize - 1] as usize;
+        let end = (offset as usize).min(text.len());
+        String::from_utf8_lossy(&text[start..end])
+            .encode_utf16()
+            .count() as u32
+            + 1
+    }
+
+    /// Number of lines.
+    pub fn lines(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+/// Renders the diagnostics table of `docs/diagnostics.md`.
+pub fn markdown_table() -> String {
+    let mut out = String::new();
+    out.push_str("| code | name | severity | layer | meaning | example | repair |\n");
+    out.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
+    for &c in Code::ALL {
+        let ex = if c.example().is_empty() {
+            "(empty file)".to_string()
+        } else {
+            format!("`{}`", c.example().replace('|', "\\|").replace('`', "'"))
+        };
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
+            c.as_str(),
+            c.name(),
+            c.default_severity(),
+            c.layer(),
+            c.summary().replace('|', "\\|"),
+            ex,
+            c.repair().replace('|', "\\|"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Code::ALL {
+            assert!(seen.insert(c.as_str()), "duplicate code {}", c.as_str());
+            assert!(seen.insert(c.name()), "duplicate name {}", c.name());
+            assert!(!c.summary().is_empty());
+        }
+        assert_eq!(Code::parse("S005"), Some(Code::UnclosedValue));
+        assert_eq!(Code::parse("unclosed-value"), Some(Code::UnclosedValue));
+    }
+
+    #[test]
+    fn line_index() {
+        let t = b"ab\ncd\r\nef\rg";
+        let li = LineIndex::new(t);
+        assert_eq!(li.line_col(0), (1, 1));
+        assert_eq!(li.line_col(3), (2, 1));
+        assert_eq!(li.line_col(4), (2, 2));
+        assert_eq!(li.line_col(7), (3, 1));
+        assert_eq!(li.line_col(10), (4, 1));
+        assert_eq!(&t[li.line_range(t, 2)], b"cd");
+        let u = "黑棋 x".as_bytes();
+        let li = LineIndex::new(u);
+        assert_eq!(li.char_column(u, 7), 4);
+    }
+}

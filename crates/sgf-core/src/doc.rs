@@ -1,0 +1,877 @@
+//! The document: a lossless arena of game trees, nodes, properties and values.
+//!
+//! Every element records where its tokens stand in the source, so unedited
+//! parts are written back byte for byte; typed views decode on demand.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use encoding_rs::Encoding;
+
+use crate::charset::{CharsetSource, Dbcs};
+use crate::diag::{LineIndex, Span};
+use crate::props::{self, KnownId, PropInfo, ValueType};
+use crate::text;
+use crate::value::{self, Color, Point};
+
+pub(crate) const NONE: u32 = u32::MAX;
+/// A property key: a registry index, or `UNKNOWN_BASE` + an interned unknown identifier.
+pub(crate) type Key = u16;
+/// Key offset of interned unknown identifiers.
+pub(crate) const UNKNOWN_BASE: Key = 0x100;
+
+/// Node flag: the lossless writer must generate parentheses around this node's tree.
+pub(crate) const F_SYN_PAREN: u16 = 1;
+/// Node flag: not reachable from any game (removed by an edit).
+pub(crate) const F_DETACHED: u16 = 2;
+/// Node flag: created by an edit (no source tokens).
+pub(crate) const F_SYNTHETIC: u16 = 4;
+/// Node flag: stood after its parent's variations in the source (Go Assistant style).
+pub(crate) const F_AFTER_VARIATIONS: u16 = 8;
+
+/// Identifies a node of a [`Document`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    /// The arena index (stable for the life of the document).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Identifies a property of a [`Document`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PropId(pub(crate) u32);
+
+/// Identifies a value of a [`Document`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ValueId(pub(crate) u32);
+
+#[derive(Clone, Debug)]
+pub(crate) struct NodeData {
+    pub parent: u32,
+    pub first_child: u32,
+    pub next_sibling: u32,
+    pub pstart: u32,
+    /// `;`, NONE when missing in the source or for edited nodes.
+    pub semi: u32,
+    pub plen: u16,
+    pub flags: u16,
+}
+
+/// Most properties of a node: the parser refuses more (a limit diagnostic).
+pub(crate) const MAX_PROPS_PER_NODE: u16 = u16::MAX;
+
+impl NodeData {
+    pub(crate) fn new(parent: u32) -> NodeData {
+        NodeData {
+            parent,
+            first_child: NONE,
+            next_sibling: NONE,
+            pstart: 0,
+            semi: NONE,
+            plen: 0,
+            flags: 0,
+        }
+    }
+}
+
+/// The parentheses of a tree in the source: `(` before its first node and
+/// the `)` that closes it. Kept apart from nodes because few nodes have them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Parens {
+    pub node: u32,
+    pub open: u32,
+    pub close: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PropData {
+    /// Offset of the identifier in the source, or NONE for edited properties.
+    pub ident: u32,
+    pub vstart: u32,
+    pub vlen: u32,
+    pub key: Key,
+    pub ident_len: u16,
+}
+
+const OWNED: u32 = 1 << 31;
+
+/// A value: `[`…`]` in the source, or edited content in `Document::owned`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValueData {
+    /// Source: offset of `[`. Edited: `OWNED` | index into `Document::owned`.
+    start: u32,
+    /// Source: one past `]`, or the end of the input with `OWNED` set when
+    /// the `]` is missing. Edited: 0.
+    end: u32,
+}
+
+impl ValueData {
+    pub(crate) fn source(open: u32, end: u32, terminated: bool) -> ValueData {
+        ValueData {
+            start: open,
+            end: if terminated { end } else { end | OWNED },
+        }
+    }
+    pub(crate) fn owned(index: usize) -> ValueData {
+        ValueData {
+            start: OWNED | index as u32,
+            end: 0,
+        }
+    }
+    /// Offset of `[` for source values.
+    pub(crate) fn open(&self) -> Option<u32> {
+        (self.start & OWNED == 0).then_some(self.start)
+    }
+    /// One past the value in the source.
+    pub(crate) fn end(&self) -> u32 {
+        self.end & !OWNED
+    }
+    pub(crate) fn owned_index(&self) -> Option<usize> {
+        (self.start & OWNED != 0).then_some((self.start & !OWNED) as usize)
+    }
+    pub(crate) fn is_unterminated(&self) -> bool {
+        self.start & OWNED == 0 && self.end & OWNED != 0
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct GameData {
+    pub root: u32,
+    /// What values are decoded from (UTF-8 for transcoded UTF-16 files).
+    pub encoding: &'static Encoding,
+    /// What the file was written in, as reported to users.
+    pub display: &'static Encoding,
+    pub source: CharsetSource,
+    /// First byte of the game in the source.
+    pub start: u32,
+    /// Values are read charset-aware (unescaped double-byte trail bytes).
+    pub dbcs: Option<Dbcs>,
+}
+
+/// A parsed SGF collection.
+///
+/// Owns its source bytes; nodes, properties and values are arena entries
+/// that point into them. See the crate docs for the lossless guarantees.
+#[derive(Clone, Debug)]
+pub struct Document {
+    pub(crate) src: Arc<[u8]>,
+    /// The input before transcoding (UTF-16 files), to write it back as it was.
+    pub(crate) original: Option<Arc<[u8]>>,
+    pub(crate) transcoded_from: Option<(&'static Encoding, usize)>,
+    pub(crate) nodes: Vec<NodeData>,
+    /// Source parentheses, sorted by node.
+    pub(crate) parens: Vec<Parens>,
+    pub(crate) props: Vec<PropData>,
+    pub(crate) values: Vec<ValueData>,
+    pub(crate) games: Vec<GameData>,
+    pub(crate) unknown: Vec<Box<str>>,
+    pub(crate) owned: Vec<Box<[u8]>>,
+    /// Nodes created by the parser; games own contiguous id ranges of them.
+    pub(crate) parsed_nodes: u32,
+    /// Every game decodes the same way (same encoding, no double-byte mode).
+    pub(crate) uniform: Option<&'static Encoding>,
+    pub(crate) edited: bool,
+    pub(crate) lines: OnceLock<LineIndex>,
+}
+
+impl Document {
+    pub(crate) fn empty(src: Arc<[u8]>) -> Document {
+        Document {
+            src,
+            original: None,
+            transcoded_from: None,
+            nodes: Vec::new(),
+            parens: Vec::new(),
+            props: Vec::new(),
+            values: Vec::new(),
+            games: Vec::new(),
+            unknown: Vec::new(),
+            owned: Vec::new(),
+            parsed_nodes: 0,
+            uniform: Some(encoding_rs::UTF_8),
+            edited: false,
+            lines: OnceLock::new(),
+        }
+    }
+
+    /// A new document with one empty game (`(;)`).
+    pub fn new() -> Document {
+        let mut d = Document::empty(Arc::from(&b""[..]));
+        let mut n = NodeData::new(NONE);
+        n.flags = F_SYNTHETIC;
+        d.nodes.push(n);
+        d.games.push(GameData {
+            root: 0,
+            encoding: encoding_rs::UTF_8,
+            display: encoding_rs::UTF_8,
+            source: CharsetSource::Default,
+            start: 0,
+            dbcs: None,
+        });
+        d.edited = true;
+        d
+    }
+
+    /// The bytes the document was parsed from (UTF-8 after transcoding a UTF-16 file).
+    pub fn source(&self) -> &[u8] {
+        &self.src
+    }
+
+    /// The original input bytes.
+    pub fn original(&self) -> &[u8] {
+        self.original.as_deref().unwrap_or(&self.src)
+    }
+
+    /// The offset in the original input of an offset in [`Document::source`]
+    /// (they differ only for transcoded UTF-16 files).
+    pub fn original_offset(&self, offset: u32) -> u32 {
+        let Some((_, bom)) = self.transcoded_from else {
+            return offset;
+        };
+        let text = String::from_utf8_lossy(&self.src);
+        let mut o = (offset as usize).min(text.len());
+        while !text.is_char_boundary(o) {
+            o -= 1;
+        }
+        (bom + 2 * text[..o].encode_utf16().count()) as u32
+    }
+
+    /// Line and column lookups over [`Document::source`].
+    pub fn line_index(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.src))
+    }
+
+    /// 1-based line and byte column of a source offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.line_index().line_col(offset)
+    }
+
+    /// Whether the document was changed since it was parsed.
+    pub fn is_edited(&self) -> bool {
+        self.edited
+    }
+
+    /// Whether the values of `node`'s game are read charset-aware because the
+    /// file left double-byte trail bytes `\` and `]` unescaped.
+    pub fn dbcs_of(&self, node: NodeId) -> Option<Dbcs> {
+        if self.uniform.is_some() {
+            return None;
+        }
+        self.game_of(node).and_then(|g| self.games[g].dbcs)
+    }
+
+    /// Index of the game that holds `node`.
+    pub fn game_of(&self, node: NodeId) -> Option<usize> {
+        if node.0 < self.parsed_nodes {
+            // Parsed games own contiguous ranges of node ids, in order.
+            let i = self.games.partition_point(|g| g.root <= node.0);
+            if i > 0 && self.root_of(node).0 == self.games[i - 1].root {
+                return Some(i - 1);
+            }
+        }
+        let root = self.root_of(node);
+        self.games.iter().position(|g| g.root == root.0)
+    }
+
+    /// Number of game trees.
+    pub fn game_count(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The games of the collection.
+    pub fn games(&self) -> impl ExactSizeIterator<Item = Game<'_>> + '_ {
+        (0..self.games.len()).map(move |i| Game { doc: self, index: i })
+    }
+
+    /// One game by index.
+    pub fn game(&self, index: usize) -> Option<Game<'_>> {
+        (index < self.games.len()).then_some(Game { doc: self, index })
+    }
+
+    /// A node by id.
+    pub fn node(&self, id: NodeId) -> Node<'_> {
+        Node { doc: self, id }
+    }
+
+    /// Number of arena slots (including detached nodes).
+    pub fn node_capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The encoding values of `node` are decoded from.
+    pub fn encoding_of(&self, node: NodeId) -> &'static Encoding {
+        if let Some(e) = self.uniform {
+            return e;
+        }
+        self.game_of(node)
+            .map_or(encoding_rs::WINDOWS_1252, |g| self.games[g].encoding)
+    }
+
+    /// The root of the game that holds `node`.
+    pub fn root_of(&self, node: NodeId) -> NodeId {
+        let mut n = node.0;
+        while self.nodes[n as usize].parent != NONE {
+            n = self.nodes[n as usize].parent;
+        }
+        NodeId(n)
+    }
+
+    /// The identifier of a property key.
+    pub(crate) fn key_ident(&self, key: Key) -> &str {
+        if key < UNKNOWN_BASE {
+            props::info(key as KnownId).ident
+        } else {
+            &self.unknown[(key - UNKNOWN_BASE) as usize]
+        }
+    }
+
+    /// Key for an identifier (interning unknown ones).
+    pub(crate) fn key_for(&mut self, ident: &str) -> Option<Key> {
+        if let Some(k) = props::lookup(ident.as_bytes()) {
+            return Some(k);
+        }
+        if let Some(i) = self.unknown.iter().position(|u| &**u == ident) {
+            return Some(UNKNOWN_BASE + i as Key);
+        }
+        if self.unknown.len() >= (Key::MAX - UNKNOWN_BASE) as usize {
+            return None;
+        }
+        self.unknown.push(ident.into());
+        Some(UNKNOWN_BASE + (self.unknown.len() - 1) as Key)
+    }
+
+    /// Looks up the key of an identifier without interning.
+    pub(crate) fn find_key(&self, ident: &str) -> Option<Key> {
+        if let Some(k) = props::lookup(ident.as_bytes()) {
+            return Some(k);
+        }
+        self.unknown
+            .iter()
+            .position(|u| &**u == ident)
+            .map(|i| UNKNOWN_BASE + i as Key)
+    }
+
+    #[inline]
+    pub(crate) fn raw_value(&self, v: &ValueData) -> &[u8] {
+        match v.open() {
+            Some(open) => {
+                let end = v.end() as usize;
+                let close = if v.is_unterminated() { end } else { end - 1 };
+                &self.src[(open as usize + 1).min(close)..close]
+            }
+            None => &self.owned[v.owned_index().unwrap_or(0)],
+        }
+    }
+
+    /// The source parentheses of a node's tree: (`(` offset, `)` offset), NONE when absent.
+    pub(crate) fn parens_of(&self, node: u32) -> (u32, u32) {
+        match self.parens.binary_search_by_key(&node, |p| p.node) {
+            Ok(i) => (self.parens[i].open, self.parens[i].close),
+            Err(_) => (NONE, NONE),
+        }
+    }
+
+    /// Node ids of a game tree in file order (pre-order, first variation first).
+    pub fn preorder(&self, root: NodeId) -> Preorder<'_> {
+        Preorder {
+            doc: self,
+            stack: vec![root.0],
+        }
+    }
+
+    /// Nodes in file order across all games, with their game index.
+    pub fn all_nodes(&self) -> impl Iterator<Item = (usize, NodeId)> + '_ {
+        self.games
+            .iter()
+            .enumerate()
+            .flat_map(move |(gi, g)| self.preorder(NodeId(g.root)).map(move |n| (gi, n)))
+    }
+}
+
+/// Arena vectors kept by a thread for the next parse: a batch of files then
+/// reuses memory instead of faulting in fresh pages for every file.
+#[derive(Default)]
+pub(crate) struct Arenas {
+    pub nodes: Vec<NodeData>,
+    pub props: Vec<PropData>,
+    pub values: Vec<ValueData>,
+}
+
+/// The most memory a thread keeps for reuse.
+const POOL_MAX_BYTES: usize = 128 << 20;
+
+thread_local! {
+    static POOL: std::cell::RefCell<Option<Arenas>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Arenas {
+    /// Empty arenas, reusing the thread's pooled memory when there is some.
+    pub(crate) fn take() -> Arenas {
+        POOL.try_with(|p| p.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    fn bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.props.capacity() * std::mem::size_of::<PropData>()
+            + self.values.capacity() * std::mem::size_of::<ValueData>()
+    }
+}
+
+impl Drop for Document {
+    fn drop(&mut self) {
+        let mut a = Arenas {
+            nodes: std::mem::take(&mut self.nodes),
+            props: std::mem::take(&mut self.props),
+            values: std::mem::take(&mut self.values),
+        };
+        let size = a.bytes();
+        if size == 0 || size > POOL_MAX_BYTES {
+            return;
+        }
+        a.nodes.clear();
+        a.props.clear();
+        a.values.clear();
+        let _ = POOL.try_with(|p| {
+            let mut p = p.borrow_mut();
+            if p.as_ref().is_none_or(|old| old.bytes() < size) {
+                *p = Some(a);
+            }
+        });
+    }
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document::new()
+    }
+}
+
+/// Pre-order iterator over a game tree (explicit stack, no recursion).
+pub struct Preorder<'d> {
+    doc: &'d Document,
+    stack: Vec<u32>,
+}
+
+impl Iterator for Preorder<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        let n = self.stack.pop()?;
+        let nd = &self.doc.nodes[n as usize];
+        // Push children in reverse so the first child comes out first.
+        let start = self.stack.len();
+        let mut c = nd.first_child;
+        while c != NONE {
+            self.stack.push(c);
+            c = self.doc.nodes[c as usize].next_sibling;
+        }
+        self.stack[start..].reverse();
+        Some(NodeId(n))
+    }
+}
+
+/// A game tree of a document.
+#[derive(Copy, Clone)]
+pub struct Game<'d> {
+    doc: &'d Document,
+    index: usize,
+}
+
+impl<'d> Game<'d> {
+    /// Index in the collection.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+    /// The root node.
+    pub fn root(&self) -> Node<'d> {
+        Node {
+            doc: self.doc,
+            id: NodeId(self.doc.games[self.index].root),
+        }
+    }
+    /// The encoding its text is read in.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.doc.games[self.index].encoding
+    }
+    /// The charset the game was read in (`UTF-8`, `GBK`, `UTF-16LE`, …).
+    pub fn charset(&self) -> &'static str {
+        crate::charset::display_name(self.doc.games[self.index].display)
+    }
+    /// Where the charset came from.
+    pub fn charset_source(&self) -> CharsetSource {
+        self.doc.games[self.index].source
+    }
+    /// The nodes in file order.
+    pub fn nodes(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {
+        let doc = self.doc;
+        doc.preorder(NodeId(doc.games[self.index].root))
+            .map(move |id| Node { doc, id })
+    }
+    /// The main line: the root and every first child.
+    pub fn main_line(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {
+        let doc = self.doc;
+        let mut cur = Some(NodeId(doc.games[self.index].root));
+        std::iter::from_fn(move || {
+            let id = cur?;
+            let fc = doc.nodes[id.0 as usize].first_child;
+            cur = (fc != NONE).then_some(NodeId(fc));
+            Some(Node { doc, id })
+        })
+    }
+}
+
+/// A node of a document.
+#[derive(Copy, Clone)]
+pub struct Node<'d> {
+    doc: &'d Document,
+    id: NodeId,
+}
+
+impl<'d> Node<'d> {
+    /// Its id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+    fn data(&self) -> &'d NodeData {
+        &self.doc.nodes[self.id.0 as usize]
+    }
+    /// The document.
+    pub fn document(&self) -> &'d Document {
+        self.doc
+    }
+    /// The parent, `None` for a root.
+    pub fn parent(&self) -> Option<Node<'d>> {
+        let p = self.data().parent;
+        (p != NONE).then_some(Node {
+            doc: self.doc,
+            id: NodeId(p),
+        })
+    }
+    /// The first child (the main line continuation).
+    pub fn first_child(&self) -> Option<Node<'d>> {
+        let c = self.data().first_child;
+        (c != NONE).then_some(Node {
+            doc: self.doc,
+            id: NodeId(c),
+        })
+    }
+    /// The next sibling.
+    pub fn next_sibling(&self) -> Option<Node<'d>> {
+        let c = self.data().next_sibling;
+        (c != NONE).then_some(Node {
+            doc: self.doc,
+            id: NodeId(c),
+        })
+    }
+    /// The children, main line first.
+    pub fn children(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {
+        let doc = self.doc;
+        let mut c = self.data().first_child;
+        std::iter::from_fn(move || {
+            if c == NONE {
+                return None;
+            }
+            let id = NodeId(c);
+            c = doc.nodes[c as usize].next_sibling;
+            Some(Node { doc, id })
+        })
+    }
+    /// Number of children.
+    pub fn child_count(&self) -> usize {
+        self.children().count()
+    }
+    /// Whether the node stood after its parent's variations in the source.
+    pub fn is_after_variations(&self) -> bool {
+        self.data().flags & F_AFTER_VARIATIONS != 0
+    }
+    /// Whether the node has no `;` in the source (a repaired missing semicolon).
+    pub fn missing_semicolon(&self) -> bool {
+        let d = self.data();
+        d.semi == NONE && d.flags & F_SYNTHETIC == 0
+    }
+    /// Byte span of the node in the source: from its `;` (or first property)
+    /// to the end of its last value. Empty for edited nodes.
+    pub fn span(&self) -> Span {
+        let d = self.data();
+        let start = if d.semi != NONE {
+            d.semi
+        } else if let Some(p) = self.props().next() {
+            p.span().start
+        } else {
+            let (open, _) = self.doc.parens_of(self.id.0);
+            if open != NONE { open } else { 0 }
+        };
+        let end = self
+            .props()
+            .filter_map(|p| {
+                let s = p.span();
+                (s.end > 0).then_some(s.end)
+            })
+            .max()
+            .unwrap_or(if d.semi != NONE { d.semi + 1 } else { start });
+        Span::new(start, end.max(start))
+    }
+    /// The properties in file order (repeated identifiers appear repeatedly).
+    pub fn props(&self) -> impl ExactSizeIterator<Item = Prop<'d>> + use<'d> {
+        let doc = self.doc;
+        let d = self.data();
+        let node = self.id;
+        (d.pstart..d.pstart + d.plen as u32).map(move |i| Prop {
+            doc,
+            id: PropId(i),
+            node,
+        })
+    }
+    /// The first property with FF[4] identifier `ident`.
+    pub fn get(&self, ident: &str) -> Option<Prop<'d>> {
+        let key = self.doc.find_key(ident)?;
+        self.props().find(|p| p.data().key == key)
+    }
+    /// Whether a property is present.
+    pub fn has(&self, ident: &str) -> bool {
+        self.get(ident).is_some()
+    }
+    /// Whether a known property is present (fast path by registry id).
+    pub fn has_known(&self, id: KnownId) -> bool {
+        self.props().any(|p| p.data().key == id)
+    }
+    /// The first property with a registry id.
+    pub fn get_known(&self, id: KnownId) -> Option<Prop<'d>> {
+        self.props().find(|p| p.data().key == id)
+    }
+    /// All values of `ident` in this node, repeated properties merged in order.
+    pub fn values(&self, ident: &str) -> impl Iterator<Item = Value<'d>> + use<'d> {
+        let key = self.doc.find_key(ident);
+        let props = self.props();
+        props
+            .filter(move |p| Some(p.data().key) == key)
+            .flat_map(|p| p.values())
+    }
+    /// The first value of `ident`, if any.
+    pub fn value(&self, ident: &str) -> Option<Value<'d>> {
+        self.values(ident).next()
+    }
+    /// The first value of `ident` as text with the rules of its type applied.
+    pub fn text(&self, ident: &str) -> Option<Cow<'d, str>> {
+        self.value(ident).map(|v| v.text())
+    }
+    /// Number of nodes in file order before this one within its game (node number, from 0).
+    pub fn number(&self) -> usize {
+        let root = self.doc.root_of(self.id);
+        self.doc
+            .preorder(root)
+            .position(|n| n == self.id)
+            .unwrap_or(0)
+    }
+    /// Depth from the root (root = 0).
+    pub fn depth(&self) -> usize {
+        let mut d = 0;
+        let mut n = self.data().parent;
+        while n != NONE {
+            d += 1;
+            n = self.doc.nodes[n as usize].parent;
+        }
+        d
+    }
+}
+
+/// A property of a node.
+#[derive(Copy, Clone)]
+pub struct Prop<'d> {
+    doc: &'d Document,
+    id: PropId,
+    node: NodeId,
+}
+
+impl<'d> Prop<'d> {
+    fn data(&self) -> &'d PropData {
+        &self.doc.props[self.id.0 as usize]
+    }
+    /// Its id.
+    pub fn id(&self) -> PropId {
+        self.id
+    }
+    /// The node it belongs to.
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+    /// The FF[4] identifier (lower-case letters of FF[3] files removed).
+    pub fn ident(&self) -> &'d str {
+        self.doc.key_ident(self.data().key)
+    }
+    /// The identifier as written.
+    pub fn raw_ident(&self) -> &'d [u8] {
+        let d = self.data();
+        if d.ident == NONE {
+            self.ident().as_bytes()
+        } else {
+            &self.doc.src[d.ident as usize..d.ident as usize + d.ident_len as usize]
+        }
+    }
+    /// The registry entry, for known properties.
+    pub fn info(&self) -> Option<&'static PropInfo> {
+        let k = self.data().key;
+        (k < UNKNOWN_BASE).then(|| props::info(k))
+    }
+    /// The registry id, for known properties.
+    pub fn known_id(&self) -> Option<KnownId> {
+        let k = self.data().key;
+        (k < UNKNOWN_BASE).then_some(k)
+    }
+    /// The value type (Unknown for unknown properties).
+    pub fn value_type(&self) -> ValueType {
+        self.info().map_or(ValueType::Unknown, |i| i.value)
+    }
+    /// The values in order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = Value<'d>> + use<'d> {
+        let doc = self.doc;
+        let d = self.data();
+        let vt = self.value_type();
+        let node = self.node;
+        (d.vstart..d.vstart + d.vlen).map(move |i| Value {
+            doc,
+            id: ValueId(i),
+            vt,
+            node,
+        })
+    }
+    /// Number of values.
+    pub fn value_count(&self) -> usize {
+        self.data().vlen as usize
+    }
+    /// The first value.
+    pub fn first(&self) -> Option<Value<'d>> {
+        self.values().next()
+    }
+    /// Span from the identifier to the end of the last value (empty when edited).
+    pub fn span(&self) -> Span {
+        let d = self.data();
+        if d.ident == NONE {
+            return Span::default();
+        }
+        let end = self
+            .values()
+            .last()
+            .map(|v| v.span())
+            .filter(|s| s.end > 0)
+            .map_or(d.ident + d.ident_len as u32, |s| s.end);
+        Span::new(d.ident, end)
+    }
+    /// Span of the identifier.
+    pub fn ident_span(&self) -> Span {
+        let d = self.data();
+        if d.ident == NONE {
+            Span::default()
+        } else {
+            Span::new(d.ident, d.ident + d.ident_len as u32)
+        }
+    }
+}
+
+/// A property value: raw bytes plus decoded views.
+#[derive(Copy, Clone)]
+pub struct Value<'d> {
+    doc: &'d Document,
+    id: ValueId,
+    vt: ValueType,
+    node: NodeId,
+}
+
+impl<'d> Value<'d> {
+    fn data(&self) -> &'d ValueData {
+        &self.doc.values[self.id.0 as usize]
+    }
+    /// Its id.
+    pub fn id(&self) -> ValueId {
+        self.id
+    }
+    /// The bytes between the brackets, as written (escapes included).
+    pub fn raw(&self) -> &'d [u8] {
+        self.doc.raw_value(self.data())
+    }
+    /// Whether the value is `[]` (or only white space).
+    pub fn is_empty(&self) -> bool {
+        self.raw().iter().all(|&b| crate::lexer::is_ws(b))
+    }
+    /// Whether the closing `]` is missing.
+    pub fn is_unterminated(&self) -> bool {
+        self.data().is_unterminated()
+    }
+    /// Span of `[…]` in the source (empty for edited values).
+    pub fn span(&self) -> Span {
+        let d = self.data();
+        match d.open() {
+            Some(open) => Span::new(open, d.end()),
+            None => Span::default(),
+        }
+    }
+    /// The encoding the value is decoded from.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.doc.encoding_of(self.node)
+    }
+    /// Escapes resolved, soft line breaks removed, decoded; white space as written.
+    pub fn decoded(&self) -> Cow<'d, str> {
+        text::decode(
+            text::unescape(self.raw(), self.doc.dbcs_of(self.node)),
+            self.encoding(),
+        )
+    }
+    /// The value as Text (line breaks kept, other white space as spaces).
+    pub fn as_text(&self) -> Cow<'d, str> {
+        text::text_ws(self.decoded())
+    }
+    /// The value as SimpleText (all white space as spaces).
+    pub fn as_simple_text(&self) -> Cow<'d, str> {
+        text::simple_text_ws(self.decoded())
+    }
+    /// The value as text following its property's type (Text or SimpleText;
+    /// SimpleText rules for other types).
+    pub fn text(&self) -> Cow<'d, str> {
+        match self.vt {
+            ValueType::Text => self.as_text(),
+            _ => self.as_simple_text(),
+        }
+    }
+    /// Raw parts of a composed value, split at the first unescaped `:`.
+    pub fn composed_raw(&self) -> Option<(&'d [u8], &'d [u8])> {
+        let raw = self.raw();
+        text::find_colon(raw, self.doc.dbcs_of(self.node)).map(|i| (&raw[..i], &raw[i + 1..]))
+    }
+    /// Decoded parts of a composed value.
+    pub fn composed(&self) -> Option<(Cow<'d, str>, Cow<'d, str>)> {
+        let (a, b) = self.composed_raw()?;
+        let enc = self.encoding();
+        let dbcs = self.doc.dbcs_of(self.node);
+        let dec = |r: &'d [u8]| text::simple_text_ws(text::decode(text::unescape(r, dbcs), enc));
+        Some((dec(a), dec(b)))
+    }
+    /// As a Number.
+    pub fn number(&self) -> Option<i64> {
+        value::parse_number(self.raw())
+    }
+    /// As a Real.
+    pub fn real(&self) -> Option<f64> {
+        value::parse_real(self.raw())
+    }
+    /// As a Double (1 or 2).
+    pub fn double(&self) -> Option<u8> {
+        value::parse_double(self.raw())
+    }
+    /// As a Color.
+    pub fn color(&self) -> Option<Color> {
+        value::parse_color(self.raw())
+    }
+    /// As a point (`aa`); compressed rectangles give `None`, see [`Value::rect`].
+    pub fn point(&self) -> Option<Point> {
+        value::parse_point(self.raw())
+    }
+    /// As a compressed rectangle `ul:lr` (a single point gives a 1×1 rectangle).
+    pub fn rect(&self) -> Option<(Point, Point)> {
+        value::parse_rect(self.raw())
+    }
+}

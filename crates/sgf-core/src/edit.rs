@@ -1,0 +1,656 @@
+//! Editing: properties, nodes and variations. Edits keep the tree valid
+//! and the lossless writer changes only what was edited.
+//!
+//! New text is stored in the game's charset, so a lossless write of a
+//! GBK file stays GBK; text the charset cannot hold is refused with
+//! [`EditError::Unrepresentable`] (the canonical writer, which is UTF-8,
+//! always works).
+
+use std::fmt;
+
+use encoding_rs::{Encoding, UTF_8};
+
+use crate::charset::Dbcs;
+use crate::doc::{
+    Document, F_DETACHED, F_SYN_PAREN, F_SYNTHETIC, GameData, Key, NONE, NodeData, NodeId,
+    PropData, ValueData,
+};
+use crate::props::ValueType;
+use crate::text;
+
+/// Why an edit was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EditError {
+    /// The text has characters the game's charset cannot encode.
+    Unrepresentable {
+        /// The charset.
+        charset: &'static str,
+    },
+    /// Not a valid property identifier (one or more upper-case letters).
+    BadIdentifier(String),
+    /// The node is not part of the tree (removed), or the operation needs another node.
+    BadNode,
+    /// An index out of range.
+    BadIndex,
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EditError::Unrepresentable { charset } => write!(
+                f,
+                "the text has characters {charset} cannot encode; save in the canonical UTF-8 form instead"
+            ),
+            EditError::BadIdentifier(s) => write!(f, "`{s}` is not a property identifier"),
+            EditError::BadNode => f.write_str("no such node in the tree"),
+            EditError::BadIndex => f.write_str("index out of range"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+fn valid_ident(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+impl Document {
+    fn key_or_err(&mut self, ident: &str) -> Result<Key, EditError> {
+        self.key_for(ident)
+            .ok_or_else(|| EditError::BadIdentifier(format!("{ident} (too many distinct unknown identifiers)")))
+    }
+
+    fn check_node(&self, n: NodeId) -> Result<(), EditError> {
+        match self.nodes.get(n.0 as usize) {
+            Some(d) if d.flags & F_DETACHED == 0 => Ok(()),
+            _ => Err(EditError::BadNode),
+        }
+    }
+
+    /// Encodes raw (already escaped) UTF-8 value content for `node`'s game.
+    fn encode_raw(&self, node: NodeId, raw: &str) -> Result<Box<[u8]>, EditError> {
+        let enc: &'static Encoding = if self.transcoded_from.is_some() {
+            UTF_8
+        } else {
+            self.encoding_of(node)
+        };
+        if enc == UTF_8 || raw.is_ascii() {
+            return Ok(raw.as_bytes().into());
+        }
+        let (bytes, _, had_errors) = enc.encode(raw);
+        if had_errors {
+            return Err(EditError::Unrepresentable {
+                charset: enc.name(),
+            });
+        }
+        let mut out = bytes.into_owned();
+        // A file that escapes double-byte trail bytes needs the new text escaped the same way.
+        if let Some(d) = Dbcs::of(enc)
+            && self.dbcs_of(node).is_none()
+        {
+            out = escape_trail_bytes(&out, d);
+        }
+        Ok(out.into_boxed_slice())
+    }
+
+    fn push_owned_values(&mut self, node: NodeId, raws: &[String]) -> Result<(u32, u32), EditError> {
+        let encoded: Vec<Box<[u8]>> = raws
+            .iter()
+            .map(|r| self.encode_raw(node, r))
+            .collect::<Result<_, _>>()?;
+        let vstart = self.values.len() as u32;
+        for e in encoded {
+            self.owned.push(e);
+            self.values.push(ValueData::owned(self.owned.len() - 1));
+        }
+        Ok((vstart, raws.len() as u32))
+    }
+
+    fn rewrite_props(&mut self, node: NodeId, f: impl FnOnce(&mut Vec<PropData>)) {
+        let nd = &self.nodes[node.0 as usize];
+        let mut ps: Vec<PropData> =
+            self.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize].to_vec();
+        f(&mut ps);
+        let start = self.props.len() as u32;
+        let len = ps.len().min(crate::doc::MAX_PROPS_PER_NODE as usize) as u16;
+        self.props.extend(ps);
+        let nd = &mut self.nodes[node.0 as usize];
+        nd.pstart = start;
+        nd.plen = len;
+        self.edited = true;
+    }
+
+    /// Sets property `ident` of `node` to the given raw values (SGF value
+    /// content, escapes included), replacing every occurrence. The property
+    /// keeps the position of its first occurrence; a new one goes last.
+    ///
+    /// # Errors
+    /// A bad identifier or node, or text the charset cannot hold.
+    pub fn set_raw(&mut self, node: NodeId, ident: &str, raws: &[String]) -> Result<(), EditError> {
+        self.check_node(node)?;
+        if !valid_ident(ident) {
+            return Err(EditError::BadIdentifier(ident.into()));
+        }
+        let key = self.key_or_err(ident)?;
+        let (vstart, vlen) = self.push_owned_values(node, raws)?;
+        self.rewrite_props(node, |ps| {
+            let new = PropData {
+                key,
+                ident: NONE,
+                ident_len: 0,
+                vstart,
+                vlen,
+            };
+            match ps.iter().position(|p| p.key == key) {
+                Some(i) => {
+                    // Keep the source identifier (and its leading white space).
+                    let keep = ps[i].clone();
+                    ps[i] = PropData {
+                        ident: keep.ident,
+                        ident_len: keep.ident_len,
+                        ..new
+                    };
+                    let mut j = i + 1;
+                    while j < ps.len() {
+                        if ps[j].key == key {
+                            ps.remove(j);
+                        } else {
+                            j += 1;
+                        }
+                    }
+                }
+                None => ps.push(new),
+            }
+        });
+        Ok(())
+    }
+
+    /// Sets a property to one text value (escaped for you). For composed
+    /// types (`LB`, `AP`, `FG`) pass the parts to [`Document::set_composed`].
+    ///
+    /// # Errors
+    /// See [`Document::set_raw`].
+    pub fn set_text(&mut self, node: NodeId, ident: &str, text: &str) -> Result<(), EditError> {
+        self.set_raw(node, ident, &[text::escape(text, false)])
+    }
+
+    /// Sets a property to the given simple values (escaped for you).
+    ///
+    /// # Errors
+    /// See [`Document::set_raw`].
+    pub fn set_values(&mut self, node: NodeId, ident: &str, values: &[&str]) -> Result<(), EditError> {
+        let raws: Vec<String> = values.iter().map(|v| text::escape(v, false)).collect();
+        self.set_raw(node, ident, &raws)
+    }
+
+    /// Sets a property to composed values `a:b` (each part escaped for you).
+    ///
+    /// # Errors
+    /// See [`Document::set_raw`].
+    pub fn set_composed(&mut self, node: NodeId, ident: &str, values: &[(&str, &str)]) -> Result<(), EditError> {
+        let raws: Vec<String> = values
+            .iter()
+            .map(|(a, b)| format!("{}:{}", text::escape(a, true), text::escape(b, false)))
+            .collect();
+        self.set_raw(node, ident, &raws)
+    }
+
+    /// Appends raw values to a property (creating it if needed); existing
+    /// values keep their bytes.
+    ///
+    /// # Errors
+    /// See [`Document::set_raw`].
+    pub fn add_raw(&mut self, node: NodeId, ident: &str, raws: &[String]) -> Result<(), EditError> {
+        self.check_node(node)?;
+        if !valid_ident(ident) {
+            return Err(EditError::BadIdentifier(ident.into()));
+        }
+        let key = self.key_or_err(ident)?;
+        let (vstart, vlen) = self.push_owned_values(node, raws)?;
+        let nd = &self.nodes[node.0 as usize];
+        let mut vals: Vec<ValueData> = Vec::new();
+        let mut exists = false;
+        for pi in nd.pstart..nd.pstart + nd.plen as u32 {
+            let p = &self.props[pi as usize];
+            if p.key == key {
+                exists = true;
+                vals.extend_from_slice(&self.values[p.vstart as usize..(p.vstart + p.vlen) as usize]);
+            }
+        }
+        vals.extend_from_slice(&self.values[vstart as usize..(vstart + vlen) as usize].to_vec());
+        let ms = self.values.len() as u32;
+        let ml = vals.len() as u32;
+        self.values.extend(vals);
+        self.rewrite_props(node, |ps| {
+            if !exists {
+                ps.push(PropData {
+                    key,
+                    ident: NONE,
+                    ident_len: 0,
+                    vstart: ms,
+                    vlen: ml,
+                });
+                return;
+            }
+            let i = ps.iter().position(|p| p.key == key).expect("present");
+            ps[i].vstart = ms;
+            ps[i].vlen = ml;
+            let mut j = i + 1;
+            while j < ps.len() {
+                if ps[j].key == key {
+                    ps.remove(j);
+                } else {
+                    j += 1;
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Removes the values of `ident` in `node` for which `keep` is false
+    /// (given the raw bytes); removes the property when none are left.
+    pub fn retain_values(&mut self, node: NodeId, ident: &str, mut keep: impl FnMut(&[u8]) -> bool) {
+        let Some(key) = self.find_key(ident) else {
+            return;
+        };
+        let nd = &self.nodes[node.0 as usize];
+        let mut changed = false;
+        let mut newprops = Vec::new();
+        for pi in nd.pstart..nd.pstart + nd.plen as u32 {
+            let p = self.props[pi as usize].clone();
+            if p.key != key {
+                newprops.push(p);
+                continue;
+            }
+            let vals: Vec<ValueData> = self.values[p.vstart as usize..(p.vstart + p.vlen) as usize]
+                .iter()
+                .filter(|v| keep(self.raw_value(v)))
+                .cloned()
+                .collect();
+            if vals.len() as u32 != p.vlen {
+                changed = true;
+            }
+            if !vals.is_empty() {
+                let vstart = self.values.len() as u32;
+                let vlen = vals.len() as u32;
+                self.values.extend(vals);
+                newprops.push(PropData { vstart, vlen, ..p });
+            }
+        }
+        if changed {
+            self.rewrite_props(node, |ps| *ps = newprops);
+        }
+    }
+
+    /// Removes every occurrence of `ident` from `node`. Returns whether anything was removed.
+    pub fn remove_property(&mut self, node: NodeId, ident: &str) -> bool {
+        let Some(key) = self.find_key(ident) else {
+            return false;
+        };
+        if !self.node(node).props().any(|p| p.ident() == ident) {
+            return false;
+        }
+        self.rewrite_props(node, |ps| ps.retain(|p| p.key != key));
+        true
+    }
+
+    /// Moves the property occurrences of `ident` from `from` to the end of `to`,
+    /// keeping their bytes (used to split nodes).
+    pub fn move_property(&mut self, from: NodeId, to: NodeId, ident: &str) -> bool {
+        let Some(key) = self.find_key(ident) else {
+            return false;
+        };
+        let moved: Vec<PropData> = self
+            .node(from)
+            .props()
+            .filter(|p| self.props[p.id().0 as usize].key == key)
+            .map(|p| self.props[p.id().0 as usize].clone())
+            .collect();
+        if moved.is_empty() {
+            return false;
+        }
+        self.rewrite_props(from, |ps| ps.retain(|p| p.key != key));
+        self.rewrite_props(to, |ps| ps.extend(moved));
+        true
+    }
+
+    /// Re-encodes raw bytes of `node`'s game as UTF-8 (escapes kept).
+    pub(crate) fn transcode_raw(&self, raw: &[u8], node: NodeId) -> Vec<u8> {
+        let enc = self.encoding_of(node);
+        if enc == UTF_8 {
+            return raw.to_vec();
+        }
+        enc.decode_without_bom_handling(raw).0.into_owned().into_bytes()
+    }
+
+    /// Adds an empty child to `parent` at `index` (`None`: last). Returns it.
+    ///
+    /// # Errors
+    /// A removed node or an index out of range.
+    pub fn insert_child(&mut self, parent: NodeId, index: Option<usize>) -> Result<NodeId, EditError> {
+        self.check_node(parent)?;
+        let id = self.nodes.len() as u32;
+        let mut nd = NodeData::new(parent.0);
+        nd.flags = F_SYNTHETIC;
+        nd.pstart = self.props.len() as u32;
+        self.nodes.push(nd);
+        self.link_child(parent.0, id, index)?;
+        self.edited = true;
+        Ok(NodeId(id))
+    }
+
+    /// Adds an empty node as the last child of `parent`.
+    ///
+    /// # Errors
+    /// A removed node.
+    pub fn add_child(&mut self, parent: NodeId) -> Result<NodeId, EditError> {
+        self.insert_child(parent, None)
+    }
+
+    fn children_vec(&self, parent: u32) -> Vec<u32> {
+        let mut v = Vec::new();
+        let mut c = self.nodes[parent as usize].first_child;
+        while c != NONE {
+            v.push(c);
+            c = self.nodes[c as usize].next_sibling;
+        }
+        v
+    }
+
+    fn set_children(&mut self, parent: u32, kids: &[u32]) {
+        let p = &mut self.nodes[parent as usize];
+        p.first_child = kids.first().copied().unwrap_or(NONE);
+        for (i, &k) in kids.iter().enumerate() {
+            let n = &mut self.nodes[k as usize];
+            n.parent = parent;
+            n.next_sibling = kids.get(i + 1).copied().unwrap_or(NONE);
+        }
+        if kids.len() > 1 {
+            // Siblings must each stand in their own parentheses.
+            for &k in kids {
+                if self.parens_of(k).0 == NONE {
+                    self.nodes[k as usize].flags |= F_SYN_PAREN;
+                }
+            }
+        }
+        self.edited = true;
+    }
+
+    fn link_child(&mut self, parent: u32, child: u32, index: Option<usize>) -> Result<(), EditError> {
+        let mut kids = self.children_vec(parent);
+        let at = index.unwrap_or(kids.len());
+        if at > kids.len() {
+            return Err(EditError::BadIndex);
+        }
+        kids.insert(at, child);
+        self.set_children(parent, &kids);
+        Ok(())
+    }
+
+    /// Removes `node` and its subtree from the tree. Removing a root removes the game.
+    ///
+    /// # Errors
+    /// A removed node.
+    pub fn remove_node(&mut self, node: NodeId) -> Result<(), EditError> {
+        self.check_node(node)?;
+        let parent = self.nodes[node.0 as usize].parent;
+        if parent == NONE {
+            self.games.retain(|g| g.root != node.0);
+        } else {
+            let kids: Vec<u32> = self
+                .children_vec(parent)
+                .into_iter()
+                .filter(|&k| k != node.0)
+                .collect();
+            self.set_children(parent, &kids);
+        }
+        let n = &mut self.nodes[node.0 as usize];
+        n.flags |= F_DETACHED;
+        n.parent = NONE;
+        n.next_sibling = NONE;
+        self.edited = true;
+        Ok(())
+    }
+
+    /// Moves `node` to position `index` among its siblings (0 = main line).
+    ///
+    /// # Errors
+    /// A root or removed node, or an index out of range.
+    pub fn move_variation(&mut self, node: NodeId, index: usize) -> Result<(), EditError> {
+        self.check_node(node)?;
+        let parent = self.nodes[node.0 as usize].parent;
+        if parent == NONE {
+            return Err(EditError::BadNode);
+        }
+        let mut kids = self.children_vec(parent);
+        if index >= kids.len() {
+            return Err(EditError::BadIndex);
+        }
+        kids.retain(|&k| k != node.0);
+        kids.insert(index, node.0);
+        self.set_children(parent, &kids);
+        Ok(())
+    }
+
+    /// Makes `node` part of the main line: it and each ancestor become first children.
+    ///
+    /// # Errors
+    /// A removed node.
+    pub fn promote_to_main_line(&mut self, node: NodeId) -> Result<(), EditError> {
+        self.check_node(node)?;
+        let mut n = node.0;
+        while self.nodes[n as usize].parent != NONE {
+            let p = self.nodes[n as usize].parent;
+            if self.nodes[p as usize].first_child != n {
+                self.move_variation(NodeId(n), 0)?;
+            }
+            n = p;
+        }
+        Ok(())
+    }
+
+    /// Detaches `node`'s subtree and attaches it under `new_parent` at `index`
+    /// (cut and paste within a document).
+    ///
+    /// # Errors
+    /// Removed nodes, an index out of range, or a cycle (pasting under its own descendant).
+    pub fn move_subtree(&mut self, node: NodeId, new_parent: NodeId, index: Option<usize>) -> Result<(), EditError> {
+        self.check_node(node)?;
+        self.check_node(new_parent)?;
+        let mut a = new_parent.0;
+        loop {
+            if a == node.0 {
+                return Err(EditError::BadNode);
+            }
+            a = self.nodes[a as usize].parent;
+            if a == NONE {
+                break;
+            }
+        }
+        let parent = self.nodes[node.0 as usize].parent;
+        if parent == NONE {
+            self.games.retain(|g| g.root != node.0);
+        } else {
+            let kids: Vec<u32> = self
+                .children_vec(parent)
+                .into_iter()
+                .filter(|&k| k != node.0)
+                .collect();
+            self.set_children(parent, &kids);
+        }
+        self.link_child(new_parent.0, node.0, index)
+    }
+
+    /// Copies the subtree at `src_node` of `src` under `parent` of this
+    /// document (`None`: as a new game). Values are re-encoded to this
+    /// document's charset. Returns the copy's root.
+    ///
+    /// # Errors
+    /// A removed parent, or text the charset cannot hold.
+    pub fn paste_subtree(&mut self, parent: Option<NodeId>, src: &Document, src_node: NodeId) -> Result<NodeId, EditError> {
+        if let Some(p) = parent {
+            self.check_node(p)?;
+        }
+        // (source node, new parent) pairs, iteratively.
+        let mut first = None;
+        let mut stack: Vec<(u32, Option<u32>)> = vec![(src_node.0, parent.map(|p| p.0))];
+        while let Some((s, np)) = stack.pop() {
+            let id = self.nodes.len() as u32;
+            let mut nd = NodeData::new(np.unwrap_or(NONE));
+            nd.flags = F_SYNTHETIC;
+            nd.pstart = self.props.len() as u32;
+            self.nodes.push(nd);
+            match np {
+                Some(p) => self.link_child(p, id, None)?,
+                None => {
+                    self.games.push(GameData {
+                        root: id,
+                        encoding: UTF_8,
+                        display: UTF_8,
+                        source: crate::charset::CharsetSource::Default,
+                        start: 0,
+                        dbcs: None,
+                    });
+                    self.uniform = match self.uniform {
+                        Some(e) if e == UTF_8 => Some(UTF_8),
+                        _ => None,
+                    };
+                }
+            }
+            first.get_or_insert(id);
+            let sn = src.node(NodeId(s));
+            let props: Vec<(String, Vec<String>)> = sn
+                .props()
+                .map(|p| {
+                    let raws = p
+                        .values()
+                        .map(|v| {
+                            String::from_utf8_lossy(&src.transcode_raw(v.raw(), NodeId(s))).into_owned()
+                        })
+                        .collect();
+                    (p.ident().to_string(), raws)
+                })
+                .collect();
+            for (ident, raws) in props {
+                let key = self.key_or_err(&ident)?;
+                let (vstart, vlen) = self.push_owned_values(NodeId(id), &raws)?;
+                let start = self.props.len() as u32;
+                self.props.push(PropData {
+                    key,
+                    ident: NONE,
+                    ident_len: 0,
+                    vstart,
+                    vlen,
+                });
+                let nd = &mut self.nodes[id as usize];
+                if nd.plen == 0 {
+                    nd.pstart = start;
+                }
+                nd.plen += 1;
+            }
+            let kids = src.children_vec(s);
+            for &k in kids.iter().rev() {
+                stack.push((k, Some(id)));
+            }
+        }
+        self.edited = true;
+        Ok(NodeId(first.expect("at least one node")))
+    }
+
+    /// Appends every game of `other` to this collection.
+    ///
+    /// # Errors
+    /// Text the charset cannot hold (only for non-UTF-8 documents).
+    pub fn merge(&mut self, other: &Document) -> Result<(), EditError> {
+        for g in other.games() {
+            self.paste_subtree(None, other, g.root().id())?;
+        }
+        Ok(())
+    }
+
+    /// The value type of a property identifier (Unknown when not in the registry).
+    pub fn value_type_of(ident: &str) -> ValueType {
+        crate::props::info_of(ident).map_or(ValueType::Unknown, |i| i.value)
+    }
+}
+
+fn escape_trail_bytes(b: &[u8], d: Dbcs) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len() + 4);
+    let mut i = 0;
+    while i < b.len() {
+        if d.is_lead(b[i]) {
+            let n = d.char_len(&b[i..]);
+            out.push(b[i]);
+            for &t in &b[i + 1..i + n] {
+                if t == b'\\' || t == b']' {
+                    out.push(b'\\');
+                }
+                out.push(t);
+            }
+            i += n;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse, to_lossless_bytes};
+
+    #[test]
+    fn one_comment_edit_is_a_one_line_diff() {
+        let src = "(;GM[1]FF[4]\n;B[pd]C[old]\n;W[dd]\n;B[pp])\n";
+        let mut doc = parse(src.as_bytes()).document;
+        let n = doc.game(0).unwrap().main_line().nth(1).unwrap().id();
+        doc.set_text(n, "C", "new ]").unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;GM[1]FF[4]\n;B[pd]C[new \\]]\n;W[dd]\n;B[pp])\n");
+    }
+
+    #[test]
+    fn add_variation_adds_parentheses() {
+        let mut doc = parse(b"(;GM[1];B[pd];W[dd])").document;
+        let b = doc.game(0).unwrap().main_line().nth(1).unwrap().id();
+        let v = doc.add_child(b).unwrap();
+        doc.set_values(v, "W", &["pp"]).unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;GM[1];B[pd](;W[dd])(;W[pp]))");
+        let again = parse(out.as_bytes());
+        assert!(again.diagnostics.is_empty());
+        // promote and remove
+        doc.promote_to_main_line(v).unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;GM[1];B[pd](;W[pp])(;W[dd]))");
+        let w = doc.game(0).unwrap().main_line().nth(2).unwrap().id();
+        doc.remove_node(w).unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;GM[1];B[pd](;W[dd]))");
+    }
+
+    #[test]
+    fn gbk_edit_stays_gbk() {
+        let src = b"(;CA[GB2312]PB[\xba\xda]C[x])";
+        let mut doc = parse(src).document;
+        let root = doc.game(0).unwrap().root().id();
+        doc.set_text(root, "C", "白").unwrap();
+        let out = to_lossless_bytes(&doc);
+        assert_eq!(out, b"(;CA[GB2312]PB[\xba\xda]C[\xb0\xd7])");
+        assert!(doc.set_text(root, "C", "😀").is_err());
+    }
+
+    #[test]
+    fn merge_collections() {
+        let mut a = parse(b"(;GM[1];B[aa])").document;
+        let b = parse(b"(;CA[GB2312]PB[\xba\xda];W[bb])").document;
+        a.merge(&b).unwrap();
+        assert_eq!(a.game_count(), 2);
+        assert_eq!(a.game(1).unwrap().root().text("PB").unwrap(), "黑");
+        let out = String::from_utf8(to_lossless_bytes(&a)).unwrap();
+        let re = parse(out.as_bytes());
+        assert_eq!(re.document.game_count(), 2, "{out}");
+    }
+}

@@ -1,0 +1,63 @@
+//! # sgf-core: SGF FF[1]–FF[4], read faithfully, checked precisely, written back losslessly
+//!
+//! The game-independent core of Qipu: a lexer and a parser that never fail,
+//! never panic and never recurse on input depth; a lossless document model;
+//! charset handling (`CA`, detection, double-byte trail bytes); the property
+//! registry; typed values; a lossless and a canonical writer; editing.
+//!
+//! ```
+//! use sgf_core::{parse, write};
+//!
+//! let parsed = parse(b"(;FF[4]GM[1]SZ[9]PB[Black]C[Hello \\] world];B[ee](;W[gc])(;W[cg]))");
+//! assert!(parsed.diagnostics.is_empty());
+//! let doc = &parsed.document;
+//! let game = doc.game(0).unwrap();
+//! assert_eq!(game.root().text("PB").unwrap(), "Black");
+//! assert_eq!(game.root().text("C").unwrap(), "Hello ] world");
+//! // Lossless: the bytes come back unchanged.
+//! assert_eq!(write::to_lossless_bytes(doc), parsed.document.source());
+//! // Canonical: FF[4], UTF-8, one node per line.
+//! let canonical = write::to_canonical_bytes(doc, &write::WriteOptions::default());
+//! assert!(canonical.starts_with(b"(;FF[4]\nCA[UTF-8]"));
+//! ```
+//!
+//! ## Model
+//! A [`Document`] owns the input bytes. Nodes, properties and values are
+//! arena entries recording the byte positions of their tokens; white space
+//! and anything that is not SGF (junk, text before the first tree) is kept
+//! as the bytes between tokens. Typed views ([`doc::Value::text`],
+//! [`doc::Value::number`], …) decode on demand.
+//!
+//! ## Limitations
+//! - Spans of UTF-16 files are offsets in the UTF-8 transcoding
+//!   ([`Document::source`]); [`Document::original_offset`] maps them back.
+//! - Double-byte charsets with unescaped trail bytes are detected per file,
+//!   not per game.
+//! - The lossless writer re-encodes a UTF-16 file from its transcoding; an
+//!   input with unpaired surrogates is written with U+FFFD.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod charset;
+pub mod diag;
+pub mod doc;
+pub mod edit;
+pub mod json;
+pub mod lexer;
+pub mod parse;
+pub mod props;
+pub mod text;
+pub mod value;
+pub mod write;
+
+pub use diag::{Code, Diagnostic, LineIndex, Severity, Span};
+pub use doc::{Document, Game, Node, NodeId, Prop, Value};
+pub use edit::EditError;
+pub use parse::{ParseOptions, Parsed, parse, parse_str, parse_with};
+pub use props::{PropInfo, PropKind, ValueType};
+pub use value::{Color, Point};
+pub use write::{
+    PointLists, WriteOptions, to_canonical_bytes, to_lossless_bytes, write_canonical,
+    write_lossless,
+};

@@ -1,0 +1,1490 @@
+//! The parser: bytes in, a [`Document`] and diagnostics out. Never fails,
+//! never panics, never recurses on input depth.
+
+use std::sync::Arc;
+
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+
+use crate::charset::{self, CharsetSource, Dbcs};
+use crate::diag::{Code, Diagnostic, Severity, Span};
+use crate::doc::{
+    Document, F_AFTER_VARIATIONS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData, NodeId,
+    Parens, PropData, ValueData,
+};
+use crate::lexer;
+use crate::props::{self, PROPERTIES};
+
+/// Options for [`parse_with`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// Read every game in this charset, ignoring `CA` and detection.
+    pub charset: Option<&'static Encoding>,
+    /// Inputs larger than this are cut (with a diagnostic). At most 2 GiB − 2.
+    pub max_bytes: usize,
+    /// Stop after this many nodes.
+    pub max_nodes: usize,
+    /// Stop when variations nest deeper than this.
+    pub max_depth: usize,
+    /// Read an unescaped `]` inside a text value as text when plain text
+    /// follows it (see [`lexer::Lexer::next_lenient`]).
+    pub lenient_brackets: bool,
+    /// Try reading double-byte charsets with unescaped trail bytes.
+    pub dbcs_detection: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            charset: None,
+            max_bytes: 1 << 30,
+            max_nodes: usize::MAX,
+            max_depth: usize::MAX,
+            lenient_brackets: true,
+            dbcs_detection: true,
+        }
+    }
+}
+
+/// The result of parsing: always a document, plus what was wrong.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The best tree that could be read.
+    pub document: Document,
+    /// Problems, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// The document, or the first error-severity diagnostic.
+    ///
+    /// # Errors
+    /// When any diagnostic has error severity.
+    pub fn strict(self) -> Result<Document, Diagnostic> {
+        match self
+            .diagnostics
+            .into_iter()
+            .find(|d| d.severity == Severity::Error)
+        {
+            Some(d) => Err(d),
+            None => Ok(self.document),
+        }
+    }
+}
+
+/// Parses SGF bytes with default options.
+///
+/// ```
+/// let parsed = sgf_core::parse(b"(;GM[1]SZ[9];B[ee];W[gc])");
+/// assert!(parsed.diagnostics.is_empty());
+/// let game = parsed.document.game(0).unwrap();
+/// assert_eq!(game.main_line().count(), 3);
+/// ```
+pub fn parse(input: &[u8]) -> Parsed {
+    parse_with(input, &ParseOptions::default())
+}
+
+/// Parses text that is already Unicode (pasted, from a browser): `CA` is ignored.
+pub fn parse_str(input: &str) -> Parsed {
+    let opts = ParseOptions {
+        charset: Some(UTF_8),
+        ..ParseOptions::default()
+    };
+    parse_with(input.as_bytes(), &opts)
+}
+
+/// Parses SGF bytes.
+pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
+    let mut pre = Vec::new();
+    let limit = opts.max_bytes.min((u32::MAX - 2) as usize >> 1);
+    let mut input = input;
+    if input.len() > limit {
+        pre.push(Diagnostic::new(
+            Code::LimitReached,
+            Span::new(limit as u32, limit as u32),
+            format!("input larger than {limit} bytes; the rest is not read"),
+        ));
+        input = &input[..limit];
+    }
+
+    // UTF-16 is not ASCII-compatible: transcode first.
+    let mut transcoded = None;
+    let src: Arc<[u8]> = match charset::sniff_utf16(input) {
+        Some((enc, bom)) if opts.charset.is_none() || opts.charset == Some(enc) => {
+            let (text, _) = enc.decode_without_bom_handling(&input[bom..]);
+            pre.push(Diagnostic::new(
+                Code::Utf16,
+                Span::new(0, 0),
+                format!("the file is {}; read after transcoding", enc.name()),
+            ));
+            transcoded = Some((enc, bom));
+            Arc::from(text.as_bytes())
+        }
+        _ => Arc::from(input),
+    };
+
+    if src.iter().all(|&b| lexer::is_ws(b)) {
+        let mut doc = Document::empty(src);
+        if transcoded.is_some() {
+            doc.original = Some(Arc::from(input));
+            doc.transcoded_from = transcoded;
+        }
+        pre.push(Diagnostic::new(
+            Code::EmptyInput,
+            Span::new(0, 0),
+            "the input is empty",
+        ));
+        return Parsed {
+            document: doc,
+            diagnostics: pre,
+        };
+    }
+
+    let (mut doc, mut diags) = Builder::run(src.clone(), opts, &[]);
+    resolve_charsets(&mut doc, &mut diags, opts, transcoded);
+
+    if opts.dbcs_detection && opts.charset.is_none() {
+        let ranges = suspicious_dbcs(&doc);
+        if !ranges.is_empty() {
+            let (mut doc2, mut diags2) = Builder::run(src.clone(), opts, &ranges);
+            resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
+            let (s1, s2) = (score(&doc, &diags, &ranges), score(&doc2, &diags2, &ranges));
+            if s2 < s1 {
+                let (a, _, d) = ranges[0];
+                diags2.push(Diagnostic::new(
+                    Code::UnescapedTrailBytes,
+                    Span::new(a as u32, a as u32),
+                    format!(
+                        "{d:?} double-byte characters whose second byte is `\\` or `]` are not escaped; values were read charset-aware"
+                    ),
+                ));
+                doc = doc2;
+                diags = diags2;
+            }
+        }
+    }
+
+    if let Some(first_nul) = memchr::memchr(0, &doc.src) {
+        let count = bytecount_nul(&doc.src);
+        diags.push(Diagnostic::new(
+            Code::NulByte,
+            Span::new(first_nul as u32, first_nul as u32 + 1),
+            format!("{count} NUL byte(s) in the input"),
+        ));
+    }
+
+    if let Some((enc, bom)) = transcoded {
+        doc.original = Some(Arc::from(input));
+        doc.transcoded_from = Some((enc, bom));
+    }
+
+    lowercase_severity(&doc, &mut diags);
+    pre.append(&mut diags);
+    pre.sort_by_key(|d| (d.span.start, d.span.end));
+    Parsed {
+        document: doc,
+        diagnostics: pre,
+    }
+}
+
+fn bytecount_nul(b: &[u8]) -> usize {
+    memchr::memchr_iter(0, b).count()
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    /// First node of this tree, NONE until its `;`.
+    first: u32,
+    /// Node the next node attaches to.
+    last: u32,
+    /// Last child appended to `last` (to link siblings without a walk).
+    last_child: u32,
+    /// Parent for the first node.
+    parent: u32,
+    /// `(` offset, NONE when missing.
+    open: u32,
+    /// An extra parenthesis that opens no tree.
+    junk: bool,
+    /// A child tree was closed: further nodes stand after variations.
+    after_var: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Start {
+    Paren,
+    ParenNoSemi,
+    SemiOnly,
+}
+
+const _: () = assert!(PROPERTIES.len() <= 128, "duplicate tracking uses a u128");
+const MAX_SYNTAX_DIAGS: usize = 500;
+
+/// Whether a registry entry's values are text (read leniently).
+static TEXT_KEY: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < PROPERTIES.len() {
+        t[i] = matches!(
+            PROPERTIES[i].value,
+            crate::props::ValueType::SimpleText
+                | crate::props::ValueType::Text
+                | crate::props::ValueType::ListOfPointText
+                | crate::props::ValueType::TextText
+                | crate::props::ValueType::Figure
+        );
+        i += 1;
+    }
+    t
+};
+
+/// Bytes that end the fast scan of a value: `]`, `\\`, `[`.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b']' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'[' as usize] = true;
+    t
+};
+
+struct Builder<'a> {
+    src: &'a [u8],
+    pos: usize,
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    syntax_count: usize,
+    opts: &'a ParseOptions,
+    stack: Vec<Frame>,
+    /// Byte ranges read charset-aware, with their double-byte family.
+    dbcs_ranges: &'a [(usize, usize, Dbcs)],
+    dbcs: Option<Dbcs>,
+    cur: u32,
+    /// For each registry key, the last node it appeared in (duplicate check).
+    seen_at: [u32; 128],
+    seen_unknown: Vec<Key>,
+    stopped: bool,
+    game_start: u32,
+}
+
+impl<'a> Builder<'a> {
+    fn run(
+        src: Arc<[u8]>,
+        opts: &ParseOptions,
+        dbcs_ranges: &[(usize, usize, Dbcs)],
+    ) -> (Document, Vec<Diagnostic>) {
+        let bytes: &[u8] = &src;
+        let mut doc = Document::empty(src.clone());
+        let arenas = crate::doc::Arenas::take();
+        doc.nodes = arenas.nodes;
+        doc.props = arenas.props;
+        doc.values = arenas.values;
+        // Exact upper bounds (semicolons and brackets inside text only
+        // overestimate): growing these arrays would copy them.
+        let semis = memchr::memchr_iter(b';', bytes).count();
+        let brackets = memchr::memchr_iter(b'[', bytes).count();
+        doc.nodes.reserve(semis + 1);
+        doc.props.reserve(brackets);
+        doc.values.reserve(brackets);
+        let mut b = Builder {
+            src: bytes,
+            pos: 0,
+            doc,
+            diags: Vec::new(),
+            syntax_count: 0,
+            opts,
+            stack: Vec::new(),
+            dbcs_ranges,
+            dbcs: None,
+            cur: NONE,
+            seen_at: [NONE; 128],
+            seen_unknown: Vec::new(),
+            stopped: false,
+            game_start: 0,
+        };
+        b.collection();
+        let Builder { mut doc, diags, .. } = b;
+        doc.parsed_nodes = doc.nodes.len() as u32;
+        (doc, diags)
+    }
+
+    fn syntax(&mut self, code: Code, span: Span, msg: impl Into<String>) {
+        self.syntax_count += 1;
+        if self.syntax_count < MAX_SYNTAX_DIAGS {
+            self.diags.push(Diagnostic::new(code, span, msg));
+        } else if self.syntax_count == MAX_SYNTAX_DIAGS {
+            self.diags.push(Diagnostic::new(
+                Code::TooManyDiagnostics,
+                span,
+                "too many syntax problems; further ones are not reported",
+            ));
+        }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        let src = self.src;
+        let mut p = self.pos;
+        while p < src.len() && lexer::is_ws(src[p]) {
+            p += 1;
+        }
+        self.pos = p;
+    }
+
+    fn collection(&mut self) {
+        let src = self.src;
+        let mut pos = 0usize;
+        loop {
+            if self.stopped {
+                return;
+            }
+            let found = find_tree_start(src, pos);
+            let junk_end = found.map_or(src.len(), |(p, _)| p);
+            if src[pos..junk_end].iter().any(|&b| !lexer::is_ws(b)) {
+                let s = pos + src[pos..junk_end].iter().take_while(|&&b| lexer::is_ws(b)).count();
+                let span = Span::new(s as u32, junk_end as u32);
+                if self.doc.games.is_empty() {
+                    let (code, msg) = if found.is_some() {
+                        (Code::TextBeforeTree, "text before the first game tree is ignored")
+                    } else {
+                        (Code::NoGameTree, "no SGF game tree found")
+                    };
+                    self.diags.push(Diagnostic::new(code, span, msg));
+                } else {
+                    self.syntax(
+                        Code::TextAfterTrees,
+                        span,
+                        "text outside any game tree is ignored",
+                    );
+                }
+            } else if found.is_none() && self.doc.games.is_empty() {
+                self.diags.push(Diagnostic::new(
+                    Code::NoGameTree,
+                    Span::new(0, 0),
+                    "no SGF game tree found",
+                ));
+            }
+            let Some((at, kind)) = found else { return };
+            self.game_start = at as u32;
+            self.dbcs = self
+                .dbcs_ranges
+                .iter()
+                .find(|r| r.0 <= at && at < r.1)
+                .map(|r| r.2);
+            match kind {
+                Start::Paren | Start::ParenNoSemi => {
+                    self.pos = at + 1;
+                    self.push_frame(at as u32);
+                }
+                Start::SemiOnly => {
+                    self.pos = at;
+                    self.syntax(
+                        Code::MissingParen,
+                        Span::new(at as u32, at as u32 + 1),
+                        "a game tree must start with `(`; one is assumed",
+                    );
+                    self.stack.push(Frame {
+                        first: NONE,
+                        last: NONE,
+                        last_child: NONE,
+                        parent: NONE,
+                        open: NONE,
+                        junk: false,
+                        after_var: false,
+                    });
+                }
+            }
+            self.tree();
+            pos = self.pos;
+            if pos >= src.len() {
+                return;
+            }
+        }
+    }
+
+    /// Index of the frame new trees and nodes attach to: the nearest real frame.
+    fn real_frame(&self) -> Option<usize> {
+        self.stack.iter().rposition(|f| !f.junk)
+    }
+
+    fn push_frame(&mut self, open: u32) {
+        if self.stack.len() >= self.opts.max_depth {
+            self.syntax(
+                Code::LimitReached,
+                Span::new(open, open + 1),
+                format!("variations nest deeper than {}", self.opts.max_depth),
+            );
+            self.stopped = true;
+            return;
+        }
+        let parent = match self.real_frame() {
+            Some(i) if self.stack[i].last != NONE => self.stack[i].last,
+            Some(i) => self.stack[i].parent,
+            None => NONE,
+        };
+        self.stack.push(Frame {
+            first: NONE,
+            last: NONE,
+            last_child: NONE,
+            parent,
+            open,
+            junk: false,
+            after_var: false,
+        });
+    }
+
+    /// Reads one game tree (until its closing `)` or the end of the input).
+    fn tree(&mut self) {
+        let src = self.src;
+        while !self.stopped {
+            self.skip_ws();
+            let pos = self.pos;
+            let Some(&b) = src.get(pos) else { break };
+            match b {
+                b';' => {
+                    self.pos = pos + 1;
+                    self.node(pos as u32);
+                    self.fast_props();
+                }
+                b'[' => {
+                    let (end, flags) = lexer::scan_value(src, pos + 1, self.dbcs, false);
+                    self.pos = end;
+                    self.syntax(
+                        Code::ValueWithoutProperty,
+                        Span::new(pos as u32, end as u32),
+                        "a value without a property identifier is ignored",
+                    );
+                    if flags & lexer::UNTERMINATED != 0 {
+                        self.unterminated(pos);
+                    }
+                }
+                b'(' => {
+                    self.pos = pos + 1;
+                    self.lparen(pos as u32);
+                }
+                b')' => {
+                    self.pos = pos + 1;
+                    if self.rparen(pos as u32) {
+                        return;
+                    }
+                }
+                b'A'..=b'Z' | b'a'..=b'z' => self.property(),
+                _ => self.junk(),
+            }
+        }
+        if !self.stack.is_empty() && !self.stopped {
+            let open = self.stack.iter().filter(|f| !f.junk).count();
+            let first = self
+                .stack
+                .iter()
+                .find(|f| f.open != NONE)
+                .map_or(self.game_start, |f| f.open);
+            self.syntax(
+                Code::UnclosedTree,
+                Span::new(first, first + 1),
+                format!("{open} game tree(s) not closed at the end of the input"),
+            );
+        }
+        self.stack.clear();
+    }
+
+    /// Handles `)`; returns true when the game tree is complete.
+    fn rparen(&mut self, pos: u32) -> bool {
+        let Some(f) = self.stack.pop() else {
+            self.syntax(
+                Code::UnmatchedParen,
+                Span::new(pos, pos + 1),
+                "`)` closes nothing",
+            );
+            return false;
+        };
+        if !f.junk {
+            if f.first == NONE {
+                self.syntax(
+                    Code::EmptyVariation,
+                    Span::new(f.open.min(pos), pos + 1),
+                    "a variation without nodes is ignored",
+                );
+            } else {
+                if let Ok(i) = self.doc.parens.binary_search_by_key(&f.first, |p| p.node) {
+                    self.doc.parens[i].close = pos;
+                }
+                if let Some(i) = self.real_frame() {
+                    let top = &mut self.stack[i];
+                    top.after_var = true;
+                    // The closed tree's first node is the latest child of `top.last`.
+                    if self.doc.nodes[f.first as usize].parent == top.last {
+                        top.last_child = f.first;
+                    }
+                }
+            }
+        }
+        self.stack.is_empty()
+    }
+
+    fn lparen(&mut self, open: u32) {
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&b')') {
+            let close = self.pos as u32;
+            self.pos += 1;
+            self.syntax(
+                Code::EmptyVariation,
+                Span::new(open, close + 1),
+                "an empty variation `()` is ignored",
+            );
+            return;
+        }
+        if let Some(top) = self.stack.last_mut()
+            && !top.junk
+            && top.first == NONE
+        {
+            // `((`: the outer parenthesis opens no tree of its own.
+            top.junk = true;
+            let outer = top.open;
+            let span = if outer == NONE {
+                Span::new(open, open + 1)
+            } else {
+                Span::new(outer, outer + 1)
+            };
+            self.syntax(
+                Code::NestedParen,
+                span,
+                "`(` must be followed by a node; the extra parenthesis is ignored",
+            );
+        }
+        self.push_frame(open);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, semi: u32) {
+        let id = self.doc.nodes.len() as u32;
+        if let Some(f) = self.stack.last_mut()
+            && !f.junk
+            && f.first != NONE
+            && !f.after_var
+            && (id as usize) < self.opts.max_nodes
+        {
+            // The common case: the next node of a sequence. Its parent has
+            // no child yet (a child tree would have set `after_var`).
+            let parent = f.last;
+            f.last = id;
+            f.last_child = NONE;
+            self.doc.nodes.push(NodeData {
+                parent,
+                first_child: NONE,
+                next_sibling: NONE,
+                pstart: self.doc.props.len() as u32,
+                semi,
+                plen: 0,
+                flags: 0,
+            });
+            self.doc.nodes[parent as usize].first_child = id;
+            self.cur = id;
+            if !self.seen_unknown.is_empty() {
+                self.seen_unknown.clear();
+            }
+            return;
+        }
+        self.node_slow(semi);
+    }
+
+    fn node_slow(&mut self, semi: u32) {
+        if self.doc.nodes.len() >= self.opts.max_nodes {
+            let p = if semi == NONE { self.pos as u32 } else { semi };
+            self.syntax(
+                Code::LimitReached,
+                Span::new(p, p),
+                format!("more than {} nodes; the rest is not read", self.opts.max_nodes),
+            );
+            self.stopped = true;
+            return;
+        }
+        let id = self.doc.nodes.len() as u32;
+        let top = self.stack.len() - 1;
+        let fi = self.real_frame().unwrap_or(top);
+        let in_junk = fi != top || self.stack[fi].junk;
+        let f = self.stack[fi];
+        let mut nd = NodeData::new(NONE);
+        nd.semi = semi;
+        nd.pstart = self.doc.props.len() as u32;
+        let first_of_frame = f.first == NONE && !f.junk;
+        if first_of_frame {
+            nd.parent = f.parent;
+            self.doc.parens.push(Parens {
+                node: id,
+                open: f.open,
+                close: NONE,
+            });
+        } else {
+            nd.parent = f.last;
+            if f.after_var || in_junk {
+                nd.flags |= F_AFTER_VARIATIONS;
+                let at = if semi == NONE { self.pos as u32 } else { semi };
+                self.syntax(
+                    Code::NodeAfterVariations,
+                    Span::new(at, at + u32::from(semi != NONE)),
+                    "a node after the variations of its parent; read as one more variation",
+                );
+            }
+        }
+        let parent = nd.parent;
+        self.doc.nodes.push(nd);
+        if parent == NONE {
+            self.doc.games.push(GameData {
+                root: id,
+                encoding: WINDOWS_1252,
+                display: WINDOWS_1252,
+                source: CharsetSource::Default,
+                start: self.game_start,
+                dbcs: self.dbcs,
+            });
+        } else {
+            // Link after the parent's last child: the frame below knows it
+            // for variations; an inline node is the first child.
+            let prev = if first_of_frame {
+                self.stack[..fi]
+                    .iter()
+                    .rev()
+                    .find(|g| !g.junk && g.last == parent)
+                    .map_or(NONE, |g| g.last_child)
+            } else {
+                f.last_child
+            };
+            if prev == NONE || self.doc.nodes[parent as usize].first_child == NONE {
+                self.doc.nodes[parent as usize].first_child = id;
+            } else {
+                self.doc.nodes[prev as usize].next_sibling = id;
+            }
+            if first_of_frame
+                && let Some(g) = self.stack[..fi]
+                    .iter_mut()
+                    .rev()
+                    .find(|g| !g.junk && g.last == parent)
+            {
+                g.last_child = id;
+            }
+        }
+        let f = &mut self.stack[fi];
+        if first_of_frame {
+            f.first = id;
+        }
+        f.last = id;
+        f.last_child = NONE;
+        f.after_var = false;
+        self.cur = id;
+        self.seen_unknown.clear();
+    }
+
+    /// The common shape `XY[ab]XY[cd]…` directly after a `;`: known one- or
+    /// two-letter identifiers of non-text properties, short values without
+    /// escapes, no white space. Anything else is left to [`Builder::property`].
+    #[inline]
+    fn fast_props(&mut self) {
+        let src = self.src;
+        let mut pos = self.pos;
+        // Room for the longest shape handled here, so indexing stays in bounds.
+        while pos + 24 <= src.len() {
+            let a = src[pos].wrapping_sub(b'A');
+            if a >= 26 {
+                break;
+            }
+            let b = src[pos + 1];
+            let (k, open) = if b == b'[' {
+                (props::SHORT[a as usize][26], pos + 1)
+            } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
+                (props::SHORT[a as usize][(b - b'A') as usize], pos + 2)
+            } else {
+                break;
+            };
+            if k == props::NO || TEXT_KEY[k as usize] || self.seen_at[k as usize] == self.cur {
+                break;
+            }
+            let key = k as Key;
+            // The value: up to 16 bytes, no escape, no bracket. Moves (two
+            // letters) first.
+            let mut i = open + 1;
+            let limit = open + 18;
+            if src[open + 3] == b']'
+                && !VALUE_STOP[src[open + 1] as usize]
+                && !VALUE_STOP[src[open + 2] as usize]
+            {
+                i = open + 3;
+            } else {
+                while i < limit && !VALUE_STOP[src[i] as usize] {
+                    i += 1;
+                }
+            }
+            // A list of values (`AB[aa][bb]`) is left to the general path.
+            if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+                break;
+            }
+            let node = &mut self.doc.nodes[self.cur as usize];
+            if node.plen == MAX_PROPS_PER_NODE {
+                break;
+            }
+            node.plen += 1;
+            self.seen_at[key as usize] = self.cur;
+            let vstart = self.doc.values.len() as u32;
+            self.doc
+                .values
+                .push(ValueData::source(open as u32, i as u32 + 1, true));
+            self.doc.props.push(PropData {
+                ident: pos as u32,
+                vstart,
+                vlen: 1,
+                key,
+                ident_len: (open - pos) as u16,
+            });
+            pos = i + 1;
+        }
+        self.pos = pos;
+    }
+
+    /// An identifier and its values, at `self.pos`.
+    fn property(&mut self) {
+        let src = self.src;
+        let start = self.pos;
+        let mut end = start;
+        let mut lower = false;
+        while end < src.len() {
+            let c = src[end];
+            if c.is_ascii_uppercase() {
+            } else if c.is_ascii_lowercase() {
+                lower = true;
+            } else if !c.is_ascii_digit() {
+                break;
+            }
+            end += 1;
+        }
+        self.pos = end;
+        let top = self.stack[self.stack.len() - 1];
+        if top.junk || top.first == NONE || top.after_var {
+            self.syntax(
+                Code::MissingSemicolon,
+                Span::new(start as u32, start as u32),
+                "properties without a node start `;`; one is assumed",
+            );
+            self.node(NONE);
+            if self.stopped {
+                return;
+            }
+        }
+        let raw = &src[start..end];
+        let span = Span::new(start as u32, end as u32);
+        let key: Option<Key> = if !lower {
+            match props::lookup(raw) {
+                Some(k) => Some(k),
+                None if raw.len() <= u16::MAX as usize => {
+                    self.doc.key_for(std::str::from_utf8(raw).unwrap_or("?"))
+                }
+                None => None,
+            }
+        } else {
+            let stripped: Vec<u8> = raw.iter().copied().filter(|b| !b.is_ascii_lowercase()).collect();
+            if stripped.first().is_some_and(u8::is_ascii_uppercase) && raw.len() <= u16::MAX as usize {
+                self.doc.key_for(std::str::from_utf8(&stripped).unwrap_or("?"))
+            } else {
+                None
+            }
+        };
+
+        // Values.
+        let lenient = self.opts.lenient_brackets
+            && key.is_some_and(|k| (k as usize) < 128 && TEXT_KEY[k as usize]);
+        let vstart = self.doc.values.len() as u32;
+        loop {
+            self.skip_ws();
+            if src.get(self.pos) != Some(&b'[') {
+                break;
+            }
+            let open = self.pos;
+            let (vend, flags) = lexer::scan_value(src, open + 1, self.dbcs, lenient);
+            self.pos = vend;
+            if flags != 0 {
+                if flags & lexer::INNER_BRACKET != 0 {
+                    self.syntax(
+                        Code::StrayCharacters,
+                        Span::new(open as u32, vend as u32),
+                        "an unescaped `]` inside the value was read as text",
+                    );
+                }
+                if flags & lexer::UNTERMINATED != 0 {
+                    self.unterminated(open);
+                }
+            }
+            self.doc.values.push(ValueData::source(
+                open as u32,
+                vend as u32,
+                flags & lexer::UNTERMINATED == 0,
+            ));
+        }
+        let vlen = self.doc.values.len() as u32 - vstart;
+        let Some(key) = key else {
+            self.doc.values.truncate(vstart as usize);
+            let msg = if vlen == 0 {
+                format!("`{}` is not SGF", preview(raw))
+            } else {
+                format!(
+                    "`{}` is not a property identifier (an upper-case letter must come first); its values are ignored",
+                    preview(raw)
+                )
+            };
+            let code = if vlen == 0 {
+                Code::StrayCharacters
+            } else {
+                Code::ValueWithoutProperty
+            };
+            self.syntax(code, span, msg);
+            return;
+        };
+        if vlen == 0 {
+            self.syntax(
+                Code::PropertyWithoutValue,
+                span,
+                format!("property `{}` has no value and is ignored", preview(raw)),
+            );
+            return;
+        }
+        if lower {
+            self.diags.push(Diagnostic::new(
+                Code::LowercaseIdentifier,
+                span,
+                format!(
+                    "lower-case letters in `{}` are ignored: read as `{}`",
+                    preview(raw),
+                    self.doc.key_ident(key)
+                ),
+            ));
+        }
+        if raw.len() > 100 {
+            self.diags.push(Diagnostic::new(
+                Code::IdentifierTooLong,
+                span,
+                format!("property identifier of {} characters", raw.len()),
+            ));
+        }
+        // Repeated identifiers in a node.
+        let dup = if key < 128 {
+            let d = self.seen_at[key as usize] == self.cur;
+            self.seen_at[key as usize] = self.cur;
+            d
+        } else if self.seen_unknown.contains(&key) {
+            true
+        } else {
+            self.seen_unknown.push(key);
+            false
+        };
+        if dup {
+            self.duplicate(key, span);
+        }
+        if self.doc.nodes[self.cur as usize].plen == MAX_PROPS_PER_NODE {
+            self.doc.values.truncate(vstart as usize);
+            self.syntax(
+                Code::LimitReached,
+                span,
+                format!("more than {MAX_PROPS_PER_NODE} properties in one node; this one is ignored"),
+            );
+            return;
+        }
+        self.doc.props.push(PropData {
+            ident: start as u32,
+            vstart,
+            vlen,
+            key,
+            ident_len: (end - start) as u16,
+        });
+        self.doc.nodes[self.cur as usize].plen += 1;
+    }
+
+    #[cold]
+    fn duplicate(&mut self, key: Key, span: Span) {
+        let nd = &self.doc.nodes[self.cur as usize];
+        let first = (nd.pstart..nd.pstart + nd.plen as u32)
+            .find(|&i| self.doc.props[i as usize].key == key)
+            .map(|i| {
+                let p = &self.doc.props[i as usize];
+                Span::new(p.ident, p.ident + p.ident_len as u32)
+            });
+        let mut d = Diagnostic::new(
+            Code::DuplicateProperty,
+            span,
+            format!(
+                "`{}` appears more than once in this node; the values are merged",
+                self.doc.key_ident(key)
+            ),
+        );
+        if let Some(f) = first {
+            d = d.with_related(f, "first occurrence");
+        }
+        self.diags.push(d);
+    }
+
+    #[cold]
+    fn unterminated(&mut self, open: usize) {
+        self.syntax(
+            Code::UnclosedValue,
+            Span::new(open as u32, open as u32 + 1),
+            "value not closed with `]` before the end of the input",
+        );
+    }
+
+    /// A run of bytes that are not SGF, coalesced across white space.
+    #[cold]
+    fn junk(&mut self) {
+        let src = self.src;
+        let start = self.pos;
+        let mut end = start;
+        loop {
+            while end < src.len()
+                && !matches!(src[end], b'(' | b')' | b';' | b'[')
+                && !src[end].is_ascii_alphabetic()
+                && !lexer::is_ws(src[end])
+            {
+                end += 1;
+            }
+            let mut next = end;
+            while next < src.len() && lexer::is_ws(src[next]) {
+                next += 1;
+            }
+            match src.get(next) {
+                Some(&c)
+                    if !matches!(c, b'(' | b')' | b';' | b'[') && !c.is_ascii_alphabetic() =>
+                {
+                    end = next;
+                }
+                _ => break,
+            }
+        }
+        self.pos = end.max(start + 1);
+        self.syntax(
+            Code::StrayCharacters,
+            Span::new(start as u32, self.pos as u32),
+            format!(
+                "unexpected `{}` outside a value is ignored",
+                preview(&src[start..self.pos])
+            ),
+        );
+    }
+}
+
+fn preview(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(&b[..b.len().min(24)]);
+    let mut s: String = s
+        .chars()
+        .map(|c| if c.is_control() { '�' } else { c })
+        .collect();
+    if b.len() > 24 {
+        s.push('…');
+    }
+    s
+}
+
+fn skip_ws(src: &[u8], mut i: usize) -> usize {
+    while i < src.len() && lexer::is_ws(src[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether an identifier followed by `[` starts at `i`.
+fn ident_value_at(src: &[u8], i: usize) -> bool {
+    let mut j = i;
+    while j < src.len() && src[j].is_ascii_alphabetic() {
+        j += 1;
+    }
+    j > i && j - i <= 12 && src[i].is_ascii_uppercase() && src.get(skip_ws(src, j)) == Some(&b'[')
+}
+
+/// Where the next game tree starts at or after `from`: `(;`, `((;`, a
+/// `(` followed by properties (no `;`), or a `;` followed by properties
+/// (no `(`).
+fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)> {
+    let mut i = from;
+    while i < src.len() {
+        let p = i + memchr::memchr2(b'(', b';', &src[i..])?;
+        if src[p] == b'(' {
+            let mut q = skip_ws(src, p + 1);
+            while src.get(q) == Some(&b'(') {
+                q = skip_ws(src, q + 1);
+            }
+            match src.get(q) {
+                Some(b';') => return Some((p, Start::Paren)),
+                Some(_) if ident_value_at(src, q) => return Some((p, Start::ParenNoSemi)),
+                _ => {}
+            }
+        } else {
+            let q = skip_ws(src, p + 1);
+            if ident_value_at(src, q) {
+                return Some((p, Start::SemiOnly));
+            }
+        }
+        i = p + 1;
+    }
+    None
+}
+
+/// Chooses the charset of every game from `CA` and the bytes.
+fn resolve_charsets(
+    doc: &mut Document,
+    diags: &mut Vec<Diagnostic>,
+    opts: &ParseOptions,
+    transcoded: Option<(&'static Encoding, usize)>,
+) {
+    let n = doc.games.len();
+    if n == 0 {
+        return;
+    }
+    if let Some(enc) = opts.charset {
+        for g in &mut doc.games {
+            g.encoding = enc;
+            g.display = enc;
+            g.source = CharsetSource::Override;
+        }
+        doc.uniform = Some(enc);
+        return;
+    }
+    if let Some((enc, bom)) = transcoded {
+        for g in &mut doc.games {
+            g.encoding = UTF_8;
+            g.display = enc;
+            g.source = if bom > 0 {
+                CharsetSource::Bom
+            } else {
+                CharsetSource::Detected
+            };
+        }
+        doc.uniform = Some(UTF_8);
+        return;
+    }
+    let src = doc.src.clone();
+    let whole_valid = std::str::from_utf8(&src).is_ok();
+    let mut labels: Vec<Option<Vec<u8>>> = Vec::with_capacity(n);
+    for gi in 0..n {
+        let start = doc.games[gi].start as usize;
+        let end = if gi + 1 < n {
+            doc.games[gi + 1].start as usize
+        } else {
+            src.len()
+        };
+        let region = &src[start.min(end)..end];
+        let root = NodeId(doc.games[gi].root);
+        let ca = doc.node(root).get_known(props::id::CA).and_then(|p| p.first());
+        let ca_span = ca.map(|v| v.span()).unwrap_or_default();
+        let label = ca.map(|v| v.raw().to_vec());
+        let root_span = doc.node(root).span();
+        let (enc, source) = choose_charset(region, start, label.as_deref(), whole_valid, ca_span, root_span, diags);
+        let g = &mut doc.games[gi];
+        g.encoding = enc;
+        g.display = enc;
+        g.source = source;
+        labels.push(label.map(|l| l.to_ascii_uppercase()));
+    }
+    let first = doc.games[0].encoding;
+    doc.uniform = doc
+        .games
+        .iter()
+        .all(|g| g.encoding == first && g.dbcs.is_none())
+        .then_some(first);
+    let mut declared: Vec<&Vec<u8>> = labels.iter().flatten().collect();
+    declared.sort();
+    declared.dedup();
+    if declared.len() > 1 {
+        diags.push(Diagnostic::new(
+            Code::MixedCharsets,
+            Span::new(0, 0),
+            format!(
+                "games of this file declare different charsets: {}",
+                declared
+                    .iter()
+                    .map(|l| String::from_utf8_lossy(l).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+}
+
+fn first_invalid_utf8(region: &[u8]) -> usize {
+    match std::str::from_utf8(region) {
+        Ok(_) => 0,
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn choose_charset(
+    region: &[u8],
+    region_start: usize,
+    label: Option<&[u8]>,
+    whole_valid: bool,
+    ca_span: Span,
+    root_span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> (&'static Encoding, CharsetSource) {
+    let declared = match label {
+        Some(l) => match charset::encoding_for_label(l) {
+            Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
+                diags.push(Diagnostic::new(
+                    Code::CharsetMismatch,
+                    ca_span,
+                    format!(
+                        "CA[{}] but the file is not UTF-16; the charset is detected from the bytes",
+                        String::from_utf8_lossy(l)
+                    ),
+                ));
+                None
+            }
+            Some(e) => Some(e),
+            None => {
+                diags.push(Diagnostic::new(
+                    Code::UnknownCharset,
+                    ca_span,
+                    format!(
+                        "unknown charset `{}`; the charset is detected from the bytes",
+                        String::from_utf8_lossy(l)
+                    ),
+                ));
+                None
+            }
+        },
+        None => None,
+    };
+    let invalid_at = |region: &[u8]| {
+        let p = (region_start + first_invalid_utf8(region)) as u32;
+        Span::new(p, p + 1)
+    };
+    if let Some(enc) = declared {
+        if enc == UTF_8 {
+            if whole_valid || std::str::from_utf8(region).is_ok() {
+                return (UTF_8, CharsetSource::Declared);
+            }
+            let st = charset::utf8_stats(region);
+            if st.is_plausibly_utf8() {
+                diags.push(Diagnostic::new(
+                    Code::InvalidBytes,
+                    invalid_at(region),
+                    format!(
+                        "{} invalid UTF-8 sequence(s) (a character cut short or replaced); shown as U+FFFD",
+                        st.invalid
+                    ),
+                ));
+                return (UTF_8, CharsetSource::Declared);
+            }
+            let det = charset::detect_legacy(region);
+            diags.push(Diagnostic::new(
+                Code::CharsetMismatch,
+                ca_span,
+                format!("CA[UTF-8] but the text is not UTF-8; read as {}", det.name()),
+            ));
+            return (det, CharsetSource::Detected);
+        }
+        if region.is_ascii() {
+            return (enc, CharsetSource::Declared);
+        }
+        let valid = whole_valid || std::str::from_utf8(region).is_ok();
+        if valid {
+            diags.push(Diagnostic::new(
+                Code::CharsetMismatch,
+                ca_span,
+                format!(
+                    "CA says {} but the text is valid UTF-8; read as UTF-8",
+                    enc.name()
+                ),
+            ));
+            return (UTF_8, CharsetSource::Detected);
+        }
+        if enc
+            .decode_without_bom_handling_and_without_replacement(region)
+            .is_none()
+        {
+            diags.push(Diagnostic::new(
+                Code::InvalidBytes,
+                ca_span,
+                format!("byte sequences that are invalid in {}; shown as U+FFFD", enc.name()),
+            ));
+        }
+        return (enc, CharsetSource::Declared);
+    }
+    if region.is_ascii() {
+        return (WINDOWS_1252, CharsetSource::Default);
+    }
+    if whole_valid || std::str::from_utf8(region).is_ok() {
+        diags.push(Diagnostic::new(
+            Code::CharsetDetected,
+            root_span,
+            "no CA property; the text is UTF-8",
+        ));
+        return (UTF_8, CharsetSource::Detected);
+    }
+    let st = charset::utf8_stats(region);
+    if st.is_mostly_utf8() {
+        diags.push(Diagnostic::new(
+            Code::CharsetDetected,
+            root_span,
+            "no CA property; the text is UTF-8",
+        ));
+        diags.push(Diagnostic::new(
+            Code::InvalidBytes,
+            invalid_at(region),
+            format!(
+                "{} invalid UTF-8 sequence(s) (characters cut short or replaced); shown as U+FFFD",
+                st.invalid
+            ),
+        ));
+        return (UTF_8, CharsetSource::Detected);
+    }
+    let det = charset::detect_legacy(region);
+    diags.push(Diagnostic::new(
+        Code::CharsetDetected,
+        root_span,
+        format!("no CA property; the text looks like {}", det.name()),
+    ));
+    (det, CharsetSource::Detected)
+}
+
+/// Games in a double-byte charset whose trail bytes `\` or `]` appear in the
+/// text: (start, end, family) byte ranges to try reading charset-aware.
+fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs)> {
+    let n = doc.games.len();
+    let mut out = Vec::new();
+    for gi in 0..n {
+        let Some(d) = Dbcs::of(doc.games[gi].encoding) else {
+            continue;
+        };
+        let start = doc.games[gi].start as usize;
+        let end = if gi + 1 < n {
+            doc.games[gi + 1].start as usize
+        } else {
+            doc.src.len()
+        };
+        let r = &doc.src[start.min(end)..end];
+        let mut i = 0;
+        while i + 1 < r.len() {
+            if d.is_lead(r[i]) {
+                if matches!(r[i + 1], b'\\' | b']') {
+                    out.push((start, end, d));
+                    break;
+                }
+                i += d.char_len(&r[i..]);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// How badly a reading of the given ranges went: syntax errors, text that
+/// swallowed properties, undecodable characters. Lower is better.
+fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs)]) -> usize {
+    let inside = |p: u32| ranges.iter().any(|r| r.0 <= p as usize && (p as usize) < r.1);
+    let mut s = 10
+        * diags
+            .iter()
+            .filter(|d| {
+                d.code.layer() == "syntax" && d.severity == Severity::Error && inside(d.span.start)
+            })
+            .count();
+    for g in &doc.games {
+        if !inside(g.start) {
+            continue;
+        }
+        for n in doc.preorder(NodeId(g.root)) {
+            for p in doc.node(n).props() {
+                if !p.value_type().is_text() && p.info().is_some() {
+                    continue;
+                }
+                for v in p.values() {
+                    s += v.decoded().matches('\u{FFFD}').count();
+                    // Look at the unescaped bytes: once decoded, a `]` can
+                    // hide inside a double-byte character.
+                    s += 10 * swallowed_properties(&crate::text::unescape(v.raw(), g.dbcs));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Counts `]` followed by an identifier and `[` inside decoded text: the
+/// sign of a value that ran past its real end.
+fn swallowed_properties(b: &[u8]) -> usize {
+    memchr::memchr_iter(b']', b)
+        .filter(|&i| ident_value_at(b, skip_ws(b, i + 1)))
+        .count()
+}
+
+/// Lower-case identifiers are legal before FF[4]: report them as information there.
+fn lowercase_severity(doc: &Document, diags: &mut [Diagnostic]) {
+    if !diags.iter().any(|d| d.code == Code::LowercaseIdentifier) {
+        return;
+    }
+    let ffs: Vec<(u32, i64)> = doc
+        .games
+        .iter()
+        .map(|g| {
+            let ff = doc
+                .node(NodeId(g.root))
+                .get_known(props::id::FF)
+                .and_then(|p| p.first())
+                .and_then(|v| v.number())
+                .unwrap_or(1);
+            (g.start, ff)
+        })
+        .collect();
+    for d in diags.iter_mut() {
+        if d.code == Code::LowercaseIdentifier {
+            let ff = ffs
+                .iter()
+                .rev()
+                .find(|(s, _)| *s <= d.span.start)
+                .map_or(1, |x| x.1);
+            if ff < 4 {
+                d.severity = Severity::Info;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(src: &[u8]) -> Vec<&'static str> {
+        parse(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn simple_tree() {
+        let p = parse(b"(;FF[4]GM[1]SZ[19];B[pd](;W[dd])(;W[dp];B[pp]))");
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let doc = &p.document;
+        assert_eq!(doc.game_count(), 1);
+        let root = doc.game(0).unwrap().root();
+        assert_eq!(root.props().count(), 3);
+        let b = root.first_child().unwrap();
+        assert_eq!(b.child_count(), 2);
+        assert_eq!(doc.game(0).unwrap().nodes().count(), 5);
+    }
+
+    #[test]
+    fn recovery() {
+        assert_eq!(codes(b""), vec!["S001"]);
+        assert_eq!(codes(b"  \n"), vec!["S001"]);
+        assert_eq!(codes(b"hello"), vec!["S002"]);
+        assert_eq!(codes(b"(;C[abc"), vec!["S006", "S005"]);
+        assert_eq!(codes(b"(;B[aa]"), vec!["S006"]);
+        assert_eq!(codes(b"(;B[aa] -- W[bb])"), vec!["S004"]);
+        assert_eq!(codes(b"(;PL B[aa])"), vec!["S012"]);
+        assert_eq!(codes(b"(;B[aa]))"), vec!["S020"]);
+        assert_eq!(codes(b"(FF[4];B[aa])"), vec!["S008"]);
+        assert_eq!(codes(b";FF[4];B[aa])"), vec!["S009"]);
+        assert_eq!(codes(b"(;B[aa]())"), vec!["S010"]);
+        assert_eq!(codes(b"(;B[aa]((;W[bb])))"), vec!["S011"]);
+        assert_eq!(codes(b"(;B[aa];[bb])"), vec!["S013"]);
+        assert_eq!(codes(b"(;B[aa](;W[bb])(;W[cc]);W[dd])"), vec!["S014"]);
+        assert_eq!(codes(b"(;FF[4]AddBlack[aa])"), vec!["S015"]);
+        assert_eq!(codes(b"(;AB[aa]AB[bb])"), vec!["S018"]);
+        assert_eq!(codes(b"junk (;B[aa])"), vec!["S003"]);
+    }
+
+    #[test]
+    fn lowercase_identifiers() {
+        let p = parse(b"(;FF[3]AddBlack[aa]CoPyright[x])");
+        let root = p.document.game(0).unwrap().root();
+        let ids: Vec<&str> = root.props().map(|p| p.ident()).collect();
+        assert_eq!(ids, vec!["FF", "AB", "CP"]);
+        assert!(p.diagnostics.iter().all(|d| d.severity == Severity::Info));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let n = 200_000;
+        let mut s = Vec::new();
+        for _ in 0..n {
+            s.extend_from_slice(b"(;B[aa]");
+        }
+        for _ in 0..n {
+            s.push(b')');
+        }
+        let p = parse(&s);
+        assert!(p.diagnostics.is_empty());
+        assert_eq!(p.document.game(0).unwrap().nodes().count(), n);
+        drop(p);
+    }
+
+    #[test]
+    fn garbage_does_not_panic() {
+        let mut x: u32 = 12345;
+        for len in [1, 7, 100, 5000] {
+            let mut v = Vec::with_capacity(len);
+            for _ in 0..len {
+                x = x.wrapping_mul(1103515245).wrapping_add(12345);
+                v.push((x >> 16) as u8);
+            }
+            let _ = parse(&v);
+            v.insert(0, b'(');
+            v.insert(1, b';');
+            let _ = parse(&v);
+        }
+    }
+
+    #[test]
+    fn gbk_detected_without_ca() {
+        // 黑棋 in GBK.
+        let src = b"(;PB[\xba\xda\xc6\xe5]C[\xba\xda\xc6\xe5\xba\xdc\xba\xc3\xa3\xac\xb0\xd7\xc6\xe5\xd2\xb2\xb2\xbb\xb4\xed])";
+        let p = parse(src);
+        let g = p.document.game(0).unwrap();
+        assert_eq!(g.root().text("PB").unwrap(), "黑棋");
+        assert_eq!(p.diagnostics[0].code, Code::CharsetDetected);
+    }
+
+    #[test]
+    fn shift_jis_unescaped_trail_bytes() {
+        // PB[申ソ] with ソ = 0x83 0x5C, no escaping, then BR.
+        let src = b"(;CA[Shift_JIS]PB[\x90\x5c\x83\x5c]BR[9d];B[aa])";
+        let p = parse(src);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("PB").unwrap(), "申ソ");
+        assert_eq!(root.text("BR").unwrap(), "9d");
+        assert!(p.diagnostics.iter().any(|d| d.code == Code::UnescapedTrailBytes));
+    }
+
+    #[test]
+    fn shift_jis_escaped_trail_bytes() {
+        // The writer escaped the trail byte: 0x83 0x5C 0x5C.
+        let src = b"(;CA[Shift_JIS]PB[\x83\x5c\x5c]BR[9d];B[aa])";
+        let p = parse(src);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("PB").unwrap(), "ソ");
+        assert!(!p.diagnostics.iter().any(|d| d.code == Code::UnescapedTrailBytes));
+    }
+
+    #[test]
+    fn utf8_declared_but_cut() {
+        let mut s = b"(;CA[UTF-8]PB[".to_vec();
+        let name = "天下无狗".as_bytes();
+        s.extend_from_slice(&name[..name.len() - 1]);
+        s.extend_from_slice(b"]PW[x];B[aa])");
+        let p = parse(&s);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("PW").unwrap(), "x");
+        assert!(root.text("PB").unwrap().starts_with("天下无"));
+        assert!(p.diagnostics.iter().any(|d| d.code == Code::InvalidBytes));
+    }
+
+    #[test]
+    fn utf16_input() {
+        let mut v = vec![0xFF, 0xFE];
+        v.extend("(;CA[UTF-16LE]PB[黑];B[aa])".encode_utf16().flat_map(|u| u.to_le_bytes()));
+        let p = parse(&v);
+        let g = p.document.game(0).unwrap();
+        assert_eq!(g.root().text("PB").unwrap(), "黑");
+        assert_eq!(g.charset(), "UTF-16LE");
+    }
+}

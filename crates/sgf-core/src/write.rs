@@ -1,0 +1,642 @@
+//! Writers: lossless (the input back, byte for byte, with edits spliced in)
+//! and canonical (FF[4], UTF-8, one node per line).
+
+use std::io::{self, Write};
+
+use encoding_rs::{Encoding, UTF_8};
+
+use crate::charset::Dbcs;
+use crate::doc::{
+    Document, F_SYN_PAREN, F_SYNTHETIC, Key, NONE, NodeData, UNKNOWN_BASE, ValueData,
+};
+use crate::props::{self, ValueType};
+use crate::text;
+use crate::value::{self, Point};
+
+/// Writes the document losslessly: an unedited document is written back
+/// exactly as it was read; edits replace only the edited tokens.
+///
+/// # Errors
+/// Only errors of `w`.
+pub fn write_lossless<W: Write>(doc: &Document, w: &mut W) -> io::Result<()> {
+    if !doc.edited {
+        return w.write_all(doc.original());
+    }
+    let out = lossless_bytes(doc);
+    match doc.transcoded_from {
+        Some((enc, bom)) => {
+            let s = String::from_utf8_lossy(&out);
+            let big = enc == encoding_rs::UTF_16BE;
+            let mut v = Vec::with_capacity(s.len() * 2 + 2);
+            if bom > 0 {
+                v.extend_from_slice(if big { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] });
+            }
+            for u in s.encode_utf16() {
+                v.extend_from_slice(&if big { u.to_be_bytes() } else { u.to_le_bytes() });
+            }
+            w.write_all(&v)
+        }
+        None => w.write_all(&out),
+    }
+}
+
+/// The lossless output as bytes.
+pub fn to_lossless_bytes(doc: &Document) -> Vec<u8> {
+    let mut v = Vec::new();
+    write_lossless(doc, &mut v).expect("writing to a Vec cannot fail");
+    v
+}
+
+fn lossless_bytes(doc: &Document) -> Vec<u8> {
+    let src = &doc.src[..];
+    // Every token any arena entry refers to, in source order: the white
+    // space and junk before a token belong to it.
+    let mut toks: Vec<(u32, u32)> = Vec::with_capacity(doc.values.len() + doc.props.len() * 2);
+    for n in &doc.nodes {
+        if n.semi != NONE {
+            toks.push((n.semi, n.semi + 1));
+        }
+    }
+    for p in &doc.parens {
+        for x in [p.open, p.close] {
+            if x != NONE {
+                toks.push((x, x + 1));
+            }
+        }
+    }
+    for p in &doc.props {
+        if p.ident != NONE {
+            toks.push((p.ident, p.ident + p.ident_len as u32));
+        }
+    }
+    for v in &doc.values {
+        if let Some(open) = v.open() {
+            toks.push((open, v.end()));
+        }
+    }
+    toks.sort_unstable();
+    toks.dedup();
+    let lead = |start: u32| -> usize {
+        match toks.binary_search_by(|t| t.0.cmp(&start)) {
+            Ok(0) | Err(0) => 0,
+            Ok(i) | Err(i) => toks[i - 1].1.min(start) as usize,
+        }
+    };
+    let mut out = Vec::with_capacity(src.len() + 256);
+    let emit = |out: &mut Vec<u8>, start: u32, end: u32| {
+        out.extend_from_slice(&src[lead(start)..end as usize]);
+    };
+
+    enum Item {
+        Node(u32),
+        Close(u32),
+    }
+    for g in &doc.games {
+        let mut stack = vec![Item::Node(g.root)];
+        while let Some(item) = stack.pop() {
+            match item {
+                Item::Node(n) => {
+                    let nd = &doc.nodes[n as usize];
+                    let (open, close) = doc.parens_of(n);
+                    let synthetic = nd.flags & F_SYNTHETIC != 0;
+                    let is_root = nd.parent == NONE;
+                    let paren_needed = nd.flags & F_SYN_PAREN != 0 || (synthetic && is_root);
+                    if open != NONE {
+                        emit(&mut out, open, open + 1);
+                    } else if paren_needed {
+                        if synthetic && is_root && !out.is_empty() {
+                            out.push(b'\n');
+                        }
+                        out.push(b'(');
+                    }
+                    if nd.semi != NONE {
+                        emit(&mut out, nd.semi, nd.semi + 1);
+                    } else if synthetic {
+                        if !paren_needed && open == NONE {
+                            out.push(b'\n');
+                        }
+                        out.push(b';');
+                    }
+                    for pi in nd.pstart..nd.pstart + nd.plen as u32 {
+                        let p = &doc.props[pi as usize];
+                        if p.ident != NONE {
+                            emit(&mut out, p.ident, p.ident + p.ident_len as u32);
+                        } else {
+                            out.extend_from_slice(doc.key_ident(p.key).as_bytes());
+                        }
+                        for vi in p.vstart..p.vstart + p.vlen {
+                            let v = &doc.values[vi as usize];
+                            if let Some(open) = v.open() {
+                                emit(&mut out, open, v.end());
+                            } else {
+                                out.push(b'[');
+                                out.extend_from_slice(doc.raw_value(v));
+                                out.push(b']');
+                            }
+                        }
+                    }
+                    if open != NONE || close != NONE || paren_needed {
+                        stack.push(Item::Close(n));
+                    }
+                    let mut kids = Vec::new();
+                    let mut c = nd.first_child;
+                    while c != NONE {
+                        kids.push(c);
+                        c = doc.nodes[c as usize].next_sibling;
+                    }
+                    for &k in kids.iter().rev() {
+                        stack.push(Item::Node(k));
+                    }
+                }
+                Item::Close(n) => {
+                    let (open, close) = doc.parens_of(n);
+                    if close != NONE {
+                        emit(&mut out, close, close + 1);
+                    } else if open == NONE {
+                        // Parentheses the edit made necessary.
+                        out.push(b')');
+                    }
+                }
+            }
+        }
+    }
+    let tail = toks.last().map_or(0, |t| t.1 as usize);
+    out.extend_from_slice(&src[tail.min(src.len())..]);
+    out
+}
+
+/// How point lists are written by the canonical writer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum PointLists {
+    /// As in the input.
+    #[default]
+    AsWritten,
+    /// Compressed into rectangles (`AB[aa:cc]`).
+    Compressed,
+    /// One value per point.
+    Expanded,
+}
+
+/// Options of the canonical writer.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct WriteOptions {
+    /// Lines are wrapped between values beyond this width (text values are
+    /// never broken).
+    pub line_width: usize,
+    /// Point list style.
+    pub point_lists: PointLists,
+    /// Game-info and root properties each on their own line.
+    pub game_info_lines: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            line_width: 79,
+            point_lists: PointLists::AsWritten,
+            game_info_lines: true,
+        }
+    }
+}
+
+/// Writes the canonical FF[4] UTF-8 form: `FF[4]` and `CA[UTF-8]` in every
+/// root, identifiers in FF[4] form, repeated properties merged, text
+/// re-escaped, one node per line, variations in order.
+///
+/// # Errors
+/// Only errors of `w`.
+pub fn write_canonical<W: Write>(doc: &Document, opts: &WriteOptions, w: &mut W) -> io::Result<()> {
+    let mut cw = Canon {
+        doc,
+        opts,
+        // The canonical form adds about one line break per node.
+        out: Vec::with_capacity((doc.src.len() + doc.nodes.len() + 1024).min(1 << 21)),
+        col: 0,
+        scratch: Vec::new(),
+        enc: UTF_8,
+        dbcs: None,
+    };
+    for gi in 0..doc.games.len() {
+        if gi > 0 {
+            cw.newline();
+        }
+        cw.game(gi);
+        cw.newline();
+        if cw.out.len() > 1 << 20 {
+            w.write_all(&cw.out)?;
+            cw.out.clear();
+        }
+    }
+    w.write_all(&cw.out)
+}
+
+/// The canonical output as bytes.
+pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+    let mut v = Vec::new();
+    write_canonical(doc, opts, &mut v).expect("writing to a Vec cannot fail");
+    v
+}
+
+struct Canon<'a> {
+    doc: &'a Document,
+    opts: &'a WriteOptions,
+    out: Vec<u8>,
+    col: usize,
+    scratch: Vec<u8>,
+    enc: &'static Encoding,
+    dbcs: Option<Dbcs>,
+}
+
+impl Canon<'_> {
+    fn newline(&mut self) {
+        self.out.push(b'\n');
+        self.col = 0;
+    }
+
+    #[inline]
+    fn put(&mut self, b: &[u8]) {
+        put_bytes(&mut self.out, b);
+        self.col += b.len();
+    }
+
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.out.push(b);
+        self.col += 1;
+    }
+
+    /// Puts text that may hold line breaks.
+    fn put_text(&mut self, b: &[u8]) {
+        self.out.extend_from_slice(b);
+        match memchr::memrchr(b'\n', b) {
+            Some(p) => self.col = b.len() - p - 1,
+            None => self.col += b.len(),
+        }
+    }
+
+    fn game(&mut self, gi: usize) {
+        let g = &self.doc.games[gi];
+        self.enc = g.encoding;
+        self.dbcs = g.dbcs;
+        enum Item {
+            Node(u32, bool),
+            Close,
+        }
+        let mut stack = vec![Item::Node(g.root, true)];
+        let mut first = true;
+        while let Some(it) = stack.pop() {
+            match it {
+                Item::Node(n, paren) => {
+                    if !first {
+                        self.newline();
+                    }
+                    first = false;
+                    if paren {
+                        self.byte(b'(');
+                    }
+                    self.node(n);
+                    if paren {
+                        stack.push(Item::Close);
+                    }
+                    // Follow a line of single children directly.
+                    let nodes = &self.doc.nodes;
+                    let mut fc = nodes[n as usize].first_child;
+                    while fc != NONE && nodes[fc as usize].next_sibling == NONE {
+                        self.newline();
+                        self.node(fc);
+                        fc = nodes[fc as usize].first_child;
+                    }
+                    {
+                        let at = stack.len();
+                        let mut c = fc;
+                        while c != NONE {
+                            stack.push(Item::Node(c, true));
+                            c = self.doc.nodes[c as usize].next_sibling;
+                        }
+                        stack[at..].reverse();
+                    }
+                }
+                Item::Close => self.byte(b')'),
+            }
+        }
+    }
+
+    fn node(&mut self, n: u32) {
+        let doc = self.doc;
+        let nd = &doc.nodes[n as usize];
+        let is_root = nd.parent == NONE;
+        self.byte(b';');
+        if nd.plen == 1 && !is_root && self.fast_node(nd) {
+            return;
+        }
+        let props = &doc.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize];
+        // Repeated identifiers are merged into their first occurrence.
+        let mut seen: u128 = 0;
+        let mut dups = false;
+        for (i, p) in props.iter().enumerate() {
+            if p.key < 128 {
+                let bit = 1u128 << p.key;
+                dups |= seen & bit != 0;
+                seen |= bit;
+            } else if props[..i].iter().any(|q| q.key == p.key) {
+                dups = true;
+            }
+        }
+        let ff = props::id::FF;
+        let ca = props::id::CA;
+        let has = |k: Key| seen & (1u128 << k) != 0;
+        let mut first = true;
+        if is_root && !has(ff) {
+            self.put(b"FF[4]");
+            first = false;
+            if !has(ca) {
+                self.sep(true);
+                self.put(b"CA[UTF-8]");
+            }
+        }
+        for (i, p) in props.iter().enumerate() {
+            if dups && props[..i].iter().any(|q| q.key == p.key) {
+                continue;
+            }
+            let (vt, game_info) = if p.key < UNKNOWN_BASE {
+                let info = props::info(p.key);
+                (info.value, info.kind == props::PropKind::GameInfo)
+            } else {
+                (ValueType::Unknown, false)
+            };
+            if !first {
+                self.sep(self.opts.game_info_lines && (is_root || game_info));
+            }
+            first = false;
+            let ident = doc.key_ident(p.key).as_bytes();
+            self.put(ident);
+            if is_root && p.key == ff {
+                self.put(b"[4]");
+                if !has(ca) {
+                    self.sep(true);
+                    self.put(b"CA[UTF-8]");
+                }
+                continue;
+            }
+            if is_root && p.key == ca {
+                self.put(b"[UTF-8]");
+                continue;
+            }
+            if dups {
+                let vals: Vec<&ValueData> = props[i..]
+                    .iter()
+                    .filter(|q| q.key == p.key)
+                    .flat_map(|q| &doc.values[q.vstart as usize..(q.vstart + q.vlen) as usize])
+                    .collect();
+                self.values(vt, ident.len(), &vals);
+            } else {
+                let vals = &doc.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
+                if vt.is_point_list() && self.opts.point_lists != PointLists::AsWritten {
+                    let v: Vec<&ValueData> = vals.iter().collect();
+                    self.values(vt, ident.len(), &v);
+                } else {
+                    for (j, v) in vals.iter().enumerate() {
+                        self.value(vt, ident.len(), j, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A node with one known property of one short ASCII value (a move):
+    /// written without the general machinery.
+    #[inline]
+    fn fast_node(&mut self, nd: &NodeData) -> bool {
+        let doc = self.doc;
+        let p = &doc.props[nd.pstart as usize];
+        if p.key >= UNKNOWN_BASE || p.vlen != 1 || !self.enc.is_ascii_compatible() {
+            return false;
+        }
+        let raw = doc.raw_value(&doc.values[p.vstart as usize]);
+        if raw.len() > 16 || !raw.iter().all(|&b| b != b'\\' && b != b'\n' && b < 0x80) {
+            return false;
+        }
+        let ident = props::info(p.key).ident.as_bytes();
+        put_bytes(&mut self.out, ident);
+        self.out.push(b'[');
+        put_bytes(&mut self.out, raw);
+        self.out.push(b']');
+        self.col += ident.len() + raw.len() + 2;
+        true
+    }
+
+    fn sep(&mut self, own_line: bool) {
+        if own_line || self.col >= self.opts.line_width {
+            self.newline();
+        }
+    }
+
+    fn values(&mut self, vt: ValueType, indent: usize, values: &[&ValueData]) {
+        if vt.is_point_list()
+            && self.opts.point_lists != PointLists::AsWritten
+            && let Some(pts) = self.point_list(values)
+        {
+            for (j, p) in pts.iter().enumerate() {
+                self.wrap(j, indent, p.len());
+                self.put(b"[");
+                self.put(p);
+                self.put(b"]");
+            }
+            return;
+        }
+        for (j, v) in values.iter().enumerate() {
+            self.value(vt, indent, j, v);
+        }
+    }
+
+    /// The values of a point list compressed or expanded, when they are all points.
+    fn point_list(&self, values: &[&ValueData]) -> Option<Vec<Vec<u8>>> {
+        let rects: Vec<(Point, Point)> = values
+            .iter()
+            .map(|v| value::parse_rect(self.doc.raw_value(v)))
+            .collect::<Option<_>>()?;
+        let pts: Vec<Point> = rects
+            .iter()
+            .flat_map(|&(a, b)| value::rect_points(a, b))
+            .collect();
+        let mut uniq = pts.clone();
+        uniq.sort();
+        uniq.dedup();
+        if uniq.len() != pts.len() || pts.is_empty() {
+            return None;
+        }
+        let fmt_pt = |p: Point| p.to_sgf().to_vec();
+        Some(match self.opts.point_lists {
+            PointLists::Expanded => pts.into_iter().map(fmt_pt).collect(),
+            _ => value::compress_points(&pts)
+                .into_iter()
+                .map(|(a, b)| {
+                    let mut v = fmt_pt(a);
+                    if a != b {
+                        v.push(b':');
+                        v.extend_from_slice(&b.to_sgf());
+                    }
+                    v
+                })
+                .collect(),
+        })
+    }
+
+    #[inline]
+    fn wrap(&mut self, j: usize, indent: usize, len: usize) {
+        if j > 0 && self.col + len + 2 > self.opts.line_width && self.col > indent {
+            self.newline();
+        }
+    }
+
+    #[inline]
+    fn value(&mut self, vt: ValueType, indent: usize, j: usize, v: &ValueData) {
+        let raw = self.doc.raw_value(v);
+        if raw.len() <= 16
+            && self.enc.is_ascii_compatible()
+            && raw.iter().all(|&b| b != b'\\' && b != b'\n' && b < 0x80)
+        {
+            // Moves, points, numbers: short ASCII, written as they are.
+            if j > 0 {
+                self.wrap(j, indent, raw.len());
+            }
+            self.out.push(b'[');
+            put_bytes(&mut self.out, raw);
+            self.out.push(b']');
+            self.col += raw.len() + 2;
+            return;
+        }
+        let plain = memchr::memchr(b'\\', raw).is_none()
+            && ((raw.is_ascii() && self.enc.is_ascii_compatible())
+                || (self.enc == UTF_8 && std::str::from_utf8(raw).is_ok()));
+        if plain {
+            // Nothing to unescape and already UTF-8: the raw bytes are canonical.
+            self.wrap(j, indent, raw.len());
+            self.put(b"[");
+            self.put_text(raw);
+            self.put(b"]");
+            return;
+        }
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        encode_value(&mut buf, vt, raw, self.enc, self.dbcs);
+        self.wrap(j, indent, buf.len());
+        self.put(b"[");
+        self.put_text(&buf);
+        self.put(b"]");
+        self.scratch = buf;
+    }
+}
+
+/// Appends bytes; short slices byte by byte, which beats a `memcpy` call
+/// for the one- and two-byte identifiers and values that dominate SGF.
+#[inline]
+fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    if b.len() <= 8 {
+        for &c in b {
+            out.push(c);
+        }
+    } else {
+        out.extend_from_slice(b);
+    }
+}
+
+/// Re-escapes raw value bytes as UTF-8: text is decoded and escaped again; a
+/// value of any other type keeps the structure of a composed value (the first
+/// unescaped `:`).
+fn encode_value(
+    out: &mut Vec<u8>,
+    vt: ValueType,
+    raw: &[u8],
+    enc: &'static Encoding,
+    dbcs: Option<Dbcs>,
+) {
+    let decode =
+        |r: &[u8]| -> String { text::decode(text::unescape(r, dbcs), enc).into_owned() };
+    match vt {
+        ValueType::Text | ValueType::SimpleText => {
+            text::escape_into(out, &decode(raw), false);
+        }
+        _ => match text::find_colon(raw, dbcs) {
+            Some(c) => {
+                text::escape_into(out, &decode(&raw[..c]), true);
+                out.push(b':');
+                text::escape_into(out, &decode(&raw[c + 1..]), false);
+            }
+            None => text::escape_into(out, &decode(raw), true),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    fn canon(s: &[u8]) -> String {
+        let p = parse(s);
+        String::from_utf8(to_canonical_bytes(&p.document, &WriteOptions::default())).unwrap()
+    }
+
+    #[test]
+    fn lossless_identity() {
+        for s in [
+            &b"(;FF[4]GM[1] ;B[aa]\n(;W[bb])(;W[cc]))"[..],
+            b"junk before (;B[aa] -- W[bb]) trailing",
+            b"(;C[abc",
+            b";GM[1];B[aa])",
+            b"(FF[4]KO[x];B[pd])",
+        ] {
+            let p = parse(s);
+            assert_eq!(to_lossless_bytes(&p.document), s);
+            let mut d = p.document.clone();
+            d.edited = true; // force the token walk
+            assert_eq!(
+                String::from_utf8_lossy(&to_lossless_bytes(&d)),
+                String::from_utf8_lossy(s)
+            );
+        }
+    }
+
+    #[test]
+    fn canonical_layout() {
+        assert_eq!(
+            canon(b"(;GM[1]SZ[9];B[aa](;W[bb])(;W[cc];B[dd]))"),
+            "(;FF[4]\nCA[UTF-8]\nGM[1]\nSZ[9]\n;B[aa]\n(;W[bb])\n(;W[cc]\n;B[dd]))\n"
+        );
+        assert_eq!(
+            canon(b"(;FF[3]CA[ISO-8859-1]AddBlack[aa]AB[bb])"),
+            "(;FF[4]\nCA[UTF-8]\nAB[aa][bb])\n"
+        );
+        assert_eq!(canon(br"(;C[a\]b\\c\d])"), "(;FF[4]\nCA[UTF-8]\nC[a\\]b\\\\cd])\n");
+        assert_eq!(canon(b"(;LB[aa:x\\:y])"), "(;FF[4]\nCA[UTF-8]\nLB[aa:x:y])\n");
+        assert_eq!(canon(b"(;AP[a\\:b:1])"), "(;FF[4]\nCA[UTF-8]\nAP[a\\:b:1])\n");
+    }
+
+    #[test]
+    fn canonical_transcodes() {
+        // GBK 黑棋 → UTF-8
+        let out = canon(b"(;CA[GB2312]PB[\xba\xda\xc6\xe5])");
+        assert!(out.contains("PB[黑棋]"), "{out}");
+        assert!(out.contains("CA[UTF-8]"));
+    }
+
+    #[test]
+    fn compress_and_expand() {
+        let p = parse(b"(;AB[aa][ba][ab][bb][dd])");
+        let o = WriteOptions {
+            point_lists: PointLists::Compressed,
+            ..Default::default()
+        };
+        let s = String::from_utf8(to_canonical_bytes(&p.document, &o)).unwrap();
+        assert!(s.contains("AB[aa:bb][dd]"), "{s}");
+        let p = parse(s.as_bytes());
+        let o = WriteOptions {
+            point_lists: PointLists::Expanded,
+            ..Default::default()
+        };
+        let s = String::from_utf8(to_canonical_bytes(&p.document, &o)).unwrap();
+        assert!(s.contains("AB[aa][ba][ab][bb][dd]"), "{s}");
+    }
+}
