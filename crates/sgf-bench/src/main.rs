@@ -13,7 +13,9 @@ fn collect(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         let mut es: Vec<_> = rd.flatten().map(|e| e.path()).collect();
         es.sort();
         for p in es {
@@ -43,7 +45,9 @@ fn best<F: FnMut() -> usize>(rounds: usize, mut f: F) -> (f64, usize) {
 /// The original files of a collection, from its `.index.tsv` (offset, length).
 fn split(dir: &Path, name: &str, bytes: &[u8]) -> Vec<(usize, usize)> {
     let idx = dir.join(format!("{name}.index.tsv"));
-    let Ok(text) = std::fs::read_to_string(idx) else { return Vec::new() };
+    let Ok(text) = std::fs::read_to_string(idx) else {
+        return Vec::new();
+    };
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| {
@@ -66,10 +70,15 @@ fn per_game(dir: &Path, files: &[(String, Vec<u8>)], rounds: usize) {
     if pieces.is_empty() {
         return;
     }
-    let texts: Vec<String> = pieces.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect();
+    let texts: Vec<String> = pieces
+        .iter()
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .collect();
     let total: usize = pieces.iter().map(|p| p.len()).sum();
     let mb = total as f64 / 1e6;
-    let (t_q, _) = best(rounds, || pieces.iter().map(|p| parse(p).document.game_count()).sum());
+    let (t_q, _) = best(rounds, || {
+        pieces.iter().map(|p| parse(p).document.game_count()).sum()
+    });
     let opts = WriteOptions::default();
     let (t_f, _) = best(rounds, || {
         pieces
@@ -96,12 +105,18 @@ fn per_game(dir: &Path, files: &[(String, Vec<u8>)], rounds: usize) {
 }
 
 fn main() {
-    let dir = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
-    });
+    let dir = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+        });
     let files = collect(&dir);
     if files.is_empty() {
-        eprintln!("no .sgf files under {}; pass the corpus directory as the argument", dir.display());
+        eprintln!(
+            "no .sgf files under {}; pass the corpus directory as the argument",
+            dir.display()
+        );
         std::process::exit(2);
     }
     let rounds = 3;
@@ -121,7 +136,9 @@ fn main() {
         });
         // sgf-parse takes &str only: decoding is not counted against it.
         let text = String::from_utf8_lossy(bytes).into_owned();
-        let (t_s, ok) = best(rounds, || sgf_parse::go::parse(&text).map_or(0, |v| v.len()));
+        let (t_s, ok) = best(rounds, || {
+            sgf_parse::go::parse(&text).map_or(0, |v| v.len())
+        });
         println!(
             "{:<28} {:>9.2} {:>9} {:>10.1} {:>10.1} {:>9.1} {:>8.1}x",
             name.chars().take(28).collect::<String>(),

@@ -30,7 +30,11 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
 pub fn load(path: &str) -> Result<Loaded> {
     let bytes = read_bytes(path)?;
     Ok(Loaded {
-        name: if path == "-" { "<stdin>".into() } else { path.into() },
+        name: if path == "-" {
+            "<stdin>".into()
+        } else {
+            path.into()
+        },
         parsed: parse(&bytes),
     })
 }
@@ -39,10 +43,13 @@ pub fn load(path: &str) -> Result<Loaded> {
 pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
     match out {
-        Some(p) if p != "-" => std::fs::write(p, bytes).with_context(|| format!("cannot write {p}")),
+        Some(p) if p != "-" => {
+            std::fs::write(p, bytes).with_context(|| format!("cannot write {p}"))
+        }
         _ => {
             let mut so = std::io::stdout().lock();
-            so.write_all(bytes).context("cannot write to standard output")?;
+            so.write_all(bytes)
+                .context("cannot write to standard output")?;
             so.flush().ok();
             Ok(())
         }

@@ -49,7 +49,11 @@ pub fn render(name: &str, doc: &Document, d: &Diagnostic, color: bool) -> String
     let snippet = Snippet::source(text.as_str())
         .line_start(line as usize)
         .path(name)
-        .annotation(AnnotationKind::Primary.span(pre..span_end.max(pre)).label(d.code.name()));
+        .annotation(
+            AnnotationKind::Primary
+                .span(pre..span_end.max(pre))
+                .label(d.code.name()),
+        );
     let report = &[level(d.severity)
         .primary_title(title.as_str())
         .element(snippet)];

@@ -100,6 +100,15 @@ impl Dbcs {
         }
     }
 
+    /// The charset family's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dbcs::ShiftJis => "Shift_JIS",
+            Dbcs::Gbk => "GBK",
+            Dbcs::Big5 => "Big5",
+        }
+    }
+
     /// Whether `b` starts a multi-byte character.
     #[inline]
     pub fn is_lead(self, b: u8) -> bool {
@@ -299,7 +308,14 @@ mod tests {
     fn stats() {
         assert!(utf8_stats(b"abc").is_ascii());
         let s = utf8_stats("黑棋".as_bytes());
-        assert_eq!(s, Utf8Stats { multibyte: 2, invalid: 0, qmark: 0 });
+        assert_eq!(
+            s,
+            Utf8Stats {
+                multibyte: 2,
+                invalid: 0,
+                qmark: 0
+            }
+        );
         // Fox: bytes of a character replaced by `?`.
         let s = utf8_stats(b"PW[\xe6?\x8e]");
         assert!(s.is_qmark_damaged(), "{s:?}");

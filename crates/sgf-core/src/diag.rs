@@ -50,7 +50,10 @@ impl Span {
     }
     /// An empty span at `pos`.
     pub fn at(pos: u32) -> Span {
-        Span { start: pos, end: pos }
+        Span {
+            start: pos,
+            end: pos,
+        }
     }
     /// The span as a `usize` range.
     pub fn range(self) -> std::ops::Range<usize> {

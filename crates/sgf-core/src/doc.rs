@@ -283,7 +283,10 @@ impl Document {
 
     /// The games of the collection.
     pub fn games(&self) -> impl ExactSizeIterator<Item = Game<'_>> + '_ {
-        (0..self.games.len()).map(move |i| Game { doc: self, index: i })
+        (0..self.games.len()).map(move |i| Game {
+            doc: self,
+            index: i,
+        })
     }
 
     /// One game by index.

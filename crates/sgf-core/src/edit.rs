@@ -57,8 +57,9 @@ fn valid_ident(s: &str) -> bool {
 
 impl Document {
     fn key_or_err(&mut self, ident: &str) -> Result<Key, EditError> {
-        self.key_for(ident)
-            .ok_or_else(|| EditError::BadIdentifier(format!("{ident} (too many distinct unknown identifiers)")))
+        self.key_for(ident).ok_or_else(|| {
+            EditError::BadIdentifier(format!("{ident} (too many distinct unknown identifiers)"))
+        })
     }
 
     fn check_node(&self, n: NodeId) -> Result<(), EditError> {
@@ -94,7 +95,42 @@ impl Document {
         Ok(out.into_boxed_slice())
     }
 
-    fn push_owned_values(&mut self, node: NodeId, raws: &[String]) -> Result<(u32, u32), EditError> {
+    /// A game without `CA` whose text is all ASCII is read as ISO-8859-1; text
+    /// that charset cannot hold switches it to UTF-8 (with `CA[UTF-8]`),
+    /// which changes no existing byte.
+    fn upgrade_ascii_game(&mut self, node: NodeId, raws: &[String]) {
+        let Some(gi) = self.game_of(node) else { return };
+        let g = &self.games[gi];
+        if g.source != crate::charset::CharsetSource::Default
+            || g.encoding == UTF_8
+            || self.transcoded_from.is_some()
+        {
+            return;
+        }
+        let enc = g.encoding;
+        if raws.iter().all(|r| !enc.encode(r).2) {
+            return;
+        }
+        let root = NodeId(self.games[gi].root);
+        let g = &mut self.games[gi];
+        g.encoding = UTF_8;
+        g.display = UTF_8;
+        g.source = crate::charset::CharsetSource::Declared;
+        let first = self.games[0].encoding;
+        self.uniform = self
+            .games
+            .iter()
+            .all(|g| g.encoding == first && g.dbcs.is_none())
+            .then_some(first);
+        let _ = self.set_raw(root, "CA", &["UTF-8".to_string()]);
+    }
+
+    fn push_owned_values(
+        &mut self,
+        node: NodeId,
+        raws: &[String],
+    ) -> Result<(u32, u32), EditError> {
+        self.upgrade_ascii_game(node, raws);
         let encoded: Vec<Box<[u8]>> = raws
             .iter()
             .map(|r| self.encode_raw(node, r))
@@ -179,7 +215,12 @@ impl Document {
     ///
     /// # Errors
     /// See [`Document::set_raw`].
-    pub fn set_values(&mut self, node: NodeId, ident: &str, values: &[&str]) -> Result<(), EditError> {
+    pub fn set_values(
+        &mut self,
+        node: NodeId,
+        ident: &str,
+        values: &[&str],
+    ) -> Result<(), EditError> {
         let raws: Vec<String> = values.iter().map(|v| text::escape(v, false)).collect();
         self.set_raw(node, ident, &raws)
     }
@@ -188,7 +229,12 @@ impl Document {
     ///
     /// # Errors
     /// See [`Document::set_raw`].
-    pub fn set_composed(&mut self, node: NodeId, ident: &str, values: &[(&str, &str)]) -> Result<(), EditError> {
+    pub fn set_composed(
+        &mut self,
+        node: NodeId,
+        ident: &str,
+        values: &[(&str, &str)],
+    ) -> Result<(), EditError> {
         let raws: Vec<String> = values
             .iter()
             .map(|(a, b)| format!("{}:{}", text::escape(a, true), text::escape(b, false)))
@@ -215,10 +261,12 @@ impl Document {
             let p = &self.props[pi as usize];
             if p.key == key {
                 exists = true;
-                vals.extend_from_slice(&self.values[p.vstart as usize..(p.vstart + p.vlen) as usize]);
+                vals.extend_from_slice(
+                    &self.values[p.vstart as usize..(p.vstart + p.vlen) as usize],
+                );
             }
         }
-        vals.extend_from_slice(&self.values[vstart as usize..(vstart + vlen) as usize].to_vec());
+        vals.extend_from_slice(&self.values[vstart as usize..(vstart + vlen) as usize]);
         let ms = self.values.len() as u32;
         let ml = vals.len() as u32;
         self.values.extend(vals);
@@ -250,7 +298,12 @@ impl Document {
 
     /// Removes the values of `ident` in `node` for which `keep` is false
     /// (given the raw bytes); removes the property when none are left.
-    pub fn retain_values(&mut self, node: NodeId, ident: &str, mut keep: impl FnMut(&[u8]) -> bool) {
+    pub fn retain_values(
+        &mut self,
+        node: NodeId,
+        ident: &str,
+        mut keep: impl FnMut(&[u8]) -> bool,
+    ) {
         let Some(key) = self.find_key(ident) else {
             return;
         };
@@ -321,14 +374,21 @@ impl Document {
         if enc == UTF_8 {
             return raw.to_vec();
         }
-        enc.decode_without_bom_handling(raw).0.into_owned().into_bytes()
+        enc.decode_without_bom_handling(raw)
+            .0
+            .into_owned()
+            .into_bytes()
     }
 
     /// Adds an empty child to `parent` at `index` (`None`: last). Returns it.
     ///
     /// # Errors
     /// A removed node or an index out of range.
-    pub fn insert_child(&mut self, parent: NodeId, index: Option<usize>) -> Result<NodeId, EditError> {
+    pub fn insert_child(
+        &mut self,
+        parent: NodeId,
+        index: Option<usize>,
+    ) -> Result<NodeId, EditError> {
         self.check_node(parent)?;
         let id = self.nodes.len() as u32;
         let mut nd = NodeData::new(parent.0);
@@ -377,7 +437,12 @@ impl Document {
         self.edited = true;
     }
 
-    fn link_child(&mut self, parent: u32, child: u32, index: Option<usize>) -> Result<(), EditError> {
+    fn link_child(
+        &mut self,
+        parent: u32,
+        child: u32,
+        index: Option<usize>,
+    ) -> Result<(), EditError> {
         let mut kids = self.children_vec(parent);
         let at = index.unwrap_or(kids.len());
         if at > kids.len() {
@@ -455,7 +520,12 @@ impl Document {
     ///
     /// # Errors
     /// Removed nodes, an index out of range, or a cycle (pasting under its own descendant).
-    pub fn move_subtree(&mut self, node: NodeId, new_parent: NodeId, index: Option<usize>) -> Result<(), EditError> {
+    pub fn move_subtree(
+        &mut self,
+        node: NodeId,
+        new_parent: NodeId,
+        index: Option<usize>,
+    ) -> Result<(), EditError> {
         self.check_node(node)?;
         self.check_node(new_parent)?;
         let mut a = new_parent.0;
@@ -488,7 +558,12 @@ impl Document {
     ///
     /// # Errors
     /// A removed parent, or text the charset cannot hold.
-    pub fn paste_subtree(&mut self, parent: Option<NodeId>, src: &Document, src_node: NodeId) -> Result<NodeId, EditError> {
+    pub fn paste_subtree(
+        &mut self,
+        parent: Option<NodeId>,
+        src: &Document,
+        src_node: NodeId,
+    ) -> Result<NodeId, EditError> {
         if let Some(p) = parent {
             self.check_node(p)?;
         }
@@ -526,7 +601,8 @@ impl Document {
                     let raws = p
                         .values()
                         .map(|v| {
-                            String::from_utf8_lossy(&src.transcode_raw(v.raw(), NodeId(s))).into_owned()
+                            String::from_utf8_lossy(&src.transcode_raw(v.raw(), NodeId(s)))
+                                .into_owned()
                         })
                         .collect();
                     (p.ident().to_string(), raws)
@@ -640,6 +716,15 @@ mod tests {
         let out = to_lossless_bytes(&doc);
         assert_eq!(out, b"(;CA[GB2312]PB[\xba\xda]C[\xb0\xd7])");
         assert!(doc.set_text(root, "C", "😀").is_err());
+    }
+
+    #[test]
+    fn ascii_file_becomes_utf8_for_new_text() {
+        let mut doc = parse(b"(;GM[1];B[aa])").document;
+        let n = doc.game(0).unwrap().main_line().nth(1).unwrap().id();
+        doc.set_text(n, "C", "黑棋好").unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;GM[1]CA[UTF-8];B[aa]C[黑棋好])");
     }
 
     #[test]

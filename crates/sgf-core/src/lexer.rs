@@ -208,7 +208,6 @@ impl<'a> Lexer<'a> {
         self.pos = end;
         flags
     }
-
 }
 
 /// Position of the next unescaped `]` at or after `from`.
@@ -268,7 +267,12 @@ pub(crate) fn structure_follows(src: &[u8], pos: usize) -> bool {
 /// Scans a value whose `[` is at `open - 1`: returns the position after its
 /// `]` (or the end) and the flags [`UNTERMINATED`] / [`INNER_BRACKET`].
 #[inline]
-pub(crate) fn scan_value(src: &[u8], open: usize, dbcs: Option<Dbcs>, lenient: bool) -> (usize, u8) {
+pub(crate) fn scan_value(
+    src: &[u8],
+    open: usize,
+    dbcs: Option<Dbcs>,
+    lenient: bool,
+) -> (usize, u8) {
     let first = match find_close(src, open, dbcs) {
         Some(c) => c,
         None => return (src.len(), UNTERMINATED),

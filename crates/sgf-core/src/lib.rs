@@ -42,8 +42,8 @@
 pub mod charset;
 pub mod diag;
 pub mod doc;
+pub mod dump;
 pub mod edit;
-pub mod json;
 pub mod lexer;
 pub mod parse;
 pub mod props;
@@ -61,3 +61,8 @@ pub use write::{
     PointLists, WriteOptions, to_canonical_bytes, to_lossless_bytes, write_canonical,
     write_lossless,
 };
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -153,18 +153,21 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
     if opts.dbcs_detection && opts.charset.is_none() {
         let ranges = suspicious_dbcs(&doc);
         if !ranges.is_empty() {
-            let (mut doc2, mut diags2) = Builder::run(src.clone(), opts, &ranges);
+            let plain: Vec<(usize, usize, Dbcs)> = ranges.iter().map(|r| (r.0, r.1, r.2)).collect();
+            let (mut doc2, mut diags2) = Builder::run(src.clone(), opts, &plain);
             resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
             let (s1, s2) = (score(&doc, &diags, &ranges), score(&doc2, &diags2, &ranges));
             if s2 < s1 {
-                let (a, _, d) = ranges[0];
-                diags2.push(Diagnostic::new(
-                    Code::UnescapedTrailBytes,
-                    Span::new(a as u32, a as u32),
-                    format!(
-                        "{d:?} double-byte characters whose second byte is `\\` or `]` are not escaped; values were read charset-aware"
-                    ),
-                ));
+                for &(_, _, d, at) in &ranges {
+                    diags2.push(Diagnostic::new(
+                        Code::UnescapedTrailBytes,
+                        Span::new(at as u32, at as u32 + 2),
+                        format!(
+                            "{} characters whose second byte is `\\` or `]` are not escaped; the game was read charset-aware",
+                            d.name()
+                        ),
+                    ));
+                }
                 doc = doc2;
                 diags = diags2;
             }
@@ -346,11 +349,18 @@ impl<'a> Builder<'a> {
             let found = find_tree_start(src, pos);
             let junk_end = found.map_or(src.len(), |(p, _)| p);
             if src[pos..junk_end].iter().any(|&b| !lexer::is_ws(b)) {
-                let s = pos + src[pos..junk_end].iter().take_while(|&&b| lexer::is_ws(b)).count();
+                let s = pos
+                    + src[pos..junk_end]
+                        .iter()
+                        .take_while(|&&b| lexer::is_ws(b))
+                        .count();
                 let span = Span::new(s as u32, junk_end as u32);
                 if self.doc.games.is_empty() {
                     let (code, msg) = if found.is_some() {
-                        (Code::TextBeforeTree, "text before the first game tree is ignored")
+                        (
+                            Code::TextBeforeTree,
+                            "text before the first game tree is ignored",
+                        )
                     } else {
                         (Code::NoGameTree, "no SGF game tree found")
                     };
@@ -599,7 +609,10 @@ impl<'a> Builder<'a> {
             self.syntax(
                 Code::LimitReached,
                 Span::new(p, p),
-                format!("more than {} nodes; the rest is not read", self.opts.max_nodes),
+                format!(
+                    "more than {} nodes; the rest is not read",
+                    self.opts.max_nodes
+                ),
             );
             self.stopped = true;
             return;
@@ -785,9 +798,16 @@ impl<'a> Builder<'a> {
                 None => None,
             }
         } else {
-            let stripped: Vec<u8> = raw.iter().copied().filter(|b| !b.is_ascii_lowercase()).collect();
-            if stripped.first().is_some_and(u8::is_ascii_uppercase) && raw.len() <= u16::MAX as usize {
-                self.doc.key_for(std::str::from_utf8(&stripped).unwrap_or("?"))
+            let stripped: Vec<u8> = raw
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_lowercase())
+                .collect();
+            if stripped.first().is_some_and(u8::is_ascii_uppercase)
+                && raw.len() <= u16::MAX as usize
+            {
+                self.doc
+                    .key_for(std::str::from_utf8(&stripped).unwrap_or("?"))
             } else {
                 None
             }
@@ -887,7 +907,9 @@ impl<'a> Builder<'a> {
             self.syntax(
                 Code::LimitReached,
                 span,
-                format!("more than {MAX_PROPS_PER_NODE} properties in one node; this one is ignored"),
+                format!(
+                    "more than {MAX_PROPS_PER_NODE} properties in one node; this one is ignored"
+                ),
             );
             return;
         }
@@ -952,9 +974,7 @@ impl<'a> Builder<'a> {
                 next += 1;
             }
             match src.get(next) {
-                Some(&c)
-                    if !matches!(c, b'(' | b')' | b';' | b'[') && !c.is_ascii_alphabetic() =>
-                {
+                Some(&c) if !matches!(c, b'(' | b')' | b';' | b'[') && !c.is_ascii_alphabetic() => {
                     end = next;
                 }
                 _ => break,
@@ -1073,11 +1093,22 @@ fn resolve_charsets(
         };
         let region = &src[start.min(end)..end];
         let root = NodeId(doc.games[gi].root);
-        let ca = doc.node(root).get_known(props::id::CA).and_then(|p| p.first());
+        let ca = doc
+            .node(root)
+            .get_known(props::id::CA)
+            .and_then(|p| p.first());
         let ca_span = ca.map(|v| v.span()).unwrap_or_default();
         let label = ca.map(|v| v.raw().to_vec());
         let root_span = doc.node(root).span();
-        let (enc, source) = choose_charset(region, start, label.as_deref(), whole_valid, ca_span, root_span, diags);
+        let (enc, source) = choose_charset(
+            region,
+            start,
+            label.as_deref(),
+            whole_valid,
+            ca_span,
+            root_span,
+            diags,
+        );
         let g = &mut doc.games[gi];
         g.encoding = enc;
         g.display = enc;
@@ -1179,7 +1210,10 @@ fn choose_charset(
             diags.push(Diagnostic::new(
                 Code::CharsetMismatch,
                 ca_span,
-                format!("CA[UTF-8] but the text is not UTF-8; read as {}", det.name()),
+                format!(
+                    "CA[UTF-8] but the text is not UTF-8; read as {}",
+                    det.name()
+                ),
             ));
             return (det, CharsetSource::Detected);
         }
@@ -1205,7 +1239,10 @@ fn choose_charset(
             diags.push(Diagnostic::new(
                 Code::InvalidBytes,
                 ca_span,
-                format!("byte sequences that are invalid in {}; shown as U+FFFD", enc.name()),
+                format!(
+                    "byte sequences that are invalid in {}; shown as U+FFFD",
+                    enc.name()
+                ),
             ));
         }
         return (enc, CharsetSource::Declared);
@@ -1249,7 +1286,7 @@ fn choose_charset(
 
 /// Games in a double-byte charset whose trail bytes `\` or `]` appear in the
 /// text: (start, end, family) byte ranges to try reading charset-aware.
-fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs)> {
+fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs, usize)> {
     let n = doc.games.len();
     let mut out = Vec::new();
     for gi in 0..n {
@@ -1267,7 +1304,7 @@ fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs)> {
         while i + 1 < r.len() {
             if d.is_lead(r[i]) {
                 if matches!(r[i + 1], b'\\' | b']') {
-                    out.push((start, end, d));
+                    out.push((start, end, d, start + i));
                     break;
                 }
                 i += d.char_len(&r[i..]);
@@ -1281,8 +1318,12 @@ fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs)> {
 
 /// How badly a reading of the given ranges went: syntax errors, text that
 /// swallowed properties, undecodable characters. Lower is better.
-fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs)]) -> usize {
-    let inside = |p: u32| ranges.iter().any(|r| r.0 <= p as usize && (p as usize) < r.1);
+fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs, usize)]) -> usize {
+    let inside = |p: u32| {
+        ranges
+            .iter()
+            .any(|r| r.0 <= p as usize && (p as usize) < r.1)
+    };
     let mut s = 10
         * diags
             .iter()
@@ -1356,7 +1397,11 @@ mod tests {
     use super::*;
 
     fn codes(src: &[u8]) -> Vec<&'static str> {
-        parse(src).diagnostics.iter().map(|d| d.code.as_str()).collect()
+        parse(src)
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect()
     }
 
     #[test]
@@ -1409,9 +1454,7 @@ mod tests {
         for _ in 0..n {
             s.extend_from_slice(b"(;B[aa]");
         }
-        for _ in 0..n {
-            s.push(b')');
-        }
+        s.extend(std::iter::repeat_n(b')', n));
         let p = parse(&s);
         assert!(p.diagnostics.is_empty());
         assert_eq!(p.document.game(0).unwrap().nodes().count(), n);
@@ -1452,7 +1495,11 @@ mod tests {
         let root = p.document.game(0).unwrap().root();
         assert_eq!(root.text("PB").unwrap(), "申ソ");
         assert_eq!(root.text("BR").unwrap(), "9d");
-        assert!(p.diagnostics.iter().any(|d| d.code == Code::UnescapedTrailBytes));
+        assert!(
+            p.diagnostics
+                .iter()
+                .any(|d| d.code == Code::UnescapedTrailBytes)
+        );
     }
 
     #[test]
@@ -1462,7 +1509,11 @@ mod tests {
         let p = parse(src);
         let root = p.document.game(0).unwrap().root();
         assert_eq!(root.text("PB").unwrap(), "ソ");
-        assert!(!p.diagnostics.iter().any(|d| d.code == Code::UnescapedTrailBytes));
+        assert!(
+            !p.diagnostics
+                .iter()
+                .any(|d| d.code == Code::UnescapedTrailBytes)
+        );
     }
 
     #[test]
@@ -1481,7 +1532,11 @@ mod tests {
     #[test]
     fn utf16_input() {
         let mut v = vec![0xFF, 0xFE];
-        v.extend("(;CA[UTF-16LE]PB[黑];B[aa])".encode_utf16().flat_map(|u| u.to_le_bytes()));
+        v.extend(
+            "(;CA[UTF-16LE]PB[黑];B[aa])"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes()),
+        );
         let p = parse(&v);
         let g = p.document.game(0).unwrap();
         assert_eq!(g.root().text("PB").unwrap(), "黑");

@@ -266,7 +266,15 @@ pub static PROPERTIES: &[PropInfo] = &[
     p!("BL", "Black time left", Move, Real, false, ALL, Any),
     p!("BM", "Bad move", Move, Double, false, ALL, Any),
     p!("BR", "Black rank", GameInfo, SimpleText, false, ALL, Any),
-    p!("BS", "Black species", GameInfo, Number, false, V1 | V2 | V3, Any),
+    p!(
+        "BS",
+        "Black species",
+        GameInfo,
+        Number,
+        false,
+        V1 | V2 | V3,
+        Any
+    ),
     p!("BT", "Black team", GameInfo, SimpleText, false, V34, Any),
     p!("C", "Comment", None, Text, false, ALL, Any),
     p!("CA", "Charset", Root, SimpleText, false, V4, Any),
@@ -307,8 +315,24 @@ pub static PROPERTIES: &[PropInfo] = &[
     p!("GW", "Good for White", None, Double, false, ALL, Any),
     p!("HA", "Handicap", GameInfo, Number, false, ALL, Go),
     p!("HO", "Hotspot", None, Double, false, V34, Any),
-    p!("ID", "Game identifier", GameInfo, SimpleText, false, V3, Any),
-    p!("IP", "Initial position", GameInfo, SimpleText, false, V4, Loa),
+    p!(
+        "ID",
+        "Game identifier",
+        GameInfo,
+        SimpleText,
+        false,
+        V3,
+        Any
+    ),
+    p!(
+        "IP",
+        "Initial position",
+        GameInfo,
+        SimpleText,
+        false,
+        V4,
+        Loa
+    ),
     p!("IT", "Interesting", Move, None, false, V34, Any),
     p!("IY", "Invert Y-axis", GameInfo, SimpleText, false, V4, Loa),
     p!(
@@ -384,8 +408,24 @@ pub static PROPERTIES: &[PropInfo] = &[
     p!("RG", "Region", None, ListOfPoint, false, V1 | V2 | V3, Go),
     p!("RO", "Round", GameInfo, SimpleText, false, ALL, Any),
     p!("RU", "Rules", GameInfo, SimpleText, false, V34, Any),
-    p!("SC", "Secure stones", None, ListOfPoint, false, V1 | V2 | V3, Go),
-    p!("SE", "Markup (LOA) / self-test moves (FF[3])", None, ListOfPoint, false, V3 | V4, Any),
+    p!(
+        "SC",
+        "Secure stones",
+        None,
+        ListOfPoint,
+        false,
+        V1 | V2 | V3,
+        Go
+    ),
+    p!(
+        "SE",
+        "Markup (LOA) / self-test moves (FF[3])",
+        None,
+        ListOfPoint,
+        false,
+        V3 | V4,
+        Any
+    ),
     p!("SI", "Sigma", None, Double, false, V3, Any),
     p!("SL", "Selected", None, ListOfPoint, false, ALL, Any),
     p!("SO", "Source", GameInfo, SimpleText, false, ALL, Any),
@@ -406,7 +446,15 @@ pub static PROPERTIES: &[PropInfo] = &[
     p!("W", "White", Move, Move, false, ALL, Any),
     p!("WL", "White time left", Move, Real, false, ALL, Any),
     p!("WR", "White rank", GameInfo, SimpleText, false, ALL, Any),
-    p!("WS", "White species", GameInfo, Number, false, V1 | V2 | V3, Any),
+    p!(
+        "WS",
+        "White species",
+        GameInfo,
+        Number,
+        false,
+        V1 | V2 | V3,
+        Any
+    ),
     p!("WT", "White team", GameInfo, SimpleText, false, V34, Any),
 ];
 
@@ -537,7 +585,6 @@ pub mod id {
     pub const W: KnownId = idx("W");
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,7 +592,12 @@ mod tests {
     #[test]
     fn sorted_and_unique() {
         for w in PROPERTIES.windows(2) {
-            assert!(w[0].ident < w[1].ident, "{} before {}", w[0].ident, w[1].ident);
+            assert!(
+                w[0].ident < w[1].ident,
+                "{} before {}",
+                w[0].ident,
+                w[1].ident
+            );
         }
     }
 
@@ -563,7 +615,7 @@ mod tests {
             let p = info_of(id).unwrap();
             assert!(p.is_legacy(), "{id} should be legacy");
         }
-        assert_eq!(info_of("VW").unwrap().inherit, true);
+        assert!(info_of("VW").unwrap().inherit);
         assert_eq!(info_of("SZ").unwrap().kind, PropKind::Root);
         assert_eq!(info_of("KM").unwrap().value, ValueType::Real);
         assert!(info_of("MULTIGOGM").unwrap().is_private());

@@ -94,7 +94,10 @@ fn is_other_ws(c: char) -> bool {
 /// Applies the Text rules: line breaks (`\r\n`, `\n\r`, `\r`, `\n`) become
 /// `\n`, other white space becomes a space.
 pub fn text_ws(s: Cow<'_, str>) -> Cow<'_, str> {
-    if !s.bytes().any(|b| b == b'\r' || b == b'\t' || b == 0x0B || b == 0x0C) {
+    if !s
+        .bytes()
+        .any(|b| b == b'\r' || b == b'\t' || b == 0x0B || b == 0x0C)
+    {
         return s;
     }
     let mut out = String::with_capacity(s.len());
@@ -240,7 +243,10 @@ mod tests {
         let raw = [0x83, 0x5C, b'a'];
         assert_eq!(&*unescape(&raw, Some(Dbcs::ShiftJis)), &raw[..]);
         assert_eq!(&*unescape(&raw, None), &[0x83, b'a'][..]);
-        assert_eq!(find_colon(&[0x83, 0x5C, b':', b'x'], Some(Dbcs::ShiftJis)), Some(2));
+        assert_eq!(
+            find_colon(&[0x83, 0x5C, b':', b'x'], Some(Dbcs::ShiftJis)),
+            Some(2)
+        );
         assert_eq!(find_colon(br"a\:b:c", None), Some(4));
     }
 }

@@ -88,7 +88,10 @@ fn trim(raw: &[u8]) -> &[u8] {
 /// Number: `[+-]digits`.
 pub fn parse_number(raw: &[u8]) -> Option<i64> {
     let t = trim(raw);
-    let digits = t.strip_prefix(b"+").or_else(|| t.strip_prefix(b"-")).unwrap_or(t);
+    let digits = t
+        .strip_prefix(b"+")
+        .or_else(|| t.strip_prefix(b"-"))
+        .unwrap_or(t);
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -102,7 +105,10 @@ pub fn parse_number(raw: &[u8]) -> Option<i64> {
 /// Real: Number with an optional `.digits` fraction.
 pub fn parse_real(raw: &[u8]) -> Option<f64> {
     let t = trim(raw);
-    let body = t.strip_prefix(b"+").or_else(|| t.strip_prefix(b"-")).unwrap_or(t);
+    let body = t
+        .strip_prefix(b"+")
+        .or_else(|| t.strip_prefix(b"-"))
+        .unwrap_or(t);
     let (int, frac) = match body.iter().position(|&b| b == b'.') {
         Some(p) => (&body[..p], Some(&body[p + 1..])),
         None => (body, None),

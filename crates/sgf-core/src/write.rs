@@ -32,7 +32,11 @@ pub fn write_lossless<W: Write>(doc: &Document, w: &mut W) -> io::Result<()> {
                 v.extend_from_slice(if big { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] });
             }
             for u in s.encode_utf16() {
-                v.extend_from_slice(&if big { u.to_be_bytes() } else { u.to_le_bytes() });
+                v.extend_from_slice(&if big {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                });
             }
             w.write_all(&v)
         }
@@ -414,7 +418,11 @@ impl Canon<'_> {
             return false;
         }
         let raw = doc.raw_value(&doc.values[p.vstart as usize]);
-        if raw.len() > 16 || !raw.iter().all(|&b| b != b'\\' && b != b'\n' && b < 0x80) {
+        if raw.len() > 16
+            || !raw
+                .iter()
+                .all(|&b| b != b'\\' && b != b']' && b != b'\n' && b < 0x80)
+        {
             return false;
         }
         let ident = props::info(p.key).ident.as_bytes();
@@ -495,7 +503,9 @@ impl Canon<'_> {
         let raw = self.doc.raw_value(v);
         if raw.len() <= 16
             && self.enc.is_ascii_compatible()
-            && raw.iter().all(|&b| b != b'\\' && b != b'\n' && b < 0x80)
+            && raw
+                .iter()
+                .all(|&b| b != b'\\' && b != b']' && b != b'\n' && b < 0x80)
         {
             // Moves, points, numbers: short ASCII, written as they are.
             if j > 0 {
@@ -507,7 +517,8 @@ impl Canon<'_> {
             self.col += raw.len() + 2;
             return;
         }
-        let plain = memchr::memchr(b'\\', raw).is_none()
+        // A `]` in raw bytes comes from a lenient reading of an unescaped bracket.
+        let plain = memchr::memchr2(b'\\', b']', raw).is_none()
             && ((raw.is_ascii() && self.enc.is_ascii_compatible())
                 || (self.enc == UTF_8 && std::str::from_utf8(raw).is_ok()));
         if plain {
@@ -552,8 +563,7 @@ fn encode_value(
     enc: &'static Encoding,
     dbcs: Option<Dbcs>,
 ) {
-    let decode =
-        |r: &[u8]| -> String { text::decode(text::unescape(r, dbcs), enc).into_owned() };
+    let decode = |r: &[u8]| -> String { text::decode(text::unescape(r, dbcs), enc).into_owned() };
     match vt {
         ValueType::Text | ValueType::SimpleText => {
             text::escape_into(out, &decode(raw), false);
@@ -609,9 +619,18 @@ mod tests {
             canon(b"(;FF[3]CA[ISO-8859-1]AddBlack[aa]AB[bb])"),
             "(;FF[4]\nCA[UTF-8]\nAB[aa][bb])\n"
         );
-        assert_eq!(canon(br"(;C[a\]b\\c\d])"), "(;FF[4]\nCA[UTF-8]\nC[a\\]b\\\\cd])\n");
-        assert_eq!(canon(b"(;LB[aa:x\\:y])"), "(;FF[4]\nCA[UTF-8]\nLB[aa:x:y])\n");
-        assert_eq!(canon(b"(;AP[a\\:b:1])"), "(;FF[4]\nCA[UTF-8]\nAP[a\\:b:1])\n");
+        assert_eq!(
+            canon(br"(;C[a\]b\\c\d])"),
+            "(;FF[4]\nCA[UTF-8]\nC[a\\]b\\\\cd])\n"
+        );
+        assert_eq!(
+            canon(b"(;LB[aa:x\\:y])"),
+            "(;FF[4]\nCA[UTF-8]\nLB[aa:x:y])\n"
+        );
+        assert_eq!(
+            canon(b"(;AP[a\\:b:1])"),
+            "(;FF[4]\nCA[UTF-8]\nAP[a\\:b:1])\n"
+        );
     }
 
     #[test]

@@ -4,38 +4,15 @@
 
 mod common;
 
-use sgf_core::{Document, Severity, WriteOptions, parse, to_canonical_bytes, to_lossless_bytes};
+use common::signature;
 
-/// The tree as the dump shows it, with repeated identifiers merged and the
-/// root's FF/CA left out (the canonical form sets them).
-fn signature(doc: &Document) -> Vec<Vec<(Option<usize>, Vec<(String, Vec<String>)>)>> {
-    doc.games()
-        .map(|g| {
-            let ids: Vec<_> = g.nodes().map(|n| n.id()).collect();
-            g.nodes()
-                .map(|n| {
-                    let parent = n.parent().map(|p| ids.iter().position(|&i| i == p.id()).unwrap());
-                    let mut props: Vec<(String, Vec<String>)> = Vec::new();
-                    for p in n.props() {
-                        if n.parent().is_none() && (p.ident() == "FF" || p.ident() == "CA") {
-                            continue;
-                        }
-                        let vals: Vec<String> = p.values().map(|v| v.decoded().into_owned()).collect();
-                        match props.iter_mut().find(|(i, _)| i == p.ident()) {
-                            Some((_, v)) => v.extend(vals),
-                            None => props.push((p.ident().to_string(), vals)),
-                        }
-                    }
-                    (parent, props)
-                })
-                .collect()
-        })
-        .collect()
-}
+use sgf_core::{Severity, WriteOptions, parse, to_canonical_bytes, to_lossless_bytes};
 
 #[test]
 fn corpus_round_trips() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let files = common::corpus_files(&dir, 2_000_000);
     assert!(files.len() > 100, "expected the corpus to have many files");
     let mut failures = Vec::new();
@@ -58,7 +35,10 @@ fn corpus_round_trips() {
             .filter(|d| d.code.layer() == "syntax" && d.severity == Severity::Error)
             .collect();
         if !syntax_errors.is_empty() {
-            failures.push(format!("{name}: canonical output has syntax errors: {:?}", syntax_errors[0]));
+            failures.push(format!(
+                "{name}: canonical output has syntax errors: {:?}",
+                syntax_errors[0]
+            ));
             continue;
         }
         if signature(doc) != signature(&p2.document) {
@@ -70,5 +50,11 @@ fn corpus_round_trips() {
             failures.push(format!("{name}: fmt is not idempotent"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -1,7 +1,5 @@
 //! `qipu dump`: the file as it is, as JSON or an indented listing.
 
-use std::fmt::Write as _;
-
 use anyhow::Result;
 use clap::Args as ClapArgs;
 
@@ -31,22 +29,9 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     let doc = &loaded.parsed.document;
     let out = if args.json {
-        sgf_core::json::dump_string(doc)
+        sgf_core::dump::dump_string(doc)
     } else {
-        let mut s = String::new();
-        for game in doc.games() {
-            let _ = writeln!(s, "game {} ({})", game.index(), game.charset());
-            for (i, node) in game.nodes().enumerate() {
-                let depth = node.depth();
-                let _ = write!(s, "{:>5} {}", i, "  ".repeat(depth.min(40)));
-                for p in node.props() {
-                    let vals: Vec<String> = p.values().map(|v| format!("[{}]", v.decoded())).collect();
-                    let _ = write!(s, "{}{}", p.ident(), vals.concat().replace('\n', "\\n"));
-                }
-                s.push('\n');
-            }
-        }
-        s
+        sgf_core::dump::listing(doc)
     };
     input::write_output(args.output.as_deref(), out.as_bytes())?;
     Ok(0)

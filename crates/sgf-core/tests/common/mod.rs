@@ -4,6 +4,41 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use sgf_core::Document;
+
+/// A game as the dump shows it: (parent index, [(identifier, values)]) per node.
+pub type Signature = Vec<Vec<(Option<usize>, Vec<(String, Vec<String>)>)>>;
+
+/// The tree as the dump shows it, with repeated identifiers merged and the
+/// root's FF/CA left out (the canonical form sets them).
+pub fn signature(doc: &Document) -> Signature {
+    doc.games()
+        .map(|g| {
+            let ids: Vec<_> = g.nodes().map(|n| n.id()).collect();
+            g.nodes()
+                .map(|n| {
+                    let parent = n
+                        .parent()
+                        .map(|p| ids.iter().position(|&i| i == p.id()).unwrap());
+                    let mut props: Vec<(String, Vec<String>)> = Vec::new();
+                    for p in n.props() {
+                        if n.parent().is_none() && (p.ident() == "FF" || p.ident() == "CA") {
+                            continue;
+                        }
+                        let vals: Vec<String> =
+                            p.values().map(|v| v.decoded().into_owned()).collect();
+                        match props.iter_mut().find(|(i, _)| i == p.ident()) {
+                            Some((_, v)) => v.extend(vals),
+                            None => props.push((p.ident().to_string(), vals)),
+                        }
+                    }
+                    (parent, props)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The corpus directory, or `None` (with a message) when it is absent.
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("QIPU_CORPUS")

@@ -1,4 +1,5 @@
-//! `qipu dump --json`: the whole collection as JSON.
+//! `qipu dump`: the whole collection as it was read, as JSON or as an
+//! indented listing.
 //!
 //! `{"games": [{"charset": "UTF-8", "nodes": [{"parent": null, "props": [["FF", ["4"]], …]}, …]}]}`
 //! Nodes are listed in file order (pre-order); `parent` indexes that list.
@@ -59,6 +60,41 @@ pub fn write_dump<W: Write>(doc: &Document, w: &mut W) -> io::Result<()> {
         w.write_all(b"]}")?;
     }
     w.write_all(b"]}\n")
+}
+
+/// An indented listing: one line per node, `number depth-indent props`.
+pub fn listing(doc: &Document) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for game in doc.games() {
+        let _ = writeln!(s, "game {} ({})", game.index(), game.charset());
+        let mut depth: HashMap<NodeId, usize> = HashMap::new();
+        for (i, node) in game.nodes().enumerate() {
+            let d = node
+                .parent()
+                .map_or(0, |p| depth[&p.id()] + usize::from(p.child_count() > 1));
+            depth.insert(node.id(), d);
+            let _ = write!(s, "{:>5} {}", i, "  ".repeat(d.min(40)));
+            if node.props().len() == 0 {
+                s.push(';');
+            }
+            for p in node.props() {
+                s.push_str(p.ident());
+                for v in p.values() {
+                    let t = v.decoded();
+                    let _ = write!(
+                        s,
+                        "[{}]",
+                        t.replace('\\', "\\\\")
+                            .replace('\n', "\\n")
+                            .replace('\r', "\\r")
+                    );
+                }
+            }
+            s.push('\n');
+        }
+    }
+    s
 }
 
 /// The dump as a string.

@@ -1,0 +1,116 @@
+//! End-to-end tests of the `qipu` binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    c.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("qipu runs");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn example() -> String {
+    format!(
+        "{}/../../examples/qipu-example.sgf",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn fmt_writes_canonical_form() {
+    let out = qipu(&["fmt", &example()], None);
+    assert_eq!(out.status.code(), Some(0));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("(;FF[4]\nGM[1]\nSZ[19]\nCA[UTF-8]"), "{s}");
+    // idempotent through stdin
+    let again = qipu(&["fmt", "-"], Some(s.as_bytes()));
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), s);
+}
+
+#[test]
+fn fmt_to_file_and_compressed_points() {
+    let dir = std::env::temp_dir().join(format!("qipu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("out.sgf");
+    let out = qipu(
+        &["fmt", "--compress", "-", "-o", out_path.to_str().unwrap()],
+        Some(b"(;AB[aa][ba][ab][bb])"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let s = std::fs::read_to_string(&out_path).unwrap();
+    assert!(s.contains("AB[aa:bb]"), "{s}");
+}
+
+#[test]
+fn dump_json_shape() {
+    let out = qipu(
+        &["dump", "--json", "-"],
+        Some("(;FF[4]PB[黑\\]棋];B[aa](;W[bb])(;W[cc]))".as_bytes()),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = v["games"][0]["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 4);
+    assert_eq!(nodes[0]["parent"], serde_json::Value::Null);
+    assert_eq!(nodes[0]["props"][0], serde_json::json!(["FF", ["4"]]));
+    assert_eq!(nodes[0]["props"][1], serde_json::json!(["PB", ["黑]棋"]]));
+    assert_eq!(nodes[2]["parent"], 1);
+    assert_eq!(nodes[3]["parent"], 1);
+}
+
+#[test]
+fn dump_keeps_the_file_as_it_is() {
+    // FF[3] identifiers are shown in FF[4] form, values as written.
+    let out = qipu(
+        &["dump", "--json", "-"],
+        Some(b"(;FF[3]AddBlack[aa]C[a\tb];B[tt])"),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["games"][0]["nodes"][0]["props"][1],
+        serde_json::json!(["AB", ["aa"]])
+    );
+    assert_eq!(
+        v["games"][0]["nodes"][0]["props"][2],
+        serde_json::json!(["C", ["a\tb"]])
+    );
+}
+
+#[test]
+fn unreadable_input_and_bad_usage_exit_2() {
+    let out = qipu(&["fmt", "/nonexistent/file.sgf"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    let out = qipu(&["fmt"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let out = qipu(&["nosuchcommand"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn diagnostics_go_to_stderr() {
+    let out = qipu(&["fmt", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("S004") && err.contains("S006"), "{err}");
+    let out = qipu(&["fmt", "-q", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn every_command_has_help() {
+    for c in ["fmt", "dump"] {
+        let out = qipu(&[c, "--help"], None);
+        assert_eq!(out.status.code(), Some(0), "{c}");
+        assert!(!out.stdout.is_empty());
+    }
+}

@@ -1,0 +1,146 @@
+//! Property tests: any input parses without panic and comes back byte for
+//! byte; SGF-shaped input survives the canonical writer as the same tree;
+//! random edits keep the lossless output valid.
+
+mod common;
+
+use common::signature;
+use proptest::prelude::*;
+use sgf_core::{Severity, WriteOptions, parse, to_canonical_bytes, to_lossless_bytes};
+
+/// A syntax error in the structure (repeated properties are content, kept by the lossless writer).
+fn structural(d: &sgf_core::Diagnostic) -> bool {
+    d.severity == Severity::Error
+        && d.code.layer() == "syntax"
+        && d.code != sgf_core::Code::DuplicateProperty
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("a".to_string()),
+            Just(" ".to_string()),
+            Just("]".to_string()),
+            Just("\\".to_string()),
+            Just(":".to_string()),
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("\t".to_string()),
+            Just("黑".to_string()),
+            Just("[".to_string()),
+            Just(";".to_string()),
+            Just("(".to_string()),
+        ],
+        0..12,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+fn point() -> impl Strategy<Value = String> {
+    (0u8..19, 0u8..19).prop_map(|(x, y)| format!("{}{}", (b'a' + x) as char, (b'a' + y) as char))
+}
+
+fn prop_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        point().prop_map(|p| format!("B[{p}]")),
+        point().prop_map(|p| format!("W[{p}]")),
+        Just("B[]".to_string()),
+        text().prop_map(|t| format!("C[{}]", escape(&t))),
+        text().prop_map(|t| format!("N[{}]", escape(&t))),
+        prop::collection::vec(point(), 1..4).prop_map(|v| format!(
+            "AB{}",
+            v.iter().map(|p| format!("[{p}]")).collect::<String>()
+        )),
+        (point(), text()).prop_map(|(p, t)| format!("LB[{p}:{}]", escape(&t).replace(':', "\\:"))),
+        text().prop_map(|t| format!("XQ[{}]", escape(&t))),
+        Just("AddWhite[cc]".to_string()),
+    ]
+}
+
+fn node() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(prop_text(), 0..4),
+        prop_oneof![Just(""), Just(" "), Just("\n")],
+    )
+        .prop_map(|(ps, ws)| format!(";{}{}", ps.join(ws), ws))
+}
+
+fn tree() -> impl Strategy<Value = String> {
+    let leaf = prop::collection::vec(node(), 1..4).prop_map(|ns| format!("({})", ns.concat()));
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        (
+            prop::collection::vec(node(), 1..3),
+            prop::collection::vec(inner, 0..4),
+        )
+            .prop_map(|(ns, kids)| format!("({}{})", ns.concat(), kids.concat()))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_bytes_parse_and_round_trip(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let p = parse(&bytes);
+        for d in &p.diagnostics {
+            prop_assert!(d.span.start <= d.span.end);
+            prop_assert!(d.span.end as usize <= p.document.source().len());
+        }
+        prop_assert_eq!(to_lossless_bytes(&p.document), bytes);
+        let canon = to_canonical_bytes(&p.document, &WriteOptions::default());
+        let again = to_canonical_bytes(&parse(&canon).document, &WriteOptions::default());
+        prop_assert_eq!(canon, again);
+    }
+
+    #[test]
+    fn sgf_like_bytes_round_trip(s in prop::collection::vec(prop_oneof![
+        Just(b'('), Just(b')'), Just(b';'), Just(b'['), Just(b']'), Just(b'\\'),
+        Just(b'B'), Just(b'W'), Just(b'a'), Just(b' '), Just(b':'), Just(b'C')
+    ], 0..200)) {
+        let p = parse(&s);
+        prop_assert_eq!(to_lossless_bytes(&p.document), s);
+        let canon = to_canonical_bytes(&p.document, &WriteOptions::default());
+        let p2 = parse(&canon);
+        prop_assert_eq!(signature(&p.document), signature(&p2.document));
+    }
+
+    #[test]
+    fn collections_survive_fmt(trees in prop::collection::vec(tree(), 1..3)) {
+        let src = trees.join("\n");
+        let p = parse(src.as_bytes());
+        prop_assert_eq!(to_lossless_bytes(&p.document), src.as_bytes());
+        let canon = to_canonical_bytes(&p.document, &WriteOptions::default());
+        let p2 = parse(&canon);
+        prop_assert!(!p2.diagnostics.iter().any(structural),
+            "{:?}\n{}", p2.diagnostics, String::from_utf8_lossy(&canon));
+        prop_assert_eq!(signature(&p.document), signature(&p2.document));
+        let again = to_canonical_bytes(&p2.document, &WriteOptions::default());
+        prop_assert_eq!(canon, again);
+    }
+
+    #[test]
+    fn edits_keep_the_lossless_output_valid(t in tree(), ops in prop::collection::vec((0u8..5, any::<prop::sample::Index>(), text()), 1..6)) {
+        let mut doc = parse(t.as_bytes()).document;
+        for (op, idx, txt) in ops {
+            let nodes: Vec<_> = doc.game(0).map(|g| g.nodes().map(|n| n.id()).collect()).unwrap_or_default();
+            if nodes.is_empty() { break; }
+            let n = nodes[idx.index(nodes.len())];
+            match op {
+                0 => { doc.set_text(n, "C", &txt).unwrap(); }
+                1 => { let c = doc.add_child(n).unwrap(); doc.set_values(c, "B", &["dd"]).unwrap(); }
+                2 => { if doc.node(n).parent().is_some() { doc.remove_node(n).unwrap(); } }
+                3 => { if doc.node(n).parent().is_some() { doc.promote_to_main_line(n).unwrap(); } }
+                _ => { doc.remove_property(n, "C"); }
+            }
+        }
+        let out = to_lossless_bytes(&doc);
+        let p = parse(&out);
+        prop_assert!(!p.diagnostics.iter().any(structural),
+            "{:?}\n{}", p.diagnostics, String::from_utf8_lossy(&out));
+        prop_assert_eq!(signature(&doc), signature(&p.document));
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every test of Qipu: Rust unit, integration, snapshot and corpus tests,
+# then the Python and browser suites when their crates exist.
+# Tests that need ../shared/corpus skip with a message when it is absent.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== cargo test (workspace default members)"
+cargo test --quiet
+
+if [ -x tests/python/run.sh ]; then
+  echo "== python tests"
+  tests/python/run.sh
+fi
+if [ -x tests/browser/run.sh ]; then
+  echo "== browser tests"
+  tests/browser/run.sh
+fi
+echo "== all tests passed"
