@@ -42,6 +42,30 @@ fn best<F: FnMut() -> usize>(rounds: usize, mut f: F) -> (f64, usize) {
     (best, n)
 }
 
+/// Replays the main line of every game (parsing excluded): moves per second.
+fn replay(files: &[(String, Vec<u8>)], rounds: usize) {
+    let docs: Vec<sgf_core::Document> = files.iter().map(|(_, b)| parse(b).document).collect();
+    let (t, moves) = best(rounds, || {
+        let mut moves = 0;
+        for doc in &docs {
+            for gi in 0..doc.game_count() {
+                let c = sgf_go::main_line_end(doc, gi);
+                moves += c.position().move_number as usize;
+            }
+        }
+        moves
+    });
+    let games: usize = docs.iter().map(|d| d.game_count()).sum();
+    println!(
+        "\nreplay of the main lines: {} games, {} moves in {:.2} s: {:.2} M moves/s ({:.0} games/s)",
+        games,
+        moves,
+        t,
+        moves as f64 / t / 1e6,
+        games as f64 / t
+    );
+}
+
 /// The original files of a collection, from its `.index.tsv` (offset, length).
 fn split(dir: &Path, name: &str, bytes: &[u8]) -> Vec<(usize, usize)> {
     let idx = dir.join(format!("{name}.index.tsv"));
@@ -158,6 +182,7 @@ fn main() {
         }
     }
     per_game(&dir, &files, rounds);
+    replay(&files, rounds);
     let mb = tb as f64 / 1e6;
     println!(
         "\ntotal {:.1} MB: qipu parse {:.1} MB/s, qipu parse+fmt {:.1} MB/s, sgf-parse {:.1} MB/s (on the {:.1} MB it accepts)",

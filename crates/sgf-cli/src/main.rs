@@ -22,6 +22,9 @@ struct Cli {
 enum Command {
     Fmt(cmd::fmt::Args),
     Dump(cmd::dump::Args),
+    Info(cmd::info::Args),
+    Position(cmd::position::Args),
+    Tree(cmd::tree::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -51,6 +54,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Dump(a) => cmd::dump::run(a),
+        Command::Info(a) => cmd::info::run(a),
+        Command::Position(a) => cmd::position::run(a),
+        Command::Tree(a) => cmd::tree::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

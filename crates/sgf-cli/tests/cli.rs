@@ -108,9 +108,71 @@ fn diagnostics_go_to_stderr() {
 
 #[test]
 fn every_command_has_help() {
-    for c in ["fmt", "dump"] {
+    for c in ["fmt", "dump", "info", "position", "tree"] {
         let out = qipu(&[c, "--help"], None);
         assert_eq!(out.status.code(), Some(0), "{c}");
         assert!(!out.stdout.is_empty());
     }
+}
+
+#[test]
+fn info_json_contract() {
+    let sgf = "(;GM[1]FF[4]SZ[9:7]CA[UTF-8]PB[黑\\]方]PW[White]RE[B+3.5]KM[6.5]DT[2024-01-05]GC[line one\nline\ttwo];B[ee];W[cc](;B[gg])(;B[dd];W[ff]))";
+    let out = qipu(&["info", "--json", "-"], Some(sgf.as_bytes()));
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let g = &v["games"][0];
+    assert_eq!(g["size"], serde_json::json!([9, 7]));
+    assert_eq!(g["moves"], 3);
+    assert_eq!(g["charset"], "UTF-8");
+    assert_eq!(g["info"]["PB"], "黑]方");
+    assert_eq!(g["info"]["RE"], "B+3.5");
+    assert_eq!(g["info"]["GC"], "line one\nline two");
+    assert!(g["info"].get("SZ").is_none());
+}
+
+#[test]
+fn position_json_contract() {
+    let sgf = "(;GM[1]FF[4]SZ[5]AB[aa];W[ba];B[bb];W[ab];B[ca];W[];B[aa])";
+    let out = qipu(&["position", "--json", "-"], Some(sgf.as_bytes()));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["size"], serde_json::json!([5, 5]));
+    // W[ab] captures the corner stone; B[aa] later captures W[ba].
+    assert_eq!(v["rows"][0], "X.X..");
+    assert_eq!(v["rows"][1], "OX...");
+    assert_eq!(v["move_number"], 6);
+    assert_eq!(v["to_play"], "W");
+    assert_eq!(v["captures"], serde_json::json!({"B": 1, "W": 1}));
+    let out = qipu(
+        &["position", "--json", "--move", "0", "-"],
+        Some(sgf.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rows"][0], "X....");
+    assert_eq!(v["move_number"], 0);
+    assert_eq!(v["to_play"], "W");
+    let out = qipu(
+        &["position", "--json", "--node", "2", "-"],
+        Some(sgf.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["move_number"], 2);
+    let out = qipu(&["position", "--move", "9", "-"], Some(sgf.as_bytes()));
+    assert_eq!(out.status.code(), Some(2));
+    let out = qipu(&["position", "-"], Some(sgf.as_bytes()));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        s.contains("A B C D E") && s.contains("captures: Black 1 White 1"),
+        "{s}"
+    );
+}
+
+#[test]
+fn tree_draws_variations() {
+    let out = qipu(&["tree", &example()], None);
+    assert_eq!(out.status.code(), Some(0));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("├─ 5 B F3 [C]"), "{s}");
+    assert!(s.contains("└─ 5 B C6 [C]"), "{s}");
+    assert!(s.contains("\"Opening\""));
 }

@@ -2,3 +2,6 @@
 
 pub mod dump;
 pub mod fmt;
+pub mod info;
+pub mod position;
+pub mod tree;

@@ -1,0 +1,172 @@
+//! `qipu info`: one block per game — size, moves, charset and game information.
+
+use anyhow::Result;
+use clap::Args as ClapArgs;
+use serde_json::{Map, Value, json};
+use sgf_core::{Document, PropKind};
+use sgf_go::{GameInfo, coords};
+
+use crate::input;
+
+/// Show the game information of every game in a record.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file (`-` for standard input).
+    pub file: String,
+    /// JSON: `{"games": [{"size": [cols, rows], "moves": N, "charset": "…", "info": {"PB": "…", …}}]}`.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not print diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The facts of one game, as shown by `info`.
+pub struct GameFacts {
+    /// Board size.
+    pub size: coords::BoardSize,
+    /// Moves on the main line.
+    pub moves: usize,
+    /// Charset the game was read in.
+    pub charset: &'static str,
+    /// Game-info properties present, in order: identifier and text.
+    pub info: Vec<(String, String)>,
+    /// The number of nodes.
+    pub nodes: usize,
+}
+
+/// Collects the facts of game `gi`.
+pub fn facts(doc: &Document, gi: usize) -> GameFacts {
+    let game = doc.game(gi).expect("in range");
+    let (size, _) = coords::board_size(&game.root());
+    let moves = game
+        .main_line()
+        .filter(|n| n.has("B") || n.has("W"))
+        .count();
+    let mut info = Vec::new();
+    if let Some(node) = sgf_go::info::game_info_node(&game) {
+        for p in node.props() {
+            if p.info().is_some_and(|i| i.kind == PropKind::GameInfo)
+                && !info.iter().any(|(k, _): &(String, String)| k == p.ident())
+            {
+                let text: Vec<String> = node
+                    .values(p.ident())
+                    .map(|v| v.text().into_owned())
+                    .collect();
+                info.push((p.ident().to_string(), text.join(", ")));
+            }
+        }
+    }
+    GameFacts {
+        size,
+        moves,
+        charset: game.charset(),
+        info,
+        nodes: game.nodes().count(),
+    }
+}
+
+fn typed(doc: &Document, gi: usize) -> Value {
+    let gi_ = GameInfo::of(doc, gi);
+    let mut m = Map::new();
+    if let Some(r) = gi_.result.as_ref().and_then(|r| r.value.as_ref()) {
+        let mut o = Map::new();
+        match r {
+            sgf_go::GameResult::Win { winner, by } => {
+                o.insert("winner".into(), json!(winner.as_str()));
+                let (kind, margin) = match by {
+                    sgf_go::WinBy::Score(s) => ("score", Some(*s)),
+                    sgf_go::WinBy::Unspecified => ("unspecified", None),
+                    sgf_go::WinBy::Resign => ("resign", None),
+                    sgf_go::WinBy::Time => ("time", None),
+                    sgf_go::WinBy::Forfeit => ("forfeit", None),
+                };
+                o.insert("by".into(), json!(kind));
+                if let Some(s) = margin {
+                    o.insert("margin".into(), json!(s));
+                }
+            }
+            sgf_go::GameResult::Draw => {
+                o.insert("draw".into(), json!(true));
+            }
+            sgf_go::GameResult::Void => {
+                o.insert("void".into(), json!(true));
+            }
+            sgf_go::GameResult::Unknown => {
+                o.insert("unknown".into(), json!(true));
+            }
+        }
+        m.insert("result".into(), Value::Object(o));
+    }
+    if let Some(d) = gi_.dates.as_ref().and_then(|d| d.value.as_ref()) {
+        m.insert(
+            "dates".into(),
+            json!(d.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+        );
+    }
+    if let Some(k) = gi_.komi.as_ref().and_then(|k| k.value) {
+        m.insert("komi".into(), json!(k));
+    }
+    if let Some(h) = gi_.handicap.as_ref().and_then(|h| h.value) {
+        m.insert("handicap".into(), json!(h));
+    }
+    if let Some(t) = gi_.time_limit.as_ref().and_then(|t| t.value) {
+        m.insert("time_limit".into(), json!(t));
+    }
+    Value::Object(m)
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let loaded = input::load(&args.file)?;
+    if !args.quiet {
+        crate::print_diagnostics(&loaded);
+    }
+    let doc = &loaded.parsed.document;
+    if args.json {
+        let games: Vec<Value> = (0..doc.game_count())
+            .map(|gi| {
+                let f = facts(doc, gi);
+                let mut info = Map::new();
+                for (k, v) in &f.info {
+                    info.insert(k.clone(), json!(v));
+                }
+                json!({
+                    "size": [f.size.cols, f.size.rows],
+                    "moves": f.moves,
+                    "charset": f.charset,
+                    "info": info,
+                    "nodes": f.nodes,
+                    "typed": typed(doc, gi),
+                })
+            })
+            .collect();
+        let out = serde_json::to_string_pretty(&json!({ "games": games }))? + "\n";
+        input::write_output(None, out.as_bytes())?;
+        return Ok(0);
+    }
+    let mut out = String::new();
+    for gi in 0..doc.game_count() {
+        let f = facts(doc, gi);
+        if gi > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "game {}: {} board, {} moves, {} nodes, {}\n",
+            gi + 1,
+            f.size,
+            f.moves,
+            f.nodes,
+            f.charset
+        ));
+        for (k, v) in &f.info {
+            let name = sgf_core::props::info_of(k).map_or("", |i| i.name);
+            out.push_str(&format!(
+                "  {k:<3} {name:<14} {}\n",
+                v.replace('\n', "\n                     ")
+            ));
+        }
+    }
+    input::write_output(None, out.as_bytes())?;
+    Ok(0)
+}

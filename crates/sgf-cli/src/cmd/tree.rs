@@ -1,0 +1,224 @@
+//! `qipu tree`: the variation tree drawn in the terminal.
+
+use anyhow::Result;
+use clap::Args as ClapArgs;
+use sgf_core::{Document, NodeId};
+use sgf_go::coords::{self, BoardSize};
+use sgf_go::edit::node_move;
+
+use crate::input;
+
+/// Draw the variation tree of each game, with move numbers, node names and comment markers.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file (`-` for standard input).
+    pub file: String,
+    /// Only this game (from 1).
+    #[arg(long)]
+    pub game: Option<usize>,
+    /// Show every node (by default long runs of plain moves are folded).
+    #[arg(long)]
+    pub full: bool,
+    /// Do not print diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+struct Line {
+    label: String,
+    plain: bool,
+}
+
+fn describe(doc: &Document, n: NodeId, size: BoardSize, number: u32) -> Line {
+    let node = doc.node(n);
+    let mut s = String::new();
+    let mut plain = true;
+    match node_move(doc, n, size) {
+        Some((c, m)) => {
+            let coord = match m {
+                sgf_go::Move::Pass => "pass".to_string(),
+                sgf_go::Move::Play(p) => coords::human(p, size),
+            };
+            s.push_str(&format!("{number} {} {coord}", c.as_str()));
+        }
+        None if node.parent().is_none() => s.push_str("root"),
+        None => {
+            let setup: Vec<&str> = ["AB", "AW", "AE"]
+                .into_iter()
+                .filter(|i| node.has(i))
+                .collect();
+            if setup.is_empty() {
+                s.push_str("(empty node)");
+            } else {
+                s.push_str(&format!("setup {}", setup.join(" ")));
+            }
+            plain = false;
+        }
+    }
+    if let Some(name) = node.text("N") {
+        s.push_str(&format!(" \"{name}\""));
+        plain = false;
+    }
+    if node.has("C") {
+        s.push_str(" [C]");
+        plain = false;
+    }
+    let marks: Vec<&str> = ["TR", "CR", "SQ", "MA", "LB", "AR", "LN"]
+        .into_iter()
+        .filter(|i| node.has(i))
+        .collect();
+    if !marks.is_empty() {
+        s.push_str(&format!(" <{}>", marks.join(",")));
+        plain = false;
+    }
+    for (id, mark) in [
+        ("TE", "!"),
+        ("BM", "?"),
+        ("DO", "?!"),
+        ("IT", "!?"),
+        ("HO", "*"),
+    ] {
+        if node.has(id) {
+            s.push_str(&format!(" {mark}"));
+            plain = false;
+        }
+    }
+    Line { label: s, plain }
+}
+
+/// Draws a game tree. Iterative: a stack of (node, prefix, is-last-sibling, move number).
+pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
+    let game = doc.game(gi).expect("in range");
+    let root = game.root();
+    let (size, _) = coords::board_size(&root);
+    let mut out = String::new();
+    // (node, indent prefix, branch glyph, move number before it)
+    let mut stack: Vec<(NodeId, String, &'static str, u32)> =
+        vec![(root.id(), String::new(), "", 0)];
+    while let Some((start, prefix, glyph, mut number)) = stack.pop() {
+        // Walk a sequence of single children, folding long plain runs.
+        let mut n = start;
+        let mut first = true;
+        let mut folded: Vec<String> = Vec::new();
+        loop {
+            let node = doc.node(n);
+            if node_move(doc, n, size).is_some() {
+                number += 1;
+            }
+            if let Some(mn) = node.value("MN").and_then(|v| v.number()) {
+                number = mn.max(0) as u32;
+            }
+            let line = describe(doc, n, size, number);
+            let lead = if first {
+                format!("{prefix}{glyph}")
+            } else {
+                format!(
+                    "{prefix}{}",
+                    if glyph.is_empty() {
+                        ""
+                    } else if glyph == "└─ " {
+                        "   "
+                    } else {
+                        "│  "
+                    }
+                )
+            };
+            let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
+            let foldable = !full && line.plain && !first && kids.len() == 1;
+            if foldable {
+                folded.push(line.label);
+            } else {
+                if !folded.is_empty() {
+                    let body = if folded.len() <= 3 {
+                        folded.join("  ")
+                    } else {
+                        format!(
+                            "{} … {} ({} moves)",
+                            folded[0],
+                            folded[folded.len() - 1],
+                            folded.len()
+                        )
+                    };
+                    out.push_str(&format!("{lead}{body}\n"));
+                    folded.clear();
+                }
+                out.push_str(&format!("{lead}{}\n", line.label));
+            }
+            first = false;
+            match kids.len() {
+                0 => break,
+                1 => n = kids[0],
+                _ => {
+                    let inner = format!(
+                        "{prefix}{}",
+                        if glyph.is_empty() {
+                            ""
+                        } else if glyph == "└─ " {
+                            "   "
+                        } else {
+                            "│  "
+                        }
+                    );
+                    for (i, &k) in kids.iter().enumerate().rev() {
+                        let g = if i + 1 == kids.len() {
+                            "└─ "
+                        } else {
+                            "├─ "
+                        };
+                        stack.push((k, inner.clone(), g, number));
+                    }
+                    break;
+                }
+            }
+        }
+        if !folded.is_empty() {
+            let lead = format!(
+                "{prefix}{}",
+                if glyph.is_empty() {
+                    ""
+                } else if glyph == "└─ " {
+                    "   "
+                } else {
+                    "│  "
+                }
+            );
+            let body = if folded.len() <= 3 {
+                folded.join("  ")
+            } else {
+                format!(
+                    "{} … {} ({} moves)",
+                    folded[0],
+                    folded[folded.len() - 1],
+                    folded.len()
+                )
+            };
+            out.push_str(&format!("{lead}{body}\n"));
+        }
+    }
+    out
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let loaded = input::load(&args.file)?;
+    if !args.quiet {
+        crate::print_diagnostics(&loaded);
+    }
+    let doc = &loaded.parsed.document;
+    let mut out = String::new();
+    for gi in 0..doc.game_count() {
+        if args.game.is_some_and(|g| g != gi + 1) {
+            continue;
+        }
+        let g = doc.game(gi).expect("in range");
+        let root = g.root();
+        let title = match (root.text("PB"), root.text("PW")) {
+            (Some(b), Some(w)) => format!(" — {b} (B) vs {w} (W)"),
+            _ => String::new(),
+        };
+        out.push_str(&format!("game {}{title}\n", gi + 1));
+        out.push_str(&draw(doc, gi, args.full));
+    }
+    input::write_output(None, out.as_bytes())?;
+    Ok(0)
+}

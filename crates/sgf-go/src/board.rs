@@ -1,0 +1,486 @@
+//! The board and the execution of moves: captures, suicide, simple ko,
+//! setup stones. Moves are executed as SGF requires even when illegal; what
+//! was illegal is reported to the caller.
+
+use sgf_core::{Color, Point};
+
+use crate::coords::{BoardSize, Move};
+
+/// The content of a point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Stone {
+    /// No stone.
+    Empty = 0,
+    /// A black stone.
+    Black = 1,
+    /// A white stone.
+    White = 2,
+}
+
+impl Stone {
+    /// The stone of a colour.
+    pub fn of(c: Color) -> Stone {
+        match c {
+            Color::Black => Stone::Black,
+            Color::White => Stone::White,
+        }
+    }
+    fn from_u8(v: u8) -> Stone {
+        match v {
+            1 => Stone::Black,
+            2 => Stone::White,
+            _ => Stone::Empty,
+        }
+    }
+    /// The colour, if a stone.
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Stone::Black => Some(Color::Black),
+            Stone::White => Some(Color::White),
+            Stone::Empty => None,
+        }
+    }
+}
+
+/// A board of up to 52×52 points.
+#[derive(Clone, Debug)]
+pub struct Board {
+    size: BoardSize,
+    cells: Vec<u8>,
+    // Flood-fill scratch: a generation stamp per point avoids clearing.
+    mark: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    group: Vec<u16>,
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.cells == other.cells
+    }
+}
+
+impl Eq for Board {}
+
+/// What executing a move did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Opposing stones removed.
+    pub captured: Vec<Point>,
+    /// Own stones removed because the played group had no liberty.
+    pub suicide: Vec<Point>,
+    /// The point already held a stone (it was overwritten).
+    pub occupied: Option<Stone>,
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new(size: BoardSize) -> Board {
+        let n = size.points();
+        Board {
+            size,
+            cells: vec![0; n],
+            mark: vec![0; n],
+            stamp: 0,
+            stack: Vec::with_capacity(16),
+            group: Vec::with_capacity(16),
+        }
+    }
+
+    /// The size.
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    #[inline]
+    fn idx(&self, p: Point) -> usize {
+        p.y as usize * self.size.cols as usize + p.x as usize
+    }
+
+    fn point(&self, i: usize) -> Point {
+        let c = self.size.cols as usize;
+        Point::new((i % c) as u8, (i / c) as u8)
+    }
+
+    /// The stone at a point (Empty off the board).
+    pub fn get(&self, p: Point) -> Stone {
+        if self.size.contains(p) {
+            Stone::from_u8(self.cells[self.idx(p)])
+        } else {
+            Stone::Empty
+        }
+    }
+
+    /// Puts a stone (or nothing) on a point, without captures. Returns the old content.
+    pub fn set(&mut self, p: Point, s: Stone) -> Stone {
+        if !self.size.contains(p) {
+            return Stone::Empty;
+        }
+        let i = self.idx(p);
+        let old = self.cells[i];
+        self.cells[i] = s as u8;
+        Stone::from_u8(old)
+    }
+
+    pub(crate) fn set_raw(&mut self, i: usize, v: u8) {
+        self.cells[i] = v;
+    }
+
+    /// The raw cells, row-major, 0 empty, 1 black, 2 white.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Number of stones of each colour: (black, white).
+    pub fn count(&self) -> (usize, usize) {
+        let b = self.cells.iter().filter(|&&c| c == 1).count();
+        let w = self.cells.iter().filter(|&&c| c == 2).count();
+        (b, w)
+    }
+
+    /// The up to four neighbours of point `i` (`usize::MAX` for none).
+    #[inline]
+    fn neighbour_array(&self, i: usize) -> [usize; 4] {
+        let c = self.size.cols as usize;
+        let r = self.size.rows as usize;
+        let (x, y) = (i % c, i / c);
+        [
+            if x > 0 { i - 1 } else { usize::MAX },
+            if x + 1 < c { i + 1 } else { usize::MAX },
+            if y > 0 { i - c } else { usize::MAX },
+            if y + 1 < r { i + c } else { usize::MAX },
+        ]
+    }
+
+    #[inline]
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + use<> {
+        let c = self.size.cols as usize;
+        let r = self.size.rows as usize;
+        let (x, y) = (i % c, i / c);
+        let mut n = [usize::MAX; 4];
+        if x > 0 {
+            n[0] = i - 1;
+        }
+        if x + 1 < c {
+            n[1] = i + 1;
+        }
+        if y > 0 {
+            n[2] = i - c;
+        }
+        if y + 1 < r {
+            n[3] = i + c;
+        }
+        n.into_iter().filter(|&j| j != usize::MAX)
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// Collects the group at `i` into `self.group`; returns whether it has a liberty.
+    fn flood(&mut self, i: usize) -> bool {
+        let colour = self.cells[i];
+        let stamp = self.next_stamp();
+        self.group.clear();
+        self.stack.clear();
+        self.stack.push(i as u16);
+        self.mark[i] = stamp;
+        let mut liberty = false;
+        while let Some(j) = self.stack.pop() {
+            let j = j as usize;
+            self.group.push(j as u16);
+            for k in self.neighbours(j) {
+                let v = self.cells[k];
+                if v == 0 {
+                    liberty = true;
+                } else if v == colour && self.mark[k] != stamp {
+                    self.mark[k] = stamp;
+                    self.stack.push(k as u16);
+                }
+            }
+        }
+        liberty
+    }
+
+    /// Whether the group at `i` has a liberty, stopping at the first one found.
+    fn has_liberty(&mut self, i: usize) -> bool {
+        let colour = self.cells[i];
+        let stamp = self.next_stamp();
+        self.stack.clear();
+        self.stack.push(i as u16);
+        self.mark[i] = stamp;
+        while let Some(j) = self.stack.pop() {
+            for k in self.neighbour_array(j as usize) {
+                if k == usize::MAX {
+                    continue;
+                }
+                let v = self.cells[k];
+                if v == 0 {
+                    return true;
+                }
+                if v == colour && self.mark[k] != stamp {
+                    self.mark[k] = stamp;
+                    self.stack.push(k as u16);
+                }
+            }
+        }
+        false
+    }
+
+    /// Removes the group at `i`, appending its points to `out`.
+    fn remove_group(&mut self, i: usize, out: &mut Vec<Point>) {
+        self.flood(i);
+        let group = std::mem::take(&mut self.group);
+        for &g in &group {
+            self.cells[g as usize] = 0;
+            out.push(self.point(g as usize));
+        }
+        self.group = group;
+    }
+
+    /// Number of liberties of the group at `p` (0 for an empty point).
+    pub fn liberties(&mut self, p: Point) -> usize {
+        if self.get(p) == Stone::Empty {
+            return 0;
+        }
+        let i = self.idx(p);
+        self.flood(i);
+        let stamp = self.next_stamp();
+        let mut n = 0;
+        let group = std::mem::take(&mut self.group);
+        for &j in &group {
+            for k in self.neighbours(j as usize) {
+                if self.cells[k] == 0 && self.mark[k] != stamp {
+                    self.mark[k] = stamp;
+                    n += 1;
+                }
+            }
+        }
+        self.group = group;
+        n
+    }
+
+    /// Executes a move as SGF requires: place the stone (over whatever was
+    /// there), remove opposing groups without liberties, then remove the
+    /// played group if it has none (suicide).
+    pub fn play(&mut self, color: Color, p: Point) -> MoveEffect {
+        let mut eff = MoveEffect::default();
+        if !self.size.contains(p) {
+            return eff;
+        }
+        let i = self.idx(p);
+        let old = self.cells[i];
+        if old != 0 {
+            eff.occupied = Some(Stone::from_u8(old));
+        }
+        let me = Stone::of(color) as u8;
+        let them = Stone::of(color.opponent()) as u8;
+        self.cells[i] = me;
+        let ns = self.neighbour_array(i);
+        let mut empty_neighbour = false;
+        for k in ns {
+            if k == usize::MAX {
+                continue;
+            }
+            let v = self.cells[k];
+            match v {
+                0 => empty_neighbour = true,
+                _ if v == them && !self.has_liberty(k) => {
+                    let mut captured = std::mem::take(&mut eff.captured);
+                    self.remove_group(k, &mut captured);
+                    eff.captured = captured;
+                }
+                _ => {}
+            }
+        }
+        // A capture or an empty neighbour leaves the played group a liberty.
+        if eff.captured.is_empty() && !empty_neighbour && !self.has_liberty(i) {
+            let mut suicide = Vec::new();
+            self.remove_group(i, &mut suicide);
+            eff.suicide = suicide;
+        }
+        eff
+    }
+}
+
+/// A position: the board and the state around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The stones.
+    pub board: Board,
+    /// Who plays next.
+    pub to_play: Color,
+    /// Stones captured by Black (`[0]`) and by White (`[1]`).
+    pub captures: [u32; 2],
+    /// The point the opponent may not retake immediately (simple ko).
+    pub ko: Option<Point>,
+    /// Number of the last move (0 before any move; `MN` sets it).
+    pub move_number: u32,
+    /// The last move played, with its colour.
+    pub last_move: Option<(Color, Move)>,
+}
+
+/// What happened when a move was executed, for the caller to report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveReport {
+    /// The board effect.
+    pub effect: MoveEffect,
+    /// The move retook a ko immediately.
+    pub ko_retake: bool,
+}
+
+impl Position {
+    /// An empty board, Black to play.
+    pub fn new(size: BoardSize) -> Position {
+        Position {
+            board: Board::new(size),
+            to_play: Color::Black,
+            captures: [0, 0],
+            ko: None,
+            move_number: 0,
+            last_move: None,
+        }
+    }
+
+    /// Stones captured by a colour.
+    pub fn captured_by(&self, c: Color) -> u32 {
+        self.captures[c as usize]
+    }
+
+    /// Executes a move (or pass) and updates captures, ko, move number and the player to move.
+    pub fn play(&mut self, color: Color, mv: Move) -> MoveReport {
+        let mut rep = MoveReport::default();
+        self.move_number += 1;
+        self.last_move = Some((color, mv));
+        self.to_play = color.opponent();
+        let Move::Play(p) = mv else {
+            self.ko = None;
+            return rep;
+        };
+        rep.ko_retake = self.ko == Some(p);
+        let eff = self.board.play(color, p);
+        self.captures[color as usize] += eff.captured.len() as u32;
+        self.captures[color.opponent() as usize] += eff.suicide.len() as u32;
+        // A single stone that captured a single stone and has exactly one
+        // liberty (the captured point) creates a ko.
+        self.ko = None;
+        if eff.captured.len() == 1 && eff.suicide.is_empty() && self.board.liberties(p) == 1 {
+            let i = p.y as usize * self.board.size().cols as usize + p.x as usize;
+            self.board.flood(i);
+            if self.board.group.len() == 1 {
+                self.ko = Some(eff.captured[0]);
+            }
+        }
+        rep.effect = eff;
+        rep
+    }
+
+    /// Rows top to bottom as text: `X` black, `O` white, `.` empty.
+    pub fn rows(&self) -> Vec<String> {
+        let s = self.board.size();
+        (0..s.rows)
+            .map(|y| {
+                (0..s.cols)
+                    .map(|x| match self.board.get(Point::new(x, y)) {
+                        Stone::Black => 'X',
+                        Stone::White => 'O',
+                        Stone::Empty => '.',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(rows: &[&str]) -> Position {
+        let size = BoardSize {
+            cols: rows[0].len() as u8,
+            rows: rows.len() as u8,
+        };
+        let mut p = Position::new(size);
+        for (y, r) in rows.iter().enumerate() {
+            for (x, c) in r.chars().enumerate() {
+                let s = match c {
+                    'X' => Stone::Black,
+                    'O' => Stone::White,
+                    _ => Stone::Empty,
+                };
+                p.board.set(Point::new(x as u8, y as u8), s);
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn corner_capture() {
+        let mut p = pos(&["O....", "X....", ".....", ".....", "....."]);
+        let r = p.play(Color::Black, Move::Play(Point::new(1, 0)));
+        assert_eq!(r.effect.captured, vec![Point::new(0, 0)]);
+        assert_eq!(p.captured_by(Color::Black), 1);
+        assert_eq!(p.rows()[0], ".X...");
+    }
+
+    #[test]
+    fn group_and_multiple_groups() {
+        // Two black stones on the edge.
+        let mut p = pos(&["OXXO.", ".O...", ".....", ".....", "....."]);
+        let r = p.play(Color::White, Move::Play(Point::new(2, 1)));
+        assert_eq!(r.effect.captured.len(), 2);
+        assert_eq!(p.captured_by(Color::White), 2);
+        assert_eq!(p.rows()[0], "O..O.");
+        let mut p = pos(&["XO.OX", "XX.XX", ".....", ".....", "....."]);
+        // White stones at (1,0) and (3,0) each in atari after black plays (2,0).
+        let r = p.play(Color::Black, Move::Play(Point::new(2, 0)));
+        assert_eq!(r.effect.captured.len(), 2);
+        assert_eq!(p.rows()[0], "X.X.X");
+    }
+
+    #[test]
+    fn suicide_removes_own_group() {
+        let mut p = pos(&[".X...", "X....", ".....", ".....", "....."]);
+        let r = p.play(Color::White, Move::Play(Point::new(0, 0)));
+        assert_eq!(r.effect.suicide, vec![Point::new(0, 0)]);
+        assert_eq!(p.captured_by(Color::Black), 1);
+        assert_eq!(p.board.get(Point::new(0, 0)), Stone::Empty);
+    }
+
+    #[test]
+    fn ko_and_retake() {
+        // Classic ko shape.
+        let mut p = pos(&[".XO..", "X.XO.", ".XO..", ".....", "....."]);
+        let r = p.play(Color::White, Move::Play(Point::new(1, 1)));
+        assert_eq!(r.effect.captured, vec![Point::new(2, 1)]);
+        assert_eq!(p.ko, Some(Point::new(2, 1)));
+        let r = p.play(Color::Black, Move::Play(Point::new(2, 1)));
+        assert!(r.ko_retake);
+        assert_eq!(r.effect.captured, vec![Point::new(1, 1)]);
+    }
+
+    #[test]
+    fn occupied_point_is_overwritten() {
+        let mut p = pos(&["X....", ".....", ".....", ".....", "....."]);
+        let r = p.play(Color::White, Move::Play(Point::new(0, 0)));
+        assert_eq!(r.effect.occupied, Some(Stone::Black));
+        assert_eq!(p.board.get(Point::new(0, 0)), Stone::White);
+    }
+
+    #[test]
+    fn pass_clears_ko() {
+        let mut p = pos(&[".XO..", "X.XO.", ".XO..", ".....", "....."]);
+        p.play(Color::White, Move::Play(Point::new(1, 1)));
+        p.play(Color::Black, Move::Pass);
+        assert_eq!(p.ko, None);
+        assert_eq!(p.move_number, 2);
+        assert_eq!(p.to_play, Color::White);
+    }
+}

@@ -1,0 +1,419 @@
+//! Go points and moves: board sizes up to 52×52, square or rectangular,
+//! passes as `[]` (and `[tt]` on boards up to 19×19), compressed point lists.
+
+use std::fmt;
+
+use sgf_core::{Node, Point, Span, Value};
+
+/// Largest board side for Go in SGF (`a`–`z`, `A`–`Z`).
+pub const MAX_SIZE: u8 = 52;
+
+/// A board size: columns × rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoardSize {
+    /// Columns (width).
+    pub cols: u8,
+    /// Rows (height).
+    pub rows: u8,
+}
+
+impl BoardSize {
+    /// A square board.
+    pub fn square(n: u8) -> BoardSize {
+        BoardSize { cols: n, rows: n }
+    }
+    /// Whether the point is on the board.
+    pub fn contains(self, p: Point) -> bool {
+        p.x < self.cols && p.y < self.rows
+    }
+    /// Number of points.
+    pub fn points(self) -> usize {
+        self.cols as usize * self.rows as usize
+    }
+    /// Whether `[tt]` means a pass (boards up to 19×19).
+    pub fn tt_is_pass(self) -> bool {
+        self.cols <= 19 && self.rows <= 19
+    }
+}
+
+impl Default for BoardSize {
+    fn default() -> Self {
+        BoardSize::square(19)
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.cols == self.rows {
+            write!(f, "{}", self.cols)
+        } else {
+            write!(f, "{}x{}", self.cols, self.rows)
+        }
+    }
+}
+
+/// Why a size could not be read as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeIssue {
+    /// Not a number or `n:m`: the default 19×19 is used.
+    Invalid,
+    /// `SZ[n:n]`: a square board written as a rectangle.
+    SquareComposed,
+    /// Outside 1–52: clamped.
+    OutOfRange,
+}
+
+/// Reads `SZ` from a root node: the size used and what was wrong with it.
+pub fn board_size(root: &Node<'_>) -> (BoardSize, Option<(SizeIssue, Span)>) {
+    let Some(v) = root.value("SZ") else {
+        return (BoardSize::default(), None);
+    };
+    parse_size(v.raw(), v.span())
+}
+
+/// Reads a raw `SZ` value.
+pub fn parse_size(raw: &[u8], span: Span) -> (BoardSize, Option<(SizeIssue, Span)>) {
+    let num = |b: &[u8]| sgf_core::value::parse_number(b);
+    let (c, r) = match raw.iter().position(|&b| b == b':') {
+        Some(i) => (num(&raw[..i]), num(&raw[i + 1..])),
+        None => {
+            let n = num(raw);
+            (n, n)
+        }
+    };
+    let (Some(c), Some(r)) = (c, r) else {
+        return (BoardSize::default(), Some((SizeIssue::Invalid, span)));
+    };
+    let clamp = |n: i64| n.clamp(1, MAX_SIZE as i64) as u8;
+    let size = BoardSize {
+        cols: clamp(c),
+        rows: clamp(r),
+    };
+    if c < 1 || r < 1 || c > MAX_SIZE as i64 || r > MAX_SIZE as i64 {
+        return (size, Some((SizeIssue::OutOfRange, span)));
+    }
+    if raw.contains(&b':') && c == r {
+        return (size, Some((SizeIssue::SquareComposed, span)));
+    }
+    (size, None)
+}
+
+/// A move: a point or a pass.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A pass.
+    Pass,
+    /// A stone at a point.
+    Play(Point),
+}
+
+impl Move {
+    /// The point, if not a pass.
+    pub fn point(self) -> Option<Point> {
+        match self {
+            Move::Pass => None,
+            Move::Play(p) => Some(p),
+        }
+    }
+}
+
+/// What was odd about a move or point value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CoordIssue {
+    /// Not two letters (or empty for a pass).
+    Invalid,
+    /// Off the board.
+    OutsideBoard,
+    /// `[tt]` pass (FF[3] style) on a board up to 19×19.
+    TtPass,
+    /// Upper-case letters on a board of 26 lines or less: read as lower case.
+    Uppercase,
+    /// `[ss]` on an 18×18 board, or `[tt]` on a larger one: some tools write a pass this way.
+    AmbiguousPass,
+}
+
+/// A parsed move value, with what was odd about it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ParsedMove {
+    /// The move, `None` when unreadable or off the board.
+    pub mv: Option<Move>,
+    /// What was odd.
+    pub issue: Option<CoordIssue>,
+}
+
+/// Reads a coordinate pair, accepting upper case on small boards (read as lower case).
+fn letters(raw: &[u8], size: BoardSize) -> Result<(Point, Option<CoordIssue>), CoordIssue> {
+    let t = trim(raw);
+    if t.len() != 2 {
+        return Err(CoordIssue::Invalid);
+    }
+    let big = size.cols > 26 || size.rows > 26;
+    let mut issue = None;
+    let mut coord = |b: u8| -> Result<u8, CoordIssue> {
+        match b {
+            b'a'..=b'z' => Ok(b - b'a'),
+            b'A'..=b'Z' if big => Ok(b - b'A' + 26),
+            b'A'..=b'Z' => {
+                issue = Some(CoordIssue::Uppercase);
+                Ok(b - b'A')
+            }
+            _ => Err(CoordIssue::Invalid),
+        }
+    };
+    let x = coord(t[0])?;
+    let y = coord(t[1])?;
+    Ok((Point::new(x, y), issue))
+}
+
+fn trim(raw: &[u8]) -> &[u8] {
+    let s = raw
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(raw.len());
+    let e = raw
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(s, |e| e + 1);
+    &raw[s..e]
+}
+
+/// Reads a move value (`B`/`W`) on a board of `size`.
+pub fn parse_move(raw: &[u8], size: BoardSize) -> ParsedMove {
+    let t = trim(raw);
+    if t.is_empty() {
+        return ParsedMove {
+            mv: Some(Move::Pass),
+            issue: None,
+        };
+    }
+    if t == b"tt" && size.tt_is_pass() {
+        return ParsedMove {
+            mv: Some(Move::Pass),
+            issue: Some(CoordIssue::TtPass),
+        };
+    }
+    match letters(t, size) {
+        Ok((p, issue)) => {
+            if !size.contains(p) {
+                // One past the last line: some tools write their pass this way.
+                let pass_like = t[0] == t[1] && p.x == size.cols && p.y == size.rows;
+                return ParsedMove {
+                    mv: None,
+                    issue: Some(if pass_like {
+                        CoordIssue::AmbiguousPass
+                    } else {
+                        CoordIssue::OutsideBoard
+                    }),
+                };
+            }
+            let ambiguous = t == b"tt" && !size.tt_is_pass();
+            ParsedMove {
+                mv: Some(Move::Play(p)),
+                issue: if ambiguous {
+                    Some(CoordIssue::AmbiguousPass)
+                } else {
+                    issue
+                },
+            }
+        }
+        Err(e) => ParsedMove {
+            mv: None,
+            issue: Some(e),
+        },
+    }
+}
+
+/// Reads a single point (no pass) on a board of `size`.
+pub fn parse_point(raw: &[u8], size: BoardSize) -> Result<(Point, Option<CoordIssue>), CoordIssue> {
+    let (p, issue) = letters(raw, size)?;
+    if size.contains(p) {
+        Ok((p, issue))
+    } else {
+        Err(CoordIssue::OutsideBoard)
+    }
+}
+
+/// One entry of a point list: the points it stands for and its problems.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListEntry {
+    /// The points (a rectangle expands to all of them; off-board points are dropped).
+    pub points: Vec<Point>,
+    /// What was odd.
+    pub issue: Option<CoordIssue>,
+    /// The corners were given lower-right first.
+    pub reversed: bool,
+    /// Span of the value.
+    pub span: Span,
+}
+
+/// Expands a point list (`AB[aa][bb:cc]`, `TR`, `VW`, …) on a board of `size`.
+pub fn point_list<'d>(values: impl Iterator<Item = Value<'d>>, size: BoardSize) -> Vec<ListEntry> {
+    let mut out = Vec::new();
+    for v in values {
+        let raw = v.raw();
+        let span = v.span();
+        let (a, b) = match raw.iter().position(|&c| c == b':') {
+            Some(i) => (&raw[..i], Some(&raw[i + 1..])),
+            None => (raw, None),
+        };
+        if b.is_none() && trim(a).is_empty() {
+            // `[]`: an empty elist.
+            continue;
+        }
+        let pa = letters(a, size);
+        let pb = b.map(|b| letters(b, size));
+        let entry = match (pa, pb) {
+            (Ok((p, i1)), None) => {
+                if size.contains(p) {
+                    ListEntry {
+                        points: vec![p],
+                        issue: i1,
+                        reversed: false,
+                        span,
+                    }
+                } else {
+                    ListEntry {
+                        points: vec![],
+                        issue: Some(CoordIssue::OutsideBoard),
+                        reversed: false,
+                        span,
+                    }
+                }
+            }
+            (Ok((p, i1)), Some(Ok((q, i2)))) => {
+                let reversed = q.x < p.x || q.y < p.y;
+                let all: Vec<Point> = sgf_core::value::rect_points(p, q).collect();
+                let inside: Vec<Point> =
+                    all.iter().copied().filter(|&x| size.contains(x)).collect();
+                let issue = if inside.len() != all.len() {
+                    Some(CoordIssue::OutsideBoard)
+                } else {
+                    i1.or(i2)
+                };
+                ListEntry {
+                    points: inside,
+                    issue,
+                    reversed,
+                    span,
+                }
+            }
+            (Err(e), _) | (_, Some(Err(e))) => ListEntry {
+                points: vec![],
+                issue: Some(e),
+                reversed: false,
+                span,
+            },
+        };
+        out.push(entry);
+    }
+    out
+}
+
+/// The points of a list property of a node, expanded, in order.
+pub fn points_of(node: &Node<'_>, ident: &str, size: BoardSize) -> Vec<Point> {
+    point_list(node.values(ident), size)
+        .into_iter()
+        .flat_map(|e| e.points)
+        .collect()
+}
+
+/// Human coordinates: `Q16` (letters without I, rows from the bottom) on
+/// boards up to 25 columns, the SGF letters otherwise.
+pub fn human(p: Point, size: BoardSize) -> String {
+    if size.cols <= 25 {
+        let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+        format!(
+            "{}{}",
+            letters[p.x as usize] as char,
+            size.rows as u32 - p.y as u32
+        )
+    } else {
+        p.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size(b"19", Span::default()).0, BoardSize::square(19));
+        let (s, i) = parse_size(b"19:13", Span::default());
+        assert_eq!(s, BoardSize { cols: 19, rows: 13 });
+        assert!(i.is_none());
+        assert_eq!(
+            parse_size(b"19:19", Span::default()).1.unwrap().0,
+            SizeIssue::SquareComposed
+        );
+        let (s, i) = parse_size(b"60", Span::default());
+        assert_eq!(s, BoardSize::square(52));
+        assert_eq!(i.unwrap().0, SizeIssue::OutOfRange);
+        assert_eq!(
+            parse_size(b"x", Span::default()).1.unwrap().0,
+            SizeIssue::Invalid
+        );
+    }
+
+    #[test]
+    fn moves() {
+        let s19 = BoardSize::square(19);
+        assert_eq!(parse_move(b"", s19).mv, Some(Move::Pass));
+        let tt = parse_move(b"tt", s19);
+        assert_eq!(
+            (tt.mv, tt.issue),
+            (Some(Move::Pass), Some(CoordIssue::TtPass))
+        );
+        assert_eq!(
+            parse_move(b"pd", s19).mv,
+            Some(Move::Play(Point::new(15, 3)))
+        );
+        assert_eq!(parse_move(b"ta", s19).issue, Some(CoordIssue::OutsideBoard));
+        let up = parse_move(b"DD", s19);
+        assert_eq!(
+            (up.mv, up.issue),
+            (
+                Some(Move::Play(Point::new(3, 3))),
+                Some(CoordIssue::Uppercase)
+            )
+        );
+        let s52 = BoardSize::square(52);
+        assert_eq!(
+            parse_move(b"ZZ", s52).mv,
+            Some(Move::Play(Point::new(51, 51)))
+        );
+        assert_eq!(
+            parse_move(b"tt", s52).mv,
+            Some(Move::Play(Point::new(19, 19)))
+        );
+        assert_eq!(
+            parse_move(b"tt", s52).issue,
+            Some(CoordIssue::AmbiguousPass)
+        );
+        let s18 = BoardSize::square(18);
+        assert_eq!(
+            parse_move(b"ss", s18).issue,
+            Some(CoordIssue::AmbiguousPass)
+        );
+        assert_eq!(parse_move(b"ss", s18).mv, None);
+        assert_eq!(parse_move(b"st", s18).issue, Some(CoordIssue::OutsideBoard));
+        let rect = BoardSize { cols: 9, rows: 5 };
+        assert_eq!(
+            parse_move(b"ie", rect).mv,
+            Some(Move::Play(Point::new(8, 4)))
+        );
+        assert_eq!(
+            parse_move(b"if", rect).issue,
+            Some(CoordIssue::OutsideBoard)
+        );
+        assert_eq!(parse_move(b"a", s19).issue, Some(CoordIssue::Invalid));
+    }
+
+    #[test]
+    fn human_coordinates() {
+        let s = BoardSize::square(19);
+        assert_eq!(human(Point::new(15, 3), s), "Q16");
+        assert_eq!(human(Point::new(3, 15), s), "D4");
+        assert_eq!(human(Point::new(8, 0), s), "J19");
+    }
+}

@@ -1,0 +1,487 @@
+//! Replaying a game tree: the position at any node, with an undo log so a
+//! cursor walks back and forth without copying boards.
+
+use sgf_core::{Color, Document, Node, NodeId, Point, Span};
+
+use crate::board::{MoveReport, Position, Stone};
+use crate::coords::{self, BoardSize, CoordIssue, Move};
+
+/// Something noteworthy that happened while executing a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A move on a point that already held a stone.
+    Occupied {
+        /// The point.
+        point: Point,
+    },
+    /// The played group had no liberty and was removed.
+    Suicide {
+        /// The stones removed.
+        stones: usize,
+    },
+    /// An immediate ko recapture.
+    KoRetake {
+        /// The point.
+        point: Point,
+    },
+    /// `AB`/`AW`/`AE` that changed nothing (the point already was so).
+    SetupNoEffect {
+        /// The point.
+        point: Point,
+    },
+    /// A move or point value that could not be used as written.
+    BadCoordinate {
+        /// What was wrong.
+        issue: CoordIssue,
+    },
+    /// The same colour moved twice in a row.
+    SameColorTwice,
+}
+
+/// An event with the span of the value that caused it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeEvent {
+    /// What happened.
+    pub event: Event,
+    /// The property identifier involved.
+    pub ident: &'static str,
+    /// Span of the value (empty for edited values).
+    pub span: Span,
+}
+
+/// What executing a node did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeReport {
+    /// The move of the node, if any (`B` before `W` when both are present).
+    pub moves: Vec<(Color, Move)>,
+    /// Stones captured by the node's moves.
+    pub captured: Vec<Point>,
+    /// Noteworthy events.
+    pub events: Vec<NodeEvent>,
+}
+
+/// Executes `node` on `pos`: setup (`AE`, `AB`, `AW`, `PL`), then the move
+/// (`B`, `W`), then `MN`. Board changes are appended to `log` as
+/// (point index, old cell) so they can be undone.
+pub fn apply_node(pos: &mut Position, node: &Node<'_>, log: &mut Vec<(u16, u8)>) -> NodeReport {
+    let mut rep = NodeReport::default();
+    apply_node_into(pos, node, log, &mut rep);
+    rep
+}
+
+/// [`apply_node`] into a report whose buffers are reused.
+pub fn apply_node_into(
+    pos: &mut Position,
+    node: &Node<'_>,
+    log: &mut Vec<(u16, u8)>,
+    rep: &mut NodeReport,
+) {
+    use sgf_core::props::id;
+    rep.moves.clear();
+    rep.captured.clear();
+    rep.events.clear();
+    // One pass over the properties finds what replay needs.
+    let (mut setup, mut pl, mut black, mut white, mut mn) = (false, None, None, None, None);
+    for p in node.props() {
+        match p.known_id() {
+            Some(id::AB | id::AW | id::AE) => setup = true,
+            Some(id::PL) => pl = pl.or(p.first()),
+            Some(id::B) => black = black.or(p.first()),
+            Some(id::W) => white = white.or(p.first()),
+            Some(id::MN) => mn = mn.or(p.first()),
+            _ => {}
+        }
+    }
+    let size = pos.board.size();
+    let cols = size.cols as usize;
+    let idx = |p: Point| (p.y as usize * cols + p.x as usize) as u16;
+    if setup {
+        // The spec lets setup stones overwrite whatever was there.
+        for (ident, stone) in [
+            ("AE", Stone::Empty),
+            ("AB", Stone::Black),
+            ("AW", Stone::White),
+        ] {
+            for entry in coords::point_list(node.values(ident), size) {
+                if let Some(issue) = entry.issue {
+                    rep.events.push(NodeEvent {
+                        event: Event::BadCoordinate { issue },
+                        ident: static_ident(ident),
+                        span: entry.span,
+                    });
+                }
+                for p in entry.points {
+                    let old = pos.board.set(p, stone);
+                    if old == stone {
+                        rep.events.push(NodeEvent {
+                            event: Event::SetupNoEffect { point: p },
+                            ident: static_ident(ident),
+                            span: entry.span,
+                        });
+                    } else {
+                        log.push((idx(p), old as u8));
+                    }
+                }
+            }
+        }
+        pos.ko = None;
+    }
+    let pl_set = pl.and_then(|v| pl_color(v.raw()));
+    if let Some(c) = pl_set {
+        pos.to_play = c;
+    }
+    for (ident, color, value) in [("B", Color::Black, black), ("W", Color::White, white)] {
+        let Some(v) = value else { continue };
+        let pm = coords::parse_move(v.raw(), size);
+        if let Some(issue) = pm.issue
+            && issue != CoordIssue::TtPass
+        {
+            rep.events.push(NodeEvent {
+                event: Event::BadCoordinate { issue },
+                ident: static_ident(ident),
+                span: v.span(),
+            });
+        }
+        let Some(mv) = pm.mv else { continue };
+        if pos.last_move.is_some_and(|(c, _)| c == color) && !setup && pl_set.is_none() {
+            rep.events.push(NodeEvent {
+                event: Event::SameColorTwice,
+                ident: static_ident(ident),
+                span: v.span(),
+            });
+        }
+        // The undo log: the point's old content, then every removed stone.
+        let snapshot_point = mv.point().map(|p| (idx(p), pos.board.get(p) as u8));
+        let MoveReport { effect, ko_retake } = pos.play(color, mv);
+        if let Some(entry) = snapshot_point {
+            log.push(entry);
+        }
+        for &p in &effect.captured {
+            log.push((idx(p), Stone::of(color.opponent()) as u8));
+        }
+        for &p in &effect.suicide {
+            log.push((idx(p), Stone::of(color) as u8));
+        }
+        if let (Some(_), Some(p)) = (effect.occupied, mv.point()) {
+            rep.events.push(NodeEvent {
+                event: Event::Occupied { point: p },
+                ident: static_ident(ident),
+                span: v.span(),
+            });
+        }
+        if !effect.suicide.is_empty() {
+            rep.events.push(NodeEvent {
+                event: Event::Suicide {
+                    stones: effect.suicide.len(),
+                },
+                ident: static_ident(ident),
+                span: v.span(),
+            });
+        }
+        if ko_retake {
+            rep.events.push(NodeEvent {
+                event: Event::KoRetake {
+                    point: mv.point().expect("a ko retake is a stone"),
+                },
+                ident: static_ident(ident),
+                span: v.span(),
+            });
+        }
+        rep.captured.extend(effect.captured);
+        rep.moves.push((color, mv));
+    }
+    if let Some(n) = mn.and_then(|v| v.number())
+        && n >= 0
+    {
+        pos.move_number = n as u32;
+    }
+}
+
+fn static_ident(s: &str) -> &'static str {
+    match s {
+        "AE" => "AE",
+        "AB" => "AB",
+        "AW" => "AW",
+        "B" => "B",
+        _ => "W",
+    }
+}
+
+/// `PL` leniently: `B`/`W`, lower case, `1`/`2`, `black`/`white`.
+pub fn pl_color(raw: &[u8]) -> Option<Color> {
+    let t = String::from_utf8_lossy(raw).trim().to_ascii_lowercase();
+    match t.as_str() {
+        "b" | "1" | "black" => Some(Color::Black),
+        "w" | "2" | "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// The state of a position before a node was executed, to undo it.
+#[derive(Clone, Debug)]
+struct Frame {
+    node: NodeId,
+    log_start: usize,
+    to_play: Color,
+    captures: [u32; 2],
+    ko: Option<Point>,
+    move_number: u32,
+    last_move: Option<(Color, Move)>,
+}
+
+/// A position in a game tree that can move to any node: it keeps the path
+/// from the root and an undo log, so stepping back or to a sibling undoes
+/// only what changed.
+#[derive(Clone, Debug)]
+pub struct Cursor {
+    game: usize,
+    pos: Position,
+    path: Vec<Frame>,
+    log: Vec<(u16, u8)>,
+    last_report: NodeReport,
+}
+
+impl Cursor {
+    /// A cursor at the root of game `game` (the root's setup executed).
+    ///
+    /// # Panics
+    /// When `game` is out of range.
+    pub fn new(doc: &Document, game: usize) -> Cursor {
+        let g = doc.game(game).expect("game index in range");
+        let root = g.root();
+        let (size, _) = coords::board_size(&root);
+        let mut c = Cursor {
+            game,
+            pos: Position::new(size),
+            path: Vec::new(),
+            log: Vec::new(),
+            last_report: NodeReport::default(),
+        };
+        c.pos.to_play = initial_player(&root);
+        c.enter(doc, root.id());
+        c
+    }
+
+    /// The game index.
+    pub fn game(&self) -> usize {
+        self.game
+    }
+
+    /// The current node.
+    pub fn node(&self) -> NodeId {
+        self.path
+            .last()
+            .expect("the root is always on the path")
+            .node
+    }
+
+    /// The position after the current node.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The board size.
+    pub fn size(&self) -> BoardSize {
+        self.pos.board.size()
+    }
+
+    /// What executing the current node did.
+    pub fn report(&self) -> &NodeReport {
+        &self.last_report
+    }
+
+    /// The nodes from the root to the current node.
+    pub fn path(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.path.iter().map(|f| f.node)
+    }
+
+    /// Depth of the current node (root = 0).
+    pub fn depth(&self) -> usize {
+        self.path.len() - 1
+    }
+
+    fn enter(&mut self, doc: &Document, node: NodeId) -> &NodeReport {
+        self.path.push(Frame {
+            node,
+            log_start: self.log.len(),
+            to_play: self.pos.to_play,
+            captures: self.pos.captures,
+            ko: self.pos.ko,
+            move_number: self.pos.move_number,
+            last_move: self.pos.last_move,
+        });
+        apply_node_into(
+            &mut self.pos,
+            &doc.node(node),
+            &mut self.log,
+            &mut self.last_report,
+        );
+        &self.last_report
+    }
+
+    /// Moves to a child of the current node. Returns false when `child` is not one.
+    pub fn down(&mut self, doc: &Document, child: NodeId) -> bool {
+        if doc.node(child).parent().map(|p| p.id()) != Some(self.node()) {
+            return false;
+        }
+        self.enter(doc, child);
+        true
+    }
+
+    /// Moves to the first child (the main line). Returns false at a leaf.
+    pub fn next(&mut self, doc: &Document) -> bool {
+        match doc.node(self.node()).first_child() {
+            Some(c) => self.down(doc, c.id()),
+            None => false,
+        }
+    }
+
+    /// Moves to the parent. Returns false at the root.
+    pub fn up(&mut self) -> bool {
+        if self.path.len() <= 1 {
+            return false;
+        }
+        let f = self.path.pop().expect("non-empty");
+        for &(i, old) in self.log[f.log_start..].iter().rev() {
+            self.pos.board.set_raw(i as usize, old);
+        }
+        self.log.truncate(f.log_start);
+        self.pos.to_play = f.to_play;
+        self.pos.captures = f.captures;
+        self.pos.ko = f.ko;
+        self.pos.move_number = f.move_number;
+        self.pos.last_move = f.last_move;
+        self.last_report.moves.clear();
+        self.last_report.captured.clear();
+        self.last_report.events.clear();
+        true
+    }
+
+    /// Moves to any node of the game: back to the common ancestor, then down.
+    /// Returns false when the node is not in this game.
+    pub fn goto(&mut self, doc: &Document, node: NodeId) -> bool {
+        let mut target = Vec::new();
+        let mut n = Some(doc.node(node));
+        while let Some(x) = n {
+            target.push(x.id());
+            n = x.parent();
+        }
+        target.reverse();
+        if target.first() != self.path.first().map(|f| f.node).as_ref() {
+            return false;
+        }
+        let common = self
+            .path
+            .iter()
+            .zip(&target)
+            .take_while(|(f, t)| f.node == **t)
+            .count();
+        while self.path.len() > common {
+            self.up();
+        }
+        for &t in &target[common..] {
+            self.enter(doc, t);
+        }
+        true
+    }
+
+    /// Moves to the end of the main line below the current node.
+    pub fn to_end(&mut self, doc: &Document) {
+        while self.next(doc) {}
+    }
+
+    /// The player to move after the current node: `PL` if the node set it,
+    /// else the colour of the next move in the record, else the opponent of
+    /// the last move.
+    pub fn next_player(&self, doc: &Document) -> Color {
+        let node = doc.node(self.node());
+        if node.value("PL").and_then(|v| pl_color(v.raw())).is_some() {
+            return self.pos.to_play;
+        }
+        if let Some(child) = node.first_child() {
+            if child.value("B").is_some() && child.value("W").is_none() {
+                return Color::Black;
+            }
+            if child.value("W").is_some() && child.value("B").is_none() {
+                return Color::White;
+            }
+        }
+        self.pos.to_play
+    }
+}
+
+/// Who plays first: `PL`, else White in a handicap game with setup stones, else Black.
+fn initial_player(root: &Node<'_>) -> Color {
+    if let Some(c) = root.value("PL").and_then(|v| pl_color(v.raw())) {
+        return c;
+    }
+    let ha = root.value("HA").and_then(|v| v.number()).unwrap_or(0);
+    if ha >= 2 && root.value("AB").is_some() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// The position at the end of the main line of a game, and the number of moves played.
+pub fn main_line_end(doc: &Document, game: usize) -> Cursor {
+    let mut c = Cursor::new(doc, game);
+    c.to_end(doc);
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgf_core::parse;
+
+    #[test]
+    fn walk_back_and_forth() {
+        let doc = parse(b"(;SZ[5];B[bb];W[ab](;B[ba];W[cb])(;B[aa]))").document;
+        let mut c = Cursor::new(&doc, 0);
+        c.to_end(&doc);
+        let end = c.position().clone();
+        assert_eq!(end.move_number, 4);
+        let nodes: Vec<_> = doc.game(0).unwrap().nodes().map(|n| n.id()).collect();
+        // go to the second variation and back
+        assert!(c.goto(&doc, nodes[5]));
+        assert_eq!(c.position().move_number, 3);
+        assert_eq!(c.position().rows()[0], "X....");
+        assert!(c.goto(&doc, nodes[4]));
+        assert_eq!(c.position(), &end);
+        while c.up() {}
+        assert_eq!(c.position().board.count(), (0, 0));
+    }
+
+    #[test]
+    fn setup_and_pl() {
+        let doc = parse(b"(;SZ[9]AB[aa:bb]AW[cc]PL[W];W[dd];AE[aa]AB[cc])").document;
+        let mut c = Cursor::new(&doc, 0);
+        assert_eq!(c.position().board.count(), (4, 1));
+        assert_eq!(c.position().to_play, Color::White);
+        c.to_end(&doc);
+        assert_eq!(c.position().board.count(), (4, 1));
+        assert_eq!(c.position().move_number, 1);
+        c.up();
+        c.up();
+        assert_eq!(c.position().board.count(), (4, 1));
+    }
+
+    #[test]
+    fn events_are_reported() {
+        let doc = parse(b"(;SZ[5]AB[ba][ab];W[aa];B[bb];B[bb])").document;
+        let mut c = Cursor::new(&doc, 0);
+        c.next(&doc);
+        assert!(matches!(
+            c.report().events[0].event,
+            Event::Suicide { stones: 1 }
+        ));
+        c.next(&doc);
+        c.next(&doc);
+        let kinds: Vec<_> = c.report().events.iter().map(|e| e.event.clone()).collect();
+        assert!(kinds.contains(&Event::SameColorTwice));
+        assert!(kinds.contains(&Event::Occupied {
+            point: Point::new(1, 1)
+        }));
+    }
+}
