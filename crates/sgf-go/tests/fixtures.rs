@@ -1,4 +1,4 @@
-//! Snapshot tests of replays: for each `testdata/go/NAME.sgf`, `NAME.snap`
+//! Snapshot tests of replays: for each `testdata/go/NAME.sgf`, `NAME.replay`
 //! holds the events of every node on the main line and the final position
 //! (board, captures, move number, player to move).
 //! `QIPU_UPDATE_SNAPSHOTS=1 cargo test -p sgf-go --test fixtures` rewrites them.
@@ -55,7 +55,7 @@ fn go_fixtures() {
     let mut failures = Vec::new();
     for f in files {
         let snap = snapshot(&std::fs::read(&f).unwrap());
-        let sp = f.with_extension("snap");
+        let sp = f.with_extension("replay");
         match std::fs::read_to_string(&sp) {
             Ok(old) if old == snap => {}
             _ if update => std::fs::write(&sp, snap).unwrap(),
