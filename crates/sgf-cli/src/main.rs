@@ -20,6 +20,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Check(cmd::check::Args),
     Fmt(cmd::fmt::Args),
     Dump(cmd::dump::Args),
     Info(cmd::info::Args),
@@ -52,6 +53,7 @@ pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
+        Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Dump(a) => cmd::dump::run(a),
         Command::Info(a) => cmd::info::run(a),

@@ -11,7 +11,8 @@ fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .stderr(Stdio::piped());
     let mut child = c.spawn().expect("qipu runs");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
+        // The command may exit before reading (bad usage): a broken pipe is fine.
+        let _ = child.stdin.take().unwrap().write_all(input);
     } else {
         drop(child.stdin.take());
     }
@@ -108,7 +109,7 @@ fn diagnostics_go_to_stderr() {
 
 #[test]
 fn every_command_has_help() {
-    for c in ["fmt", "dump", "info", "position", "tree"] {
+    for c in ["check", "fmt", "dump", "info", "position", "tree"] {
         let out = qipu(&[c, "--help"], None);
         assert_eq!(out.status.code(), Some(0), "{c}");
         assert!(!out.stdout.is_empty());
@@ -175,4 +176,163 @@ fn tree_draws_variations() {
     assert!(s.contains("├─ 5 B F3 [C]"), "{s}");
     assert!(s.contains("└─ 5 B C6 [C]"), "{s}");
     assert!(s.contains("\"Opening\""));
+}
+
+fn tmpdir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qipu-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn check_exit_codes_and_json_contract() {
+    let out = qipu(&["check", &example()], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let bad = "(;FF[4]GM[1]\n;B[aa]W[bb]\n;DT[2024/1/5])";
+    let out = qipu(&["check", "--json", "-"], Some(bad.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(line.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(v["path"], "<stdin>");
+    let d = v["diagnostics"].as_array().unwrap();
+    let f004 = d.iter().find(|x| x["code"] == "F004").expect("F004");
+    assert_eq!(f004["severity"], "error");
+    assert_eq!(f004["line"], 2);
+    assert_eq!(f004["column"], 7);
+    assert_eq!(f004["start"], 19);
+    assert_eq!(f004["end"], 24);
+    assert!(f004["message"].as_str().unwrap().contains("B"));
+    for x in d {
+        for k in [
+            "code", "severity", "message", "line", "column", "start", "end",
+        ] {
+            assert!(x.get(k).is_some(), "{k} missing in {x}");
+        }
+    }
+    // silencing and warnings as errors
+    let out = qipu(
+        &["check", "-A", "F004,F001", "-A", "bad-date", "--json", "-"],
+        Some(bad.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["code"] != "F004" && x["code"] != "V010")
+    );
+    let warn_only = "(;FF[4]GM[1];B[aa];W[aa])";
+    let out = qipu(&["check", "--json", "-W", "-"], Some(warn_only.as_bytes()));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["severity"], "error");
+    assert_eq!(out.status.code(), Some(1));
+    // unreadable and bad usage
+    assert_eq!(
+        qipu(&["check", "/nonexistent.sgf"], None).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        qipu(&["check", "-A", "NOPE", "-"], Some(b"(;)"))
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(qipu(&["check"], None).status.code(), Some(2));
+}
+
+#[test]
+fn check_human_output_shows_the_line_with_a_caret() {
+    let out = qipu(&["check", "-"], Some(b"(;FF[4]GM[1]\n;B[aa]W[bb])"));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        s.contains("F004") && s.contains(";B[aa]W[bb])") && s.contains('^'),
+        "{s}"
+    );
+    assert!(s.contains("1 file(s) checked: 1 error(s)"), "{s}");
+}
+
+#[test]
+fn check_directories_recursively() {
+    let d = tmpdir("dir");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(d.join("a.sgf"), "(;FF[4]GM[1];B[aa])").unwrap();
+    std::fs::write(d.join("sub/b.SGF"), "(;FF[4]GM[1];B[aa]W[bb])").unwrap();
+    std::fs::write(d.join("sub/notes.txt"), "not a record").unwrap();
+    let out = qipu(&["check", "--json", d.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["path"].as_str().unwrap().ends_with("a.sgf"));
+    assert!(lines[1]["path"].as_str().unwrap().ends_with("b.SGF"));
+    assert!(lines[0]["diagnostics"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn check_fix_writes_a_clean_file() {
+    let d = tmpdir("fix");
+    let src = d.join("in.sgf");
+    std::fs::write(&src, "(;FF[3]GM[1]SZ[19:19]DT[2024/1/5]RE[Black wins by resignation]\n;AB[dd]B[pp]C[keep me]\n;B[CC]W[ee])").unwrap();
+    let out_path = d.join("out.sgf");
+    let out = qipu(
+        &[
+            "check",
+            "--fix",
+            src.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ],
+        None,
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(
+        report.contains("fixed [V008]") && report.contains("fixed [F003]"),
+        "{report}"
+    );
+    let fixed = std::fs::read_to_string(&out_path).unwrap();
+    assert!(
+        fixed.contains("SZ[19]") && fixed.contains("DT[2024-01-05]") && fixed.contains("RE[B+R]"),
+        "{fixed}"
+    );
+    assert!(fixed.contains("keep me"));
+    let again = qipu(&["check", out_path.to_str().unwrap()], None);
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    // in place, with a backup
+    let out = qipu(
+        &[
+            "check",
+            "--fix",
+            "--in-place",
+            "--backup",
+            src.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&src).unwrap(), fixed);
+    assert!(d.join("in.sgf.bak").exists());
+    // --fix needs a destination
+    assert_eq!(
+        qipu(&["check", "--fix", src.to_str().unwrap()], None)
+            .status
+            .code(),
+        Some(2)
+    );
 }

@@ -261,6 +261,10 @@ codes! {
     EmptyPassBeforeFf4 = ("V022", "empty-pass-before-ff4", Info, "value", "(;FF[3]B[])", "kept; the output is FF[4]");
     /// Text that only white space or escapes make different from its canonical form.
     UselessEscape = ("V023", "useless-escape", Info, "value", "(;C[\\a])", "written without the escape");
+    /// A value given to a property that takes none (`KO`, `DO`, `IT`).
+    ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied");
+    /// A value that is not a valid real number or time in seconds (`TM`, `KM`), correctable from its wording.
+    BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
 
     // ---- go: playing the moves ----
     /// A move on a point that already holds a stone.

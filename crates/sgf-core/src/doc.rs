@@ -639,6 +639,19 @@ impl<'d> Node<'d> {
     pub fn has(&self, ident: &str) -> bool {
         self.get(ident).is_some()
     }
+    /// The registry ids present in the node, as a bit set (bit `id`); one
+    /// pass over the properties, so checks can skip what is absent.
+    pub fn known_set(&self) -> u128 {
+        let mut set = 0u128;
+        for p in self.props() {
+            let k = p.data().key;
+            if k < 128 {
+                set |= 1u128 << k;
+            }
+        }
+        set
+    }
+
     /// Whether a known property is present (fast path by registry id).
     pub fn has_known(&self, id: KnownId) -> bool {
         self.props().any(|p| p.data().key == id)

@@ -400,6 +400,26 @@ impl Document {
         Ok(NodeId(id))
     }
 
+    /// Inserts an empty node between `node` and its children: the new node
+    /// becomes the only child of `node` and takes over its children (used to
+    /// split a node in two). Returns the new node.
+    ///
+    /// # Errors
+    /// A removed node.
+    pub fn split_below(&mut self, node: NodeId) -> Result<NodeId, EditError> {
+        self.check_node(node)?;
+        let kids = self.children_vec(node.0);
+        let id = self.nodes.len() as u32;
+        let mut nd = NodeData::new(node.0);
+        nd.flags = F_SYNTHETIC;
+        nd.pstart = self.props.len() as u32;
+        self.nodes.push(nd);
+        self.set_children(id, &kids);
+        self.set_children(node.0, &[id]);
+        self.edited = true;
+        Ok(NodeId(id))
+    }
+
     /// Adds an empty node as the last child of `parent`.
     ///
     /// # Errors
@@ -725,6 +745,20 @@ mod tests {
         doc.set_text(n, "C", "黑棋好").unwrap();
         let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
         assert_eq!(out, "(;GM[1]CA[UTF-8];B[aa]C[黑棋好])");
+    }
+
+    #[test]
+    fn split_below_keeps_the_tree() {
+        let mut doc = parse(b"(;GM[1];AB[aa]B[bb](;W[cc])(;W[dd]))").document;
+        let n = doc.game(0).unwrap().main_line().nth(1).unwrap().id();
+        let below = doc.split_below(n).unwrap();
+        doc.move_property(n, below, "B");
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        let re = parse(out.as_bytes());
+        assert!(re.diagnostics.is_empty(), "{out}");
+        let g = re.document.game(0).unwrap();
+        assert_eq!(g.nodes().count(), 5, "{out}");
+        assert!(g.main_line().nth(2).unwrap().has("B"));
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub mod lexer;
 pub mod parse;
 pub mod props;
 pub mod text;
+pub mod validate;
 pub mod value;
 pub mod write;
 

@@ -273,6 +273,27 @@ struct Builder<'a> {
     seen_unknown: Vec<Key>,
     stopped: bool,
     game_start: u32,
+    /// `(` minus `)` outside values, computed when first needed.
+    paren_balance: Option<i64>,
+}
+
+/// The number of `(` minus `)` outside values.
+fn paren_balance(src: &[u8], dbcs: Option<Dbcs>) -> i64 {
+    let mut n = 0i64;
+    let mut i = 0;
+    while let Some(k) = memchr::memchr3(b'(', b')', b'[', &src[i..]) {
+        let j = i + k;
+        match src[j] {
+            b'(' => n += 1,
+            b')' => n -= 1,
+            _ => {
+                i = lexer::find_close(src, j + 1, dbcs).map_or(src.len(), |c| c + 1);
+                continue;
+            }
+        }
+        i = j + 1;
+    }
+    n
 }
 
 impl<'a> Builder<'a> {
@@ -309,6 +330,7 @@ impl<'a> Builder<'a> {
             seen_unknown: Vec::new(),
             stopped: false,
             game_start: 0,
+            paren_balance: None,
         };
         b.collection();
         let Builder { mut doc, diags, .. } = b;
@@ -317,6 +339,23 @@ impl<'a> Builder<'a> {
     }
 
     fn syntax(&mut self, code: Code, span: Span, msg: impl Into<String>) {
+        // Stray text read as several pieces (`illegal_chars`) is one problem.
+        if code == Code::StrayCharacters
+            && let Some(last) = self.diags.last_mut()
+            && last.code == Code::StrayCharacters
+            && last.span.end <= span.start
+            && self.src[last.span.end as usize..span.start as usize]
+                .iter()
+                .all(|&b| lexer::is_ws(b))
+            && span.start - last.span.end <= 1
+        {
+            last.span.end = span.end;
+            last.message = format!(
+                "unexpected `{}` outside a value is ignored",
+                preview(&self.src[last.span.start as usize..span.end as usize])
+            );
+            return;
+        }
         self.syntax_count += 1;
         if self.syntax_count < MAX_SYNTAX_DIAGS {
             self.diags.push(Diagnostic::new(code, span, msg));
@@ -549,13 +588,22 @@ impl<'a> Builder<'a> {
             );
             return;
         }
-        if let Some(top) = self.stack.last_mut()
+        if let Some(top) = self.stack.last()
             && !top.junk
             && top.first == NONE
         {
-            // `((`: the outer parenthesis opens no tree of its own.
-            top.junk = true;
+            // `((`: the outer parenthesis opens no tree of its own. When the
+            // file has more `(` than `)`, it was a stray one and is dropped
+            // (as SGFC does); otherwise its `)` comes too and is skipped then.
             let outer = top.open;
+            let balance = *self
+                .paren_balance
+                .get_or_insert_with(|| paren_balance(self.src, self.dbcs));
+            if balance > 0 {
+                self.stack.pop();
+            } else if let Some(top) = self.stack.last_mut() {
+                top.junk = true;
+            }
             let span = if outer == NONE {
                 Span::new(open, open + 1)
             } else {
@@ -1431,6 +1479,7 @@ mod tests {
         assert_eq!(codes(b";FF[4];B[aa])"), vec!["S009"]);
         assert_eq!(codes(b"(;B[aa]())"), vec!["S010"]);
         assert_eq!(codes(b"(;B[aa]((;W[bb])))"), vec!["S011"]);
+        assert_eq!(codes(b"(;B[aa]((;W[bb]))"), vec!["S011"]);
         assert_eq!(codes(b"(;B[aa];[bb])"), vec!["S013"]);
         assert_eq!(codes(b"(;B[aa](;W[bb])(;W[cc]);W[dd])"), vec!["S014"]);
         assert_eq!(codes(b"(;FF[4]AddBlack[aa])"), vec!["S015"]);

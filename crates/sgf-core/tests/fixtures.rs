@@ -19,7 +19,10 @@ fn fixtures(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 // Other crates keep their own fixtures and snapshots there.
-                if !matches!(p.file_name().and_then(|n| n.to_str()), Some("go" | "formats" | "check" | "render")) {
+                if !matches!(
+                    p.file_name().and_then(|n| n.to_str()),
+                    Some("go" | "formats" | "check" | "render")
+                ) {
                     stack.push(p);
                 }
             } else if p.extension().is_some_and(|x| x == "sgf") {

@@ -84,6 +84,9 @@ pub fn parse_size(raw: &[u8], span: Span) -> (BoardSize, Option<(SizeIssue, Span
     let (Some(c), Some(r)) = (c, r) else {
         return (BoardSize::default(), Some((SizeIssue::Invalid, span)));
     };
+    if c < 1 || r < 1 {
+        return (BoardSize::default(), Some((SizeIssue::Invalid, span)));
+    }
     let clamp = |n: i64| n.clamp(1, MAX_SIZE as i64) as u8;
     let size = BoardSize {
         cols: clamp(c),

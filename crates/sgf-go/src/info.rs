@@ -155,6 +155,9 @@ pub fn parse_dates(s: &str) -> Option<Vec<PartialDate>> {
 /// `2024-1-5`. `None` when no single reading exists.
 pub fn correct_date(s: &str) -> Option<String> {
     let t = s.trim();
+    if let Some(d) = worded_date(t) {
+        return Some(d);
+    }
     let norm: String = t
         .chars()
         .map(|c| match c {
@@ -182,6 +185,60 @@ pub fn correct_date(s: &str) -> Option<String> {
             return None;
         }
         r.push_str(&format!("-{x:0>2}"));
+    }
+    parse_dates(&r).map(|_| r)
+}
+
+/// Dates with an English month name: `August 1, 2001`, `1 Aug 2001`,
+/// `12th and 13th march 94` (two-digit years: 50–99 → 19xx, else 20xx).
+fn worded_date(t: &str) -> Option<String> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let lower = t.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut month = None;
+    let mut numbers = Vec::new();
+    for w in &words {
+        if w.chars().all(|c| c.is_ascii_alphabetic()) {
+            if let Some(m) = MONTHS.iter().position(|m| w.starts_with(m) && w.len() >= 3) {
+                if month.is_some() {
+                    return None;
+                }
+                month = Some(m as u8 + 1);
+            }
+            continue;
+        }
+        let digits: String = w.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let suffix = &w[digits.len()..];
+        if digits.is_empty() || !matches!(suffix, "" | "st" | "nd" | "rd" | "th") {
+            return None;
+        }
+        numbers.push((digits.parse::<u32>().ok()?, digits.len()));
+    }
+    let month = month?;
+    let year_at = numbers
+        .iter()
+        .position(|&(_, len)| len == 4)
+        .or_else(|| numbers.iter().rposition(|&(n, len)| len == 2 && n > 31))
+        .or_else(|| (numbers.len() >= 2).then(|| numbers.len() - 1))?;
+    let (y, len) = numbers.remove(year_at);
+    let year = match len {
+        4 => y,
+        2 if y >= 50 => 1900 + y,
+        2 => 2000 + y,
+        _ => return None,
+    };
+    if numbers.is_empty() {
+        let r = format!("{year:04}-{month:02}");
+        return parse_dates(&r).map(|_| r);
+    }
+    let mut r = format!("{year:04}-{month:02}-{:02}", numbers[0].0);
+    for &(d, _) in &numbers[1..] {
+        r.push_str(&format!(",{d:02}"));
     }
     parse_dates(&r).map(|_| r)
 }
@@ -332,16 +389,10 @@ pub fn correct_result(s: &str) -> Option<String> {
     if rest.contains("forfeit") {
         return Some(format!("{winner}+F"));
     }
-    // A margin: the first number, with 半 / 1/2 as a half point.
-    let num: String = rest
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    if let Ok(mut v) = num.trim_end_matches('.').parse::<f64>() {
-        if t.contains('半') {
-            v += 0.5;
-        }
+    // A margin: the first number, with fractions (`5 3/4`) and 半 as a half point.
+    if let Some(v) = crate::lenient::real(&t[t.char_indices().nth(1).map_or(0, |(i, _)| i)..])
+        && v >= 0.0
+    {
         return Some(format!("{winner}+{v}"));
     }
     if rest.trim_start_matches(['+', ' ']).is_empty()
@@ -549,6 +600,16 @@ mod tests {
         assert_eq!(correct_date("20240105").as_deref(), Some("2024-01-05"));
         assert_eq!(correct_date("2024-1").as_deref(), Some("2024-01"));
         assert_eq!(correct_date("5/1/2024"), None);
+        assert_eq!(
+            correct_date("August 1, 2001").as_deref(),
+            Some("2001-08-01")
+        );
+        assert_eq!(correct_date("1 Aug 2001").as_deref(), Some("2001-08-01"));
+        assert_eq!(
+            correct_date("12th and 13th march 94").as_deref(),
+            Some("1994-03-12,13")
+        );
+        assert_eq!(correct_date("March 2010").as_deref(), Some("2010-03"));
         assert_eq!(correct_date("yesterday"), None);
     }
 
@@ -589,6 +650,7 @@ mod tests {
             ("白胜2.5目", Some("W+2.5")),
             ("黒中押し勝ち", Some("B+R")),
             ("白6目半勝ち", Some("W+6.5")),
+            ("black wins by 5 3/4 points", Some("B+5.75")),
             ("Jigo", Some("0")),
             ("흑 시간승", Some("B+T")),
             ("W+T", Some("W+T")),

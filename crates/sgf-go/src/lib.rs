@@ -26,9 +26,12 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod check;
 pub mod coords;
 pub mod edit;
+pub mod fix;
 pub mod info;
+pub mod lenient;
 pub mod replay;
 
 pub use board::{Board, MoveEffect, Position, Stone};

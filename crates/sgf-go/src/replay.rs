@@ -96,7 +96,10 @@ pub fn apply_node_into(
     let cols = size.cols as usize;
     let idx = |p: Point| (p.y as usize * cols + p.x as usize) as u16;
     if setup {
-        // The spec lets setup stones overwrite whatever was there.
+        // The spec lets setup stones overwrite whatever was there. A point
+        // given twice in the node is a duplicate (reported by the checker),
+        // not a setup without effect.
+        let mut touched = vec![false; size.points()];
         for (ident, stone) in [
             ("AE", Stone::Empty),
             ("AB", Stone::Black),
@@ -112,13 +115,14 @@ pub fn apply_node_into(
                 }
                 for p in entry.points {
                     let old = pos.board.set(p, stone);
-                    if old == stone {
+                    let again = std::mem::replace(&mut touched[idx(p) as usize], true);
+                    if old == stone && !again {
                         rep.events.push(NodeEvent {
                             event: Event::SetupNoEffect { point: p },
                             ident: static_ident(ident),
                             span: entry.span,
                         });
-                    } else {
+                    } else if old != stone {
                         log.push((idx(p), old as u8));
                     }
                 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod check;
 pub mod dump;
 pub mod fmt;
 pub mod info;

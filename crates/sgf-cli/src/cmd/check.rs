@@ -1,0 +1,361 @@
+//! `qipu check`: every FF[4] rule checked, every repairable file repaired.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args as ClapArgs;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
+use sgf_go::fix::Change;
+
+use crate::{input, report};
+
+/// Check records against every rule of SGF FF[4] and Go; optionally repair them.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Files and directories (searched recursively for records); `-` for standard input.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// One JSON object per file, one per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Repair: write the corrected canonical FF[4] UTF-8 form (with -o or --in-place).
+    #[arg(long)]
+    pub fix: bool,
+    /// Where the repaired file goes (one input only).
+    #[arg(short, long, requires = "fix", conflicts_with = "in_place")]
+    pub output: Option<String>,
+    /// Replace each input with its repaired form.
+    #[arg(long, requires = "fix")]
+    pub in_place: bool,
+    /// Keep the original as FILE.bak when repairing in place.
+    #[arg(long, requires = "in_place")]
+    pub backup: bool,
+    /// Silence a code (`S004` or `stray-characters`); repeat or separate with commas.
+    #[arg(short = 'A', long = "allow", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Report warnings as errors.
+    #[arg(short = 'W', long)]
+    pub warnings_as_errors: bool,
+    /// Also show information (legacy constructs, detected charsets) in human output.
+    #[arg(long)]
+    pub info: bool,
+    /// Only the summary (human output).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The outcome of checking one file.
+struct FileReport {
+    name: String,
+    /// The input (differs from `name` after --fix -o).
+    input: String,
+    doc: Option<Document>,
+    diagnostics: Vec<Diagnostic>,
+    /// Repairs, with their line and column in the input.
+    changes: Vec<(Change, u32, u32)>,
+    error: Option<String>,
+}
+
+/// Every diagnostic of a parsed document: parse, FF[4] and Go.
+pub fn diagnostics_of(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
+    let mut all = parsed.diagnostics.clone();
+    all.extend(sgf_go::check::check(&parsed.document));
+    all.sort_by_key(|d| (d.span.start, d.span.end));
+    all
+}
+
+/// Record files under the given paths (directories searched recursively, in
+/// name order).
+pub fn collect(paths: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" {
+            out.push(p.clone());
+            continue;
+        }
+        let path = Path::new(p);
+        if path.is_dir() {
+            let mut stack = vec![path.to_path_buf()];
+            let mut found: Vec<PathBuf> = Vec::new();
+            while let Some(d) = stack.pop() {
+                let rd = std::fs::read_dir(&d)
+                    .with_context(|| format!("cannot read directory {}", d.display()))?;
+                for e in rd.flatten() {
+                    let q = e.path();
+                    if q.is_dir() {
+                        stack.push(q);
+                    } else if input::is_record_path(&q) {
+                        found.push(q);
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found.into_iter().map(|q| q.display().to_string()));
+        } else if path.exists() {
+            out.push(p.clone());
+        } else {
+            bail!("cannot read {p}: no such file or directory");
+        }
+    }
+    Ok(out)
+}
+
+fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
+    let loaded = match input::load(path) {
+        Ok(l) => l,
+        Err(e) => {
+            return FileReport {
+                name: path.to_string(),
+                input: path.to_string(),
+                doc: None,
+                diagnostics: Vec::new(),
+                changes: Vec::new(),
+                error: Some(format!("{e:#}")),
+            };
+        }
+    };
+    let mut diags = diagnostics_of(&loaded.parsed);
+    let mut doc = loaded.parsed.document;
+    let mut changes = Vec::new();
+    let mut error = None;
+    if args.fix {
+        let mut fixed = doc.clone();
+        let (bytes, ch, _) = sgf_go::fix::repair_to_canonical(&mut fixed, &WriteOptions::default());
+        changes = ch
+            .into_iter()
+            .map(|c| {
+                let (l, col) = doc.line_col(c.span.start);
+                (c, l, col)
+            })
+            .collect();
+        let target = if args.in_place {
+            Some(path.to_string())
+        } else {
+            args.output.clone()
+        };
+        match target {
+            Some(t) if t == "-" || (t == path && path == "-") => {
+                let _ = std::io::stdout().lock().write_all(&bytes);
+            }
+            Some(t) => {
+                if let Err(e) = write_fixed(&t, path, &bytes, args.backup) {
+                    error = Some(format!("{e:#}"));
+                }
+            }
+            None => {}
+        }
+        // The exit status and report of --fix describe what is left.
+        let re = sgf_core::parse(&bytes);
+        diags = diagnostics_of(&re);
+        doc = re.document;
+    }
+    diags.retain(|d| !allow.contains(&d.code));
+    if args.warnings_as_errors {
+        for d in &mut diags {
+            if d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+    // After --fix -o, what is left is in the output file: name it.
+    let name = match (&args.output, args.fix) {
+        (Some(o), true) if o != "-" => o.clone(),
+        _ => loaded.name,
+    };
+    FileReport {
+        name,
+        input: path.to_string(),
+        doc: Some(doc),
+        diagnostics: diags,
+        changes,
+        error,
+    }
+}
+
+fn write_fixed(target: &str, source: &str, bytes: &[u8], backup: bool) -> Result<()> {
+    if backup && target == source {
+        std::fs::copy(source, format!("{source}.bak"))
+            .with_context(|| format!("cannot back up {source}"))?;
+    }
+    // Write next to the target, then rename: an interrupted run leaves the original intact.
+    let tmp = format!("{target}.qipu-tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {tmp}"))?;
+    std::fs::rename(&tmp, target).with_context(|| format!("cannot write {target}"))?;
+    Ok(())
+}
+
+fn json_line(r: &FileReport) -> String {
+    let doc = r.doc.as_ref();
+    let diags: Vec<serde_json::Value> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = doc.map_or((1, 1), |doc| doc.line_col(d.span.start));
+            let (start, end) = doc.map_or((d.span.start, d.span.end), |doc| {
+                (
+                    doc.original_offset(d.span.start),
+                    doc.original_offset(d.span.end),
+                )
+            });
+            let mut o = json!({
+                "code": d.code.as_str(),
+                "severity": d.severity.as_str(),
+                "message": d.message,
+                "line": line,
+                "column": column,
+                "start": start,
+                "end": end,
+                "name": d.code.name(),
+            });
+            if let Some(fix) = &d.fix {
+                o["fix"] = json!(fix);
+            }
+            o
+        })
+        .collect();
+    let mut o = json!({"path": r.name, "diagnostics": diags});
+    if !r.changes.is_empty() {
+        o["changes"] = json!(
+            r.changes
+                .iter()
+                .map(|(c, l, col)| json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end}))
+                .collect::<Vec<_>>()
+        );
+    }
+    if let Some(e) = &r.error {
+        o["error"] = json!(e);
+    }
+    o.to_string()
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let mut allow = Vec::new();
+    for a in &args.allow {
+        match Code::parse(a.trim()) {
+            Some(c) => allow.push(c),
+            None => bail!("unknown diagnostic code `{a}` (see docs/diagnostics.md)"),
+        }
+    }
+    let files = collect(&args.paths)?;
+    if args.output.is_some() && files.len() != 1 {
+        bail!("--output takes exactly one input file; use --in-place for several");
+    }
+    if args.fix && args.output.is_none() && !args.in_place {
+        bail!("--fix needs -o OUT or --in-place");
+    }
+    let bar = if files.len() > 1 && std::io::stderr().is_terminal() && !args.json {
+        let b = ProgressBar::new(files.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed_precise} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let color = std::io::stdout().is_terminal();
+    let mut stdout = std::io::stdout().lock();
+    let (mut errors, mut warnings, mut unreadable, mut files_with) =
+        (0usize, 0usize, 0usize, 0usize);
+    // Chunks keep memory flat and the output in input order.
+    for chunk in files.chunks(256) {
+        let reports: Vec<FileReport> = chunk
+            .par_iter()
+            .map(|p| {
+                let r = check_one(p, args, &allow);
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                r
+            })
+            .collect();
+        for r in reports {
+            if r.error.is_some() {
+                unreadable += 1;
+            }
+            let e = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            let w = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .count();
+            errors += e;
+            warnings += w;
+            if e + w > 0 {
+                files_with += 1;
+            }
+            let text = if args.json {
+                json_line(&r) + "\n"
+            } else {
+                human(&r, args, color)
+            };
+            let out = match &bar {
+                Some(b) => b.suspend(|| stdout.write_all(text.as_bytes())),
+                None => stdout.write_all(text.as_bytes()),
+            };
+            if out.is_err() {
+                return Ok(2);
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if !args.json {
+        let summary = format!(
+            "{} file(s) checked: {errors} error(s), {warnings} warning(s) in {files_with} file(s){}\n",
+            files.len(),
+            if unreadable > 0 {
+                format!(", {unreadable} unreadable")
+            } else {
+                String::new()
+            }
+        );
+        let _ = stdout.write_all(summary.as_bytes());
+    }
+    Ok(if unreadable > 0 {
+        2
+    } else if errors + warnings > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+fn human(r: &FileReport, args: &Args, color: bool) -> String {
+    let mut s = String::new();
+    if let Some(e) = &r.error {
+        s.push_str(&format!("{}: {e}\n", r.name));
+    }
+    let Some(doc) = &r.doc else { return s };
+    for (c, l, col) in &r.changes {
+        if !args.quiet {
+            s.push_str(&format!(
+                "{}:{l}:{col}: fixed [{}] {}\n",
+                r.input,
+                c.code.as_str(),
+                c.message
+            ));
+        }
+    }
+    if args.quiet {
+        return s;
+    }
+    for d in &r.diagnostics {
+        if d.severity == Severity::Info && !args.info {
+            continue;
+        }
+        s.push_str(&report::render(&r.name, doc, d, color));
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,489 @@
+//! The checks that need Go: board size, points on the board, unique points
+//! in setup and markup, lines and labels, game-info formats (`DT`, `RE`,
+//! `KM`), and playing every move of every variation.
+
+use std::collections::HashMap;
+
+use sgf_core::validate::{ff_version, game_type};
+use sgf_core::{Code, Diagnostic, Document, Node, NodeId, Point, Severity, Span};
+
+use crate::coords::{self, BoardSize, CoordIssue, SizeIssue};
+use crate::info;
+use crate::replay::{Cursor, Event};
+
+/// Every check of a document: the game-independent FF[4] rules
+/// ([`sgf_core::validate::validate`]) and the Go ones.
+pub fn check(doc: &Document) -> Vec<Diagnostic> {
+    let mut out = sgf_core::validate::validate(doc);
+    out.extend(check_go(doc));
+    out
+}
+
+/// The Go checks of every Go game of `doc`.
+pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for gi in 0..doc.game_count() {
+        if game_type(doc, gi) != 1 {
+            continue;
+        }
+        let ff = ff_version(doc, gi);
+        let game = doc.game(gi).expect("in range");
+        let root = game.root();
+        let (size, issue) = coords::board_size(&root);
+        if let Some((issue, span)) = issue {
+            out.push(match issue {
+                SizeIssue::Invalid => Diagnostic::new(
+                    Code::InvalidNumber,
+                    span,
+                    "`SZ` needs a number or `columns:rows`; 19×19 is assumed",
+                ),
+                SizeIssue::SquareComposed => Diagnostic::new(
+                    Code::SquareSizeComposed,
+                    span,
+                    format!("a square board must be written `SZ[{}]`", size.cols),
+                )
+                .with_fix(format!("SZ[{}]", size.cols)),
+                SizeIssue::OutOfRange => Diagnostic::new(
+                    Code::OutOfRange,
+                    span,
+                    format!("Go boards are 1×1 to 52×52; read as {size}"),
+                ),
+            });
+        }
+        if ff < 4
+            && size.cols != size.rows
+            && let Some(v) = root.value("SZ")
+        {
+            out.push(Diagnostic::new(
+                Code::FeatureNotInVersion,
+                v.span(),
+                format!("a rectangular board in an FF[{ff}] file"),
+            ));
+        }
+        check_game_info(doc, gi, &mut out);
+        for node in game.nodes() {
+            check_points(&node, size, &mut out);
+        }
+        play(doc, gi, &mut out);
+        handicap(&root, size, &mut out);
+    }
+    out
+}
+
+fn coord_diag(
+    issue: CoordIssue,
+    ident: &str,
+    raw: &[u8],
+    span: Span,
+    size: BoardSize,
+) -> Diagnostic {
+    let shown = String::from_utf8_lossy(raw);
+    match issue {
+        CoordIssue::Invalid => Diagnostic::new(
+            Code::InvalidPoint,
+            span,
+            format!("`{ident}[{shown}]` is not a point"),
+        ),
+        CoordIssue::OutsideBoard => Diagnostic::new(
+            Code::PointOutsideBoard,
+            span,
+            format!("`{ident}[{shown}]` is outside the {size} board"),
+        )
+        .with_fix("deleted"),
+        CoordIssue::TtPass => Diagnostic::new(
+            Code::PassAsTt,
+            span,
+            format!("pass written `{ident}[tt]` (FF[3] style); FF[4] writes `{ident}[]`"),
+        ),
+        CoordIssue::Uppercase => Diagnostic::new(
+            Code::UppercaseCoordinate,
+            span,
+            format!("upper-case `{ident}[{shown}]` on a {size} board; read as lower case"),
+        ),
+        CoordIssue::AmbiguousPass => Diagnostic::new(
+            Code::AmbiguousPass,
+            span,
+            format!(
+                "`{ident}[{shown}]` on a {size} board: some programs write a pass this way; not guessed"
+            ),
+        ),
+    }
+}
+
+/// Points: on the board, unique where the spec says so; lines and labels.
+fn check_points(node: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
+    use sgf_core::props::{id as pid, lookup};
+    let set = node.known_set();
+    let has = |ident: &str| lookup(ident.as_bytes()).is_some_and(|k| set & (1u128 << k) != 0);
+    const LISTS: u128 = 1 << pid::AB
+        | 1 << pid::AW
+        | 1 << pid::AE
+        | 1 << pid::CR
+        | 1 << pid::MA
+        | 1 << pid::SL
+        | 1 << pid::SQ
+        | 1 << pid::TR
+        | 1 << pid::DD
+        | 1 << pid::VW
+        | 1 << pid::TB
+        | 1 << pid::TW
+        | 1 << pid::AR
+        | 1 << pid::LN
+        | 1 << pid::LB;
+    for id in ["B", "W"] {
+        if !has(id) {
+            continue;
+        }
+        for v in node.values(id) {
+            let pm = coords::parse_move(v.raw(), size);
+            if let Some(issue) = pm.issue {
+                out.push(coord_diag(issue, id, v.raw(), v.span(), size));
+            }
+        }
+    }
+    if set & LISTS == 0 {
+        return;
+    }
+    // Setup points are unique across AB/AW/AE; markup points across the shapes.
+    for group in [&["AB", "AW", "AE"][..], &["CR", "MA", "SL", "SQ", "TR"][..]] {
+        let mut seen: HashMap<Point, (&str, Span)> = HashMap::new();
+        // In file order, so the later occurrence is the one reported.
+        let mut order: Vec<&str> = Vec::new();
+        for p in node.props() {
+            if let Some(id) = group.iter().find(|g| **g == p.ident())
+                && !order.contains(id)
+            {
+                order.push(id);
+            }
+        }
+        for id in order {
+            for entry in coords::point_list(node.values(id), size) {
+                let raw = raw_at(node, id, entry.span);
+                if let Some(issue) = entry.issue {
+                    out.push(coord_diag(issue, id, &raw, entry.span, size));
+                }
+                if entry.reversed {
+                    out.push(
+                        Diagnostic::new(
+                            Code::ReversedRectangle,
+                            entry.span,
+                            format!(
+                                "`{id}[{}]`: a rectangle is written upper-left first",
+                                String::from_utf8_lossy(&raw)
+                            ),
+                        )
+                        .with_fix("the corners are swapped"),
+                    );
+                }
+                let rect = entry.points.len() > 1;
+                for p in entry.points {
+                    if let Some(&(first_id, first_span)) = seen.get(&p) {
+                        let code = if rect
+                            || first_span != entry.span && is_rect(node, first_id, first_span)
+                        {
+                            Code::OverlappingRectangle
+                        } else {
+                            Code::DuplicatePoint
+                        };
+                        out.push(
+                            Diagnostic::new(
+                                code,
+                                entry.span,
+                                format!(
+                                    "point {p} is given twice ({first_id} and {id}) in one node"
+                                ),
+                            )
+                            .with_related(first_span, "first occurrence")
+                            .with_fix("the later occurrence is deleted"),
+                        );
+                    } else {
+                        seen.insert(p, (id, entry.span));
+                    }
+                }
+            }
+        }
+    }
+    for id in ["DD", "VW", "TB", "TW"] {
+        if !has(id) {
+            continue;
+        }
+        for entry in coords::point_list(node.values(id), size) {
+            if let Some(issue) = entry.issue {
+                let raw = raw_at(node, id, entry.span);
+                out.push(coord_diag(issue, id, &raw, entry.span, size));
+            }
+        }
+    }
+    for id in ["AR", "LN"] {
+        if !has(id) {
+            continue;
+        }
+        let mut seen: Vec<(Point, Point, Span)> = Vec::new();
+        for v in node.values(id) {
+            let Some((a, b)) = v.composed_raw() else {
+                continue;
+            };
+            let (pa, pb) = (coords::parse_point(a, size), coords::parse_point(b, size));
+            let (Ok((pa, _)), Ok((pb, _))) = (pa, pb) else {
+                let bad = if coords::parse_point(a, size).is_err() {
+                    a
+                } else {
+                    b
+                };
+                let issue = coords::parse_point(bad, size)
+                    .err()
+                    .unwrap_or(CoordIssue::Invalid);
+                out.push(coord_diag(issue, id, v.raw(), v.span(), size));
+                continue;
+            };
+            if pa == pb {
+                out.push(
+                    Diagnostic::new(
+                        Code::BadLine,
+                        v.span(),
+                        format!("`{id}` from {pa} to itself has no direction"),
+                    )
+                    .with_fix("deleted"),
+                );
+            } else if let Some((_, _, first)) = seen.iter().find(|(x, y, _)| *x == pa && *y == pb) {
+                out.push(
+                    Diagnostic::new(
+                        Code::BadLine,
+                        v.span(),
+                        format!("`{id}[{pa}:{pb}]` given twice"),
+                    )
+                    .with_related(*first, "first occurrence")
+                    .with_fix("deleted"),
+                );
+            } else {
+                seen.push((pa, pb, v.span()));
+            }
+        }
+    }
+    if !has("LB") {
+        return;
+    }
+    let mut labels: Vec<(Point, Span)> = Vec::new();
+    for v in node.values("LB") {
+        let Some((a, _)) = v.composed_raw() else {
+            continue;
+        };
+        match coords::parse_point(a, size) {
+            Err(issue) => out.push(coord_diag(issue, "LB", a, v.span(), size)),
+            Ok((p, issue)) => {
+                if let Some(issue) = issue {
+                    out.push(coord_diag(issue, "LB", a, v.span(), size));
+                }
+                if let Some((_, first)) = labels.iter().find(|(q, _)| *q == p) {
+                    out.push(
+                        Diagnostic::new(
+                            Code::DuplicateLabel,
+                            v.span(),
+                            format!("two labels on {p}"),
+                        )
+                        .with_related(*first, "first label")
+                        .with_fix("the later label is deleted"),
+                    );
+                } else {
+                    labels.push((p, v.span()));
+                }
+            }
+        }
+    }
+}
+
+fn raw_at(node: &Node<'_>, id: &str, span: Span) -> Vec<u8> {
+    node.values(id)
+        .find(|v| v.span() == span)
+        .map(|v| v.raw().to_vec())
+        .unwrap_or_default()
+}
+
+fn is_rect(node: &Node<'_>, id: &str, span: Span) -> bool {
+    raw_at(node, id, span).contains(&b':')
+}
+
+/// `DT`, `RE`, `KM`, `TM`, `HA` in their specified formats.
+fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+    let game = doc.game(gi).expect("in range");
+    use sgf_core::props::id as pid;
+    for node in game.nodes() {
+        let set = node.known_set();
+        if set & (1u128 << pid::DT | 1u128 << pid::RE | 1u128 << pid::KM) == 0 {
+            continue;
+        }
+        if let Some(v) = node.value("DT") {
+            let t = v.as_simple_text();
+            if info::parse_dates(&t).is_none() {
+                let mut d = Diagnostic::new(
+                    Code::BadDate,
+                    v.span(),
+                    format!("`DT[{t}]` is not in the ISO format YYYY-MM-DD (with its shortcuts)"),
+                );
+                d = match info::correct_date(&t) {
+                    Some(c) => d.with_fix(format!("DT[{c}]")),
+                    None => d.with_fix("kept in GC"),
+                };
+                out.push(d);
+            }
+        }
+        if let Some(v) = node.value("RE") {
+            let t = v.as_simple_text();
+            if info::parse_result(&t).is_none() {
+                let mut d = Diagnostic::new(
+                    Code::BadResult,
+                    v.span(),
+                    format!("`RE[{t}]` is not in the FF[4] result format (B+3.5, W+R, 0, Void, ?)"),
+                );
+                d = match info::correct_result(&t) {
+                    Some(c) => d.with_fix(format!("RE[{c}]")),
+                    None => d.with_fix("kept in GC"),
+                };
+                out.push(d);
+            }
+        }
+        if let Some(v) = node.value("KM")
+            && let Some(k) = v.real()
+            && (k.abs() > 150.0
+                || (k.abs() >= 50.0 && (k * 2.0).fract() == 0.0 && (k / 25.0).fract() == 0.0))
+        {
+            out.push(Diagnostic::new(
+                Code::BadKomi,
+                v.span(),
+                format!(
+                    "`KM[{}]` is not a plausible komi; Fox files scale komi (KM[375] = 7.5)",
+                    String::from_utf8_lossy(v.raw())
+                ),
+            ));
+        }
+    }
+}
+
+/// Plays every move of every variation and reports what SGF allows but Go does not.
+fn play(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+    let game = doc.game(gi).expect("in range");
+    let mut cursor = Cursor::new(doc, gi);
+    // Depth-first with the cursor itself, so each node is entered once and
+    // left once (no walk from the root per node).
+    let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
+    report_events(&cursor, out);
+    while let Some(top) = stack.last_mut() {
+        match *top {
+            Some(child) => {
+                *top = doc.node(child).next_sibling().map(|s| s.id());
+                cursor.down(doc, child);
+                report_events(&cursor, out);
+                stack.push(doc.node(child).first_child().map(|c| c.id()));
+            }
+            None => {
+                stack.pop();
+                cursor.up();
+            }
+        }
+    }
+}
+
+fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
+    {
+        for e in &cursor.report().events {
+            let d = match &e.event {
+                Event::Occupied { point } => Diagnostic::new(
+                    Code::OccupiedPoint,
+                    e.span,
+                    format!("{} plays on {point}, which already holds a stone", e.ident),
+                ),
+                Event::Suicide { stones } => Diagnostic::new(
+                    Code::Suicide,
+                    e.span,
+                    format!("suicide: {stones} stone(s) of the player removed"),
+                ),
+                Event::KoRetake { point } => Diagnostic::new(
+                    Code::KoRetake,
+                    e.span,
+                    format!("{} retakes the ko at {point} immediately", e.ident),
+                ),
+                Event::SetupNoEffect { point } => Diagnostic::new(
+                    Code::SetupNoEffect,
+                    e.span,
+                    format!("`{}` at {point} changes nothing (already so)", e.ident),
+                )
+                .with_fix("deleted"),
+                Event::SameColorTwice => Diagnostic::new(
+                    Code::SameColorTwice,
+                    e.span,
+                    format!("two {} moves in a row", e.ident),
+                ),
+                // Reported by the point checks.
+                Event::BadCoordinate { .. } => continue,
+            };
+            out.push(d);
+        }
+    }
+}
+
+/// `HA` against the black setup stones of the root.
+fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
+    let Some(v) = root.value("HA") else { return };
+    let Some(ha) = v.number() else { return };
+    let stones = coords::points_of(root, "AB", size).len() as i64;
+    if ha >= 2 && stones != ha {
+        out.push(
+            Diagnostic::new(
+                Code::HandicapMismatch,
+                v.span(),
+                format!("HA[{ha}] but the root has {stones} black setup stone(s)"),
+            )
+            .with_severity(Severity::Warning),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgf_core::parse;
+
+    fn codes(s: &str) -> Vec<&'static str> {
+        let p = parse(s.as_bytes());
+        let mut v: Vec<&str> = check_go(&p.document)
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn go_rules() {
+        assert_eq!(codes("(;FF[4]SZ[19:19])"), vec!["V008"]);
+        assert_eq!(codes("(;FF[4]SZ[60])"), vec!["V009"]);
+        assert_eq!(codes("(;FF[4]DT[2024/1/5])"), vec!["V010"]);
+        assert_eq!(codes("(;FF[4]RE[Black wins])"), vec!["V011"]);
+        assert_eq!(codes("(;FF[4]AB[aa][aa])"), vec!["V012"]);
+        assert_eq!(codes("(;FF[4]AB[aa]AW[aa])"), vec!["V012"]);
+        assert_eq!(codes("(;FF[4];TR[aa]MA[aa])"), vec!["V012"]);
+        assert_eq!(codes("(;FF[4];AR[aa:aa])"), vec!["V013"]);
+        assert_eq!(codes("(;FF[4];LN[aa:bb][aa:bb])"), vec!["V013"]);
+        assert_eq!(codes("(;FF[4];LB[aa:1][aa:2])"), vec!["V014"]);
+        assert_eq!(codes("(;FF[4]AB[aa:cc][bb])"), vec!["V015"]);
+        assert_eq!(codes("(;FF[4]AB[cc:aa])"), vec!["V016"]);
+        assert_eq!(codes("(;FF[4]SZ[9];B[kk])"), vec!["V017"]);
+        assert_eq!(codes("(;FF[4]SZ[9:5];B[ef])"), vec!["V017"]);
+        assert_eq!(codes("(;FF[4];B[tt])"), vec!["V018"]);
+        assert_eq!(codes("(;FF[4];B[DD])"), vec!["V019"]);
+        assert_eq!(codes("(;FF[4]KM[375])"), vec!["V020"]);
+        assert_eq!(codes("(;FF[3]SZ[9:5])"), vec!["V021"]);
+        assert_eq!(codes("(;FF[4];B[aa];W[aa])"), vec!["G001"]);
+        assert_eq!(codes("(;FF[4]AB[ba][ab];W[aa])"), vec!["G002"]);
+        assert_eq!(
+            codes("(;FF[4]SZ[5]AB[bb][ac][bd]AW[cb][dc][cd][bc];B[cc];W[bc])"),
+            vec!["G003"]
+        );
+        assert_eq!(codes("(;FF[4]AB[aa];AB[aa])"), vec!["G004"]);
+        assert_eq!(codes("(;FF[4]HA[3]AB[dd][pp])"), vec!["G005"]);
+        assert_eq!(codes("(;FF[4];B[aa];B[bb])"), vec!["G006"]);
+        assert_eq!(codes("(;FF[4]SZ[18];B[ss])"), vec!["G007"]);
+        assert!(codes("(;FF[4]GM[1]SZ[19]DT[1996-12-27,28,1997-01-03,04]RE[W+R]KM[6.5]HA[2]AB[dd][pp];W[aa]TR[bb]CR[cc]LB[dd:A][ee:B]AR[aa:cc]LN[bb:dd])").is_empty());
+        assert!(codes("(;FF[4]GM[2]SZ[8];B[zz])").is_empty());
+    }
+}

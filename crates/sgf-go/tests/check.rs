@@ -1,0 +1,171 @@
+//! The checker and the repair, fixture by fixture (`testdata/check/`): each
+//! `NAME.check` snapshot holds the diagnostics (code, line), the changes of
+//! the repair, the repaired output, and what is left when it is checked
+//! again. Left may only be what cannot be repaired (Go play, unknown or
+//! legacy properties kept). `QIPU_UPDATE_SNAPSHOTS=1` rewrites the snapshots.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use sgf_core::{Code, Severity, WriteOptions, parse};
+
+/// Codes that a repair reports but leaves (they describe play or kept content).
+const UNREPAIRABLE: &[Code] = &[
+    Code::OccupiedPoint,
+    Code::Suicide,
+    Code::KoRetake,
+    Code::HandicapMismatch,
+    Code::SameColorTwice,
+    Code::AmbiguousPass,
+    Code::NotGo,
+    Code::UnknownProperty,
+    Code::PrivateProperty,
+    Code::LegacyProperty,
+    Code::BadKomi,
+];
+
+fn all_diagnostics(bytes: &[u8]) -> Vec<sgf_core::Diagnostic> {
+    let p = parse(bytes);
+    let mut d = p.diagnostics.clone();
+    d.extend(sgf_go::check::check(&p.document));
+    d.sort_by_key(|d| (d.span.start, d.code));
+    d
+}
+
+fn snapshot(bytes: &[u8]) -> (String, Vec<String>) {
+    let p = parse(bytes);
+    let mut s = String::from("# diagnostics\n");
+    for d in all_diagnostics(bytes) {
+        let (l, c) = p.document.line_col(d.span.start);
+        let _ = writeln!(
+            s,
+            "{} {} {l}:{c} {}",
+            d.code.as_str(),
+            d.severity,
+            d.message
+        );
+    }
+    let mut doc = p.document.clone();
+    let (out, changes, remaining) =
+        sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default());
+    s.push_str("# changes\n");
+    for c in &changes {
+        let (l, col) = p.document.line_col(c.span.start);
+        let _ = writeln!(s, "{} {l}:{col} {}", c.code.as_str(), c.message);
+    }
+    s.push_str("# repaired\n");
+    s.push_str(&String::from_utf8_lossy(&out));
+    s.push_str("# left\n");
+    let mut problems = Vec::new();
+    for d in &remaining {
+        let _ = writeln!(s, "{} {} {}", d.code.as_str(), d.severity, d.message);
+        if d.severity != Severity::Info && !UNREPAIRABLE.contains(&d.code) {
+            problems.push(format!("{} {}", d.code.as_str(), d.message));
+        }
+    }
+    (s, problems)
+}
+
+#[test]
+fn check_and_repair_fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/check");
+    let update = std::env::var_os("QIPU_UPDATE_SNAPSHOTS").is_some();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40);
+    let mut failures = Vec::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let (snap, problems) = snapshot(&std::fs::read(&f).unwrap());
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{name}: the repaired output is not clean: {problems:?}"
+            ));
+        }
+        let sp = f.with_extension("check");
+        match std::fs::read_to_string(&sp) {
+            Ok(old) if old == snap => {}
+            _ if update => std::fs::write(&sp, snap).unwrap(),
+            _ => failures.push(format!("{name}: snapshot differs or is missing")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One fixture per rule: the code it must produce and the line it points at.
+#[test]
+fn each_rule_has_its_code_and_line() {
+    let cases: &[(&str, &str, u32)] = &[
+        ("(;FF[4]GM[1]\n;SZ[9])", "F001", 2),
+        ("(;FF[4]PB[a]\n;B[aa]PW[b])", "F002", 2),
+        ("(;FF[4]\n;AB[aa]B[bb])", "F003", 2),
+        ("(;FF[4]\n;B[aa]W[bb])", "F004", 2),
+        ("(;FF[4]\n;C[x]TE[1])", "F005", 2),
+        ("(;FF[4]\n;KO[])", "F005", 2),
+        ("(;FF[4]\n;B[aa]BM[1]\nTE[1])", "F006", 3),
+        ("(;FF[4]\n;GB[1]GW[1])", "F007", 2),
+        ("(;FF[4]\n;B[aa]\nXY[1])", "F008", 3),
+        ("(;FF[4]PB[a][b])", "F009", 1),
+        ("(;FF[4]\nPB[])", "F010", 2),
+        ("(;FF[4]\n;L[aa])", "F011", 2),
+        ("(;FF[4]GM[1]\nB[aa])", "F012", 2),
+        ("(;FF[4]GM[2])", "F015", 1),
+        ("(;FF[4]\nHA[two])", "V001", 2),
+        ("(;FF[4]\nKM[6,5])", "V002", 2),
+        ("(;FF[4]\n;B[aa]GB[3])", "V003", 2),
+        ("(;FF[4]\nPL[X])", "V004", 2),
+        ("(;FF[4]\n;B[aa]\nLB[aa])", "V006", 3),
+        ("(;FF[4]\n;B[aa:bb])", "V007", 2),
+        ("(;FF[4]\nSZ[19:19])", "V008", 2),
+        ("(;FF[4]\nSZ[53])", "V009", 2),
+        ("(;FF[4]\nFF[5])", "V009", 2),
+        ("(;FF[4]ST[4])", "V009", 1),
+        ("(;FF[4]GM[1]\nDT[2024/1/5])", "V010", 2),
+        ("(;FF[4]\nRE[Black wins])", "V011", 2),
+        ("(;FF[4]\nAB[aa][aa])", "V012", 2),
+        ("(;FF[4]\n;B[aa]CR[bb]\nSQ[bb])", "V012", 3),
+        ("(;FF[4]\n;B[aa]AR[bb:bb])", "V013", 2),
+        ("(;FF[4]\n;B[aa]LN[aa:bb]\n[aa:bb])", "V013", 3),
+        ("(;FF[4]\n;B[aa]LB[cc:1]\n[cc:2])", "V014", 3),
+        ("(;FF[4]\nAB[aa:cc]\n[bb])", "V015", 3),
+        ("(;FF[4]\nAB[cc:aa])", "V016", 2),
+        ("(;FF[4]SZ[9]\n;B[kk])", "V017", 2),
+        ("(;FF[4]SZ[9:5]\n;B[ef])", "V017", 2),
+        ("(;FF[4]\n;B[tt])", "V018", 2),
+        ("(;FF[4]\n;B[DD])", "V019", 2),
+        ("(;FF[4]\nKM[375])", "V020", 2),
+        ("(;FF[3]\nAB[aa:bb])", "V021", 2),
+        ("(;FF[3]\n;B[])", "V022", 2),
+        ("(;FF[4]\n;B[aa]KO[x])", "V024", 2),
+        ("(;FF[4]\nTM[2 hours])", "V025", 2),
+        ("(;FF[4]\n;B[aa]\n;W[aa])", "G001", 3),
+        ("(;FF[4]AB[ba][ab]\n;W[aa])", "G002", 2),
+        (
+            "(;FF[4]SZ[5]AB[bb][ac][bd]AW[cb][dc][cd][bc]\n;B[cc]\n;W[bc])",
+            "G003",
+            3,
+        ),
+        ("(;FF[4]AB[aa]\n;AB[aa])", "G004", 2),
+        ("(;FF[4]\nHA[3]AB[dd][pp])", "G005", 2),
+        ("(;FF[4]\n;B[aa]\n;B[bb])", "G006", 3),
+        ("(;FF[4]SZ[18]\n;B[ss])", "G007", 2),
+    ];
+    for (src, code, line) in cases {
+        let p = parse(src.as_bytes());
+        let diags = all_diagnostics(src.as_bytes());
+        let d = diags
+            .iter()
+            .find(|d| d.code.as_str() == *code)
+            .unwrap_or_else(|| panic!("{code} not reported for {src:?}: {diags:?}"));
+        assert_eq!(
+            p.document.line_col(d.span.start).0,
+            *line,
+            "{code} in {src:?}"
+        );
+    }
+}

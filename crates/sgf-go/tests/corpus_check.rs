@@ -1,0 +1,190 @@
+//! The checker over the sample corpus (skipped when it is absent): no panic,
+//! a stable list of diagnostics per file (a snapshot), and the repair keeps
+//! every text of the input.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sgf_core::{Document, WriteOptions, parse};
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("QIPU_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The SGF files of the corpus outside `real/` (its 10 MB collections are
+/// for the benchmark), with the members of the `.tar.gz` archives.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = p
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if p.is_dir() {
+                if name != "real" {
+                    stack.push(p);
+                }
+            } else if name.ends_with(".tar.gz") {
+                let f = std::fs::File::open(&p).unwrap();
+                let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(f));
+                for m in ar.entries().unwrap() {
+                    let mut m = m.unwrap();
+                    let mname = format!("{name}:{}", m.path().unwrap().display());
+                    if m.header().entry_type().is_file()
+                        && mname.to_ascii_lowercase().ends_with(".sgf")
+                    {
+                        let mut v = Vec::new();
+                        m.read_to_end(&mut v).unwrap();
+                        out.push((mname, v));
+                    }
+                }
+            } else if name.to_ascii_lowercase().ends_with(".sgf") {
+                out.push((name, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn diagnostics(bytes: &[u8]) -> (Document, Vec<sgf_core::Diagnostic>) {
+    let p = parse(bytes);
+    let mut d = p.diagnostics;
+    d.extend(sgf_go::check::check(&p.document));
+    d.sort_by_key(|d| (d.span.start, d.code));
+    (p.document, d)
+}
+
+#[test]
+fn corpus_diagnostics_are_stable() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut snap = String::new();
+    for (name, bytes) in files(&dir) {
+        let (doc, diags) = diagnostics(&bytes);
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in &diags {
+            *counts.entry(d.code.as_str()).or_default() += 1;
+        }
+        let _ = write!(snap, "{name}:");
+        if diags.len() <= 12 {
+            for d in &diags {
+                let _ = write!(
+                    snap,
+                    " {}@{}",
+                    d.code.as_str(),
+                    doc.line_col(d.span.start).0
+                );
+            }
+        } else {
+            for (c, n) in counts {
+                let _ = write!(snap, " {c}x{n}");
+            }
+        }
+        snap.push('\n');
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/corpus_check.txt");
+    if std::env::var_os("QIPU_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &snap).unwrap();
+        return;
+    }
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    if old != snap {
+        let first = old
+            .lines()
+            .zip(snap.lines())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("was: {a}\nnow: {b}"))
+            .unwrap_or_else(|| "a different number of files".into());
+        panic!("diagnostics over the corpus changed (QIPU_UPDATE_SNAPSHOTS=1 to accept):\n{first}");
+    }
+}
+
+/// Text of a document: every Text/SimpleText/unknown value, white space collapsed.
+fn texts(doc: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, n) in doc.all_nodes() {
+        for p in doc.node(n).props() {
+            // The canonical form is UTF-8 by definition.
+            if p.ident() == "CA" {
+                continue;
+            }
+            let vt = p.value_type();
+            if !(vt == sgf_core::ValueType::Text
+                || vt == sgf_core::ValueType::SimpleText
+                || p.info().is_none())
+            {
+                continue;
+            }
+            for v in p.values() {
+                let t: String = v
+                    .decoded()
+                    .replace('\0', " ")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !t.is_empty() {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn repair_keeps_every_text() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, bytes) in files(&dir) {
+        let p = parse(&bytes);
+        let before = texts(&p.document);
+        let mut doc = p.document;
+        let (out, _, _) = sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default());
+        let after_doc = parse(&out).document;
+        let after = texts(&after_doc).join("\u{1}");
+        let after_lower = after.to_lowercase();
+        let numbers = |t: &str| -> Vec<u64> {
+            t.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|x| x.parse().ok())
+                .collect()
+        };
+        let dates_after: Vec<Vec<u64>> = after_doc
+            .all_nodes()
+            .filter_map(|(_, n)| after_doc.node(n).text("DT").map(|d| numbers(&d)))
+            .collect();
+        for t in before {
+            // A date rewritten in the ISO format keeps its numbers.
+            if !after.contains(&t)
+                && !after_lower.contains(&t.to_lowercase())
+                && !dates_after.contains(&numbers(&t))
+            {
+                failures.push(format!(
+                    "{name}: lost {:?}",
+                    t.chars().take(60).collect::<String>()
+                ));
+                break;
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 100);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
