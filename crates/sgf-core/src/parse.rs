@@ -780,9 +780,19 @@ impl<'a> Builder<'a> {
                     i += 1;
                 }
             }
-            // A list of values (`AB[aa][bb]`) is left to the general path.
+            // A list of values (`AB[aa][bb]`, also across white space) is
+            // left to the general path.
             if i == limit || src[i] != b']' || src[i + 1] == b'[' {
                 break;
+            }
+            if lexer::is_ws(src[i + 1]) {
+                let mut j = i + 1;
+                while j < src.len() && lexer::is_ws(src[j]) {
+                    j += 1;
+                }
+                if src.get(j) == Some(&b'[') {
+                    break;
+                }
             }
             let node = &mut self.doc.nodes[self.cur as usize];
             if node.plen == MAX_PROPS_PER_NODE {
@@ -1480,6 +1490,8 @@ mod tests {
         assert_eq!(codes(b"(;B[aa]())"), vec!["S010"]);
         assert_eq!(codes(b"(;B[aa]((;W[bb])))"), vec!["S011"]);
         assert_eq!(codes(b"(;B[aa]((;W[bb]))"), vec!["S011"]);
+        // A second value on the next line belongs to the same property.
+        assert_eq!(codes(b"(;GM[1];B[aa]\n[bb];W[cc])"), Vec::<&str>::new());
         assert_eq!(codes(b"(;B[aa];[bb])"), vec!["S013"]);
         assert_eq!(codes(b"(;B[aa](;W[bb])(;W[cc]);W[dd])"), vec!["S014"]);
         assert_eq!(codes(b"(;FF[4]AddBlack[aa])"), vec!["S015"]);
