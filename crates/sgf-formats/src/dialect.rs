@@ -413,18 +413,21 @@ fn replace(
     let span = span_of(doc, root, from);
     let free = from == to || !doc.node(root).has(to);
     let written = match new {
-        Some(v) if free => match doc.set_text(root, to, &v) {
-            Ok(()) => Some(v),
-            Err(e) => {
-                ch.failed(span, from, &e);
-                return;
+        Some(v) if free => {
+            let raw = sgf_core::text::escape(&v, false);
+            match doc.replace_property(root, from, to, &[raw]) {
+                Ok(()) => Some(v),
+                Err(e) => {
+                    ch.failed(span, from, &e);
+                    return;
+                }
             }
-        },
-        _ => None,
+        }
+        _ => {
+            doc.remove_property(root, from);
+            None
+        }
     };
-    if from != to {
-        doc.remove_property(root, from);
-    }
     if written.as_deref() != Some(old) {
         keep_original(doc, root, from, old, ch);
     }
@@ -467,22 +470,35 @@ fn fix_sina(doc: &mut Document, root: NodeId, ch: &mut Changes) {
             (Some(s), None) if lc.is_none() => Some(format!("{} seconds byo-yomi", fmt_real(s))),
             _ => None,
         };
-        let span = span_of(doc, root, if lt.is_some() { "LT" } else { "LC" });
+        let first = if lt.is_some() { "LT" } else { "LC" };
+        let span = span_of(doc, root, first);
+        let placed = match ot {
+            Some(ot) if !doc.node(root).has("OT") => {
+                let raw = sgf_core::text::escape(&ot, false);
+                match doc.replace_property(root, first, "OT", &[raw]) {
+                    Ok(()) => {
+                        ch.changed(span, format!("LT/LC → OT[{ot}]"));
+                        true
+                    }
+                    Err(e) => {
+                        ch.failed(span, "OT", &e);
+                        false
+                    }
+                }
+            }
+            _ => false,
+        };
+        if !placed {
+            ch.changed(
+                span,
+                format!("LT/LC not understood or OT already set; kept in {ORIGINAL}"),
+            );
+        }
         for (id, v) in [("LT", &lt), ("LC", &lc)] {
             if let Some(v) = v {
                 doc.remove_property(root, id);
                 keep_original(doc, root, id, v, ch);
             }
-        }
-        match ot {
-            Some(ot) if !doc.node(root).has("OT") => match doc.set_text(root, "OT", &ot) {
-                Ok(()) => ch.changed(span, format!("LT/LC → OT[{ot}]")),
-                Err(e) => ch.failed(span, "OT", &e),
-            },
-            _ => ch.changed(
-                span,
-                format!("LT/LC not understood or OT already set; kept in {ORIGINAL}"),
-            ),
         }
     }
     if let Some(re) = text(doc, root, "RE")

@@ -355,18 +355,6 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         }
     }
 
-    // Other header fields, verbatim.
-    let mut kept: Vec<&str> = Vec::new();
-    let mut first_kept = None;
-    for (k, v, span) in &fields {
-        if v.is_empty() || (MAPPED.contains(&k.as_str()) && !unmapped.contains(&k.as_str())) {
-            continue;
-        }
-        b.add_text(root, HEADER_PROP, &format!("{k}={v}"));
-        kept.push(k);
-        first_kept.get_or_insert(*span);
-    }
-
     // [Data]: the main line, and handicap stones (move number 0).
     let mut main: Vec<(Color, Option<Point>, Span)> = Vec::new();
     let mut placed: Vec<Point> = Vec::new();
@@ -422,6 +410,18 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
                 ),
             );
         }
+    }
+
+    // Other header fields, verbatim.
+    let mut kept: Vec<&str> = Vec::new();
+    let mut first_kept = None;
+    for (k, v, span) in &fields {
+        if v.is_empty() || (MAPPED.contains(&k.as_str()) && !unmapped.contains(&k.as_str())) {
+            continue;
+        }
+        b.add_text(root, HEADER_PROP, &format!("{k}={v}"));
+        kept.push(k);
+        first_kept.get_or_insert(*span);
     }
 
     // [ReviewNode]: the real tree; else the main line from [Data].
