@@ -510,12 +510,12 @@ fn fix_sina(doc: &mut Document, root: NodeId, ch: &mut Changes) {
 }
 
 /// The moves of the main line after the root: (node, colour, point).
-fn main_moves(doc: &Document, root: NodeId) -> Vec<(NodeId, &'static str, Option<Point>)> {
+fn main_moves(doc: &Document, root: NodeId) -> Vec<(NodeId, Color, Option<Point>)> {
     let mut v = Vec::new();
     let mut n = doc.node(root).first_child();
     while let Some(node) = n {
-        for c in ["B", "W"] {
-            if let Some(val) = node.value(c) {
+        for c in [Color::Black, Color::White] {
+            if let Some(val) = node.value(c.as_str()) {
                 v.push((node.id(), c, val.point()));
             }
         }
@@ -621,8 +621,10 @@ fn fox_handicap(doc: &mut Document, root: NodeId, ch: &mut Changes) {
     let moves = main_moves(doc, root);
     let k = ha as usize;
     let played = moves.len() >= k
-        && moves[..k].iter().all(|m| m.1 == "B" && m.2.is_some())
-        && moves.get(k).is_none_or(|m| m.1 == "W");
+        && moves[..k]
+            .iter()
+            .all(|m| m.1 == Color::Black && m.2.is_some())
+        && moves.get(k).is_none_or(|m| m.1 == Color::White);
     if played {
         // Only plain, linear move nodes are folded into the root.
         let plain = moves[..k].iter().enumerate().all(|(i, m)| {
@@ -666,34 +668,29 @@ fn fox_handicap(doc: &mut Document, root: NodeId, ch: &mut Changes) {
         }
         return;
     }
-    if moves.first().is_some_and(|m| m.1 == "W") {
-        // Fox's old records leave the stones out. For 6 and 7 stones no
-        // fixed placement fits them (the collections studied play on the
-        // usual points), so those are only reported.
-        let pts = handicap_points(size, ha, HandicapOrder::Tygem).filter(|_| !matches!(ha, 6 | 7));
-        let played: Vec<(Color, Option<Point>)> = moves
-            .iter()
-            .map(|m| {
-                (
-                    if m.1 == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    },
-                    m.2,
-                )
-            })
-            .collect();
+    if moves.first().is_some_and(|m| m.1 == Color::White) {
+        // Fox's old records leave the stones out.
+        let not_placed = |why: &str| {
+            Diagnostic::new(
+                Code::HandicapPlaced,
+                ha_span,
+                format!("HA[{ha}] but no handicap stones and White moves first; {why}, so none were placed"),
+            )
+            .with_severity(Severity::Warning)
+        };
+        if matches!(ha, 6 | 7) {
+            // The collections studied play on the usual 6- and 7-stone points.
+            ch.push(not_placed(
+                "Fox's old records put 6 and 7 stones on points no convention gives",
+            ));
+            return;
+        }
+        let played: Vec<(Color, Option<Point>)> = moves.iter().map(|m| (m.1, m.2)).collect();
         // The guess must make sense of the game: no move may then land on a stone.
-        let Some(pts) = pts.filter(|p| replay::occupied_moves(size, p, &played) == 0) else {
-            ch.push(
-                Diagnostic::new(
-                    Code::HandicapPlaced,
-                    ha_span,
-                    format!("HA[{ha}] but no handicap stones and White moves first; no placement fits the moves, so none was made"),
-                )
-                .with_severity(Severity::Warning),
-            );
+        let Some(pts) = handicap_points(size, ha, HandicapOrder::Tygem)
+            .filter(|p| replay::occupied_moves(size, p, &played) == 0)
+        else {
+            ch.push(not_placed("no fixed placement fits the moves"));
             return;
         };
         let raws: Vec<String> = pts.iter().map(|p| sgf_point(*p)).collect();
