@@ -483,7 +483,7 @@ pub(crate) fn parse_komi_text(s: &str) -> Option<f64> {
     parse_amount(t)
 }
 
-/// A result as written by people and clients, in FF[4] form (`B+R`,
+/// A result as written by people and clients, in `FF[4]` form (`B+R`,
 /// `W+6.5`, `B+T`, `0`, `Void`, `B+`): Japanese (`黒中押し勝ち`,
 /// `白1目半勝`), Chinese (`黑中盘胜`, `黑胜2又3/4子`, `白超时负`), Korean
 /// (`흑 시간승`, `백 불계승`), English (`Black wins by 0.5!`,

@@ -1,7 +1,7 @@
 //! SGF dialects: files that are SGF in name but follow the habits of one
 //! application. [`detect_dialects`] and [`dialect_diagnostics`] report them
 //! without changing anything (that is what `qipu dump` shows);
-//! [`normalize`] rewrites them in FF[4] form (what `qipu fmt`, `qipu
+//! [`normalize`] rewrites them in `FF[4]` form (what `qipu fmt`, `qipu
 //! convert` and `qipu check --fix` write), keeping every original value it
 //! replaces in the private property [`ORIGINAL`] (`ORIGINAL[KO=黒6目半]`).
 //!
@@ -39,7 +39,7 @@ pub enum Dialect {
     GoAssistant,
     /// OGS: one level of parentheses per move.
     OgsNesting,
-    /// FF[3]-style mixed-case identifiers (`CoPyright`, `AddBlack`).
+    /// `FF[3]`-style mixed-case identifiers (`CoPyright`, `AddBlack`).
     MixedCaseIdentifiers,
     /// A pass written as the point just outside the board (`B[ss]` on
     /// 18×18, LizzieYzy).
@@ -105,7 +105,7 @@ fn is_double(s: &str) -> bool {
     matches!(s.trim(), "1" | "2" | "")
 }
 
-/// Whether `RE` is already in FF[4] form.
+/// Whether `RE` is already in `FF[4]` form.
 fn is_ff4_result(s: &str) -> bool {
     let s = s.trim();
     if matches!(s, "0" | "Draw" | "Void" | "?") {
@@ -336,7 +336,7 @@ impl Changes {
     }
 }
 
-/// Rewrites the dialects of every game in FF[4] form, in place, with the
+/// Rewrites the dialects of every game in `FF[4]` form, in place, with the
 /// public editing API; returns what it did (`R003` per dialect, `R006` per
 /// change, `R005` for placed handicap stones, `G007` for passes it will not
 /// guess). Replaced values are kept in [`ORIGINAL`]. Idempotent: a
