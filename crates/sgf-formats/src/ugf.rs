@@ -285,7 +285,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         let who = match it.next().map(str::to_ascii_uppercase).as_deref() {
             Some("B") => Some('B'),
             Some("W") => Some('W'),
-            Some("D" | "0") => None,
+            // A draw or anything else: its notation is not documented.
             _ => None,
         };
         let margin = it.next().unwrap_or_default();
@@ -399,8 +399,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         main.push((color, at, l.span()));
     }
     if !placed.is_empty() {
-        let ident = "AB";
-        b.add_stones(root, ident, &placed);
+        b.add_stones(root, "AB", &placed);
         if placed.len() != handicap as usize && handicap >= 2 {
             rep.unreadable(
                 data.map(|s| s.span).unwrap_or_default(),
