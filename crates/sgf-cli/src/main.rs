@@ -32,11 +32,8 @@ enum Command {
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
 pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
     let doc = &loaded.parsed.document;
-    // Diagnostics of a converted record point into the input, not the SGF.
-    let source = match &loaded.original {
-        Some((bytes, enc)) => report::Source::bytes(bytes, enc),
-        None => report::Source::of(doc),
-    };
+    // Diagnostics of a converted record's reader point into the input.
+    let sources = report::Sources::new(doc, loaded.original.as_ref());
     let color = std::io::stderr().is_terminal();
     let mut shown = 0;
     for d in &loaded.parsed.diagnostics {
@@ -49,9 +46,12 @@ pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
             break;
         }
         if color {
-            eprintln!("{}", report::render_in(&loaded.name, &source, d, true));
+            eprintln!(
+                "{}",
+                report::render_in(&loaded.name, sources.of(d), d, true)
+            );
         } else {
-            eprintln!("{}", report::one_line_in(&loaded.name, &source, d));
+            eprintln!("{}", report::one_line_in(&loaded.name, sources.of(d), d));
         }
     }
 }

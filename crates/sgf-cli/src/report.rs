@@ -41,12 +41,49 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// 1-based line and byte column of an offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.lines.line_col(offset)
+    }
+
+    /// Whether this is the input of a converted record (offsets are as they are).
+    pub fn is_input(&self) -> bool {
+        matches!(self.lines, Cow::Owned(_))
+    }
+
     /// Decodes a source line for display in the charset of the file.
     fn decode(&self, bytes: &[u8]) -> String {
         if self.enc == encoding_rs::UTF_8 {
             return String::from_utf8_lossy(bytes).into_owned();
         }
         self.enc.decode_without_bom_handling(bytes).0.into_owned()
+    }
+}
+
+/// The sources of a loaded record: its document, and for a record converted
+/// from another format, the input.
+pub struct Sources<'a> {
+    doc: Source<'a>,
+    input: Option<Source<'a>>,
+}
+
+impl<'a> Sources<'a> {
+    /// The sources of `doc`, converted from `original` when given.
+    pub fn new(doc: &'a Document, original: Option<&'a (Vec<u8>, &'static Encoding)>) -> Self {
+        Sources {
+            doc: Source::of(doc),
+            input: original.map(|(b, e)| Source::bytes(b, e)),
+        }
+    }
+
+    /// The source `d` points into. The reader's own diagnostics of a
+    /// converted record (the `format` and `charset` layers) point into its
+    /// input; the rest, found in the converted document, into the document.
+    pub fn of(&self, d: &Diagnostic) -> &Source<'a> {
+        match &self.input {
+            Some(i) if matches!(d.code.layer(), "format" | "charset") => i,
+            _ => &self.doc,
+        }
     }
 }
 

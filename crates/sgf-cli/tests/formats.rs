@@ -230,3 +230,80 @@ fn convert_has_help() {
         "{s}"
     );
 }
+
+#[test]
+fn check_points_at_the_input_lines_of_converted_records() {
+    let out = qipu(&["check", &fixture("gib/global_handicap3.gib")], None);
+    assert_eq!(out.status.code(), Some(1));
+    let s = stdout(&out);
+    for l in [
+        "global_handicap3.gib:16:1",
+        "global_handicap3.gib:27:1",
+        "global_handicap3.gib:28:1",
+    ] {
+        assert!(s.contains(l), "{l} in {s}");
+    }
+    assert!(s.contains("STO 0 7 1 99 3"), "the input line is shown: {s}");
+    // JSON: the reader's findings have input lines and offsets.
+    let out = qipu(
+        &["check", "--json", &fixture("gib/global_handicap3.gib")],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    let sto = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("STO line"))
+        .unwrap();
+    assert_eq!(
+        (sto["line"].as_u64(), sto["column"].as_u64()),
+        (Some(27), Some(1))
+    );
+}
+
+#[test]
+fn check_fix_normalises_dialects_instead_of_deleting_them() {
+    let out = qipu(
+        &[
+            "check",
+            "--fix",
+            "-o",
+            "-",
+            &fixture("sgf/nihon_kiin_sjis.sgf"),
+        ],
+        None,
+    );
+    let s = stdout(&out);
+    // The event and the komi survive as EV and KM (not deleted as misplaced
+    // move annotations); the originals are kept.
+    for want in [
+        "EV[第10回テスト代表]",
+        "KM[6.5]",
+        "RE[W+R]",
+        "ORIGINAL[KO=黒6目半]",
+        "fixed [R006]",
+    ] {
+        assert!(s.contains(want), "{want} in {s}");
+    }
+    let sgf: Vec<&str> = s.lines().take_while(|l| !l.contains(": fixed [")).collect();
+    assert!(sgf.last().unwrap().ends_with(')'), "{s}");
+    assert!(
+        !sgf.iter()
+            .any(|l| l.starts_with("TE[") || l.starts_with("KO[")),
+        "{s}"
+    );
+}
+
+#[test]
+fn check_finds_every_format_in_a_directory() {
+    let dir = format!("{}/../../testdata/formats", env!("CARGO_MANIFEST_DIR"));
+    let out = qipu(&["check", "-q", &dir], None);
+    // crypt.ugf cannot be read.
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).contains("19 file(s) checked"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -232,14 +232,22 @@ impl SgfBuilder {
         }
     }
 
-    /// Parses the SGF text into a document. The text is well formed by
-    /// construction; should the parser still complain, its diagnostics are
-    /// kept as `R002` with an empty span (their offsets are in the generated
-    /// text, not in the file the caller read).
+    /// Parses the SGF text into a document whose source is the canonical
+    /// form (what `qipu convert` writes), so that offsets found in the
+    /// document later (by a checker) are offsets in that text. The text is
+    /// well formed by construction; should the parser still complain, its
+    /// diagnostics are kept as `R002` with an empty span. `diagnostics` (the
+    /// reader's, with spans into the input) are returned with the document.
     pub fn into_parsed(self, mut diagnostics: Vec<Diagnostic>) -> Parsed {
-        let text = self.to_sgf();
-        let mut parsed = sgf_core::parse_str(&text);
-        for d in parsed.diagnostics.drain(..) {
+        let first = sgf_core::parse_str(&self.to_sgf());
+        let canon =
+            sgf_core::to_canonical_bytes(&first.document, &sgf_core::WriteOptions::default());
+        let mut parsed = sgf_core::parse(&canon);
+        for d in first
+            .diagnostics
+            .into_iter()
+            .chain(parsed.diagnostics.drain(..))
+        {
             diagnostics.push(Diagnostic::new(
                 Code::FormatUnreadable,
                 Span::default(),
