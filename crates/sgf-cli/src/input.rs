@@ -14,6 +14,9 @@ pub struct Loaded {
     pub parsed: Parsed,
     /// The format it was read as (`SGF`, `GIB`, …).
     pub format: &'static str,
+    /// The charset of the input (for a converted record, of the file, not
+    /// of the UTF-8 document made from it).
+    pub charset: &'static str,
     /// For a converted record, the input bytes and their charset: the
     /// diagnostics' spans point into them, not into the converted document.
     pub original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
@@ -65,6 +68,7 @@ pub fn load_with(
         },
         parsed: loaded.parsed,
         format: loaded.format,
+        charset: loaded.charset,
         original: loaded.converted.then(|| {
             let enc = encoding_rs::Encoding::for_label(loaded.charset.as_bytes())
                 .unwrap_or(encoding_rs::UTF_8);

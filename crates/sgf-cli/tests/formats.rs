@@ -307,3 +307,14 @@ fn check_finds_every_format_in_a_directory() {
         stdout(&out)
     );
 }
+
+#[test]
+fn info_names_the_charset_of_the_file_read() {
+    let out = qipu(
+        &["info", "--json", "-q", &fixture("gib/korea_euckr.gib")],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"][0]["charset"], "EUC-KR");
+    assert_eq!(v["games"][0]["info"]["PB"], "초보");
+}
