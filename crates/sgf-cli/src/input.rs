@@ -1,16 +1,25 @@
-//! Reading inputs: files, `-` for stdin.
+//! Reading inputs: files, `-` for stdin, in any format `sgf-formats` reads.
 
 use std::io::Read;
+use std::path::Path;
 
 use anyhow::{Context, Result};
-use sgf_core::{Parsed, parse};
+use sgf_core::Parsed;
 
 /// A file read and parsed.
 pub struct Loaded {
     /// The name to show (the path, or `<stdin>`).
     pub name: String,
-    /// The parse result.
+    /// The parse result (a converted record for GIB, NGF, UGF…).
     pub parsed: Parsed,
+    /// The format it was read as (`SGF`, `GIB`, …).
+    pub format: &'static str,
+    /// The charset of the input (for a converted record, of the file, not
+    /// of the UTF-8 document made from it).
+    pub charset: &'static str,
+    /// For a converted record, the input bytes and their charset: the
+    /// diagnostics' spans point into them, not into the converted document.
+    pub original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
 }
 
 /// Reads a path, `-` meaning standard input.
@@ -26,16 +35,45 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
     }
 }
 
-/// Reads and parses a record.
+/// Reads and parses a record; the format is sniffed from the content (the
+/// extension breaks ties).
 pub fn load(path: &str) -> Result<Loaded> {
+    load_with(path, None, &sgf_formats::ReadOptions::default())
+}
+
+/// [`load`] with a forced format (`SGF`, `GIB`, … or an extension) and options.
+pub fn load_with(
+    path: &str,
+    format: Option<&str>,
+    opts: &sgf_formats::ReadOptions,
+) -> Result<Loaded> {
     let bytes = read_bytes(path)?;
+    let registry = sgf_formats::builtin();
+    let hint = (path != "-").then(|| Path::new(path));
+    let reader = match format {
+        Some(f) => registry.by_name(f).with_context(|| {
+            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
+            format!("unknown format `{f}` (known: {})", names.join(", "))
+        })?,
+        None => registry.detect(&bytes, hint),
+    };
+    let loaded = reader
+        .read(&bytes, opts)
+        .with_context(|| format!("cannot read {path}"))?;
     Ok(Loaded {
         name: if path == "-" {
             "<stdin>".into()
         } else {
             path.into()
         },
-        parsed: parse(&bytes),
+        parsed: loaded.parsed,
+        format: loaded.format,
+        charset: loaded.charset,
+        original: loaded.converted.then(|| {
+            let enc = encoding_rs::Encoding::for_label(loaded.charset.as_bytes())
+                .unwrap_or(encoding_rs::UTF_8);
+            (bytes, enc)
+        }),
     })
 }
 
@@ -46,8 +84,9 @@ pub fn is_record_path(p: &std::path::Path) -> bool {
         .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
-/// Extensions of the record files searched for in directories.
-pub const RECORD_EXTENSIONS: &[&str] = &["sgf"];
+/// Extensions of the record files searched for in directories (those of
+/// every format `sgf-formats` reads).
+pub const RECORD_EXTENSIONS: &[&str] = &["sgf", "gib", "ngf", "ugf", "ugi"];
 
 /// Writes bytes to `out` (a path) or standard output.
 pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
@@ -64,4 +103,19 @@ pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Rewrites the SGF dialects of a loaded record in FF[4] form (what `fmt`
+/// and `convert` write) and adds what was done to its diagnostics.
+/// Converted records are already in FF[4] form.
+pub fn normalize(loaded: &mut Loaded) {
+    if loaded.original.is_some() {
+        return;
+    }
+    let mut diags = sgf_formats::normalize(&mut loaded.parsed.document);
+    let all = &mut loaded.parsed.diagnostics;
+    // The dialect reports of reading are repeated by normalize: keep one.
+    all.retain(|d| d.code != sgf_core::Code::DialectDetected);
+    all.append(&mut diags);
+    all.sort_by_key(|d| (d.span.start, d.span.end));
 }

@@ -26,11 +26,14 @@ enum Command {
     Info(cmd::info::Args),
     Position(cmd::position::Args),
     Tree(cmd::tree::Args),
+    Convert(cmd::convert::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
 pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
     let doc = &loaded.parsed.document;
+    // Diagnostics of a converted record's reader point into the input.
+    let sources = report::Sources::new(doc, loaded.original.as_ref());
     let color = std::io::stderr().is_terminal();
     let mut shown = 0;
     for d in &loaded.parsed.diagnostics {
@@ -43,9 +46,12 @@ pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
             break;
         }
         if color {
-            eprintln!("{}", report::render(&loaded.name, doc, d, true));
+            eprintln!(
+                "{}",
+                report::render_in(&loaded.name, sources.of(d), d, true)
+            );
         } else {
-            eprintln!("{}", report::one_line(&loaded.name, doc, d));
+            eprintln!("{}", report::one_line_in(&loaded.name, sources.of(d), d));
         }
     }
 }
@@ -59,6 +65,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cmd::info::run(a),
         Command::Position(a) => cmd::position::run(a),
         Command::Tree(a) => cmd::tree::run(a),
+        Command::Convert(a) => cmd::convert::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

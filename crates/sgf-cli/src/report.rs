@@ -1,16 +1,90 @@
 //! Human-readable diagnostics: a compiler-style snippet with a caret, or
 //! one line per diagnostic.
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use sgf_core::{Diagnostic, Document, Severity};
+use std::borrow::Cow;
 
-/// Decodes a source line for display in the charset of the file.
-fn decode_line(doc: &Document, bytes: &[u8]) -> String {
-    let enc = doc.game(0).map_or(encoding_rs::UTF_8, |g| g.encoding());
-    if doc.original().len() != doc.source().len() || enc == encoding_rs::UTF_8 {
-        return String::from_utf8_lossy(bytes).into_owned();
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use encoding_rs::Encoding;
+use sgf_core::{Diagnostic, Document, LineIndex, Severity};
+
+/// The text diagnostics point into: a document's source, or the input
+/// bytes of a record converted from another format.
+pub struct Source<'a> {
+    bytes: &'a [u8],
+    lines: Cow<'a, LineIndex>,
+    enc: &'static Encoding,
+}
+
+impl<'a> Source<'a> {
+    /// The source of a parsed SGF document.
+    pub fn of(doc: &'a Document) -> Source<'a> {
+        let enc = doc.game(0).map_or(encoding_rs::UTF_8, |g| g.encoding());
+        // A transcoded UTF-16 file is UTF-8 in `source()`.
+        let enc = if doc.original().len() != doc.source().len() {
+            encoding_rs::UTF_8
+        } else {
+            enc
+        };
+        Source {
+            bytes: doc.source(),
+            lines: Cow::Borrowed(doc.line_index()),
+            enc,
+        }
     }
-    enc.decode_without_bom_handling(bytes).0.into_owned()
+
+    /// Input bytes in a known charset (a converted record).
+    pub fn bytes(bytes: &'a [u8], enc: &'static Encoding) -> Source<'a> {
+        Source {
+            bytes,
+            lines: Cow::Owned(LineIndex::new(bytes)),
+            enc,
+        }
+    }
+
+    /// 1-based line and byte column of an offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.lines.line_col(offset)
+    }
+
+    /// Whether this is the input of a converted record (offsets are as they are).
+    pub fn is_input(&self) -> bool {
+        matches!(self.lines, Cow::Owned(_))
+    }
+
+    /// Decodes a source line for display in the charset of the file.
+    fn decode(&self, bytes: &[u8]) -> String {
+        if self.enc == encoding_rs::UTF_8 {
+            return String::from_utf8_lossy(bytes).into_owned();
+        }
+        self.enc.decode_without_bom_handling(bytes).0.into_owned()
+    }
+}
+
+/// The sources of a loaded record: its document, and for a record converted
+/// from another format, the input.
+pub struct Sources<'a> {
+    doc: Source<'a>,
+    input: Option<Source<'a>>,
+}
+
+impl<'a> Sources<'a> {
+    /// The sources of `doc`, converted from `original` when given.
+    pub fn new(doc: &'a Document, original: Option<&'a (Vec<u8>, &'static Encoding)>) -> Self {
+        Sources {
+            doc: Source::of(doc),
+            input: original.map(|(b, e)| Source::bytes(b, e)),
+        }
+    }
+
+    /// The source `d` points into. The reader's own diagnostics of a
+    /// converted record (the `format` and `charset` layers) point into its
+    /// input; the rest, found in the converted document, into the document.
+    pub fn of(&self, d: &Diagnostic) -> &Source<'a> {
+        match &self.input {
+            Some(i) if matches!(d.code.layer(), "format" | "charset") => i,
+            _ => &self.doc,
+        }
+    }
 }
 
 fn level(s: Severity) -> Level<'static> {
@@ -22,9 +96,15 @@ fn level(s: Severity) -> Level<'static> {
 }
 
 /// Renders one diagnostic with the offending source line and a caret.
+#[allow(dead_code)] // for callers that hold only a document
 pub fn render(name: &str, doc: &Document, d: &Diagnostic, color: bool) -> String {
-    let src = doc.source();
-    let li = doc.line_index();
+    render_in(name, &Source::of(doc), d, color)
+}
+
+/// [`render`] against any source.
+pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> String {
+    let src = source.bytes;
+    let li = &*source.lines;
     let start = (d.span.start as usize).min(src.len());
     let (line, _) = li.line_col(start as u32);
     let range = li.line_range(src, line);
@@ -40,10 +120,10 @@ pub fn render(name: &str, doc: &Document, d: &Diagnostic, color: bool) -> String
             b += 1;
         }
     }
-    let text = decode_line(doc, &src[a..b]);
-    let pre = decode_line(doc, &src[a..start.clamp(a, b)]).len();
+    let text = source.decode(&src[a..b]);
+    let pre = source.decode(&src[a..start.clamp(a, b)]).len();
     let end = (d.span.end as usize).clamp(start, b);
-    let span_len = decode_line(doc, &src[start.min(b)..end]).len().max(1);
+    let span_len = source.decode(&src[start.min(b)..end]).len().max(1);
     let span_end = (pre + span_len).min(text.len());
     let title = format!("[{}] {}", d.code.as_str(), d.message);
     let snippet = Snippet::source(text.as_str())
@@ -66,8 +146,14 @@ pub fn render(name: &str, doc: &Document, d: &Diagnostic, color: bool) -> String
 }
 
 /// One line: `file:line:col: severity[code]: message`.
+#[allow(dead_code)] // for callers that hold only a document
 pub fn one_line(name: &str, doc: &Document, d: &Diagnostic) -> String {
-    let (l, c) = doc.line_col(d.span.start);
+    one_line_in(name, &Source::of(doc), d)
+}
+
+/// [`one_line`] against any source.
+pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
+    let (l, c) = source.lines.line_col(d.span.start);
     format!(
         "{name}:{l}:{c}: {}[{}]: {}",
         d.severity,

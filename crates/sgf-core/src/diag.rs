@@ -291,6 +291,10 @@ codes! {
     DialectDetected = ("R003", "dialect-detected", Info, "format", "(TE[..]RD[..]KO[..];B[pd])", "normalised by fmt and check --fix");
     /// A field of a foreign format has no SGF equivalent and is kept in a comment or private property.
     FieldKept = ("R004", "field-kept", Info, "format", "GIB GAMECONDITION", "kept in GC or a private property");
+    /// Handicap stones the record does not list were placed by a named convention.
+    HandicapPlaced = ("R005", "handicap-placed", Info, "format", "GIB `INI 0 1 3 &4`", "`HA` and `AB` written; the convention (Tygem: third stone top-left) is named");
+    /// A construct of an SGF dialect was rewritten in FF[4] form; the original value is kept.
+    DialectNormalised = ("R006", "dialect-normalised", Info, "format", "(;KO[黒6目半])", "rewritten (`KM[6.5]`); the original kept in the private property `ORIGINAL`");
 }
 
 /// Another place a diagnostic refers to (e.g. the first occurrence of a duplicate).

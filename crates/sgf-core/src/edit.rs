@@ -202,6 +202,56 @@ impl Document {
         Ok(())
     }
 
+    /// Replaces property `from` of `node` by `to` with the given raw values,
+    /// where `from` first stood (a dialect's `KO[黒6目半]` becomes `KM[6.5]`
+    /// in its place). Other occurrences of `from` and `to` are removed.
+    /// When `node` has no `from`, this is [`Document::set_raw`].
+    ///
+    /// # Errors
+    /// See [`Document::set_raw`].
+    pub fn replace_property(
+        &mut self,
+        node: NodeId,
+        from: &str,
+        to: &str,
+        raws: &[String],
+    ) -> Result<(), EditError> {
+        self.check_node(node)?;
+        if !valid_ident(to) {
+            return Err(EditError::BadIdentifier(to.into()));
+        }
+        let has = |k: Key| {
+            self.node(node)
+                .props()
+                .any(|p| self.props[p.id().0 as usize].key == k)
+        };
+        let Some(old) = self.find_key(from).filter(|&k| has(k)) else {
+            return self.set_raw(node, to, raws);
+        };
+        let key = self.key_or_err(to)?;
+        let (vstart, vlen) = self.push_owned_values(node, raws)?;
+        self.rewrite_props(node, |ps| {
+            let at = ps.iter().position(|p| p.key == old).expect("present");
+            let new = PropData {
+                key,
+                ident: NONE,
+                ident_len: 0,
+                vstart,
+                vlen,
+            };
+            let mut out = Vec::with_capacity(ps.len());
+            for (i, p) in ps.drain(..).enumerate() {
+                if i == at {
+                    out.push(new.clone());
+                } else if p.key != old && p.key != key {
+                    out.push(p);
+                }
+            }
+            *ps = out;
+        });
+        Ok(())
+    }
+
     /// Sets a property to one text value (escaped for you). For composed
     /// types (`LB`, `AP`, `FG`) pass the parts to [`Document::set_composed`].
     ///
@@ -759,6 +809,20 @@ mod tests {
         let g = re.document.game(0).unwrap();
         assert_eq!(g.nodes().count(), 5, "{out}");
         assert!(g.main_line().nth(2).unwrap().has("B"));
+    }
+
+    #[test]
+    fn replace_property_keeps_the_place() {
+        let mut doc = parse("(;PB[a]KO[黒6目半]PW[b]KM[0])".as_bytes()).document;
+        let root = doc.game(0).unwrap().root().id();
+        doc.replace_property(root, "KO", "KM", &["6.5".into()])
+            .unwrap();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out, "(;PB[a]KM[6.5]PW[b])");
+        // Without the old property it sets the new one.
+        doc.replace_property(root, "KO", "RE", &["B+R".into()])
+            .unwrap();
+        assert_eq!(doc.node(root).text("RE").unwrap(), "B+R");
     }
 
     #[test]

@@ -1395,7 +1395,12 @@ fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs, us
         }
         for n in doc.preorder(NodeId(g.root)) {
             for p in doc.node(n).props() {
-                if !p.value_type().is_text() && p.info().is_some() {
+                // Values of other types are ASCII; non-ASCII bytes there are
+                // text after all (the Sina / Nihon Ki-in `TE[…]`, `KO[…]`).
+                if !p.value_type().is_text()
+                    && p.info().is_some()
+                    && p.values().all(|v| v.raw().is_ascii())
+                {
                     continue;
                 }
                 for v in p.values() {
@@ -1561,6 +1566,18 @@ mod tests {
                 .iter()
                 .any(|d| d.code == Code::UnescapedTrailBytes)
         );
+    }
+
+    #[test]
+    fn shift_jis_trail_bytes_in_dialect_text() {
+        // `TE` (a Double in FF[4]) holds an event name in the Nihon Ki-in
+        // dialect: 表 (0x95 0x5C) before `]` must not escape it.
+        let text = "(\nTE[第10回テスト代表]\nRD[2024-03-01]\nPC[東京]\nKO[黒6目半]\n;B[pd])";
+        let (src, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+        let p = parse(&src);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("TE").unwrap(), "第10回テスト代表");
+        assert_eq!(root.text("RD").unwrap(), "2024-03-01");
     }
 
     #[test]

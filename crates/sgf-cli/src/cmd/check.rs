@@ -54,6 +54,9 @@ struct FileReport {
     /// The input (differs from `name` after --fix -o).
     input: String,
     doc: Option<Document>,
+    /// The input of a record converted from another format: the reader's
+    /// diagnostics point into it (see [`report::Sources`]).
+    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
     diagnostics: Vec<Diagnostic>,
     /// Repairs, with their line and column in the input.
     changes: Vec<(Change, u32, u32)>,
@@ -112,6 +115,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 name: path.to_string(),
                 input: path.to_string(),
                 doc: None,
+                original: None,
                 diagnostics: Vec::new(),
                 changes: Vec::new(),
                 error: Some(format!("{e:#}")),
@@ -120,13 +124,33 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     };
     let mut diags = diagnostics_of(&loaded.parsed);
     let mut doc = loaded.parsed.document;
+    let mut original = loaded.original;
     let mut changes = Vec::new();
     let mut error = None;
     if args.fix {
         let mut fixed = doc.clone();
+        // SGF dialects first, as fmt writes them: otherwise the Nihon Ki-in
+        // event `TE[…]` and komi `KO[…]` look like misplaced move annotations.
+        let dialect: Vec<Change> = if original.is_none() {
+            sgf_formats::normalize(&mut fixed)
+                .into_iter()
+                .filter(|d| {
+                    matches!(d.code, Code::DialectNormalised | Code::HandicapPlaced)
+                        && d.severity == Severity::Info
+                })
+                .map(|d| Change {
+                    code: d.code,
+                    message: d.message,
+                    span: d.span,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let (bytes, ch, _) = sgf_go::fix::repair_to_canonical(&mut fixed, &WriteOptions::default());
-        changes = ch
+        changes = dialect
             .into_iter()
+            .chain(ch)
             .map(|c| {
                 let (l, col) = doc.line_col(c.span.start);
                 (c, l, col)
@@ -152,6 +176,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         let re = sgf_core::parse(&bytes);
         diags = diagnostics_of(&re);
         doc = re.document;
+        original = None;
     }
     diags.retain(|d| !allow.contains(&d.code));
     if args.warnings_as_errors {
@@ -170,6 +195,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         name,
         input: path.to_string(),
         doc: Some(doc),
+        original,
         diagnostics: diags,
         changes,
         error,
@@ -190,17 +216,20 @@ fn write_fixed(target: &str, source: &str, bytes: &[u8], backup: bool) -> Result
 
 fn json_line(r: &FileReport) -> String {
     let doc = r.doc.as_ref();
+    let sources = doc.map(|doc| report::Sources::new(doc, r.original.as_ref()));
     let diags: Vec<serde_json::Value> = r
         .diagnostics
         .iter()
         .map(|d| {
-            let (line, column) = doc.map_or((1, 1), |doc| doc.line_col(d.span.start));
-            let (start, end) = doc.map_or((d.span.start, d.span.end), |doc| {
-                (
+            let src = sources.as_ref().map(|s| s.of(d));
+            let (line, column) = src.map_or((1, 1), |s| s.line_col(d.span.start));
+            let (start, end) = match (doc, src) {
+                (Some(doc), Some(s)) if !s.is_input() => (
                     doc.original_offset(d.span.start),
                     doc.original_offset(d.span.end),
-                )
-            });
+                ),
+                _ => (d.span.start, d.span.end),
+            };
             let mut o = json!({
                 "code": d.code.as_str(),
                 "severity": d.severity.as_str(),
@@ -337,6 +366,7 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         s.push_str(&format!("{}: {e}\n", r.name));
     }
     let Some(doc) = &r.doc else { return s };
+    let sources = report::Sources::new(doc, r.original.as_ref());
     for (c, l, col) in &r.changes {
         if !args.quiet {
             s.push_str(&format!(
@@ -354,7 +384,7 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         if d.severity == Severity::Info && !args.info {
             continue;
         }
-        s.push_str(&report::render(&r.name, doc, d, color));
+        s.push_str(&report::render_in(&r.name, sources.of(d), d, color));
         s.push('\n');
     }
     s

@@ -7,6 +7,10 @@ use sgf_core::{PointLists, WriteOptions, to_canonical_bytes};
 use crate::input;
 
 /// Write the canonical FF[4] UTF-8 form of a record.
+///
+/// The SGF dialects of Sina / Nihon Ki-in, Fox, Go Assistant and OGS are
+/// normalised (the values replaced are kept in `ORIGINAL`); other formats
+/// (GIB, NGF, UGF/UGI) are converted.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).
@@ -23,6 +27,9 @@ pub struct Args {
     /// Wrap lines between values beyond this width.
     #[arg(long, default_value_t = 79)]
     pub width: usize,
+    /// Do not normalise SGF dialects (write them as they are, in canonical form).
+    #[arg(long)]
+    pub no_normalize: bool,
     /// Do not print diagnostics.
     #[arg(short, long)]
     pub quiet: bool,
@@ -30,7 +37,10 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let mut loaded = input::load(&args.file)?;
+    if !args.no_normalize {
+        input::normalize(&mut loaded);
+    }
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }

@@ -126,7 +126,11 @@ pub fn run(args: &Args) -> Result<u8> {
     if args.json {
         let games: Vec<Value> = (0..doc.game_count())
             .map(|gi| {
-                let f = facts(doc, gi);
+                let mut f = facts(doc, gi);
+                if loaded.original.is_some() {
+                    // A converted record: the charset of the file read.
+                    f.charset = loaded.charset;
+                }
                 let mut info = Map::new();
                 for (k, v) in &f.info {
                     info.insert(k.clone(), json!(v));
@@ -147,7 +151,11 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     let mut out = String::new();
     for gi in 0..doc.game_count() {
-        let f = facts(doc, gi);
+        let mut f = facts(doc, gi);
+        if loaded.original.is_some() {
+            // A converted record: the charset of the file read.
+            f.charset = loaded.charset;
+        }
         if gi > 0 {
             out.push('\n');
         }

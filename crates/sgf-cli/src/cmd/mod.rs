@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod convert;
 pub mod dump;
 pub mod fmt;
 pub mod info;

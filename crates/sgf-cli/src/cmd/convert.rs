@@ -1,0 +1,108 @@
+//! `qipu convert`: any readable format to canonical FF[4] SGF.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args as ClapArgs;
+use sgf_core::{WriteOptions, to_canonical_bytes};
+
+use crate::input;
+
+/// Convert records to canonical FF[4] UTF-8 SGF.
+///
+/// Reads SGF (any FF version and charset, and the dialects of Sina / Nihon
+/// Ki-in, Fox, Go Assistant and OGS, which are normalised), Tygem GIB,
+/// WBaduk/Sina NGF and Pandanet UGF/UGI (review variations and comments
+/// included). The format is sniffed from the content; the extension only
+/// breaks ties. Several inputs without `-d` make one collection.
+///
+/// Exit status: 0 when every input was converted, 2 when one could not be
+/// read (the others are still converted) or on bad usage.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input files (`-` for standard input).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Output file for the collection of every input's games (standard output by default).
+    #[arg(short, long, conflicts_with = "dir")]
+    pub output: Option<String>,
+    /// Output directory: one `NAME.sgf` per input (created when missing).
+    #[arg(short, long)]
+    pub dir: Option<String>,
+    /// Read every input as this format (SGF, GIB, NGF, UGF) instead of sniffing it.
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// Copy e-mail addresses of UGF player fields into the SGF (left out by default).
+    #[arg(long)]
+    pub keep_email: bool,
+    /// Do not print diagnostics or the list of converted files.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `DIR/stem.sgf`, made unique among the files written by this run.
+fn out_path(dir: &Path, input: &str, used: &mut HashSet<PathBuf>) -> PathBuf {
+    let stem = if input == "-" {
+        "stdin".to_string()
+    } else {
+        Path::new(input)
+            .file_stem()
+            .map_or_else(|| "record".into(), |s| s.to_string_lossy().into_owned())
+    };
+    let mut p = dir.join(format!("{stem}.sgf"));
+    let mut i = 2;
+    while !used.insert(p.clone()) {
+        p = dir.join(format!("{stem}-{i}.sgf"));
+        i += 1;
+    }
+    p
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let mut opts = sgf_formats::ReadOptions::default();
+    opts.keep_email = args.keep_email;
+    if let Some(d) = &args.dir {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create {d}"))?;
+    }
+    let mut status = 0;
+    let mut collection = Vec::new();
+    let mut used = HashSet::new();
+    for file in &args.files {
+        let mut loaded = match input::load_with(file, args.from.as_deref(), &opts) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("qipu: {e:#}");
+                status = 2;
+                continue;
+            }
+        };
+        input::normalize(&mut loaded);
+        if !args.quiet {
+            crate::print_diagnostics(&loaded);
+        }
+        let doc = &loaded.parsed.document;
+        if doc.game_count() == 0 {
+            eprintln!("qipu: {file}: no game could be read");
+            status = 2;
+            continue;
+        }
+        let out = to_canonical_bytes(doc, &WriteOptions::default());
+        match &args.dir {
+            Some(d) => {
+                let p = out_path(Path::new(d), file, &mut used);
+                std::fs::write(&p, &out)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+                if !args.quiet {
+                    eprintln!("{file}: {} → {}", loaded.format, p.display());
+                }
+            }
+            None => collection.extend_from_slice(&out),
+        }
+    }
+    if args.dir.is_none() && !collection.is_empty() {
+        input::write_output(args.output.as_deref(), &collection)?;
+    }
+    Ok(status)
+}

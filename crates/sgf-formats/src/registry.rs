@@ -1,0 +1,213 @@
+//! The format registry: which formats Qipu reads, how a file's format is
+//! recognised (by content first, by extension second), and the one entry
+//! point [`read_any`].
+//!
+//! # Adding a format (BDX, GOS, the China Game Center `.GO`, …)
+//!
+//! 1. Write a type implementing [`Format`] in its own module: `sniff` looks
+//!    at the first bytes and says how sure it is (0–100); `read` builds an
+//!    [`SgfBuilder`](crate::builder::SgfBuilder) (root game info with
+//!    `CA[UTF-8]`, moves as nodes), keeps fields without an SGF equivalent
+//!    in a `<FORMAT>HEADER[KEY=VALUE]` property, reports unreadable lines
+//!    as `R002` with the line's span, and calls
+//!    [`SgfBuilder::into_parsed`](crate::builder::SgfBuilder::into_parsed).
+//! 2. Add it to [`Registry::builtin`] (or call [`Registry::register`] on
+//!    your own registry).
+//! 3. Add a fixture under `testdata/formats/` and a test.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use sgf_core::{Diagnostic, Parsed};
+
+/// Options for reading foreign formats.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// Copy e-mail addresses (UGF `PlayerB`/`PlayerW`) into the SGF record.
+    /// Off by default: a converted file is often shared.
+    pub keep_email: bool,
+}
+
+/// A record read by [`read_any`] or a [`Format`].
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The format it was read as (`SGF`, `GIB`, `NGF`, `UGF`).
+    pub format: &'static str,
+    /// The charset of the input (`UTF-8`, `GBK`, `Shift_JIS`, `ASCII`, …;
+    /// for SGF the first game's).
+    pub charset: &'static str,
+    /// Whether the record was converted from another format. Then
+    /// `parsed.document` is the converted SGF and the spans of
+    /// `parsed.diagnostics` are offsets in the *input* bytes; for SGF they are
+    /// offsets in `parsed.document.source()` (the same bytes, except for
+    /// transcoded UTF-16).
+    pub converted: bool,
+    /// The document and the diagnostics.
+    pub parsed: Parsed,
+}
+
+/// A file that could not be read at all (an encrypted UGF, a file with
+/// nothing the sniffed format can use).
+#[derive(Clone, Debug)]
+pub struct ReadError {
+    /// The format that was tried.
+    pub format: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// Diagnostics gathered before giving up (spans into the input).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a readable {} record: {}", self.format, self.message)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A record format Qipu can read into SGF.
+pub trait Format: Send + Sync {
+    /// Short name, upper case (`GIB`).
+    fn name(&self) -> &'static str;
+    /// One line for `--help` and docs.
+    fn description(&self) -> &'static str;
+    /// File name extensions, lower case, without the dot.
+    fn extensions(&self) -> &'static [&'static str];
+    /// How sure the content looks like this format: 0 = not at all, 100 =
+    /// certain. Must be cheap (look at the first few KB) and never panic.
+    fn sniff(&self, bytes: &[u8]) -> u8;
+    /// Reads the record. Bad lines become diagnostics; an error means
+    /// nothing usable was found.
+    ///
+    /// # Errors
+    /// When the file cannot be read as this format at all.
+    fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError>;
+}
+
+/// Content scores at or above this decide the format without the extension.
+const SURE: u8 = 50;
+
+/// A set of formats.
+pub struct Registry {
+    formats: Vec<Box<dyn Format>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.formats.iter().map(|x| x.name()))
+            .finish()
+    }
+}
+
+impl Registry {
+    /// A registry with no formats (SGF is still the fallback of [`Registry::detect`]).
+    pub fn empty() -> Registry {
+        Registry {
+            formats: Vec::new(),
+        }
+    }
+
+    /// SGF, GIB, NGF, UGF/UGI.
+    pub fn builtin() -> Registry {
+        let mut r = Registry::empty();
+        r.register(Box::new(crate::sgf::Sgf));
+        r.register(Box::new(crate::gib::Gib));
+        r.register(Box::new(crate::ngf::Ngf));
+        r.register(Box::new(crate::ugf::Ugf));
+        r
+    }
+
+    /// Adds a format (a later one wins ties in sniffing).
+    pub fn register(&mut self, format: Box<dyn Format>) {
+        self.formats.push(format);
+    }
+
+    /// The formats, in registration order.
+    pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
+        self.formats.iter().map(|f| &**f)
+    }
+
+    /// A format by name or extension, case-insensitive (`gib`, `UGI`).
+    pub fn by_name(&self, name: &str) -> Option<&dyn Format> {
+        let n = name.trim_start_matches('.');
+        self.formats()
+            .find(|f| f.name().eq_ignore_ascii_case(n))
+            .or_else(|| {
+                self.formats()
+                    .find(|f| f.extensions().iter().any(|e| e.eq_ignore_ascii_case(n)))
+            })
+    }
+
+    /// The format of `bytes`: the best content score when it is sure
+    /// (≥ 50), else the format of the file's extension, else the best
+    /// content score above 0, else SGF (whose parser reads anything).
+    pub fn detect(&self, bytes: &[u8], path: Option<&Path>) -> &dyn Format {
+        let mut best: Option<(&dyn Format, u8)> = None;
+        for f in self.formats() {
+            let s = f.sniff(bytes);
+            if s > 0 && best.is_none_or(|(_, b)| s >= b) {
+                best = Some((f, s));
+            }
+        }
+        if let Some((f, s)) = best
+            && s >= SURE
+        {
+            return f;
+        }
+        let ext = path
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .and_then(|e| {
+                self.formats()
+                    .find(|f| f.extensions().iter().any(|x| x.eq_ignore_ascii_case(e)))
+            });
+        if let Some(f) = ext {
+            return f;
+        }
+        if let Some((f, _)) = best {
+            return f;
+        }
+        self.by_name("SGF").unwrap_or(&crate::sgf::Sgf)
+    }
+
+    /// Detects the format and reads the record.
+    ///
+    /// # Errors
+    /// See [`Format::read`].
+    pub fn read(
+        &self,
+        bytes: &[u8],
+        path: Option<&Path>,
+        opts: &ReadOptions,
+    ) -> Result<Loaded, ReadError> {
+        self.detect(bytes, path).read(bytes, opts)
+    }
+}
+
+/// The built-in registry.
+pub fn builtin() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Registry::builtin)
+}
+
+/// Reads a record in any built-in format, sniffed from the content (the
+/// path's extension breaks ties), with default options.
+///
+/// ```
+/// let gib = b"\\HS\n\\[GAMEBLACKNAME=kim (2D)\\]\n\\HE\n\\GS\nINI 0 1 0 &4\nSTO 0 2 1 15 3\n\\GE\n";
+/// let loaded = sgf_formats::read_any(gib, None).unwrap();
+/// assert_eq!(loaded.format, "GIB");
+/// let game = loaded.parsed.document.game(0).unwrap();
+/// assert_eq!(game.root().text("PB").unwrap(), "kim");
+/// assert_eq!(game.root().text("BR").unwrap(), "2d");
+/// assert_eq!(game.main_line().nth(1).unwrap().text("B").unwrap(), "pd");
+/// ```
+///
+/// # Errors
+/// When the sniffed format cannot read the file at all.
+pub fn read_any(bytes: &[u8], path_hint: Option<&Path>) -> Result<Loaded, ReadError> {
+    builtin().read(bytes, path_hint, &ReadOptions::default())
+}
