@@ -515,6 +515,10 @@ impl<'d> Game<'d> {
         doc.preorder(NodeId(doc.games[self.index].root))
             .map(move |id| Node { doc, id })
     }
+    /// The node with number `k` in file order (from 0).
+    pub fn node_by_number(&self, k: usize) -> Option<Node<'d>> {
+        self.nodes().nth(k)
+    }
     /// The main line: the root and every first child.
     pub fn main_line(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {
         let doc = self.doc;
@@ -587,6 +591,40 @@ impl<'d> Node<'d> {
     /// Number of children.
     pub fn child_count(&self) -> usize {
         self.children().count()
+    }
+    /// The node and its siblings (the parent's children), main line first;
+    /// a root alone.
+    pub fn siblings(&self) -> Vec<Node<'d>> {
+        match self.parent() {
+            Some(p) => p.children().collect(),
+            None => vec![*self],
+        }
+    }
+    /// The position of the node among its siblings: 0 on the main line of its parent.
+    pub fn variation_index(&self) -> usize {
+        self.parent()
+            .and_then(|p| p.children().position(|c| c.id == self.id))
+            .unwrap_or(0)
+    }
+    /// The previous sibling.
+    pub fn previous_sibling(&self) -> Option<Node<'d>> {
+        let i = self.variation_index();
+        (i > 0).then(|| self.siblings()[i - 1])
+    }
+    /// The nodes from the root to this node.
+    pub fn path(&self) -> Vec<Node<'d>> {
+        let mut v = vec![*self];
+        let mut n = self.parent();
+        while let Some(p) = n {
+            v.push(p);
+            n = p.parent();
+        }
+        v.reverse();
+        v
+    }
+    /// Whether the node is on the main line of its game (every ancestor a first child).
+    pub fn is_main_line(&self) -> bool {
+        self.path().iter().all(|n| n.variation_index() == 0)
     }
     /// Whether the node stood after its parent's variations in the source.
     pub fn is_after_variations(&self) -> bool {
@@ -889,5 +927,33 @@ impl<'d> Value<'d> {
     /// As a compressed rectangle `ul:lr` (a single point gives a 1×1 rectangle).
     pub fn rect(&self) -> Option<(Point, Point)> {
         value::parse_rect(self.raw())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse;
+
+    #[test]
+    fn navigation() {
+        // Numbers in file order: root=0, a=1, b=2, c=3, d=4, e=5 (document 000's example shape).
+        let doc = parse(b"(;GM[1];N[a](;N[b];N[c])(;N[d](;N[e])(;N[f])))").document;
+        let g = doc.game(0).unwrap();
+        let names: Vec<String> = g
+            .nodes()
+            .map(|n| n.text("N").map(|s| s.into_owned()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["", "a", "b", "c", "d", "e", "f"]);
+        let f = g.node_by_number(6).unwrap();
+        assert_eq!(f.number(), 6);
+        assert_eq!(f.variation_index(), 1);
+        assert_eq!(f.previous_sibling().unwrap().text("N").unwrap(), "e");
+        assert_eq!(f.siblings().len(), 2);
+        assert_eq!(f.path().len(), 4);
+        assert_eq!(f.depth(), 3);
+        assert!(!f.is_main_line());
+        assert!(g.node_by_number(3).unwrap().is_main_line());
+        assert_eq!(g.main_line().count(), 4);
+        assert_eq!(g.root().siblings().len(), 1);
     }
 }
