@@ -11,7 +11,7 @@
 //! its text (`str`), so reading never fails.
 //!
 //! In (Python → SGF) the same shapes are accepted, and a `str` is always
-//! taken as the value's text (escaped for you).
+//! taken as the value's text (escaped for you), except for colours.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -285,8 +285,11 @@ fn element_raw(ident: &str, obj: &Bound<'_, PyAny>, vt: ValueType) -> PyResult<S
 /// The raw SGF values for setting `ident` to `obj`.
 pub fn raws_for(ident: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let vt = Document::value_type_of(ident);
-    // A str is the value's text, whatever the type (lists: one value).
-    if let Ok(s) = obj.cast::<PyString>() {
+    // A str is the value's text, whatever the type (lists: one value);
+    // colours are checked.
+    if let Ok(s) = obj.cast::<PyString>()
+        && vt != ValueType::Color
+    {
         return Ok(vec![escape(&s.to_cow()?)]);
     }
     let list_like = obj.is_instance_of::<PyList>()

@@ -36,14 +36,13 @@ unknown properties     ``list`` of ``str``
 
 A value that does not parse as its type comes back as its text (``str``),
 so reading never raises. ``node.set`` takes the same shapes; a ``str`` is
-always taken as the value's text (escaped for you).
+taken as the value's text (escaped for you) for every type but colours.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Iterable, Union
 
 from ._qipu import (
     Collection,
