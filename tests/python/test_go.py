@@ -122,3 +122,13 @@ def test_partial_and_bad_dates():
     assert bad.komi is None
     empty = qipu.parse("(;)")[0].info
     assert empty.black is None and empty.result is None and empty.dates == []
+
+
+def test_boards_stack_the_main_line():
+    coll = qipu.parse(b"(;SZ[9:7]AB[aa];B[ee];W[gc];B[];W[ab])")
+    g = coll[0]
+    boards = g.boards()
+    assert boards.shape == (5, 7, 9) and boards.dtype == np.uint8
+    for i, (_node, pos) in enumerate(g.positions()):
+        assert (boards[i] == pos.board).all()
+    boards[0, 0, 0] = 0  # writable

@@ -22,6 +22,18 @@ fn frombuffer(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     FROMBUFFER.import(py, "numpy", "frombuffer")
 }
 
+/// A new writable NumPy `uint8` array of `shape` over a copy of `cells`.
+pub fn numpy_array<'py>(
+    py: Python<'py>,
+    cells: &[u8],
+    shape: (usize, usize, usize),
+) -> PyResult<Bound<'py, PyAny>> {
+    let buf = PyByteArray::new(py, cells);
+    frombuffer(py)?
+        .call1((buf, "uint8"))?
+        .call_method1("reshape", shape)
+}
+
 /// A board position: the stones, who plays next, captures, the ko point
 /// and the move number. `board` is a NumPy `uint8` array of shape
 /// `(rows, cols)` indexed `board[row, col]` with 0 empty, 1 black, 2 white.

@@ -530,6 +530,27 @@ impl Game {
         })
     }
 
+    /// The boards after every node of the main line, stacked: a NumPy
+    /// `uint8` array of shape `(len(main_line()), rows, cols)` (0 empty,
+    /// 1 black, 2 white), built in one go (the fast path for datasets).
+    fn boards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        let (cells, n, rows, cols) = guard("boards", || {
+            let mut c = Cursor::new(&doc, i);
+            let s = c.size();
+            let mut cells = c.position().board.cells().to_vec();
+            let mut n = 1;
+            while c.next(&doc) {
+                cells.extend_from_slice(c.position().board.cells());
+                n += 1;
+            }
+            Ok((cells, n, s.rows as usize, s.cols as usize))
+        })?;
+        drop(doc);
+        crate::go::numpy_array(py, &cells, (n, rows, cols))
+    }
+
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Game>().is_ok_and(|o| {
             let o = o.get();
