@@ -22,18 +22,20 @@ use sgf_go::{GameResult, Move, WinBy};
 use crate::errors::{QipuError, os_err, panic_message};
 use crate::model::{Collection, Inner, read_file};
 
-/// What reading one file gave.
-enum Outcome {
-    Parsed(Parsed),
+/// Why a file gave no document.
+enum Failure {
     Io(std::io::Error),
     Panic(String),
 }
 
+/// What reading one file gave.
+type Outcome = Result<Box<Parsed>, Failure>;
+
 fn read_guarded(path: &Path) -> Outcome {
     match catch_unwind(AssertUnwindSafe(|| read_file(path))) {
-        Ok(Ok(p)) => Outcome::Parsed(p),
-        Ok(Err(e)) => Outcome::Io(e),
-        Err(p) => Outcome::Panic(panic_message(&*p)),
+        Ok(Ok(p)) => Ok(Box::new(p)),
+        Ok(Err(e)) => Err(Failure::Io(e)),
+        Err(p) => Err(Failure::Panic(panic_message(&*p))),
     }
 }
 
@@ -121,14 +123,14 @@ impl ReadMany {
                 let path = &self.paths[self.next];
                 self.next += 1;
                 match o {
-                    Outcome::Parsed(p) => {
+                    Ok(p) => {
                         return Ok(Some(Collection {
-                            inner: Inner::new(p, Some(path.display().to_string())),
+                            inner: Inner::new(*p, Some(path.display().to_string())),
                         }));
                     }
-                    Outcome::Io(_) | Outcome::Panic(_) if self.skip_errors => continue,
-                    Outcome::Io(e) => return Err(os_err(&e, path)),
-                    Outcome::Panic(m) => return Err(panic_err(path, &m)),
+                    Err(_) if self.skip_errors => continue,
+                    Err(Failure::Io(e)) => return Err(os_err(&e, path)),
+                    Err(Failure::Panic(m)) => return Err(panic_err(path, &m)),
                 }
             }
             let rx = &self.rx;
@@ -288,7 +290,7 @@ struct Validity {
 
 impl Validity {
     fn push(&mut self, valid: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bits.push(0);
         }
         if valid {
@@ -394,20 +396,18 @@ pub fn arrow_columns<'py>(
         .build()
         .map_err(|e| QipuError::new_err(format!("cannot start worker threads: {e}")))?;
     let paths_ref = &paths;
-    let results: Vec<Result<Vec<Row>, (usize, Outcome)>> = py.detach(|| {
+    let results: Vec<Result<Vec<Row>, (usize, Failure)>> = py.detach(|| {
         pool.install(|| {
             paths_ref
                 .par_iter()
                 .enumerate()
                 .with_max_len(1)
                 .map(|(i, p)| match read_guarded(p) {
-                    Outcome::Parsed(parsed) => {
-                        match catch_unwind(AssertUnwindSafe(|| rows_of(i, &parsed))) {
-                            Ok(rows) => Ok(rows),
-                            Err(e) => Err((i, Outcome::Panic(panic_message(&*e)))),
-                        }
-                    }
-                    other => Err((i, other)),
+                    Ok(parsed) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &parsed))) {
+                        Ok(rows) => Ok(rows),
+                        Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
+                    },
+                    Err(f) => Err((i, f)),
                 })
                 .collect()
         })
@@ -417,9 +417,8 @@ pub fn arrow_columns<'py>(
         match r {
             Ok(mut rs) => rows.append(&mut rs),
             Err(_) if skip_errors => {}
-            Err((i, Outcome::Io(e))) => return Err(os_err(&e, &paths[i])),
-            Err((i, Outcome::Panic(m))) => return Err(panic_err(&paths[i], &m)),
-            Err((i, Outcome::Parsed(_))) => return Err(panic_err(&paths[i], "unexpected")),
+            Err((i, Failure::Io(e))) => return Err(os_err(&e, &paths[i])),
+            Err((i, Failure::Panic(m))) => return Err(panic_err(&paths[i], &m)),
         }
     }
     let n = rows.len();
