@@ -16,27 +16,34 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use rayon::prelude::*;
 
-use sgf_core::{Color, Document, Parsed, Severity};
+use sgf_core::{Color, Document, Severity};
 use sgf_go::{GameResult, Move, WinBy};
 
-use crate::errors::{QipuError, os_err, panic_message};
+use crate::errors::{ParseError, QipuError, os_err, panic_message};
 use crate::model::{Collection, Inner, read_file};
 
 /// Why a file gave no document.
 enum Failure {
     Io(std::io::Error),
+    /// In no format Qipu reads.
+    Format(String),
     Panic(String),
 }
 
-/// What reading one file gave.
-type Outcome = Result<Box<Parsed>, Failure>;
+/// What reading one file gave: the record and the input bytes.
+type Outcome = Result<Box<(sgf_formats::Loaded, Vec<u8>)>, Failure>;
 
 fn read_guarded(path: &Path) -> Outcome {
     match catch_unwind(AssertUnwindSafe(|| read_file(path))) {
-        Ok(Ok(p)) => Ok(Box::new(p)),
+        Ok(Ok(Ok(l))) => Ok(Box::new(l)),
+        Ok(Ok(Err(m))) => Err(Failure::Format(m)),
         Ok(Err(e)) => Err(Failure::Io(e)),
         Err(p) => Err(Failure::Panic(panic_message(&*p))),
     }
+}
+
+fn format_err(path: &Path, msg: &str) -> PyErr {
+    ParseError::new_err(format!("{}: {msg}", path.display()))
 }
 
 fn panic_err(path: &Path, msg: &str) -> PyErr {
@@ -123,13 +130,16 @@ impl ReadMany {
                 let path = &self.paths[self.next];
                 self.next += 1;
                 match o {
-                    Ok(p) => {
+                    Ok(l) => {
+                        let (loaded, bytes) = *l;
+                        let name = Some(path.display().to_string());
                         return Ok(Some(Collection {
-                            inner: Inner::new(*p, Some(path.display().to_string())),
+                            inner: Inner::loaded(loaded, &bytes, name),
                         }));
                     }
                     Err(_) if self.skip_errors => continue,
                     Err(Failure::Io(e)) => return Err(os_err(&e, path)),
+                    Err(Failure::Format(m)) => return Err(format_err(path, &m)),
                     Err(Failure::Panic(m)) => return Err(panic_err(path, &m)),
                 }
             }
@@ -195,7 +205,8 @@ struct Row {
     warnings: u32,
 }
 
-fn rows_of(path: usize, parsed: &Parsed) -> Vec<Row> {
+fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
+    let parsed = &loaded.parsed;
     let doc: &Document = &parsed.document;
     let starts: Vec<u32> = doc.games().map(|g| g.root().span().start).collect();
     let mut diag_counts = vec![(0u32, 0u32); starts.len()];
@@ -403,7 +414,7 @@ pub fn arrow_columns<'py>(
                 .enumerate()
                 .with_max_len(1)
                 .map(|(i, p)| match read_guarded(p) {
-                    Ok(parsed) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &parsed))) {
+                    Ok(l) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &l.0))) {
                         Ok(rows) => Ok(rows),
                         Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
                     },
@@ -418,6 +429,7 @@ pub fn arrow_columns<'py>(
             Ok(mut rs) => rows.append(&mut rs),
             Err(_) if skip_errors => {}
             Err((i, Failure::Io(e))) => return Err(os_err(&e, &paths[i])),
+            Err((i, Failure::Format(m))) => return Err(format_err(&paths[i], &m)),
             Err((i, Failure::Panic(m))) => return Err(panic_err(&paths[i], &m)),
         }
     }

@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use sgf_core::{
-    Document, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions, parse_with,
-    to_canonical_bytes, to_lossless_bytes,
+    Document, LineIndex, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions,
+    parse_with, to_canonical_bytes, to_lossless_bytes,
 };
 use sgf_go::Cursor;
 
@@ -22,6 +22,10 @@ pub struct Inner {
     doc: Mutex<Document>,
     diagnostics: Vec<sgf_core::Diagnostic>,
     path: Option<String>,
+    format: &'static str,
+    /// For a record converted from another format: the lines of the input,
+    /// which the diagnostics' spans point into.
+    input_lines: Option<LineIndex>,
 }
 
 impl Inner {
@@ -30,7 +34,29 @@ impl Inner {
             doc: Mutex::new(parsed.document),
             diagnostics: parsed.diagnostics,
             path,
+            format: "SGF",
+            input_lines: None,
         })
+    }
+
+    /// A record read by `sgf_formats` from `input`.
+    pub fn loaded(loaded: sgf_formats::Loaded, input: &[u8], path: Option<String>) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(loaded.parsed.document),
+            diagnostics: loaded.parsed.diagnostics,
+            path,
+            format: loaded.format,
+            input_lines: loaded.converted.then(|| LineIndex::new(input)),
+        })
+    }
+
+    /// A diagnostic with its line and column (in the input for converted records).
+    fn diagnostic(&self, doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
+        let (line, column) = match &self.input_lines {
+            Some(li) => li.line_col(d.span.start),
+            None => doc.line_col(d.span.start),
+        };
+        Diagnostic::new(d, line, column)
     }
 
     /// The document. A panic while it was held leaves it usable (the
@@ -86,7 +112,7 @@ fn strict_check(inner: &Arc<Inner>, py: Python<'_>) -> PyResult<()> {
         .find(|d| d.severity == Severity::Error)
     {
         let doc = inner.lock();
-        let diag = Diagnostic::new(&doc, d);
+        let diag = inner.diagnostic(&doc, d);
         drop(doc);
         let msg = format!(
             "{}{}:{}: [{}] {}",
@@ -118,14 +144,32 @@ fn strict_check(inner: &Arc<Inner>, py: Python<'_>) -> PyResult<()> {
 /// `Collection.diagnostics`. With `strict=True`, the first error-severity
 /// diagnostic raises `ParseError` (with `line`, `column`, `code`).
 /// `charset` forces a charset for `bytes` (e.g. `"GB18030"`).
+/// `format` reads the bytes as another record format instead (`"GIB"`,
+/// `"NGF"`, `"UGF"`, or `"auto"` to sniff it).
 #[pyfunction]
-#[pyo3(signature = (data, *, strict=false, charset=None))]
+#[pyo3(signature = (data, *, strict=false, charset=None, format=None))]
 pub fn parse(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     strict: bool,
     charset: Option<&str>,
+    format: Option<&str>,
 ) -> PyResult<Collection> {
+    if let Some(f) = format {
+        let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
+            s.to_cow()?.as_bytes().to_vec()
+        } else {
+            data.extract()
+                .map_err(|_| PyTypeError::new_err("parse() takes bytes or str"))?
+        };
+        let f = (!f.eq_ignore_ascii_case("auto")).then_some(f);
+        let loaded = load_bytes(py, &bytes, None, f)?;
+        let inner = Inner::loaded(loaded, &bytes, None);
+        if strict {
+            strict_check(&inner, py)?;
+        }
+        return Ok(Collection { inner });
+    }
     let parsed = if let Ok(s) = data.cast::<PyString>() {
         let mut opts = ParseOptions::default();
         opts.charset = Some(encoding_rs::UTF_8);
@@ -146,31 +190,80 @@ pub fn parse(
     Ok(Collection { inner })
 }
 
-/// Reads one file (SGF; charset from `CA` or detected). Raises `OSError`
-/// when it cannot be read; bad content gives diagnostics (or `ParseError`
-/// with `strict=True`).
+/// Reads a record in any format Qipu reads, in any charset: SGF (every
+/// FF version and dialect), GIB, NGF, UGF/UGI, sniffed from the content
+/// (the extension breaks ties) or forced with `format` (`"SGF"`, `"GIB"`,
+/// …). Raises `OSError` when the file cannot be read, `ParseError` when
+/// it is in no format Qipu can read; bad content gives diagnostics (or
+/// `ParseError` with `strict=True`). `charset` forces the charset of an
+/// SGF file.
 #[pyfunction]
-#[pyo3(signature = (path, *, strict=false, charset=None))]
+#[pyo3(signature = (path, *, strict=false, charset=None, format=None))]
 pub fn read(
     py: Python<'_>,
     path: PathBuf,
     strict: bool,
     charset: Option<&str>,
+    format: Option<&str>,
 ) -> PyResult<Collection> {
-    let opts = options(charset)?;
     let bytes = std::fs::read(&path).map_err(|e| os_err(&e, &path))?;
-    let parsed = parse_bytes(py, &bytes, &opts)?;
-    let inner = Inner::new(parsed, Some(path.display().to_string()));
+    let name = path.display().to_string();
+    let inner = if charset.is_some() {
+        let parsed = parse_bytes(py, &bytes, &options(charset)?)?;
+        Inner::new(parsed, Some(name))
+    } else {
+        let loaded = load_bytes(py, &bytes, Some(&path), format)?;
+        Inner::loaded(loaded, &bytes, Some(name))
+    };
     if strict {
         strict_check(&inner, py)?;
     }
     Ok(Collection { inner })
 }
 
-/// Reads a file for the bulk paths (no Python).
-pub fn read_file(path: &std::path::Path) -> std::io::Result<Parsed> {
+/// Reads bytes in `format` (`None`: sniffed), in a panic guard, without the GIL.
+fn load_bytes(
+    py: Python<'_>,
+    bytes: &[u8],
+    path: Option<&std::path::Path>,
+    format: Option<&str>,
+) -> PyResult<sgf_formats::Loaded> {
+    let registry = sgf_formats::builtin();
+    let reader = match format {
+        None => registry.detect(bytes, path),
+        Some(f) => registry.by_name(f).ok_or_else(|| {
+            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown format `{f}` (known: {})",
+                names.join(", ")
+            ))
+        })?,
+    };
+    let res = py.detach(|| {
+        guard("read", || {
+            Ok(reader.read(bytes, &sgf_formats::ReadOptions::default()))
+        })
+    })?;
+    res.map_err(|e| {
+        let where_ = path
+            .map(|p| format!("{}: ", p.display()))
+            .unwrap_or_default();
+        ParseError::new_err(format!(
+            "{where_}cannot read as {}: {}",
+            e.format, e.message
+        ))
+    })
+}
+
+/// Reads a file for the bulk paths (no Python): any format, sniffed.
+pub fn read_file(
+    path: &std::path::Path,
+) -> std::io::Result<Result<(sgf_formats::Loaded, Vec<u8>), String>> {
     let bytes = std::fs::read(path)?;
-    Ok(sgf_core::parse(&bytes))
+    Ok(match sgf_formats::read_any(&bytes, Some(path)) {
+        Ok(l) => Ok((l, bytes)),
+        Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
+    })
 }
 
 // ------------------------------------------------------------------ diagnostics
@@ -203,8 +296,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
-        let (line, column) = doc.line_col(d.span.start);
+    pub fn new(d: &sgf_core::Diagnostic, line: u32, column: u32) -> Diagnostic {
         Diagnostic {
             code: d.code.as_str().to_string(),
             name: d.code.name().to_string(),
@@ -305,7 +397,7 @@ impl Collection {
         self.inner
             .diagnostics
             .iter()
-            .map(|d| Diagnostic::new(&doc, d))
+            .map(|d| self.inner.diagnostic(&doc, d))
             .collect()
     }
 
@@ -324,6 +416,13 @@ impl Collection {
         self.inner.path.clone()
     }
 
+    /// The format it was read as: `"SGF"`, or `"GIB"`, `"NGF"`, `"UGF"` for
+    /// a record converted to SGF (whose diagnostics point into the input).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format
+    }
+
     /// Whether it was edited since reading.
     #[getter]
     fn is_edited(&self) -> bool {
@@ -335,13 +434,18 @@ impl Collection {
     fn check(&self) -> PyResult<Vec<Diagnostic>> {
         let doc = self.inner.lock();
         let found = guard("check", || Ok(sgf_go::check::check(&doc)))?;
-        Ok(self
+        // The checks' spans point into the document (the converted SGF for other formats).
+        let mut out: Vec<Diagnostic> = self
             .inner
             .diagnostics
             .iter()
-            .chain(found.iter())
-            .map(|d| Diagnostic::new(&doc, d))
-            .collect())
+            .map(|d| self.inner.diagnostic(&doc, d))
+            .collect();
+        out.extend(found.iter().map(|d| {
+            let (l, c) = doc.line_col(d.span.start);
+            Diagnostic::new(d, l, c)
+        }));
+        Ok(out)
     }
 
     /// The SGF bytes. `canonical=False` (default): lossless, the input byte

@@ -92,8 +92,9 @@ __all__ = [
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: File extensions picked up when a directory is given (case-insensitive).
-SGF_EXTENSIONS = (".sgf",)
+#: File extensions picked up when a directory is given (case-insensitive):
+#: SGF and the other formats Qipu reads (Tygem GIB, NGF, Pandanet UGF/UGI).
+SGF_EXTENSIONS = (".sgf", ".gib", ".ngf", ".ugf", ".ugi")
 
 
 def expand_paths(paths: PathLike | Iterable[PathLike]) -> list[str]:

@@ -33,12 +33,22 @@ class ParseError(QipuError):
 class EditError(QipuError):
     """A refused edit: bad identifier or value, removed node, unrepresentable text."""
 
-def parse(data: Union[bytes, bytearray, memoryview, str], *, strict: bool = False, charset: Optional[str] = None) -> "Collection":
+def parse(
+    data: Union[bytes, bytearray, memoryview, str],
+    *,
+    strict: bool = False,
+    charset: Optional[str] = None,
+    format: Optional[str] = None,
+) -> "Collection":
     """Parses SGF bytes (charset from CA or detected) or str. Never fails on
-    bad input unless ``strict``: problems are in ``Collection.diagnostics``."""
+    bad input unless ``strict``: problems are in ``Collection.diagnostics``.
+    ``format`` ("GIB", "NGF", "UGF" or "auto") reads another record format."""
 
-def read(path: PathLike, *, strict: bool = False, charset: Optional[str] = None) -> "Collection":
-    """Reads a file; ``OSError`` when it cannot be read."""
+def read(
+    path: PathLike, *, strict: bool = False, charset: Optional[str] = None, format: Optional[str] = None
+) -> "Collection":
+    """Reads a file in any format Qipu reads (SGF, GIB, NGF, UGF/UGI);
+    ``OSError`` when it cannot be read, ``ParseError`` when in no known format."""
 
 def read_many_native(paths: List[str], threads: int, skip_errors: bool = False) -> "ReadMany": ...
 def arrow_columns(paths: List[str], threads: int, skip_errors: bool = False) -> Tuple[int, List[Tuple[Any, ...]]]: ...
@@ -76,6 +86,9 @@ class Collection:
     def has_errors(self) -> bool: ...
     @property
     def path(self) -> Optional[str]: ...
+    @property
+    def format(self) -> str:
+        """``"SGF"``, or ``"GIB"``, ``"NGF"``, ``"UGF"`` for a converted record."""
     @property
     def is_edited(self) -> bool: ...
     def check(self) -> List[Diagnostic]:
