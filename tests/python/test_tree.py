@@ -236,3 +236,31 @@ def test_edit_keeps_charset(tmp_path):
     coll.write(p, canonical=True)
     assert qipu.read(p)[0].root.next["C"] == "白棋"
     assert p.read_bytes().decode("utf-8").count("CA[UTF-8]") == 1
+
+
+def test_threads_share_a_collection():
+    import threading
+
+    coll = qipu.parse(b"(;SZ[19];B[aa];W[bb];B[cc])")
+    nodes = coll[0].main_line()
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(200):
+                n = nodes[(i + k) % len(nodes)]
+                n.set("C", f"thread {k} step {i}")
+                n.get("C")
+                coll.to_sgf()
+                list(coll[0].positions())
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    assert errors == []
+    assert all(n["C"].startswith("thread ") for n in nodes)

@@ -1,10 +1,11 @@
 //! Collections, games and nodes: the navigable, editable tree.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use sgf_core::{
@@ -59,10 +60,17 @@ impl Inner {
         Diagnostic::new(d, line, column)
     }
 
-    /// The document. A panic while it was held leaves it usable (the
-    /// edits are all-or-nothing on the arena), so poisoning is ignored.
+    /// The document. When another thread holds it, waits with the GIL
+    /// released (that thread may need the GIL to finish). A panic while it
+    /// was held leaves it usable (edits are all-or-nothing on the arena), so
+    /// poisoning is ignored.
     pub fn lock(&self) -> MutexGuard<'_, Document> {
-        self.doc.lock().unwrap_or_else(|e| e.into_inner())
+        match self.doc.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => Python::attach(|py| self.doc.lock_py_attached(py))
+                .unwrap_or_else(|e| e.into_inner()),
+        }
     }
 }
 
