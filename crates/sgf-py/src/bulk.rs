@@ -1,0 +1,600 @@
+//! Bulk reading: `read_many` (a stream of collections parsed on worker
+//! threads) and the columns behind `to_arrow` (one row per game).
+//!
+//! Both run without the GIL. Every file is parsed under `catch_unwind`.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use rayon::prelude::*;
+
+use sgf_core::{Color, Document, Severity};
+use sgf_go::{GameResult, Move, WinBy};
+
+use crate::errors::{ParseError, QipuError, os_err, panic_message};
+use crate::model::{Collection, Inner, read_file};
+
+/// Why a file gave no document.
+enum Failure {
+    Io(std::io::Error),
+    /// In no format Qipu reads.
+    Format(String),
+    Panic(String),
+}
+
+/// What reading one file gave: the record and the input bytes.
+type Outcome = Result<Box<(sgf_formats::Loaded, Vec<u8>)>, Failure>;
+
+fn read_guarded(path: &Path) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| read_file(path))) {
+        Ok(Ok(Ok(l))) => Ok(Box::new(l)),
+        Ok(Ok(Err(m))) => Err(Failure::Format(m)),
+        Ok(Err(e)) => Err(Failure::Io(e)),
+        Err(p) => Err(Failure::Panic(panic_message(&*p))),
+    }
+}
+
+fn format_err(path: &Path, msg: &str) -> PyErr {
+    ParseError::new_err(format!("{}: {msg}", path.display()))
+}
+
+fn panic_err(path: &Path, msg: &str) -> PyErr {
+    QipuError::new_err(format!(
+        "{}: internal error while reading: {msg} (please report this with the file)",
+        path.display()
+    ))
+}
+
+/// A stream of collections read on worker threads, in input order
+/// (`qipu.read_many`). Each item is a `Collection` whose `path` is set.
+///
+/// Workers take the next file from a shared counter, so files finish in
+/// about input order and the buffer of finished-but-not-yet-consumed
+/// documents stays small (bounded channel).
+#[pyclass(module = "qipu")]
+pub struct ReadMany {
+    paths: Arc<Vec<PathBuf>>,
+    rx: Mutex<Receiver<(usize, Outcome)>>,
+    pending: BTreeMap<usize, Outcome>,
+    next: usize,
+    cancel: Arc<AtomicBool>,
+    skip_errors: bool,
+}
+
+impl Drop for ReadMany {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Starts reading `paths` on `threads` worker threads (`read_many` in the
+/// Python layer expands directories and calls this).
+#[pyfunction]
+#[pyo3(signature = (paths, threads, skip_errors=false))]
+pub fn read_many_native(paths: Vec<PathBuf>, threads: usize, skip_errors: bool) -> ReadMany {
+    let threads = threads.clamp(1, 256).min(paths.len().max(1));
+    let paths = Arc::new(paths);
+    let (tx, rx) = sync_channel::<(usize, Outcome)>(threads * 4);
+    let counter = Arc::new(AtomicUsize::new(0));
+    let cancel = Arc::new(AtomicBool::new(false));
+    for _ in 0..threads {
+        let (tx, paths, counter, cancel) =
+            (tx.clone(), paths.clone(), counter.clone(), cancel.clone());
+        std::thread::spawn(move || {
+            loop {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = counter.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = paths.get(i) else { break };
+                if tx.send((i, read_guarded(p))).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    ReadMany {
+        paths,
+        rx: Mutex::new(rx),
+        pending: BTreeMap::new(),
+        next: 0,
+        cancel,
+        skip_errors,
+    }
+}
+
+#[pymethods]
+impl ReadMany {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __len__(&self) -> usize {
+        self.paths.len()
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Collection>> {
+        loop {
+            if self.next >= self.paths.len() {
+                return Ok(None);
+            }
+            if let Some(o) = self.pending.remove(&self.next) {
+                let path = &self.paths[self.next];
+                self.next += 1;
+                match o {
+                    Ok(l) => {
+                        let (loaded, bytes) = *l;
+                        let name = Some(path.display().to_string());
+                        return Ok(Some(Collection {
+                            inner: Inner::loaded(loaded, &bytes, name),
+                        }));
+                    }
+                    Err(_) if self.skip_errors => continue,
+                    Err(Failure::Io(e)) => return Err(os_err(&e, path)),
+                    Err(Failure::Format(m)) => return Err(format_err(path, &m)),
+                    Err(Failure::Panic(m)) => return Err(panic_err(path, &m)),
+                }
+            }
+            let rx = &self.rx;
+            let got = py.detach(|| {
+                rx.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .recv_timeout(Duration::from_millis(100))
+            });
+            match got {
+                Ok((i, o)) => {
+                    self.pending.insert(i, o);
+                }
+                Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(QipuError::new_err("read_many: the worker threads stopped"));
+                }
+            }
+        }
+    }
+
+    /// Stops the workers (the files being parsed finish, nothing more is read).
+    fn close(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.next = self.paths.len();
+        self.pending.clear();
+    }
+}
+
+// ------------------------------------------------------------------ Arrow columns
+
+const TEXTS: [(&str, &str); 12] = [
+    ("black", "PB"),
+    ("white", "PW"),
+    ("black_rank", "BR"),
+    ("white_rank", "WR"),
+    ("date", "DT"),
+    ("result", "RE"),
+    ("event", "EV"),
+    ("round", "RO"),
+    ("place", "PC"),
+    ("rules", "RU"),
+    ("name", "GN"),
+    ("time_control", "OT"),
+];
+
+struct Row {
+    path: usize,
+    game: u32,
+    cols: u8,
+    rows: u8,
+    charset: &'static str,
+    texts: [Option<String>; TEXTS.len()],
+    year: Option<u16>,
+    winner: Option<Color>,
+    win_by: Option<&'static str>,
+    margin: Option<f64>,
+    komi: Option<f64>,
+    handicap: Option<i64>,
+    moves: Vec<(Color, Option<(u8, u8)>)>,
+    setup: [Vec<(u8, u8)>; 2],
+    errors: u32,
+    warnings: u32,
+}
+
+fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
+    let parsed = &loaded.parsed;
+    let doc: &Document = &parsed.document;
+    let starts: Vec<u32> = doc.games().map(|g| g.root().span().start).collect();
+    let mut diag_counts = vec![(0u32, 0u32); starts.len()];
+    for d in &parsed.diagnostics {
+        let gi = starts
+            .partition_point(|&s| s <= d.span.start)
+            .saturating_sub(1);
+        if let Some(c) = diag_counts.get_mut(gi) {
+            match d.severity {
+                Severity::Error => c.0 += 1,
+                Severity::Warning => c.1 += 1,
+                Severity::Info => {}
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (gi, game) in doc.games().enumerate() {
+        let root = game.root();
+        let (size, _) = sgf_go::coords::board_size(&root);
+        let info = sgf_go::GameInfo::of(doc, gi);
+        let info_node = info.node.map(|n| doc.node(n));
+        let texts = TEXTS.map(|(_, id)| {
+            info_node
+                .as_ref()
+                .and_then(|n| n.text(id))
+                .map(|t| t.trim().to_string())
+        });
+        let (winner, win_by, margin) = match info.result.as_ref().and_then(|r| r.value.as_ref()) {
+            None => (None, None, None),
+            Some(GameResult::Draw) => (None, Some("draw"), None),
+            Some(GameResult::Void) => (None, Some("void"), None),
+            Some(GameResult::Unknown) => (None, Some("unknown"), None),
+            Some(GameResult::Win { winner, by }) => match by {
+                WinBy::Score(s) => (Some(*winner), Some("score"), Some(*s)),
+                WinBy::Unspecified => (Some(*winner), Some("unspecified"), None),
+                WinBy::Resign => (Some(*winner), Some("resign"), None),
+                WinBy::Time => (Some(*winner), Some("time"), None),
+                WinBy::Forfeit => (Some(*winner), Some("forfeit"), None),
+            },
+        };
+        let mut moves = Vec::new();
+        for n in game.main_line() {
+            if let Some((c, m)) = sgf_go::edit::node_move(doc, n.id(), size) {
+                moves.push((
+                    c,
+                    match m {
+                        Move::Pass => None,
+                        Move::Play(p) => Some((p.x, p.y)),
+                    },
+                ));
+            }
+        }
+        let pts = |id: &str| -> Vec<(u8, u8)> {
+            sgf_go::coords::points_of(&root, id, size)
+                .into_iter()
+                .map(|p| (p.x, p.y))
+                .collect()
+        };
+        out.push(Row {
+            path,
+            game: gi as u32,
+            cols: size.cols,
+            rows: size.rows,
+            charset: game.charset(),
+            texts,
+            year: info
+                .dates
+                .as_ref()
+                .and_then(|d| d.value.as_ref())
+                .and_then(|v| v.first())
+                .map(|d| d.year),
+            winner,
+            win_by,
+            margin,
+            komi: info.komi.as_ref().and_then(|k| k.value),
+            handicap: info.handicap.as_ref().and_then(|h| h.value),
+            moves,
+            setup: [pts("AB"), pts("AW")],
+            errors: diag_counts[gi].0,
+            warnings: diag_counts[gi].1,
+        });
+    }
+    out
+}
+
+/// A bit map of valid entries (Arrow layout, least significant bit first).
+#[derive(Default)]
+struct Validity {
+    bits: Vec<u8>,
+    len: usize,
+}
+
+impl Validity {
+    fn push(&mut self, valid: bool) {
+        if self.len.is_multiple_of(8) {
+            self.bits.push(0);
+        }
+        if valid {
+            let last = self.bits.len() - 1;
+            self.bits[last] |= 1 << (self.len % 8);
+        }
+        self.len += 1;
+    }
+}
+
+#[derive(Default)]
+struct StrCol {
+    valid: Validity,
+    offsets: Vec<u8>,
+    data: Vec<u8>,
+}
+
+impl StrCol {
+    fn push(&mut self, s: Option<&str>) {
+        if self.offsets.is_empty() {
+            self.offsets.extend_from_slice(&0i32.to_le_bytes());
+        }
+        self.valid.push(s.is_some());
+        if let Some(s) = s {
+            self.data.extend_from_slice(s.as_bytes());
+        }
+        // Arrow's 32-bit offsets: a column over 2 GiB is refused before this.
+        self.offsets
+            .extend_from_slice(&(self.data.len() as i32).to_le_bytes());
+    }
+}
+
+#[derive(Default)]
+struct NumCol {
+    valid: Validity,
+    values: Vec<u8>,
+}
+
+impl NumCol {
+    fn push_bytes(&mut self, b: Option<&[u8]>, width: usize) {
+        self.valid.push(b.is_some());
+        match b {
+            Some(b) => self.values.extend_from_slice(b),
+            None => self.values.extend(std::iter::repeat_n(0, width)),
+        }
+    }
+}
+
+/// A list of points (with a colour per entry for moves): offsets plus children.
+#[derive(Default)]
+struct PointsCol {
+    offsets: Vec<u8>,
+    count: i32,
+    colors: Vec<u8>,
+    xs: Vec<u8>,
+    ys: Vec<u8>,
+    valid: Validity,
+}
+
+impl PointsCol {
+    fn start(&mut self) {
+        if self.offsets.is_empty() {
+            self.offsets.extend_from_slice(&0i32.to_le_bytes());
+        }
+    }
+    fn end(&mut self) {
+        self.offsets.extend_from_slice(&self.count.to_le_bytes());
+    }
+    fn push(&mut self, color: Option<Color>, p: Option<(u8, u8)>) {
+        if let Some(c) = color {
+            self.colors.push(match c {
+                Color::Black => 1,
+                Color::White => 2,
+            });
+        }
+        let (x, y) = p.unwrap_or((0, 0));
+        self.xs.push(x);
+        self.ys.push(y);
+        self.valid.push(p.is_some());
+        self.count += 1;
+    }
+}
+
+fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, b)
+}
+
+/// Parses `paths` on `threads` threads and returns the columns of the games
+/// table as Arrow buffers: `(num_rows, [(name, kind, buffers…), …])`; the
+/// Python layer (`qipu.to_arrow`) wraps them into a `pyarrow.Table`.
+/// Unreadable files raise `OSError`, or are skipped with `skip_errors`.
+#[pyfunction]
+#[pyo3(signature = (paths, threads, skip_errors=false))]
+pub fn arrow_columns<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    threads: usize,
+    skip_errors: bool,
+) -> PyResult<(usize, Bound<'py, PyList>)> {
+    let threads = threads.clamp(1, 256);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| QipuError::new_err(format!("cannot start worker threads: {e}")))?;
+    let paths_ref = &paths;
+    let results: Vec<Result<Vec<Row>, (usize, Failure)>> = py.detach(|| {
+        pool.install(|| {
+            paths_ref
+                .par_iter()
+                .enumerate()
+                .with_max_len(1)
+                .map(|(i, p)| match read_guarded(p) {
+                    Ok(l) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &l.0))) {
+                        Ok(rows) => Ok(rows),
+                        Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
+                    },
+                    Err(f) => Err((i, f)),
+                })
+                .collect()
+        })
+    });
+    let mut rows: Vec<Row> = Vec::new();
+    for r in results {
+        match r {
+            Ok(mut rs) => rows.append(&mut rs),
+            Err(_) if skip_errors => {}
+            Err((i, Failure::Io(e))) => return Err(os_err(&e, &paths[i])),
+            Err((i, Failure::Format(m))) => return Err(format_err(&paths[i], &m)),
+            Err((i, Failure::Panic(m))) => return Err(panic_err(&paths[i], &m)),
+        }
+    }
+    let n = rows.len();
+    let total_text: usize = rows
+        .iter()
+        .map(|r| r.texts.iter().flatten().map(String::len).sum::<usize>())
+        .sum();
+    if total_text > i32::MAX as usize / 2 {
+        return Err(PyValueError::new_err(
+            "too much text for one table: call to_arrow on smaller groups of files",
+        ));
+    }
+
+    // Build the buffers without the GIL.
+    struct Built {
+        path: StrCol,
+        game: NumCol,
+        cols: NumCol,
+        rows: NumCol,
+        charset: StrCol,
+        texts: Vec<StrCol>,
+        year: NumCol,
+        winner: StrCol,
+        win_by: StrCol,
+        margin: NumCol,
+        komi: NumCol,
+        handicap: NumCol,
+        num_moves: NumCol,
+        moves: PointsCol,
+        setup: [PointsCol; 2],
+        errors: NumCol,
+        warnings: NumCol,
+    }
+    let path_names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let b = py.detach(|| {
+        let mut b = Built {
+            path: StrCol::default(),
+            game: NumCol::default(),
+            cols: NumCol::default(),
+            rows: NumCol::default(),
+            charset: StrCol::default(),
+            texts: (0..TEXTS.len()).map(|_| StrCol::default()).collect(),
+            year: NumCol::default(),
+            winner: StrCol::default(),
+            win_by: StrCol::default(),
+            margin: NumCol::default(),
+            komi: NumCol::default(),
+            handicap: NumCol::default(),
+            num_moves: NumCol::default(),
+            moves: PointsCol::default(),
+            setup: [PointsCol::default(), PointsCol::default()],
+            errors: NumCol::default(),
+            warnings: NumCol::default(),
+        };
+        b.moves.start();
+        b.setup[0].start();
+        b.setup[1].start();
+        for r in &rows {
+            b.path.push(Some(&path_names[r.path]));
+            b.game.push_bytes(Some(&(r.game as i32).to_le_bytes()), 4);
+            b.cols.push_bytes(Some(&(r.cols as i16).to_le_bytes()), 2);
+            b.rows.push_bytes(Some(&(r.rows as i16).to_le_bytes()), 2);
+            b.charset.push(Some(r.charset));
+            for (c, t) in b.texts.iter_mut().zip(&r.texts) {
+                c.push(t.as_deref());
+            }
+            b.year.push_bytes(
+                r.year
+                    .map(|y| (y as i16).to_le_bytes())
+                    .as_ref()
+                    .map(|a| &a[..]),
+                2,
+            );
+            b.winner.push(r.winner.map(|c| c.as_str()));
+            b.win_by.push(r.win_by);
+            b.margin
+                .push_bytes(r.margin.map(f64::to_le_bytes).as_ref().map(|a| &a[..]), 8);
+            b.komi
+                .push_bytes(r.komi.map(f64::to_le_bytes).as_ref().map(|a| &a[..]), 8);
+            let ha = r.handicap.and_then(|h| i32::try_from(h).ok());
+            b.handicap
+                .push_bytes(ha.map(i32::to_le_bytes).as_ref().map(|a| &a[..]), 4);
+            b.num_moves
+                .push_bytes(Some(&(r.moves.len() as i32).to_le_bytes()), 4);
+            for &(c, p) in &r.moves {
+                b.moves.push(Some(c), p);
+            }
+            b.moves.end();
+            for (col, pts) in b.setup.iter_mut().zip(&r.setup) {
+                for &p in pts {
+                    col.push(None, Some(p));
+                }
+                col.end();
+            }
+            b.errors
+                .push_bytes(Some(&(r.errors as i32).to_le_bytes()), 4);
+            b.warnings
+                .push_bytes(Some(&(r.warnings as i32).to_le_bytes()), 4);
+        }
+        b
+    });
+
+    let out = PyList::empty(py);
+    let s = |name: &str, c: &StrCol| -> PyResult<Bound<'py, PyTuple>> {
+        let offsets: &[u8] = if c.offsets.is_empty() {
+            &[0, 0, 0, 0]
+        } else {
+            &c.offsets
+        };
+        PyTuple::new(
+            py,
+            [
+                name.into_pyobject(py)?.into_any(),
+                "string".into_pyobject(py)?.into_any(),
+                bytes(py, &c.valid.bits).into_any(),
+                bytes(py, offsets).into_any(),
+                bytes(py, &c.data).into_any(),
+            ],
+        )
+    };
+    let num = |name: &str, kind: &str, c: &NumCol| -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                name.into_pyobject(py)?.into_any(),
+                kind.into_pyobject(py)?.into_any(),
+                bytes(py, &c.valid.bits).into_any(),
+                bytes(py, &c.values).into_any(),
+            ],
+        )
+    };
+    let pts = |name: &str, kind: &str, c: &PointsCol| -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                name.into_pyobject(py)?.into_any(),
+                kind.into_pyobject(py)?.into_any(),
+                bytes(py, &c.offsets).into_any(),
+                bytes(py, &c.colors).into_any(),
+                bytes(py, &c.xs).into_any(),
+                bytes(py, &c.ys).into_any(),
+                bytes(py, &c.valid.bits).into_any(),
+            ],
+        )
+    };
+    out.append(s("path", &b.path)?)?;
+    out.append(num("game", "int32", &b.game)?)?;
+    out.append(num("board_cols", "int16", &b.cols)?)?;
+    out.append(num("board_rows", "int16", &b.rows)?)?;
+    out.append(s("charset", &b.charset)?)?;
+    for ((name, _), c) in TEXTS.iter().zip(&b.texts) {
+        out.append(s(name, c)?)?;
+    }
+    out.append(num("year", "int16", &b.year)?)?;
+    out.append(s("winner", &b.winner)?)?;
+    out.append(s("win_by", &b.win_by)?)?;
+    out.append(num("margin", "float64", &b.margin)?)?;
+    out.append(num("komi", "float64", &b.komi)?)?;
+    out.append(num("handicap", "int32", &b.handicap)?)?;
+    out.append(num("num_moves", "int32", &b.num_moves)?)?;
+    out.append(pts("moves", "moves", &b.moves)?)?;
+    out.append(pts("setup_black", "points", &b.setup[0])?)?;
+    out.append(pts("setup_white", "points", &b.setup[1])?)?;
+    out.append(num("errors", "int32", &b.errors)?)?;
+    out.append(num("warnings", "int32", &b.warnings)?)?;
+    Ok((n, out))
+}

@@ -1,0 +1,1038 @@
+//! Collections, games and nodes: the navigable, editable tree.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+use sgf_core::{
+    Document, LineIndex, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions,
+    parse_with, to_canonical_bytes, to_lossless_bytes,
+};
+use sgf_go::Cursor;
+
+use crate::convert;
+use crate::errors::{EditError, ParseError, QipuError, edit_err, guard, os_err};
+use crate::go::{GameInfo, Position, Positions};
+
+/// What a collection and all its handles share.
+pub struct Inner {
+    doc: Mutex<Document>,
+    diagnostics: Vec<sgf_core::Diagnostic>,
+    path: Option<String>,
+    format: &'static str,
+    /// For a record converted from another format: the lines of the input,
+    /// which the diagnostics' spans point into.
+    input_lines: Option<LineIndex>,
+}
+
+impl Inner {
+    pub fn new(parsed: Parsed, path: Option<String>) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(parsed.document),
+            diagnostics: parsed.diagnostics,
+            path,
+            format: "SGF",
+            input_lines: None,
+        })
+    }
+
+    /// A record read by `sgf_formats` from `input`.
+    pub fn loaded(loaded: sgf_formats::Loaded, input: &[u8], path: Option<String>) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(loaded.parsed.document),
+            diagnostics: loaded.parsed.diagnostics,
+            path,
+            format: loaded.format,
+            input_lines: loaded.converted.then(|| LineIndex::new(input)),
+        })
+    }
+
+    /// A diagnostic with its line and column (in the input for converted records).
+    fn diagnostic(&self, doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
+        let (line, column) = match &self.input_lines {
+            Some(li) => li.line_col(d.span.start),
+            None => doc.line_col(d.span.start),
+        };
+        Diagnostic::new(d, line, column)
+    }
+
+    /// The document. When another thread holds it, waits with the GIL
+    /// released (that thread may need the GIL to finish). A panic while it
+    /// was held leaves it usable (edits are all-or-nothing on the arena), so
+    /// poisoning is ignored.
+    pub fn lock(&self) -> MutexGuard<'_, Document> {
+        match self.doc.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => Python::attach(|py| self.doc.lock_py_attached(py))
+                .unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+/// Whether `id` is still in a game's tree (not removed by an edit).
+fn attached(doc: &Document, id: NodeId) -> bool {
+    if id.index() >= doc.node_capacity() {
+        return false;
+    }
+    let root = doc.root_of(id);
+    doc.games().any(|g| g.root().id() == root)
+}
+
+fn removed() -> PyErr {
+    EditError::new_err("the node was removed from the tree")
+}
+
+fn game_index(doc: &Document, root: NodeId) -> Option<usize> {
+    doc.games().position(|g| g.root().id() == root)
+}
+
+// ------------------------------------------------------------------ parsing
+
+fn options(charset: Option<&str>) -> PyResult<ParseOptions> {
+    let mut o = ParseOptions::default();
+    if let Some(label) = charset {
+        o.charset = Some(
+            sgf_core::charset::encoding_for_label(label.as_bytes())
+                .ok_or_else(|| PyValueError::new_err(format!("unknown charset `{label}`")))?,
+        );
+    }
+    Ok(o)
+}
+
+/// Parses in a panic guard; large inputs are parsed with the GIL released.
+pub fn parse_bytes(py: Python<'_>, bytes: &[u8], opts: &ParseOptions) -> PyResult<Parsed> {
+    if bytes.len() > 64 * 1024 {
+        py.detach(|| guard("parse", || Ok(parse_with(bytes, opts))))
+    } else {
+        guard("parse", || Ok(parse_with(bytes, opts)))
+    }
+}
+
+fn strict_check(inner: &Arc<Inner>, py: Python<'_>) -> PyResult<()> {
+    if let Some(d) = inner
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        let doc = inner.lock();
+        let diag = inner.diagnostic(&doc, d);
+        drop(doc);
+        let msg = format!(
+            "{}{}:{}: [{}] {}",
+            inner
+                .path
+                .as_deref()
+                .map(|p| format!("{p}:"))
+                .unwrap_or_default(),
+            diag.line,
+            diag.column,
+            diag.code,
+            diag.message
+        );
+        let err = ParseError::new_err(msg);
+        let v = err.value(py);
+        v.setattr("code", &diag.code)?;
+        v.setattr("line", diag.line)?;
+        v.setattr("column", diag.column)?;
+        v.setattr("start", diag.start)?;
+        v.setattr("end", diag.end)?;
+        v.setattr("diagnostic", Py::new(py, diag)?)?;
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// Parses SGF from `bytes` (charset from `CA` or detected) or `str` (already
+/// Unicode: `CA` is ignored). Never fails on bad input: problems are in
+/// `Collection.diagnostics`. With `strict=True`, the first error-severity
+/// diagnostic raises `ParseError` (with `line`, `column`, `code`).
+/// `charset` forces a charset for `bytes` (e.g. `"GB18030"`).
+/// `format` reads the bytes as another record format instead (`"GIB"`,
+/// `"NGF"`, `"UGF"`, or `"auto"` to sniff it).
+#[pyfunction]
+#[pyo3(signature = (data, *, strict=false, charset=None, format=None))]
+pub fn parse(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    strict: bool,
+    charset: Option<&str>,
+    format: Option<&str>,
+) -> PyResult<Collection> {
+    if let Some(f) = format {
+        let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
+            s.to_cow()?.as_bytes().to_vec()
+        } else {
+            data.extract()
+                .map_err(|_| PyTypeError::new_err("parse() takes bytes or str"))?
+        };
+        let f = (!f.eq_ignore_ascii_case("auto")).then_some(f);
+        let loaded = load_bytes(py, &bytes, None, f)?;
+        let inner = Inner::loaded(loaded, &bytes, None);
+        if strict {
+            strict_check(&inner, py)?;
+        }
+        return Ok(Collection { inner });
+    }
+    let parsed = if let Ok(s) = data.cast::<PyString>() {
+        let mut opts = ParseOptions::default();
+        opts.charset = Some(encoding_rs::UTF_8);
+        parse_bytes(py, s.to_cow()?.as_bytes(), &opts)?
+    } else if let Ok(b) = data.cast::<PyBytes>() {
+        parse_bytes(py, b.as_bytes(), &options(charset)?)?
+    } else {
+        // bytearray, memoryview and other byte sequences.
+        let b: Vec<u8> = data.extract().map_err(|_| {
+            PyTypeError::new_err("parse() takes bytes or str; use qipu.read(path) for files")
+        })?;
+        parse_bytes(py, &b, &options(charset)?)?
+    };
+    let inner = Inner::new(parsed, None);
+    if strict {
+        strict_check(&inner, py)?;
+    }
+    Ok(Collection { inner })
+}
+
+/// Reads a record in any format Qipu reads, in any charset: SGF (every
+/// FF version and dialect), GIB, NGF, UGF/UGI, sniffed from the content
+/// (the extension breaks ties) or forced with `format` (`"SGF"`, `"GIB"`,
+/// …). Raises `OSError` when the file cannot be read, `ParseError` when
+/// it is in no format Qipu can read; bad content gives diagnostics (or
+/// `ParseError` with `strict=True`). `charset` forces the charset of an
+/// SGF file.
+#[pyfunction]
+#[pyo3(signature = (path, *, strict=false, charset=None, format=None))]
+pub fn read(
+    py: Python<'_>,
+    path: PathBuf,
+    strict: bool,
+    charset: Option<&str>,
+    format: Option<&str>,
+) -> PyResult<Collection> {
+    let bytes = std::fs::read(&path).map_err(|e| os_err(&e, &path))?;
+    let name = path.display().to_string();
+    let inner = if charset.is_some() {
+        let parsed = parse_bytes(py, &bytes, &options(charset)?)?;
+        Inner::new(parsed, Some(name))
+    } else {
+        let loaded = load_bytes(py, &bytes, Some(&path), format)?;
+        Inner::loaded(loaded, &bytes, Some(name))
+    };
+    if strict {
+        strict_check(&inner, py)?;
+    }
+    Ok(Collection { inner })
+}
+
+/// Reads bytes in `format` (`None`: sniffed), in a panic guard, without the GIL.
+fn load_bytes(
+    py: Python<'_>,
+    bytes: &[u8],
+    path: Option<&std::path::Path>,
+    format: Option<&str>,
+) -> PyResult<sgf_formats::Loaded> {
+    let registry = sgf_formats::builtin();
+    let reader = match format {
+        None => registry.detect(bytes, path),
+        Some(f) => registry.by_name(f).ok_or_else(|| {
+            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown format `{f}` (known: {})",
+                names.join(", ")
+            ))
+        })?,
+    };
+    let res = py.detach(|| {
+        guard("read", || {
+            Ok(reader.read(bytes, &sgf_formats::ReadOptions::default()))
+        })
+    })?;
+    res.map_err(|e| {
+        let where_ = path
+            .map(|p| format!("{}: ", p.display()))
+            .unwrap_or_default();
+        ParseError::new_err(format!(
+            "{where_}cannot read as {}: {}",
+            e.format, e.message
+        ))
+    })
+}
+
+/// Reads a file for the bulk paths (no Python): any format, sniffed.
+pub fn read_file(
+    path: &std::path::Path,
+) -> std::io::Result<Result<(sgf_formats::Loaded, Vec<u8>), String>> {
+    let bytes = std::fs::read(path)?;
+    Ok(match sgf_formats::read_any(&bytes, Some(path)) {
+        Ok(l) => Ok((l, bytes)),
+        Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
+    })
+}
+
+// ------------------------------------------------------------------ diagnostics
+
+/// A problem found while reading: a stable `code` (e.g. `"S005"`, see the
+/// project's docs/diagnostics.md), its `name`, a `severity` (`"info"`,
+/// `"warning"`, `"error"`), a `message`, the 1-based `line` and byte
+/// `column`, and the byte offsets `start`/`end` in the input.
+#[pyclass(module = "qipu", frozen, get_all)]
+#[derive(Clone)]
+pub struct Diagnostic {
+    /// Stable code, e.g. `"S005"`.
+    pub code: String,
+    /// Stable name, e.g. `"unterminated-value"`.
+    pub name: String,
+    /// `"info"`, `"warning"` or `"error"`.
+    pub severity: &'static str,
+    /// Human message.
+    pub message: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based byte column.
+    pub column: u32,
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset one past the last byte.
+    pub end: u32,
+    /// What a repair (`qipu check --fix`) does, if anything.
+    pub fix: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(d: &sgf_core::Diagnostic, line: u32, column: u32) -> Diagnostic {
+        Diagnostic {
+            code: d.code.as_str().to_string(),
+            name: d.code.name().to_string(),
+            severity: d.severity.as_str(),
+            message: d.message.clone(),
+            line,
+            column,
+            start: d.span.start,
+            end: d.span.end,
+            fix: d.fix.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl Diagnostic {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Diagnostic {} {} {}:{} {:?}>",
+            self.code, self.severity, self.line, self.column, self.message
+        )
+    }
+    fn __str__(&self) -> String {
+        format!(
+            "{}:{}: {} [{}] {}",
+            self.line, self.column, self.severity, self.code, self.message
+        )
+    }
+}
+
+// ------------------------------------------------------------------ Collection
+
+/// A parsed SGF collection: one or more games. Create one with
+/// `qipu.parse`, `qipu.read`, `qipu.read_many`, or `Collection()` for a new
+/// empty game. Index it (`coll[0]`) or iterate it for its games.
+#[pyclass(module = "qipu", frozen)]
+pub struct Collection {
+    pub inner: Arc<Inner>,
+}
+
+#[pymethods]
+impl Collection {
+    /// A new collection with one empty game (`(;)`); set `SZ` etc. on its root.
+    #[new]
+    fn py_new() -> Collection {
+        Collection {
+            inner: Inner::new(
+                Parsed {
+                    document: Document::new(),
+                    diagnostics: Vec::new(),
+                },
+                None,
+            ),
+        }
+    }
+
+    /// The games, in file order.
+    #[getter]
+    fn games(&self) -> Vec<Game> {
+        let doc = self.inner.lock();
+        doc.games()
+            .map(|g| Game {
+                inner: self.inner.clone(),
+                root: g.root().id(),
+            })
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.lock().game_count()
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Game> {
+        let doc = self.inner.lock();
+        let n = doc.game_count() as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(PyIndexError::new_err("game index out of range"));
+        }
+        Ok(Game {
+            inner: self.inner.clone(),
+            root: doc
+                .game(i as usize)
+                .map(|g| g.root().id())
+                .ok_or_else(|| PyIndexError::new_err("game index out of range"))?,
+        })
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let games = self.games();
+        Ok(games.into_pyobject(py)?.try_iter()?.into_any().unbind())
+    }
+
+    /// The diagnostics of reading (not updated by edits).
+    #[getter]
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let doc = self.inner.lock();
+        self.inner
+            .diagnostics
+            .iter()
+            .map(|d| self.inner.diagnostic(&doc, d))
+            .collect()
+    }
+
+    /// Whether any diagnostic of reading is an error.
+    #[getter]
+    fn has_errors(&self) -> bool {
+        self.inner
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// The path it was read from, `None` when parsed from memory.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.inner.path.clone()
+    }
+
+    /// The format it was read as: `"SGF"`, or `"GIB"`, `"NGF"`, `"UGF"` for
+    /// a record converted to SGF (whose diagnostics point into the input).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format
+    }
+
+    /// Whether it was edited since reading.
+    #[getter]
+    fn is_edited(&self) -> bool {
+        self.inner.lock().is_edited()
+    }
+
+    /// Every FF[4] and Go rule checked (what `qipu check` reports), as
+    /// diagnostics: the reading diagnostics plus the checks of the tree.
+    fn check(&self) -> PyResult<Vec<Diagnostic>> {
+        let doc = self.inner.lock();
+        let found = guard("check", || Ok(sgf_go::check::check(&doc)))?;
+        // The checks' spans point into the document (the converted SGF for other formats).
+        let mut out: Vec<Diagnostic> = self
+            .inner
+            .diagnostics
+            .iter()
+            .map(|d| self.inner.diagnostic(&doc, d))
+            .collect();
+        out.extend(found.iter().map(|d| {
+            let (l, c) = doc.line_col(d.span.start);
+            Diagnostic::new(d, l, c)
+        }));
+        Ok(out)
+    }
+
+    /// The SGF bytes. `canonical=False` (default): lossless, the input byte
+    /// for byte with only the edits changed (in the file's charset).
+    /// `canonical=True`: clean FF[4] UTF-8, one node per line;
+    /// `point_lists` is `"as-written"`, `"compressed"` or `"expanded"`.
+    #[pyo3(signature = (canonical=false, point_lists="as-written"))]
+    fn to_sgf<'py>(
+        &self,
+        py: Python<'py>,
+        canonical: bool,
+        point_lists: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let doc = self.inner.lock();
+        let bytes = guard("to_sgf", || {
+            if canonical {
+                let mut o = WriteOptions::default();
+                o.point_lists = match point_lists {
+                    "as-written" => PointLists::AsWritten,
+                    "compressed" => PointLists::Compressed,
+                    "expanded" => PointLists::Expanded,
+                    other => {
+                        return Err(PyValueError::new_err(format!(
+                            "point_lists must be \"as-written\", \"compressed\" or \"expanded\", not {other:?}"
+                        )));
+                    }
+                };
+                Ok(to_canonical_bytes(&doc, &o))
+            } else {
+                Ok(to_lossless_bytes(&doc))
+            }
+        })?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes `to_sgf(canonical)` to `path`.
+    #[pyo3(signature = (path, canonical=false))]
+    fn write(&self, py: Python<'_>, path: PathBuf, canonical: bool) -> PyResult<()> {
+        let bytes = self.to_sgf(py, canonical, "as-written")?;
+        std::fs::write(&path, bytes.as_bytes()).map_err(|e| os_err(&e, &path))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Collection>()
+            .is_ok_and(|o| Arc::ptr_eq(&self.inner, &o.get().inner))
+    }
+
+    fn __hash__(&self) -> isize {
+        Arc::as_ptr(&self.inner) as isize
+    }
+
+    fn __repr__(&self) -> String {
+        let n = self.inner.lock().game_count();
+        match &self.inner.path {
+            Some(p) => format!("<qipu.Collection {p:?}: {n} game(s)>"),
+            None => format!("<qipu.Collection: {n} game(s)>"),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ Game
+
+/// A game tree of a collection: its root node, main line, game information
+/// and positions.
+#[pyclass(module = "qipu", frozen)]
+pub struct Game {
+    pub inner: Arc<Inner>,
+    pub root: NodeId,
+}
+
+impl Game {
+    pub fn index_in(&self, doc: &Document) -> PyResult<usize> {
+        game_index(doc, self.root)
+            .ok_or_else(|| EditError::new_err("the game was removed from the collection"))
+    }
+    fn node(&self, id: NodeId) -> Node {
+        Node {
+            inner: self.inner.clone(),
+            id,
+        }
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// Index in the collection.
+    #[getter]
+    fn index(&self) -> PyResult<usize> {
+        self.index_in(&self.inner.lock())
+    }
+
+    /// The collection it belongs to.
+    #[getter]
+    fn collection(&self) -> Collection {
+        Collection {
+            inner: self.inner.clone(),
+        }
+    }
+
+    /// The root node.
+    #[getter]
+    fn root(&self) -> Node {
+        self.node(self.root)
+    }
+
+    /// The board size `(cols, rows)` from `SZ` (19×19 when absent).
+    #[getter]
+    fn size(&self) -> (u8, u8) {
+        let doc = self.inner.lock();
+        let s = convert::size_of(&doc, self.root);
+        (s.cols, s.rows)
+    }
+
+    /// The charset the game was read in (`"UTF-8"`, `"GBK"`, …).
+    #[getter]
+    fn charset(&self) -> PyResult<&'static str> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        Ok(doc.game(i).map_or("UTF-8", |g| g.charset()))
+    }
+
+    /// The game information (players, dates, result, komi, handicap, …).
+    #[getter]
+    fn info(&self) -> PyResult<GameInfo> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        Ok(GameInfo::new(sgf_go::GameInfo::of(&doc, i)))
+    }
+
+    /// The main line: the root and every first child, as nodes.
+    fn main_line(&self) -> PyResult<Vec<Node>> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        Ok(doc
+            .game(i)
+            .map(|g| g.main_line().map(|n| self.node(n.id())).collect())
+            .unwrap_or_default())
+    }
+
+    /// Every node in file order (pre-order, main line first).
+    fn nodes(&self) -> PyResult<Vec<Node>> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        Ok(doc
+            .game(i)
+            .map(|g| g.nodes().map(|n| self.node(n.id())).collect())
+            .unwrap_or_default())
+    }
+
+    /// The moves of the main line: `[(colour, (col, row) | None), …]`
+    /// with `None` for a pass.
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        let size = convert::size_of(&doc, self.root);
+        let mut out = Vec::new();
+        if let Some(g) = doc.game(i) {
+            for n in g.main_line() {
+                if let Some((c, m)) = sgf_go::edit::node_move(&doc, n.id(), size) {
+                    out.push((c.as_str(), convert::move_py(py, m)?));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Iterates `(node, position)` along the main line, from the root (its
+    /// setup stones placed) to the last node; each position is the board
+    /// after that node.
+    fn positions(&self) -> PyResult<Positions> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        let cursor = guard("positions", || Ok(Cursor::new(&doc, i)))?;
+        Ok(Positions::new(self.inner.clone(), cursor))
+    }
+
+    /// The position at the end of the main line (replayed in Rust: the
+    /// fast way to the final board).
+    fn final_position(&self) -> PyResult<Position> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        guard("final_position", || {
+            let c = sgf_go::main_line_end(&doc, i);
+            Ok(Position::from_cursor(&c, &doc))
+        })
+    }
+
+    /// The boards after every node of the main line, stacked: a NumPy
+    /// `uint8` array of shape `(len(main_line()), rows, cols)` (0 empty,
+    /// 1 black, 2 white), built in one go (the fast path for datasets).
+    fn boards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        let (cells, n, rows, cols) = guard("boards", || {
+            let mut c = Cursor::new(&doc, i);
+            let s = c.size();
+            let mut cells = c.position().board.cells().to_vec();
+            let mut n = 1;
+            while c.next(&doc) {
+                cells.extend_from_slice(c.position().board.cells());
+                n += 1;
+            }
+            Ok((cells, n, s.rows as usize, s.cols as usize))
+        })?;
+        drop(doc);
+        crate::go::numpy_array(py, &cells, (n, rows, cols))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Game>().is_ok_and(|o| {
+            let o = o.get();
+            Arc::ptr_eq(&self.inner, &o.inner) && o.root == self.root
+        })
+    }
+
+    fn __hash__(&self) -> isize {
+        (Arc::as_ptr(&self.inner) as isize) ^ (self.root.index() as isize).wrapping_mul(31)
+    }
+
+    fn __repr__(&self) -> String {
+        let doc = self.inner.lock();
+        let info = game_index(&doc, self.root).map(|i| sgf_go::GameInfo::of(&doc, i));
+        let s = convert::size_of(&doc, self.root);
+        match info {
+            Some(info) => format!(
+                "<qipu.Game {}x{} {} vs {}>",
+                s.cols,
+                s.rows,
+                info.black.as_deref().unwrap_or("?"),
+                info.white.as_deref().unwrap_or("?")
+            ),
+            None => "<qipu.Game (removed)>".to_string(),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ Node
+
+/// A node of a game tree: a handle `(collection, id)`. Properties are read
+/// with `node["B"]`, `node.get("C")` or `node.properties` as typed values
+/// (see the package docs), changed with `set`/`remove`; `play` adds moves.
+#[pyclass(module = "qipu", frozen)]
+pub struct Node {
+    pub inner: Arc<Inner>,
+    pub id: NodeId,
+}
+
+impl Node {
+    fn with(&self, id: NodeId) -> Node {
+        Node {
+            inner: self.inner.clone(),
+            id,
+        }
+    }
+    fn locked(&self) -> PyResult<MutexGuard<'_, Document>> {
+        let doc = self.inner.lock();
+        if !attached(&doc, self.id) {
+            return Err(removed());
+        }
+        Ok(doc)
+    }
+}
+
+fn check_ident(ident: &str) -> PyResult<()> {
+    if ident.is_empty() || !ident.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Err(EditError::new_err(format!(
+            "`{ident}` is not a property identifier (upper-case letters, e.g. \"C\" or \"AB\")"
+        )));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl Node {
+    /// A number identifying the node within its collection (stable across edits).
+    #[getter]
+    fn id(&self) -> usize {
+        self.id.index()
+    }
+
+    /// The game it belongs to.
+    #[getter]
+    fn game(&self) -> PyResult<Game> {
+        let doc = self.locked()?;
+        Ok(Game {
+            inner: self.inner.clone(),
+            root: doc.root_of(self.id),
+        })
+    }
+
+    /// The parent node, `None` for the root.
+    #[getter]
+    fn parent(&self) -> PyResult<Option<Node>> {
+        let doc = self.locked()?;
+        Ok(doc.node(self.id).parent().map(|p| self.with(p.id())))
+    }
+
+    /// The children, main line first.
+    #[getter]
+    fn children(&self) -> PyResult<Vec<Node>> {
+        let doc = self.locked()?;
+        Ok(doc
+            .node(self.id)
+            .children()
+            .map(|c| self.with(c.id()))
+            .collect())
+    }
+
+    /// The first child (the main-line continuation), `None` at the end.
+    #[getter]
+    fn next(&self) -> PyResult<Option<Node>> {
+        let doc = self.locked()?;
+        Ok(doc.node(self.id).first_child().map(|c| self.with(c.id())))
+    }
+
+    /// Whether it is the root of its game.
+    #[getter]
+    fn is_root(&self) -> PyResult<bool> {
+        let doc = self.locked()?;
+        Ok(doc.node(self.id).parent().is_none())
+    }
+
+    /// Distance from the root (root = 0).
+    #[getter]
+    fn depth(&self) -> PyResult<usize> {
+        Ok(self.locked()?.node(self.id).depth())
+    }
+
+    /// The node number: its index in file order within the game (root = 0).
+    #[getter]
+    fn number(&self) -> PyResult<usize> {
+        Ok(self.locked()?.node(self.id).number())
+    }
+
+    /// The move of the node: `("B" | "W", (col, row) | None)` (None: pass),
+    /// or `None` when the node has no move.
+    #[getter]
+    #[pyo3(name = "move")]
+    fn move_<'py>(&self, py: Python<'py>) -> PyResult<Option<(&'static str, Bound<'py, PyAny>)>> {
+        let doc = self.locked()?;
+        let size = convert::size_of(&doc, self.id);
+        match sgf_go::edit::node_move(&doc, self.id, size) {
+            Some((c, m)) => Ok(Some((c.as_str(), convert::move_py(py, m)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// The identifiers present, in file order (FF[4] form, each once).
+    fn keys(&self) -> PyResult<Vec<String>> {
+        let doc = self.locked()?;
+        let mut out: Vec<String> = Vec::new();
+        for p in doc.node(self.id).props() {
+            if !out.iter().any(|k| k == p.ident()) {
+                out.push(p.ident().to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every property as `{ident: typed value}`, in file order.
+    #[getter]
+    fn properties<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let doc = self.locked()?;
+        let d = PyDict::new(py);
+        for p in doc.node(self.id).props() {
+            let ident = p.ident();
+            if d.contains(ident)? {
+                continue;
+            }
+            if let Some(v) = convert::typed_value(py, &doc, self.id, ident)? {
+                d.set_item(ident, v)?;
+            }
+        }
+        Ok(d)
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, ident: &str) -> PyResult<Bound<'py, PyAny>> {
+        let doc = self.locked()?;
+        convert::typed_value(py, &doc, self.id, ident)?
+            .ok_or_else(|| PyKeyError::new_err(ident.to_string()))
+    }
+
+    fn __contains__(&self, ident: &str) -> PyResult<bool> {
+        Ok(self.locked()?.node(self.id).has(ident))
+    }
+
+    fn __setitem__(&self, ident: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set(ident, value)
+    }
+
+    fn __delitem__(&self, ident: &str) -> PyResult<()> {
+        if self.remove(ident)? {
+            Ok(())
+        } else {
+            Err(PyKeyError::new_err(ident.to_string()))
+        }
+    }
+
+    /// The typed value of `ident`, or `default` when absent.
+    #[pyo3(signature = (ident, default=None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        ident: &str,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let doc = self.locked()?;
+        Ok(convert::typed_value(py, &doc, self.id, ident)?.or(default))
+    }
+
+    /// The values of `ident` as written between the brackets (escapes
+    /// kept, decoded to `str`), repeated properties merged; `[]` when absent.
+    fn raw(&self, ident: &str) -> PyResult<Vec<String>> {
+        let doc = self.locked()?;
+        let n = doc.node(self.id);
+        Ok(n.values(ident)
+            .map(|v| {
+                v.encoding()
+                    .decode_without_bom_handling(v.raw())
+                    .0
+                    .into_owned()
+            })
+            .collect())
+    }
+
+    /// Sets property `ident` (replacing every occurrence) from a typed
+    /// value (a `str` is taken as the value's text and escaped for you).
+    fn set(&self, ident: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        check_ident(ident)?;
+        let raws = convert::raws_for(ident, value)?;
+        let mut doc = self.locked()?;
+        doc.set_raw(self.id, ident, &raws).map_err(edit_err)
+    }
+
+    /// Removes property `ident`. Returns whether it was present.
+    fn remove(&self, ident: &str) -> PyResult<bool> {
+        let mut doc = self.locked()?;
+        Ok(doc.remove_property(self.id, ident))
+    }
+
+    /// Plays a move below this node: returns the existing child with that
+    /// move, or adds a new child (a variation when there are children
+    /// already). `point` is `(col, row)`, or `None` to pass.
+    #[pyo3(signature = (color, point))]
+    fn play(&self, color: &Bound<'_, PyAny>, point: &Bound<'_, PyAny>) -> PyResult<Node> {
+        let c = convert::color_of(color)?;
+        let mv = if point.is_none() {
+            sgf_go::Move::Pass
+        } else {
+            let raw = convert::point_raw(point)?;
+            let b = raw.as_bytes();
+            sgf_go::Move::Play(sgf_core::Point::new(
+                sgf_core::value::coord_of(b[0]).unwrap_or(0),
+                sgf_core::value::coord_of(b[1]).unwrap_or(0),
+            ))
+        };
+        let mut doc = self.locked()?;
+        let size = convert::size_of(&doc, self.id);
+        if let Some(p) = mv.point()
+            && !size.contains(p)
+        {
+            return Err(EditError::new_err(format!(
+                "({}, {}) is off the {size} board",
+                p.x, p.y
+            )));
+        }
+        let existing = doc
+            .node(self.id)
+            .children()
+            .map(|ch| ch.id())
+            .find(|&ch| sgf_go::edit::node_move(&doc, ch, size) == Some((c, mv)));
+        if let Some(ch) = existing {
+            return Ok(self.with(ch));
+        }
+        let child = doc.add_child(self.id).map_err(edit_err)?;
+        let raw = match mv {
+            sgf_go::Move::Pass => String::new(),
+            sgf_go::Move::Play(p) => p.to_string(),
+        };
+        doc.set_raw(child, c.as_str(), &[raw]).map_err(edit_err)?;
+        Ok(self.with(child))
+    }
+
+    /// Adds an empty child (last, or at `index`; 0 makes it the main line).
+    #[pyo3(signature = (index=None))]
+    fn add_child(&self, index: Option<usize>) -> PyResult<Node> {
+        let mut doc = self.locked()?;
+        let c = doc.insert_child(self.id, index).map_err(edit_err)?;
+        Ok(self.with(c))
+    }
+
+    /// Removes this node and its subtree from the tree (a root: the game).
+    fn delete(&self) -> PyResult<()> {
+        let mut doc = self.locked()?;
+        doc.remove_node(self.id).map_err(edit_err)
+    }
+
+    /// Makes this node part of the main line (it and each ancestor become first children).
+    fn promote(&self) -> PyResult<()> {
+        let mut doc = self.locked()?;
+        doc.promote_to_main_line(self.id).map_err(edit_err)
+    }
+
+    /// Moves this node to `index` among its siblings (0: main line).
+    fn move_to(&self, index: usize) -> PyResult<()> {
+        let mut doc = self.locked()?;
+        doc.move_variation(self.id, index).map_err(edit_err)
+    }
+
+    /// The nodes from this one down the first children to the end.
+    fn main_line(&self) -> PyResult<Vec<Node>> {
+        let doc = self.locked()?;
+        let mut out = vec![self.with(self.id)];
+        let mut n = doc.node(self.id);
+        while let Some(c) = n.first_child() {
+            out.push(self.with(c.id()));
+            n = c;
+        }
+        Ok(out)
+    }
+
+    /// The nodes from the root to this one.
+    fn path(&self) -> PyResult<Vec<Node>> {
+        let doc = self.locked()?;
+        let mut out = vec![self.with(self.id)];
+        let mut n = doc.node(self.id);
+        while let Some(p) = n.parent() {
+            out.push(self.with(p.id()));
+            n = p;
+        }
+        out.reverse();
+        Ok(out)
+    }
+
+    /// The position after this node (the game replayed from the root).
+    fn position(&self) -> PyResult<Position> {
+        let doc = self.locked()?;
+        let root = doc.root_of(self.id);
+        let gi = game_index(&doc, root).ok_or_else(removed)?;
+        guard("position", || {
+            let mut c = Cursor::new(&doc, gi);
+            if !c.goto(&doc, self.id) {
+                return Err(QipuError::new_err("the node is not in its game"));
+            }
+            Ok(Position::from_cursor(&c, &doc))
+        })
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Node>().is_ok_and(|o| {
+            let o = o.get();
+            Arc::ptr_eq(&self.inner, &o.inner) && o.id == self.id
+        })
+    }
+
+    fn __hash__(&self) -> isize {
+        (Arc::as_ptr(&self.inner) as isize) ^ (self.id.index() as isize).wrapping_mul(31)
+    }
+
+    fn __repr__(&self) -> String {
+        let doc = self.inner.lock();
+        if !attached(&doc, self.id) {
+            return "<qipu.Node (removed)>".to_string();
+        }
+        let n = doc.node(self.id);
+        let mut s = String::from(";");
+        for p in n.props() {
+            s.push_str(p.ident());
+            for v in p.values() {
+                s.push('[');
+                s.push_str(&v.decoded());
+                s.push(']');
+            }
+            if s.chars().count() > 60 {
+                s = s.chars().take(57).collect::<String>() + "…";
+                break;
+            }
+        }
+        format!("<qipu.Node {s}>")
+    }
+}
