@@ -335,6 +335,43 @@ pub fn human(p: Point, size: BoardSize) -> String {
     }
 }
 
+/// The star points (hoshi) of a board: the usual nine on 19×19 and five on
+/// 9×9 and 13×13, and sensible ones for other sizes and rectangles (lines 3
+/// or 4 from each edge, the centre on odd sides, side stars only when both
+/// sides are 15 or more). Row-major order.
+pub fn star_points(size: BoardSize) -> Vec<Point> {
+    fn lines(n: u8) -> Vec<u8> {
+        if n < 7 {
+            return if n % 2 == 1 && n >= 5 {
+                vec![n / 2]
+            } else {
+                vec![]
+            };
+        }
+        let edge = if n < 13 { 2 } else { 3 };
+        let mut v = vec![edge, n - 1 - edge];
+        if n % 2 == 1 && n >= 9 {
+            v.insert(1, n / 2);
+        }
+        v
+    }
+    let xs = lines(size.cols);
+    let ys = lines(size.rows);
+    let mut out = Vec::new();
+    for &y in &ys {
+        for &x in &xs {
+            // Side stars only on large boards (19×19 has nine, 13×13 and 9×9 five).
+            let mid_x = size.cols % 2 == 1 && x == size.cols / 2;
+            let mid_y = size.rows % 2 == 1 && y == size.rows / 2;
+            if (mid_x || mid_y) && !(mid_x && mid_y) && size.cols.min(size.rows) < 15 {
+                continue;
+            }
+            out.push(Point::new(x, y));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +447,18 @@ mod tests {
             Some(CoordIssue::OutsideBoard)
         );
         assert_eq!(parse_move(b"a", s19).issue, Some(CoordIssue::Invalid));
+    }
+
+    #[test]
+    fn stars() {
+        assert_eq!(star_points(BoardSize::square(19)).len(), 9);
+        assert_eq!(star_points(BoardSize::square(13)).len(), 5);
+        assert_eq!(star_points(BoardSize::square(9)).len(), 5);
+        assert!(star_points(BoardSize::square(9)).contains(&Point::new(2, 2)));
+        assert_eq!(star_points(BoardSize::square(5)), vec![Point::new(2, 2)]);
+        assert!(star_points(BoardSize::square(4)).is_empty());
+        assert_eq!(star_points(BoardSize { cols: 13, rows: 7 }).len(), 4);
+        assert_eq!(star_points(BoardSize::square(52)).len(), 4);
     }
 
     #[test]

@@ -125,41 +125,7 @@ pub fn diagram(c: &Cursor, doc: &Document) -> String {
 
 /// Star points: 9, 13, 19 and sensible ones for other sizes (odd sides from 7).
 pub fn is_star(size: sgf_go::BoardSize, p: Point) -> bool {
-    star_points(size).contains(&p)
-}
-
-/// The star points (hoshi) of a board.
-pub fn star_points(size: sgf_go::BoardSize) -> Vec<Point> {
-    fn lines(n: u8) -> Vec<u8> {
-        if n < 7 {
-            return if n % 2 == 1 && n >= 5 {
-                vec![n / 2]
-            } else {
-                vec![]
-            };
-        }
-        let edge = if n < 13 { 2 } else { 3 };
-        let mut v = vec![edge, n - 1 - edge];
-        if n % 2 == 1 && n >= 9 {
-            v.insert(1, n / 2);
-        }
-        v
-    }
-    let xs = lines(size.cols);
-    let ys = lines(size.rows);
-    let mut out = Vec::new();
-    for &y in &ys {
-        for &x in &xs {
-            // Side stars only on large boards (19×19 has nine, 13×13 and 9×9 five).
-            let mid_x = size.cols % 2 == 1 && x == size.cols / 2;
-            let mid_y = size.rows % 2 == 1 && y == size.rows / 2;
-            if (mid_x || mid_y) && !(mid_x && mid_y) && size.cols.min(size.rows) < 15 {
-                continue;
-            }
-            out.push(Point::new(x, y));
-        }
-    }
-    out
+    coords::star_points(size).contains(&p)
 }
 
 /// Runs the command.

@@ -1,0 +1,494 @@
+//! The diagram: everything drawn on a board, independent of the output format.
+//!
+//! [`Diagram::at`] builds it from a node of a document (position, markup,
+//! inherited `DD`/`VW`, variation markers per `ST`, move numbers); the SVG,
+//! PNG and text writers only draw it, and [`crate::figure`] builds book-style
+//! diagrams into the same structure.
+
+use sgf_core::{Color, Document, Node, NodeId, Point};
+use sgf_go::coords::{self, BoardSize};
+use sgf_go::{Cursor, Move, Stone};
+
+use crate::RenderError;
+use crate::options::{RenderOptions, Variations};
+
+/// A point markup shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Shape {
+    /// `TR`.
+    Triangle,
+    /// `CR`.
+    Circle,
+    /// `SQ`.
+    Square,
+    /// `MA` (an X).
+    Cross,
+    /// `SL` (selected: a highlight).
+    Selected,
+}
+
+impl Shape {
+    /// The SGF property of the shape.
+    pub fn ident(self) -> &'static str {
+        match self {
+            Shape::Triangle => "TR",
+            Shape::Circle => "CR",
+            Shape::Square => "SQ",
+            Shape::Cross => "MA",
+            Shape::Selected => "SL",
+        }
+    }
+    /// Every shape, in drawing order.
+    pub const ALL: [Shape; 5] = [
+        Shape::Selected,
+        Shape::Triangle,
+        Shape::Circle,
+        Shape::Square,
+        Shape::Cross,
+    ];
+}
+
+/// A rectangle of board points, corners included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// Leftmost column.
+    pub x0: u8,
+    /// Top row.
+    pub y0: u8,
+    /// Rightmost column.
+    pub x1: u8,
+    /// Bottom row.
+    pub y1: u8,
+}
+
+impl Region {
+    /// The whole board.
+    pub fn full(size: BoardSize) -> Region {
+        Region {
+            x0: 0,
+            y0: 0,
+            x1: size.cols.saturating_sub(1),
+            y1: size.rows.saturating_sub(1),
+        }
+    }
+    /// Whether the point is inside.
+    pub fn contains(&self, p: Point) -> bool {
+        (self.x0..=self.x1).contains(&p.x) && (self.y0..=self.y1).contains(&p.y)
+    }
+    /// Number of columns.
+    pub fn cols(&self) -> u8 {
+        self.x1 - self.x0 + 1
+    }
+    /// Number of rows.
+    pub fn rows(&self) -> u8 {
+        self.y1 - self.y0 + 1
+    }
+}
+
+/// The line under a board: whose turn it is and the captures so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Number of the last move played (0 before the first).
+    pub move_number: u32,
+    /// The player to move.
+    pub to_play: Color,
+    /// Stones captured by Black (`[0]`) and by White (`[1]`).
+    pub captures: [u32; 2],
+}
+
+/// Everything drawn on one board picture. Per-point vectors are row-major
+/// (`y * cols + x`) over the whole board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagram {
+    /// The board size.
+    pub size: BoardSize,
+    /// The part of the board drawn (`VW`), the whole board by default.
+    pub view: Region,
+    /// Points inside `view` that are not visible (a `VW` that is not a rectangle).
+    pub hidden: Vec<bool>,
+    /// The stones.
+    pub stones: Vec<Stone>,
+    /// The number printed on each point (0: none).
+    pub numbers: Vec<u32>,
+    /// Dimmed points (`DD`).
+    pub dimmed: Vec<bool>,
+    /// Star points to draw.
+    pub hoshi: Vec<Point>,
+    /// `TR`, `CR`, `SQ`, `MA`, `SL`.
+    pub shapes: Vec<(Point, Shape)>,
+    /// `LB`: point and text.
+    pub labels: Vec<(Point, String)>,
+    /// `AR`: from, to.
+    pub arrows: Vec<(Point, Point)>,
+    /// `LN`.
+    pub lines: Vec<(Point, Point)>,
+    /// `TB` and `TW`.
+    pub territory: Vec<(Point, Color)>,
+    /// Automatic variation markers: point and letter.
+    pub variations: Vec<(Point, String)>,
+    /// The last move, marked when it carries no number or markup.
+    pub last_move: Option<Point>,
+    /// The status line, if shown.
+    pub status: Option<Status>,
+    /// A title above the board (figures).
+    pub title: Option<String>,
+    /// Lines of text under the board (figures: the moves not shown).
+    pub notes: Vec<String>,
+}
+
+impl Diagram {
+    /// An empty board of `size` with star points and nothing else.
+    pub fn empty(size: BoardSize) -> Diagram {
+        let n = size.points();
+        Diagram {
+            size,
+            view: Region::full(size),
+            hidden: vec![false; n],
+            stones: vec![Stone::Empty; n],
+            numbers: vec![0; n],
+            dimmed: vec![false; n],
+            hoshi: coords::star_points(size),
+            shapes: Vec::new(),
+            labels: Vec::new(),
+            arrows: Vec::new(),
+            lines: Vec::new(),
+            territory: Vec::new(),
+            variations: Vec::new(),
+            last_move: None,
+            status: None,
+            title: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The row-major index of a point.
+    pub fn idx(&self, p: Point) -> usize {
+        p.y as usize * self.size.cols as usize + p.x as usize
+    }
+
+    /// The stone at a point (empty off the board).
+    pub fn stone(&self, p: Point) -> Stone {
+        if self.size.contains(p) {
+            self.stones[self.idx(p)]
+        } else {
+            Stone::Empty
+        }
+    }
+
+    /// Whether a point is drawn (inside the view and not hidden).
+    pub fn visible(&self, p: Point) -> bool {
+        self.size.contains(p) && self.view.contains(p) && !self.hidden[self.idx(p)]
+    }
+
+    /// Whether the point carries a shape or a label (markup a number or marker must not cover).
+    pub fn has_markup(&self, p: Point) -> bool {
+        self.shapes
+            .iter()
+            .any(|&(q, s)| q == p && s != Shape::Selected)
+            || self.labels.iter().any(|(q, _)| *q == p)
+    }
+
+    /// The diagram of the position at `node`, with its markup, as `opts` asks.
+    ///
+    /// # Errors
+    /// [`RenderError::NoSuchNode`] when `node` is not a node of a game of `doc`.
+    pub fn at(doc: &Document, node: NodeId, opts: &RenderOptions) -> Result<Diagram, RenderError> {
+        if node.index() >= doc.node_capacity() {
+            return Err(RenderError::NoSuchNode);
+        }
+        let game = doc.game_of(node).ok_or(RenderError::NoSuchNode)?;
+        let mut path = Vec::new();
+        let mut n = Some(doc.node(node));
+        while let Some(x) = n {
+            path.push(x.id());
+            n = x.parent();
+        }
+        path.reverse();
+        let mut cursor = Cursor::new(doc, game);
+        let size = cursor.size();
+        // The move number that placed each stone still on the board (0: setup or none).
+        let mut placed = vec![0u32; size.points()];
+        let idx = |p: Point| p.y as usize * size.cols as usize + p.x as usize;
+        let mut track = |cursor: &Cursor, node: Node<'_>| {
+            for ident in ["AB", "AW", "AE"] {
+                for p in coords::points_of(&node, ident, size) {
+                    placed[idx(p)] = 0;
+                }
+            }
+            let pos = cursor.position();
+            for &(_, mv) in &cursor.report().moves {
+                if let Move::Play(p) = mv
+                    && pos.board.get(p) != Stone::Empty
+                {
+                    placed[idx(p)] = pos.move_number;
+                }
+            }
+        };
+        track(&cursor, doc.node(path[0]));
+        for &id in &path[1..] {
+            if !cursor.down(doc, id) {
+                return Err(RenderError::NoSuchNode);
+            }
+            track(&cursor, doc.node(id));
+        }
+        let pos = cursor.position();
+        let mut d = Diagram::empty(size);
+        for y in 0..size.rows {
+            for x in 0..size.cols {
+                let p = Point::new(x, y);
+                let i = idx(p);
+                let s = pos.board.get(p);
+                d.stones[i] = s;
+                if s != Stone::Empty && opts.move_numbers.shows(placed[i], pos.move_number) {
+                    d.numbers[i] = placed[i];
+                }
+            }
+        }
+        let here = doc.node(node);
+        // DD and VW are inherited: the nearest node on the path that sets them wins.
+        let inherited = |ident: &str| -> Vec<Point> {
+            path.iter()
+                .rev()
+                .map(|&id| doc.node(id))
+                .find(|n| n.has(ident))
+                .map(|n| coords::points_of(&n, ident, size))
+                .unwrap_or_default()
+        };
+        for p in inherited("DD") {
+            let i = d.idx(p);
+            d.dimmed[i] = true;
+        }
+        if opts.view {
+            d.set_view(&inherited("VW"));
+        }
+        d.read_markup(&here);
+        if opts.last_move
+            && let Some((c, Move::Play(p))) = pos.last_move
+            && pos.board.get(p) == Stone::of(c)
+        {
+            d.last_move = Some(p);
+        }
+        let root = doc.node(path[0]);
+        let st = root.value("ST").and_then(|v| v.number()).unwrap_or(0);
+        let mode = match opts.variations {
+            Variations::Auto if st & 2 != 0 => Variations::None,
+            Variations::Auto if st & 1 != 0 => Variations::Siblings,
+            Variations::Auto => Variations::Children,
+            m => m,
+        };
+        let alternatives: Vec<NodeId> = match mode {
+            Variations::Children => here.children().map(|c| c.id()).collect(),
+            Variations::Siblings => here
+                .parent()
+                .map(|p| p.children().map(|c| c.id()).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if alternatives.len() > 1 {
+            for (i, id) in alternatives.into_iter().enumerate() {
+                if id == node {
+                    continue;
+                }
+                let Some((_, Move::Play(p))) = sgf_go::edit::node_move(doc, id, size) else {
+                    continue;
+                };
+                // Automatic markers never cover the node's own markup (ST's rule).
+                if !d.visible(p) || d.has_markup(p) || d.variations.iter().any(|(q, _)| *q == p) {
+                    continue;
+                }
+                d.variations.push((p, variation_letter(i)));
+            }
+        }
+        if opts.status {
+            d.status = Some(Status {
+                move_number: pos.move_number,
+                to_play: cursor.next_player(doc),
+                captures: pos.captures,
+            });
+        }
+        Ok(d)
+    }
+
+    /// Restricts the view to the bounding box of `points` and hides the
+    /// points of the box not listed (an empty list shows the whole board).
+    pub fn set_view(&mut self, points: &[Point]) {
+        let visible: Vec<Point> = points
+            .iter()
+            .copied()
+            .filter(|&p| self.size.contains(p))
+            .collect();
+        if visible.is_empty() {
+            self.view = Region::full(self.size);
+            self.hidden.fill(false);
+            return;
+        }
+        let r = Region {
+            x0: visible.iter().map(|p| p.x).min().unwrap_or(0),
+            y0: visible.iter().map(|p| p.y).min().unwrap_or(0),
+            x1: visible.iter().map(|p| p.x).max().unwrap_or(0),
+            y1: visible.iter().map(|p| p.y).max().unwrap_or(0),
+        };
+        self.view = r;
+        self.hidden.fill(true);
+        for p in visible {
+            let i = self.idx(p);
+            self.hidden[i] = false;
+        }
+    }
+
+    /// Reads the markup of a node: shapes, labels, arrows, lines and territory.
+    pub fn read_markup(&mut self, node: &Node<'_>) {
+        let size = self.size;
+        for shape in Shape::ALL {
+            for p in coords::points_of(node, shape.ident(), size) {
+                if !self.shapes.contains(&(p, shape)) {
+                    self.shapes.push((p, shape));
+                }
+            }
+        }
+        for v in node.values("LB") {
+            let Some((a, text)) = v.composed() else {
+                continue;
+            };
+            let Ok((p, _)) = coords::parse_point(a.as_bytes(), size) else {
+                continue;
+            };
+            let text = text.trim();
+            if text.is_empty() || self.labels.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            self.labels.push((p, text.to_string()));
+        }
+        for (ident, is_arrow) in [("AR", true), ("LN", false)] {
+            for v in node.values(ident) {
+                let Some((a, b)) = v.composed_raw() else {
+                    continue;
+                };
+                let (Ok((a, _)), Ok((b, _))) =
+                    (coords::parse_point(a, size), coords::parse_point(b, size))
+                else {
+                    continue;
+                };
+                if a == b {
+                    continue;
+                }
+                let list = if is_arrow {
+                    &mut self.arrows
+                } else {
+                    &mut self.lines
+                };
+                if !list.contains(&(a, b)) {
+                    list.push((a, b));
+                }
+            }
+        }
+        for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
+            for p in coords::points_of(node, ident, size) {
+                if !self.territory.iter().any(|(q, _)| *q == p) {
+                    self.territory.push((p, c));
+                }
+            }
+        }
+    }
+}
+
+/// The marker of the `i`-th variation: `A`–`Z`, then numbers.
+fn variation_letter(i: usize) -> String {
+    if i < 26 {
+        ((b'A' + i as u8) as char).to_string()
+    } else {
+        (i + 1).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::MoveNumbers;
+    use sgf_core::parse;
+
+    fn last(doc: &Document) -> NodeId {
+        doc.game(0).unwrap().main_line().last().unwrap().id()
+    }
+
+    #[test]
+    fn markup_and_inheritance() {
+        let doc = parse(
+            b"(;SZ[9]DD[aa:bb]VW[aa:ee];B[cc]TR[cc][dd]LB[ee:hi][ee:dup]AR[aa:cc][bb:bb]\
+              ;W[dd]TB[ii];DD[]VW[])",
+        )
+        .document;
+        let nodes: Vec<_> = doc.game(0).unwrap().main_line().map(|n| n.id()).collect();
+        let d = Diagram::at(&doc, nodes[1], &RenderOptions::default()).unwrap();
+        assert_eq!(d.shapes.len(), 2);
+        assert_eq!(d.labels, vec![(Point::new(4, 4), "hi".to_string())]);
+        assert_eq!(d.arrows, vec![(Point::new(0, 0), Point::new(2, 2))]);
+        assert_eq!(
+            d.view,
+            Region {
+                x0: 0,
+                y0: 0,
+                x1: 4,
+                y1: 4
+            }
+        );
+        assert!(d.dimmed[0] && d.dimmed[10] && !d.dimmed[2]);
+        let d = Diagram::at(&doc, nodes[3], &RenderOptions::default()).unwrap();
+        assert_eq!(d.view, Region::full(BoardSize::square(9)));
+        assert!(!d.dimmed.iter().any(|&x| x));
+        assert_eq!(d.last_move, Some(Point::new(3, 3)));
+    }
+
+    #[test]
+    fn numbers_follow_captures() {
+        let doc = parse(b"(;SZ[5];B[ba];W[aa];B[ab];W[cc])").document;
+        let opts = RenderOptions {
+            move_numbers: MoveNumbers::All,
+            ..RenderOptions::default()
+        };
+        let d = Diagram::at(&doc, last(&doc), &opts).unwrap();
+        assert_eq!(d.numbers[1], 1);
+        assert_eq!(d.numbers[0], 0, "the captured stone is gone");
+        assert_eq!(d.numbers[5], 3);
+        assert_eq!(d.numbers[12], 4);
+        let opts = RenderOptions {
+            move_numbers: MoveNumbers::Last(2),
+            ..RenderOptions::default()
+        };
+        let d = Diagram::at(&doc, last(&doc), &opts).unwrap();
+        assert_eq!((d.numbers[1], d.numbers[5], d.numbers[12]), (0, 3, 4));
+    }
+
+    #[test]
+    fn variation_markers_follow_st() {
+        let src = |st: &str| format!("(;SZ[9]{st};B[cc](;W[dd])(;W[ee])(;W[ff]))");
+        let at = |st: &str, k: usize| {
+            let doc = parse(src(st).as_bytes()).document;
+            let id = doc.game(0).unwrap().nodes().nth(k).unwrap().id();
+            Diagram::at(&doc, id, &RenderOptions::default())
+                .unwrap()
+                .variations
+        };
+        assert_eq!(at("", 1).len(), 3);
+        assert_eq!(at("ST[0]", 1)[1], (Point::new(4, 4), "B".to_string()));
+        assert!(at("ST[2]", 1).is_empty());
+        assert!(at("ST[1]", 1).is_empty());
+        let sib = at("ST[1]", 3);
+        assert_eq!(
+            sib,
+            vec![
+                (Point::new(3, 3), "A".to_string()),
+                (Point::new(5, 5), "C".to_string())
+            ]
+        );
+        assert!(at("ST[3]", 3).is_empty());
+    }
+
+    #[test]
+    fn bad_nodes_are_errors() {
+        let big = parse(b"(;SZ[9];B[aa];W[bb];B[cc])").document;
+        let far = last(&big);
+        let doc = parse(b"(;SZ[9])").document;
+        assert!(Diagram::at(&doc, far, &RenderOptions::default()).is_err());
+    }
+}

@@ -1,0 +1,500 @@
+//! Book-style figures: a game split into printed diagrams.
+//!
+//! A new figure starts at each main-line node with `FG` (FF[4]: "a new figure
+//! starts at the node containing a figure property"), and, when asked, every
+//! N moves. A figure shows the position before its first node without
+//! numbers and the moves of the figure numbered as `PM` says (`0` none, `1`
+//! as they are, `2` modulo 100: only the first number is reduced and the
+//! others follow it). With captured stones kept (the way books print, `FG`
+//! flag 256), a move on a point whose stone is still drawn cannot be shown
+//! and is listed as "12 at 8"; with captured stones removed the drawing
+//! follows the board and an earlier move whose stone was replaced is listed.
+//! Passes are listed too. `VW` in force at the start of a figure limits it.
+
+use sgf_core::{Document, NodeId, Point};
+use sgf_go::coords::{self, BoardSize};
+use sgf_go::{Cursor, Move, Stone};
+
+use crate::diagram::Diagram;
+use crate::options::{RenderOptions, Theme};
+
+/// How a figure is printed: the `FG` flags, or our defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FigureFlags {
+    /// Coordinates around the board (`FG` flag 1 turns them off).
+    pub coordinates: bool,
+    /// The figure's name above it (flag 2 turns it off).
+    pub name: bool,
+    /// List the moves that cannot be shown (flag 4 turns it off).
+    pub list_unshown: bool,
+    /// Remove captured stones, as a viewer does (flag 256 keeps them, as books do).
+    pub remove_captured: bool,
+    /// Star points (flag 512 turns them off).
+    pub hoshi: bool,
+}
+
+impl Default for FigureFlags {
+    /// Book style: coordinates, name, the list of moves not shown, captured
+    /// stones kept, star points.
+    fn default() -> Self {
+        FigureFlags {
+            coordinates: true,
+            name: true,
+            list_unshown: true,
+            remove_captured: false,
+            hoshi: true,
+        }
+    }
+}
+
+impl FigureFlags {
+    /// The flags of an `FG` number (bit set = the option is off, except 256 which
+    /// keeps captured stones); `32768` means "use the defaults".
+    pub fn from_bits(bits: i64, defaults: FigureFlags) -> FigureFlags {
+        if bits & 32768 != 0 || bits < 0 {
+            return defaults;
+        }
+        FigureFlags {
+            coordinates: bits & 1 == 0,
+            name: bits & 2 == 0,
+            list_unshown: bits & 4 == 0,
+            remove_captured: bits & 256 == 0,
+            hoshi: bits & 512 == 0,
+        }
+    }
+}
+
+/// How to split a game into figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureOptions {
+    /// Also start a new figure every this many moves (`None`: only at `FG`).
+    pub every: Option<u32>,
+    /// The flags of figures whose `FG` has none (or none at all).
+    pub defaults: FigureFlags,
+}
+
+impl Default for FigureOptions {
+    fn default() -> Self {
+        FigureOptions {
+            every: None,
+            defaults: FigureFlags::default(),
+        }
+    }
+}
+
+/// One printed diagram.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Its number, from 1.
+    pub number: usize,
+    /// The name given by `FG`.
+    pub name: Option<String>,
+    /// How it is printed.
+    pub flags: FigureFlags,
+    /// First and last move numbers of the figure, as played (`None` without moves).
+    pub moves: Option<(u32, u32)>,
+    /// The first node of the figure.
+    pub start: NodeId,
+    /// The last node of the figure.
+    pub end: NodeId,
+    /// The drawing: stones before the figure unnumbered, its moves numbered.
+    pub diagram: Diagram,
+    /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass".
+    pub not_shown: Vec<String>,
+    /// Comments of the figure's nodes: the printed number of the node's
+    /// move (if any) and the text.
+    pub comments: Vec<(Option<u32>, String)>,
+}
+
+impl Figure {
+    /// The title: the `FG` name, else "Figure N (moves a–b)".
+    pub fn title(&self) -> String {
+        if let Some(n) = &self.name {
+            return n.clone();
+        }
+        match self.moves {
+            Some((a, b)) if a == b => format!("Figure {} (move {a})", self.number),
+            Some((a, b)) => format!("Figure {} (moves {a}-{b})", self.number),
+            None => format!("Figure {}", self.number),
+        }
+    }
+
+    /// Options to draw the figure's diagram with.
+    pub fn render_options(&self, theme: Theme) -> RenderOptions {
+        RenderOptions {
+            coordinates: self.flags.coordinates,
+            last_move: false,
+            status: false,
+            theme,
+            id_prefix: format!("qipu-f{}-", self.number),
+            ..RenderOptions::default()
+        }
+    }
+
+    /// The figure as SVG.
+    pub fn to_svg(&self, theme: Theme) -> String {
+        self.diagram.to_svg(&self.render_options(theme))
+    }
+}
+
+/// Reads an `FG` value: flags and name.
+fn read_fg(doc: &Document, node: NodeId) -> (Option<i64>, Option<String>) {
+    let Some(v) = doc.node(node).value("FG") else {
+        return (None, None);
+    };
+    if let Some((a, b)) = v.composed() {
+        let name = b.trim().to_string();
+        return (
+            sgf_core::value::parse_number(a.as_bytes()),
+            (!name.is_empty()).then_some(name),
+        );
+    }
+    let t = v.as_simple_text().trim().to_string();
+    match sgf_core::value::parse_number(t.as_bytes()) {
+        Some(n) => (Some(n), None),
+        None => (None, (!t.is_empty()).then_some(t)),
+    }
+}
+
+/// The figure being built.
+struct Building {
+    start: NodeId,
+    end: NodeId,
+    name: Option<String>,
+    flags: FigureFlags,
+    diagram: Diagram,
+    /// Moves drawn on each point in this figure (to know what can be shown).
+    played: Vec<bool>,
+    /// Subtracted from move numbers (`PM[2]`); `None` until the first move, then fixed.
+    offset: Option<u32>,
+    pm: i64,
+    first: Option<u32>,
+    last: u32,
+    moves: u32,
+    not_shown: Vec<String>,
+    /// Moves drawn then removed by a capture: (printed number, point).
+    gone: Vec<(u32, Point)>,
+    comments: Vec<(Option<u32>, String)>,
+}
+
+impl Building {
+    fn label(&self, n: u32) -> u32 {
+        let off = self.offset.unwrap_or(0);
+        if n > off { n - off } else { n }
+    }
+
+    fn finish(mut self, number: usize) -> Figure {
+        let size = self.diagram.size;
+        for (n, p) in std::mem::take(&mut self.gone) {
+            self.not_shown
+                .push(format!("{n} at {}", coords::human(p, size)));
+        }
+        if !self.flags.list_unshown {
+            self.not_shown.clear();
+        }
+        if !self.flags.hoshi {
+            self.diagram.hoshi.clear();
+        }
+        let mut fig = Figure {
+            number,
+            name: self.name,
+            flags: self.flags,
+            moves: self.first.map(|f| (f, self.last)),
+            start: self.start,
+            end: self.end,
+            diagram: self.diagram,
+            not_shown: self.not_shown,
+            comments: self.comments,
+        };
+        if fig.flags.name {
+            fig.diagram.title = Some(fig.title());
+        }
+        fig.diagram.notes = fig.not_shown.clone();
+        fig
+    }
+}
+
+/// Splits the main line of game `game` into figures.
+///
+/// A game index out of range gives no figures.
+pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure> {
+    let Some(g) = doc.game(game) else {
+        return Vec::new();
+    };
+    let line: Vec<NodeId> = g.main_line().map(|n| n.id()).collect();
+    let mut cursor = Cursor::new(doc, game);
+    let size = cursor.size();
+    let mut out = Vec::new();
+    let mut cur: Option<Building> = None;
+    // PM and VW are inherited along the main line.
+    let mut pm = 1i64;
+    let mut vw: Vec<Point> = Vec::new();
+    for (i, &id) in line.iter().enumerate() {
+        let node = doc.node(id);
+        let before = if i == 0 {
+            None
+        } else {
+            Some(cursor.position().clone())
+        };
+        if i > 0 {
+            cursor.down(doc, id);
+        }
+        if let Some(v) = node.value("PM").and_then(|v| v.number()) {
+            pm = v;
+        }
+        if node.has("VW") {
+            vw = coords::points_of(&node, "VW", size);
+        }
+        let has_move = !cursor.report().moves.is_empty();
+        let every_hit = match (&cur, opts.every) {
+            (Some(b), Some(n)) => n > 0 && has_move && b.moves >= n,
+            _ => false,
+        };
+        if cur.is_none() || node.has("FG") || every_hit {
+            if let Some(b) = cur.take()
+                && (b.moves > 0 || b.name.is_some())
+            {
+                out.push(b.finish(out.len() + 1));
+            }
+            let (bits, name) = read_fg(doc, id);
+            let flags = bits.map_or(opts.defaults, |b| FigureFlags::from_bits(b, opts.defaults));
+            let mut diagram = Diagram::empty(size);
+            if let Some(pos) = &before {
+                for y in 0..size.rows {
+                    for x in 0..size.cols {
+                        let p = Point::new(x, y);
+                        let i = diagram.idx(p);
+                        diagram.stones[i] = pos.board.get(p);
+                    }
+                }
+            }
+            diagram.set_view(&vw);
+            cur = Some(Building {
+                start: id,
+                end: id,
+                name,
+                flags,
+                diagram,
+                played: vec![false; size.points()],
+                offset: None,
+                pm,
+                first: None,
+                last: 0,
+                moves: 0,
+                not_shown: Vec::new(),
+                gone: Vec::new(),
+                comments: Vec::new(),
+            });
+        }
+        let Some(b) = cur.as_mut() else { continue };
+        b.end = id;
+        apply(b, doc, id, &cursor, size);
+    }
+    if let Some(b) = cur.take() {
+        // The last figure is kept even without moves when it is the only one
+        // (a position or a problem).
+        if b.moves > 0 || b.name.is_some() || out.is_empty() {
+            out.push(b.finish(out.len() + 1));
+        }
+    }
+    out
+}
+
+/// Adds the effects of node `id` (already executed by `cursor`) to the figure.
+fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: BoardSize) {
+    let node = doc.node(id);
+    let pos = cursor.position();
+    // Setup stones change the drawing directly, unnumbered.
+    for (ident, stone) in [
+        ("AE", Stone::Empty),
+        ("AB", Stone::Black),
+        ("AW", Stone::White),
+    ] {
+        for p in coords::points_of(&node, ident, size) {
+            let i = b.diagram.idx(p);
+            b.diagram.stones[i] = stone;
+            b.diagram.numbers[i] = 0;
+        }
+    }
+    let moves = &cursor.report().moves;
+    let mut printed = None;
+    for (k, &(color, mv)) in moves.iter().enumerate() {
+        // Two moves in one node (illegal, but seen): number them in order.
+        let n = pos.move_number.saturating_sub((moves.len() - 1 - k) as u32);
+        if b.offset.is_none() {
+            b.pm = b.pm.clamp(0, 2);
+            b.offset = Some(if b.pm == 2 {
+                (n.saturating_sub(1) / 100) * 100
+            } else {
+                0
+            });
+            b.first = Some(n);
+        }
+        b.last = n;
+        b.moves += 1;
+        let label = b.label(n);
+        printed = Some(label);
+        let shown_number = if b.pm == 0 { 0 } else { label };
+        let Move::Play(p) = mv else {
+            b.not_shown.push(format!("{label} pass"));
+            continue;
+        };
+        let i = b.diagram.idx(p);
+        let drawn = b.diagram.stones[i];
+        if b.flags.remove_captured {
+            if drawn != Stone::Empty && b.diagram.numbers[i] > 0 {
+                // An earlier numbered stone replaced on the board (it is not on it any more).
+                let old = b.diagram.numbers[i];
+                b.not_shown.push(format!("{old} at {label}"));
+            }
+            if let Some(j) = b.gone.iter().position(|&(_, q)| q == p) {
+                let (old, _) = b.gone.remove(j);
+                b.not_shown.push(format!("{old} at {label}"));
+            }
+            b.diagram.stones[i] = Stone::of(color);
+            b.diagram.numbers[i] = shown_number;
+            for &q in &cursor.report().captured {
+                let j = b.diagram.idx(q);
+                if b.diagram.numbers[j] > 0 {
+                    b.gone.push((b.diagram.numbers[j], q));
+                }
+                b.diagram.stones[j] = Stone::Empty;
+                b.diagram.numbers[j] = 0;
+            }
+            // Suicide: the played stones left the board.
+            for y in 0..size.rows {
+                for x in 0..size.cols {
+                    let q = Point::new(x, y);
+                    let j = b.diagram.idx(q);
+                    if pos.board.get(q) == Stone::Empty && b.diagram.stones[j] != Stone::Empty {
+                        b.diagram.stones[j] = Stone::Empty;
+                        b.diagram.numbers[j] = 0;
+                    }
+                }
+            }
+        } else if drawn == Stone::Empty && !b.played[i] {
+            b.diagram.stones[i] = Stone::of(color);
+            b.diagram.numbers[i] = shown_number;
+        } else {
+            // Book style: the stone drawn here stays; the move is listed.
+            let at = match b.diagram.numbers[i] {
+                0 => coords::human(p, size),
+                m => m.to_string(),
+            };
+            b.not_shown.push(format!("{label} at {at}"));
+        }
+        b.played[i] = true;
+    }
+    if let Some(c) = node.text("C") {
+        let c = c.trim();
+        if !c.is_empty() {
+            b.comments.push((printed, c.to_string()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgf_core::parse;
+
+    fn figs(src: &str, opts: &FigureOptions) -> Vec<Figure> {
+        figures(&parse(src.as_bytes()).document, 0, opts)
+    }
+
+    #[test]
+    fn flags() {
+        let d = FigureFlags::default();
+        let f = FigureFlags::from_bits(257, d);
+        assert!(!f.coordinates && f.name && f.list_unshown && !f.remove_captured && f.hoshi);
+        let f = FigureFlags::from_bits(515, d);
+        assert!(!f.coordinates && !f.name && f.list_unshown && f.remove_captured && !f.hoshi);
+        assert_eq!(FigureFlags::from_bits(32768 + 1, d), d);
+    }
+
+    #[test]
+    fn split_at_fg_and_every() {
+        let src = "(;SZ[9];B[aa];W[bb];B[cc]FG[257:Second];W[dd];B[ee];W[ff])";
+        let f = figs(src, &FigureOptions::default());
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].moves, Some((1, 2)));
+        assert_eq!(f[1].moves, Some((3, 6)));
+        assert_eq!(f[1].name.as_deref(), Some("Second"));
+        assert!(!f[1].flags.coordinates);
+        // Stones of the first figure are drawn unnumbered in the second.
+        let d = &f[1].diagram;
+        assert_eq!(d.stones[0], Stone::Black);
+        assert_eq!(d.numbers[0], 0);
+        assert_eq!(d.numbers[d.idx(Point::new(2, 2))], 3);
+        let f = figs(
+            src,
+            &FigureOptions {
+                every: Some(2),
+                ..FigureOptions::default()
+            },
+        );
+        let ranges: Vec<_> = f.iter().map(|f| f.moves).collect();
+        assert_eq!(ranges, vec![Some((1, 2)), Some((3, 4)), Some((5, 6))]);
+    }
+
+    #[test]
+    fn modulo_100() {
+        let mut src = String::from("(;SZ[19]PM[2]");
+        for i in 0..160u32 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let p = Point::new((i % 19) as u8, (i / 19) as u8);
+            let fg = if i == 101 { "FG[]" } else { "" };
+            src.push_str(&format!(";{fg}{c}[{p}]"));
+        }
+        src.push(')');
+        let f = figs(&src, &FigureOptions::default());
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[1].moves, Some((102, 160)));
+        let d = &f[1].diagram;
+        // Move 102 is printed as 2, 160 as 60.
+        assert_eq!(d.numbers[d.idx(Point::new(101 % 19, 101 / 19))], 2);
+        assert_eq!(d.numbers[d.idx(Point::new(159 % 19, 159 / 19))], 60);
+        // The first figure keeps 1..101 as they are.
+        assert_eq!(
+            f[0].diagram.numbers[f[0].diagram.idx(Point::new(100 % 19, 100 / 19))],
+            101
+        );
+    }
+
+    #[test]
+    fn ko_recapture_is_listed() {
+        // A ko at bb/cb: Black takes, White retakes after a threat, Black retakes.
+        let src = "(;SZ[5]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb];W[ee];B[ed];W[bb];B[cb])";
+        let f = figs(src, &FigureOptions::default());
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].not_shown, vec!["4 at B4", "5 at 1"]);
+        let d = &f[0].diagram;
+        // Book style: the captured white stone at bb is still drawn.
+        assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::White);
+        assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 1);
+        let removed = FigureOptions {
+            defaults: FigureFlags {
+                remove_captured: true,
+                ..FigureFlags::default()
+            },
+            ..FigureOptions::default()
+        };
+        let f = figs(src, &removed);
+        assert_eq!(f[0].not_shown, vec!["1 at 5", "4 at B4"]);
+        let d = &f[0].diagram;
+        assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::Empty);
+        assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 5);
+    }
+
+    #[test]
+    fn passes_and_comments() {
+        let src = "(;SZ[9]C[Start];B[aa]C[one];W[]PM[0];B[cc])";
+        let f = figs(src, &FigureOptions::default());
+        assert_eq!(f[0].not_shown, vec!["2 pass"]);
+        assert_eq!(
+            f[0].comments,
+            vec![(None, "Start".to_string()), (Some(1), "one".to_string())]
+        );
+        assert_eq!(f[0].title(), "Figure 1 (moves 1-3)");
+    }
+}

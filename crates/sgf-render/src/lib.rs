@@ -1,0 +1,178 @@
+//! # sgf-render: board diagrams of Go positions
+//!
+//! Pictures of the position at any node of an SGF record, with its markup
+//! drawn as viewers draw it (`TR`, `CR`, `SQ`, `MA`, `SL`, `LB`, `AR`, `LN`,
+//! `DD`, `VW`, `TB`/`TW`), the last move, move numbers, variation markers as
+//! `ST` asks, captures and the player to move; as SVG, PNG or text. Book-style
+//! figures (`FG`, `PM`) are split by [`figure`].
+//!
+//! ```
+//! use sgf_core::parse;
+//! use sgf_render::{RenderOptions, render_svg, render_text, TextStyle};
+//!
+//! let doc = parse(b"(;SZ[9];B[ee];W[ce]TR[ee]LB[gc:a])").document;
+//! let node = doc.game(0).unwrap().main_line().last().unwrap().id();
+//! let opts = RenderOptions::default();
+//! let svg = render_svg(&doc, node, &opts).unwrap();
+//! assert!(svg.starts_with("<svg") && svg.contains("class=\"mark tr\""));
+//! let text = render_text(&doc, node, &opts, TextStyle::Ascii).unwrap();
+//! assert!(text.contains("^X"));
+//! ```
+//!
+//! ## For interactive clients
+//! The SVG is self-contained and deterministic, sized by the board through
+//! its `viewBox`; [`geometry`] (also written into the root element's
+//! `data-*` attributes) maps a click to a point. Stones and markup have
+//! stable classes and a `data-pt` attribute with the SGF point.
+//!
+//! ## Fonts
+//! Coordinates, numbers and ASCII labels are drawn from a bundled ASCII
+//! subset of DejaVu Sans Bold as `<path>` glyphs, so SVG and PNG look the
+//! same on every machine. Other text (CJK labels) is an SVG `<text>` with a
+//! font stack for browsers; PNG output, which has no text stack, draws the
+//! label's outline box in its place.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod diagram;
+pub mod figure;
+mod font;
+pub mod geometry;
+pub mod options;
+mod svg;
+mod text;
+
+use std::fmt;
+
+use sgf_core::{Document, NodeId};
+
+pub use diagram::{Diagram, Region, Shape, Status};
+pub use figure::{Figure, FigureOptions, figures};
+pub use geometry::Geometry;
+pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
+
+/// Why a picture could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RenderError {
+    /// The node is not part of a game of the document.
+    NoSuchNode,
+    /// The requested PNG size is out of range (1–16384 pixels).
+    BadSize(u32),
+    /// The rasteriser refused the drawing (a bug: the SVG is our own).
+    Raster(String),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::NoSuchNode => {
+                f.write_str("the node is not part of a game of this document")
+            }
+            RenderError::BadSize(s) => write!(f, "image size {s} is out of range (1-16384 pixels)"),
+            RenderError::Raster(e) => write!(f, "cannot rasterise the diagram: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// The diagram at `node` as a standalone SVG document.
+///
+/// # Errors
+/// [`RenderError::NoSuchNode`] when `node` is not in a game of `doc`.
+pub fn render_svg(
+    doc: &Document,
+    node: NodeId,
+    opts: &RenderOptions,
+) -> Result<String, RenderError> {
+    Ok(Diagram::at(doc, node, opts)?.to_svg(opts))
+}
+
+/// The diagram at `node` as PNG bytes; the longer side is `size_px` pixels.
+///
+/// # Errors
+/// [`RenderError::NoSuchNode`] when `node` is not in a game of `doc`;
+/// [`RenderError::BadSize`] for a size outside 1–16384.
+pub fn render_png(
+    doc: &Document,
+    node: NodeId,
+    opts: &RenderOptions,
+    size_px: u32,
+) -> Result<Vec<u8>, RenderError> {
+    Diagram::at(doc, node, opts)?.to_png(opts, size_px)
+}
+
+/// The diagram at `node` as text.
+///
+/// # Errors
+/// [`RenderError::NoSuchNode`] when `node` is not in a game of `doc`.
+pub fn render_text(
+    doc: &Document,
+    node: NodeId,
+    opts: &RenderOptions,
+    style: TextStyle,
+) -> Result<String, RenderError> {
+    Ok(Diagram::at(doc, node, opts)?.to_text(opts, style))
+}
+
+/// Where the diagram at `node` draws each point (as [`render_svg`] lays it out).
+///
+/// # Errors
+/// [`RenderError::NoSuchNode`] when `node` is not in a game of `doc`.
+pub fn geometry(
+    doc: &Document,
+    node: NodeId,
+    opts: &RenderOptions,
+) -> Result<Geometry, RenderError> {
+    Ok(Diagram::at(doc, node, opts)?.geometry(opts))
+}
+
+impl Diagram {
+    /// The layout of the SVG and PNG drawings.
+    pub fn geometry(&self, opts: &RenderOptions) -> Geometry {
+        Geometry::of(self, opts.coordinates)
+    }
+
+    /// A standalone SVG document.
+    pub fn to_svg(&self, opts: &RenderOptions) -> String {
+        svg::write(self, opts, false)
+    }
+
+    /// Text; coordinates as `opts` says.
+    pub fn to_text(&self, opts: &RenderOptions, style: TextStyle) -> String {
+        text::write(self, opts.coordinates, style)
+    }
+
+    /// PNG bytes, the longer side `size_px` pixels.
+    ///
+    /// # Errors
+    /// [`RenderError::BadSize`] for a size outside 1–16384.
+    pub fn to_png(&self, opts: &RenderOptions, size_px: u32) -> Result<Vec<u8>, RenderError> {
+        svg_to_png(&svg::write(self, opts, true), size_px)
+    }
+}
+
+/// Rasterises an SVG of ours; the longer side becomes `size_px` pixels.
+fn svg_to_png(svg: &str, size_px: u32) -> Result<Vec<u8>, RenderError> {
+    use resvg::{tiny_skia, usvg};
+    if !(1..=16384).contains(&size_px) {
+        return Err(RenderError::BadSize(size_px));
+    }
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|e| RenderError::Raster(e.to_string()))?;
+    let s = tree.size();
+    let scale = size_px as f32 / s.width().max(s.height());
+    let w = (s.width() * scale).round().max(1.0) as u32;
+    let h = (s.height() * scale).round().max(1.0) as u32;
+    let mut pixmap =
+        tiny_skia::Pixmap::new(w, h).ok_or_else(|| RenderError::Raster("empty image".into()))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Raster(e.to_string()))
+}

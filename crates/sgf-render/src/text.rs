@@ -1,0 +1,289 @@
+//! Text diagrams, for terminals and plain-text documents.
+//!
+//! Each point is a mark slot followed by its content:
+//!
+//! | content | meaning | slot | meaning |
+//! | --- | --- | --- | --- |
+//! | `X` `O` (`●` `○`) | black, white stone | `^` | `TR` triangle |
+//! | `.` (grid lines) | empty point | `@` | `CR` circle |
+//! | `+` (`╋`) | star point | `#` | `SQ` square |
+//! | `x` `o` (`▪` `▫`) | black, white territory | `*` | `MA` cross |
+//! | text | `LB` label, variation marker | `~` | `SL` selected |
+//! | blank | hidden by `VW` | `>` | last move |
+//! | | | `:` | dimmed (`DD`) |
+//! | | | `=` | territory on a stone |
+//!
+//! Labels wider than the cells, arrows and lines are listed under the board,
+//! with a key of the marks used and the status line. Move numbers are drawn
+//! in SVG and PNG only.
+
+use std::fmt::Write as _;
+
+use sgf_core::{Color, Point};
+use sgf_go::Stone;
+
+use crate::diagram::{Diagram, Shape};
+use crate::font::is_wide;
+use crate::options::TextStyle;
+
+/// Display width of text in a terminal (wide CJK characters take two columns).
+fn width(s: &str) -> usize {
+    s.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
+}
+
+/// Cuts text to at most `w` columns.
+fn truncate(s: &str, w: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = if is_wide(c) { 2 } else { 1 };
+        if used + cw > w {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out
+}
+
+/// Human name of a point for the lists under the board.
+fn name(d: &Diagram, p: Point) -> String {
+    sgf_go::coords::human(p, d.size)
+}
+
+/// Draws `d` as text.
+pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String {
+    let v = d.view;
+    let unicode = style == TextStyle::Unicode;
+    // Cells are as wide as the widest label, up to three columns.
+    let cw = d
+        .labels
+        .iter()
+        .chain(d.variations.iter())
+        .filter(|(p, _)| d.visible(*p))
+        .map(|(_, t)| width(t))
+        .max()
+        .unwrap_or(1)
+        .clamp(1, 3);
+    let mut used = std::collections::BTreeSet::new();
+    let mut long_labels = Vec::new();
+    let (cols, rows): (Vec<String>, Vec<String>) = if d.size.cols <= 25 {
+        let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+        (
+            (0..d.size.cols)
+                .map(|x| (letters[x as usize] as char).to_string())
+                .collect(),
+            (0..d.size.rows)
+                .map(|y| (d.size.rows - y).to_string())
+                .collect(),
+        )
+    } else {
+        let l = |i: u8| (sgf_core::value::coord_letter(i) as char).to_string();
+        (
+            (0..d.size.cols).map(l).collect(),
+            (0..d.size.rows).map(l).collect(),
+        )
+    };
+    let rw = rows.iter().map(|r| r.len()).max().unwrap_or(1);
+    let mut out = String::new();
+    if let Some(t) = &d.title {
+        out.push_str(t);
+        out.push('\n');
+    }
+    let header = || {
+        let mut h = " ".repeat(rw + 1);
+        for x in v.x0..=v.x1 {
+            let _ = write!(h, " {:<cw$}", cols[x as usize]);
+        }
+        h.trim_end().to_string()
+    };
+    if coordinates {
+        out.push_str(&header());
+        out.push('\n');
+    }
+    for y in v.y0..=v.y1 {
+        let mut line = String::new();
+        if coordinates {
+            let _ = write!(line, "{:>rw$} ", rows[y as usize]);
+        }
+        for x in v.x0..=v.x1 {
+            let p = Point::new(x, y);
+            let i = d.idx(p);
+            if !d.visible(p) {
+                line.push_str(&" ".repeat(cw + 1));
+                continue;
+            }
+            let stone = d.stone(p);
+            let shape = d.shapes.iter().find(|(q, _)| *q == p).map(|&(_, s)| s);
+            let territory = d.territory.iter().find(|(q, _)| *q == p).map(|&(_, c)| c);
+            let slot = if let Some(s) = shape {
+                let ch = match s {
+                    Shape::Triangle => '^',
+                    Shape::Circle => '@',
+                    Shape::Square => '#',
+                    Shape::Cross => '*',
+                    Shape::Selected => '~',
+                };
+                used.insert(ch);
+                ch
+            } else if d.last_move == Some(p) {
+                used.insert('>');
+                '>'
+            } else if territory.is_some() && stone != Stone::Empty {
+                used.insert('=');
+                '='
+            } else if d.dimmed[i] {
+                used.insert(':');
+                ':'
+            } else if unicode && x > v.x0 && !d.hidden[i - 1] {
+                '─'
+            } else {
+                ' '
+            };
+            line.push(slot);
+            let label = d.labels.iter().find(|(q, _)| *q == p).or_else(|| {
+                d.variations
+                    .iter()
+                    .find(|(q, _)| *q == p && stone == Stone::Empty)
+            });
+            let content = if let Some((_, t)) = label {
+                let shown = truncate(t, cw);
+                if shown != *t {
+                    long_labels.push(format!("{} \"{}\"", name(d, p), t));
+                }
+                shown
+            } else {
+                let ch = match (stone, territory) {
+                    (Stone::Black, _) => {
+                        if unicode {
+                            '●'
+                        } else {
+                            'X'
+                        }
+                    }
+                    (Stone::White, _) => {
+                        if unicode {
+                            '○'
+                        } else {
+                            'O'
+                        }
+                    }
+                    (Stone::Empty, Some(Color::Black)) => {
+                        used.insert('x');
+                        if unicode { '▪' } else { 'x' }
+                    }
+                    (Stone::Empty, Some(Color::White)) => {
+                        used.insert('o');
+                        if unicode { '▫' } else { 'o' }
+                    }
+                    (Stone::Empty, None) if d.hoshi.contains(&p) => {
+                        if unicode {
+                            '╋'
+                        } else {
+                            '+'
+                        }
+                    }
+                    (Stone::Empty, None) if unicode => grid_char(d, p),
+                    (Stone::Empty, None) => '.',
+                };
+                ch.to_string()
+            };
+            let pad = cw.saturating_sub(width(&content));
+            line.push_str(&content);
+            let fill = if unicode && label.is_none() && stone == Stone::Empty && x < v.x1 {
+                '─'
+            } else {
+                ' '
+            };
+            for _ in 0..pad {
+                line.push(fill);
+            }
+        }
+        if coordinates {
+            let _ = write!(line, " {}", rows[y as usize]);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if coordinates {
+        out.push_str(&header());
+        out.push('\n');
+    }
+    if !long_labels.is_empty() {
+        let _ = writeln!(out, "labels: {}", long_labels.join(", "));
+    }
+    for (title, list) in [("arrows", &d.arrows), ("lines", &d.lines)] {
+        let shown: Vec<String> = list
+            .iter()
+            .filter(|(a, b)| d.view.contains(*a) && d.view.contains(*b))
+            .map(|&(a, b)| format!("{}-{}", name(d, a), name(d, b)))
+            .collect();
+        if !shown.is_empty() {
+            let _ = writeln!(out, "{title}: {}", shown.join(", "));
+        }
+    }
+    if !used.is_empty() {
+        let key: Vec<String> = used
+            .iter()
+            .map(|c| {
+                let what = match c {
+                    '^' => "triangle",
+                    '@' => "circle",
+                    '#' => "square",
+                    '*' => "cross",
+                    '~' => "selected",
+                    '>' => "last move",
+                    '=' => "territory on a stone",
+                    ':' => "dimmed",
+                    'x' => "black territory",
+                    'o' => "white territory",
+                    _ => "",
+                };
+                let shown = match (unicode, c) {
+                    (true, 'x') => '▪',
+                    (true, 'o') => '▫',
+                    _ => *c,
+                };
+                format!("{shown} {what}")
+            })
+            .collect();
+        let _ = writeln!(out, "key: {}", key.join(", "));
+    }
+    for n in &d.notes {
+        let _ = writeln!(out, "{n}");
+    }
+    if let Some(st) = d.status {
+        let _ = writeln!(
+            out,
+            "move {}, {} to play, captures: Black {} White {}",
+            st.move_number,
+            if st.to_play == Color::Black {
+                "Black"
+            } else {
+                "White"
+            },
+            st.captures[0],
+            st.captures[1]
+        );
+    }
+    out
+}
+
+/// The box-drawing character of an empty point.
+fn grid_char(d: &Diagram, p: Point) -> char {
+    let top = p.y == 0;
+    let bottom = p.y + 1 == d.size.rows;
+    let left = p.x == 0;
+    let right = p.x + 1 == d.size.cols;
+    match (top, bottom, left, right) {
+        (true, _, true, _) => '┌',
+        (true, _, _, true) => '┐',
+        (_, true, true, _) => '└',
+        (_, true, _, true) => '┘',
+        (true, _, _, _) => '┬',
+        (_, true, _, _) => '┴',
+        (_, _, true, _) => '├',
+        (_, _, _, true) => '┤',
+        _ => '┼',
+    }
+}
