@@ -9,6 +9,7 @@ use sgf_core::Severity;
 mod cmd;
 mod input;
 mod report;
+mod walk;
 
 /// Qipu (棋谱): read, check, repair, convert and show Go game records (SGF FF[1]–FF[4]).
 #[derive(Parser, Debug)]
@@ -27,6 +28,10 @@ enum Command {
     Position(cmd::position::Args),
     Tree(cmd::tree::Args),
     Convert(cmd::convert::Args),
+    Render(cmd::render::Args),
+    Figures(cmd::figures::Args),
+    Stats(cmd::stats::Args),
+    Export(cmd::export::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -66,6 +71,10 @@ fn main() -> ExitCode {
         Command::Position(a) => cmd::position::run(a),
         Command::Tree(a) => cmd::tree::run(a),
         Command::Convert(a) => cmd::convert::run(a),
+        Command::Render(a) => cmd::render::run(a),
+        Command::Figures(a) => cmd::figures::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
+        Command::Export(a) => cmd::export::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

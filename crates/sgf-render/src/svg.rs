@@ -100,8 +100,8 @@ pub(crate) fn esc(s: &str) -> String {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
+            // Attributes are always written in double quotes, so `'` stays as it is.
             '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
             // Control characters are not allowed in XML 1.0.
             c if (c as u32) < 0x20 => o.push(' '),
             c => o.push(c),
@@ -354,7 +354,12 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         );
     }
     for p in d.hoshi.iter().filter(|p| in_view(p) && d.visible(**p)) {
-        if d.stone(*p) != Stone::Empty {
+        // A star point under a stone or markup would read as part of it.
+        if d.stone(*p) != Stone::Empty
+            || d.has_markup(*p)
+            || d.variations.iter().any(|(q, _)| q == p)
+            || d.territory.iter().any(|(q, _)| q == p)
+        {
             continue;
         }
         let (x, y) = g.center(*p);
@@ -441,6 +446,10 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     // Shapes, in the contrasting colour of what they stand on.
     let sw = num(c * 0.075);
     for &(p, shape) in d.shapes.iter().filter(|(p, _)| d.visible(*p)) {
+        // A label on the same point wins: both together cannot be read.
+        if shape != Shape::Selected && d.labels.iter().any(|(q, _)| *q == p) {
+            continue;
+        }
         let (x, y) = g.center(p);
         let col = contrast(p);
         let data = format!("data-pt=\"{p}\"");

@@ -190,11 +190,9 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
             };
             let pad = cw.saturating_sub(width(&content));
             line.push_str(&content);
-            let fill = if unicode && label.is_none() && stone == Stone::Empty && x < v.x1 {
-                '─'
-            } else {
-                ' '
-            };
+            // Box-drawing lines run on through the padding to the next point.
+            let next_visible = x < v.x1 && d.visible(Point::new(x + 1, y));
+            let fill = if unicode && next_visible { '─' } else { ' ' };
             for _ in 0..pad {
                 line.push(fill);
             }

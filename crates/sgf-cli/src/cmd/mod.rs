@@ -3,7 +3,11 @@
 pub mod check;
 pub mod convert;
 pub mod dump;
+pub mod export;
+pub mod figures;
 pub mod fmt;
 pub mod info;
 pub mod position;
+pub mod render;
+pub mod stats;
 pub mod tree;

@@ -1,0 +1,134 @@
+//! `qipu export`: one JSON line per game (game info and main-line moves), for pipelines.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use clap::{Args as ClapArgs, ValueEnum};
+use rayon::prelude::*;
+use serde_json::{Map, Value, json};
+use sgf_core::Severity;
+use sgf_go::coords;
+use sgf_go::edit::node_move;
+
+use crate::cmd::info::facts;
+use crate::{input, walk};
+
+/// Export formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// JSON Lines: one object per game.
+    Jsonl,
+}
+
+/// Write one JSON line per game: file, game, size, charset, game info, setup and main-line moves.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Files and directories (directories are searched for `*.sgf`).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    pub format: Format,
+    /// Output file (standard output by default).
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Files handled together: their lines are written in input order, then dropped,
+/// so memory does not grow with the number of files.
+const CHUNK: usize = 64;
+
+/// The lines of one file, and whether it had errors.
+fn lines_of(path: &Path) -> (Vec<String>, bool) {
+    let name = path.to_string_lossy();
+    let Ok(loaded) = input::load(&name) else {
+        return (Vec::new(), true);
+    };
+    let errors = loaded
+        .parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let doc = &loaded.parsed.document;
+    let mut lines = Vec::with_capacity(doc.game_count());
+    for (gi, game) in doc.games().enumerate() {
+        let f = facts(doc, gi);
+        let size = f.size;
+        let mut info = Map::new();
+        for (k, v) in &f.info {
+            info.insert(k.clone(), json!(v));
+        }
+        let root = game.root();
+        let mut setup = Map::new();
+        for ident in ["AB", "AW"] {
+            let pts: Vec<String> = coords::points_of(&root, ident, size)
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            if !pts.is_empty() {
+                setup.insert(ident.into(), json!(pts));
+            }
+        }
+        let moves: Vec<Value> = game
+            .main_line()
+            .filter_map(|n| node_move(doc, n.id(), size))
+            .map(|(c, m)| json!([c.as_str(), m.point().map(|p| p.to_string()).unwrap_or_default()]))
+            .collect();
+        let v = json!({
+            "file": name,
+            "game": gi + 1,
+            "size": [size.cols, size.rows],
+            "charset": f.charset,
+            "info": info,
+            "setup": setup,
+            "moves": moves,
+        });
+        lines.push(v.to_string());
+    }
+    (lines, errors)
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let files = walk::collect(&args.paths)?;
+    let pb = walk::progress(files.len(), args.quiet);
+    let mut out: Box<dyn Write> = match args.output.as_deref() {
+        Some(p) if p != "-" => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {p}"))?,
+        )),
+        _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let (mut games, mut with_errors) = (0usize, 0usize);
+    for chunk in files.chunks(CHUNK) {
+        let results: Vec<(Vec<String>, bool)> = chunk
+            .par_iter()
+            .map(|p| {
+                let r = lines_of(p);
+                pb.inc(1);
+                r
+            })
+            .collect();
+        for (lines, errors) in results {
+            with_errors += usize::from(errors);
+            for l in lines {
+                games += 1;
+                out.write_all(l.as_bytes())
+                    .and_then(|()| out.write_all(b"\n"))
+                    .context("cannot write the output")?;
+            }
+        }
+    }
+    out.flush().context("cannot write the output")?;
+    pb.finish_and_clear();
+    if !args.quiet {
+        eprintln!(
+            "{games} game(s) from {} file(s); {with_errors} file(s) with errors",
+            files.len()
+        );
+    }
+    Ok(0)
+}

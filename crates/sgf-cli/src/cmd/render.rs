@@ -1,0 +1,169 @@
+//! `qipu render`: a picture of the board at a move or node (SVG, PNG or text).
+
+use anyhow::{Context, Result, bail};
+use clap::{Args as ClapArgs, ValueEnum};
+use sgf_render::{Diagram, MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
+
+use crate::cmd::position::locate;
+use crate::input;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Scalable vector graphics.
+    Svg,
+    /// A PNG image.
+    Png,
+    /// Text: X, O, . and + with ASCII marks.
+    Ascii,
+    /// Text with ●, ○ and box-drawing lines.
+    Unicode,
+}
+
+/// Colour themes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    /// A wooden board.
+    Light,
+    /// A dark board.
+    Dark,
+}
+
+/// Variation markers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariationsArg {
+    /// As the root's ST says.
+    Auto,
+    /// The moves of the node's children.
+    Children,
+    /// The moves of the node's siblings.
+    Siblings,
+    /// None.
+    None,
+}
+
+/// Draw the board at a move or node, with its markup, as SVG, PNG or text.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file (`-` for standard input).
+    pub file: String,
+    /// Game of the collection (from 1).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// After the N-th move of the main line (0: after the root's setup).
+    #[arg(long, conflicts_with = "node")]
+    pub r#move: Option<usize>,
+    /// At node K in file order (from 0).
+    #[arg(long)]
+    pub node: Option<usize>,
+    /// Output file; its extension chooses the format (.svg, .png, .txt). Text goes to standard output without it.
+    #[arg(short, long)]
+    pub output: Option<String>,
+    /// Output format (default: from the extension of the output file, else ascii).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Longer side of a PNG in pixels.
+    #[arg(long, default_value_t = 800)]
+    pub size: u32,
+    /// Colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    pub theme: ThemeArg,
+    /// Move numbers on stones: `all`, `none`, `last:K` (the last K moves) or `from:N` (move N on).
+    #[arg(long, default_value = "none", value_parser = parse_numbers)]
+    pub numbers: MoveNumbers,
+    /// Variation markers (auto: as the root's ST says).
+    #[arg(long, value_enum, default_value_t = VariationsArg::Auto)]
+    pub variations: VariationsArg,
+    /// No coordinates around the board.
+    #[arg(long)]
+    pub no_coordinates: bool,
+    /// No status line (player to move, move number, captures).
+    #[arg(long)]
+    pub no_status: bool,
+    /// No last-move marker.
+    #[arg(long)]
+    pub no_last_move: bool,
+    /// Show the whole board even where VW limits the view.
+    #[arg(long)]
+    pub full_board: bool,
+    /// Do not print diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Reads `all`, `none`, `last:K`, `from:N`.
+pub fn parse_numbers(s: &str) -> Result<MoveNumbers, String> {
+    let bad = || format!("`{s}`: expected all, none, last:K or from:N");
+    match s {
+        "all" => return Ok(MoveNumbers::All),
+        "none" => return Ok(MoveNumbers::None),
+        _ => {}
+    }
+    let (kind, n) = s.split_once([':', '=']).ok_or_else(bad)?;
+    let n: u32 = n.trim().parse().map_err(|_| bad())?;
+    match kind {
+        "last" => Ok(MoveNumbers::Last(n)),
+        "from" => Ok(MoveNumbers::From(n)),
+        _ => Err(bad()),
+    }
+}
+
+/// The format asked for, or the one the output file's extension implies.
+fn format_of(args: &Args) -> Result<Format> {
+    if let Some(f) = args.format {
+        return Ok(f);
+    }
+    let Some(out) = args.output.as_deref().filter(|o| *o != "-") else {
+        return Ok(Format::Ascii);
+    };
+    let ext = std::path::Path::new(out)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    Ok(match ext.as_deref() {
+        Some("svg") => Format::Svg,
+        Some("png") => Format::Png,
+        Some("txt" | "text") => Format::Ascii,
+        _ => bail!("cannot tell the format from `{out}`: use --format svg|png|ascii|unicode"),
+    })
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let format = format_of(args)?;
+    let loaded = input::load(&args.file)?;
+    if !args.quiet {
+        crate::print_diagnostics(&loaded);
+    }
+    let doc = &loaded.parsed.document;
+    let cursor = locate(doc, args.game.saturating_sub(1), args.r#move, args.node)?;
+    let opts = RenderOptions {
+        coordinates: !args.no_coordinates,
+        move_numbers: args.numbers,
+        last_move: !args.no_last_move,
+        variations: match args.variations {
+            VariationsArg::Auto => Variations::Auto,
+            VariationsArg::Children => Variations::Children,
+            VariationsArg::Siblings => Variations::Siblings,
+            VariationsArg::None => Variations::None,
+        },
+        theme: match args.theme {
+            ThemeArg::Light => Theme::Light,
+            ThemeArg::Dark => Theme::Dark,
+        },
+        status: !args.no_status,
+        view: !args.full_board,
+        ..RenderOptions::default()
+    };
+    let diagram = Diagram::at(doc, cursor.node(), &opts)?;
+    let bytes = match format {
+        Format::Svg => diagram.to_svg(&opts).into_bytes(),
+        Format::Png => diagram
+            .to_png(&opts, args.size)
+            .context("cannot make the PNG")?,
+        Format::Ascii => diagram.to_text(&opts, TextStyle::Ascii).into_bytes(),
+        Format::Unicode => diagram.to_text(&opts, TextStyle::Unicode).into_bytes(),
+    };
+    input::write_output(args.output.as_deref(), &bytes)?;
+    Ok(0)
+}

@@ -1,0 +1,216 @@
+//! `qipu stats`: counts over files and directories of records, in parallel.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+use clap::Args as ClapArgs;
+use rayon::prelude::*;
+use serde_json::json;
+use sgf_core::Severity;
+use sgf_core::props::id;
+use sgf_go::{GameResult, WinBy, coords};
+
+use crate::{input, walk};
+
+/// Count files, games, nodes, moves and bytes under files and directories (recursive), with
+/// histograms of charsets, board sizes and results.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Files and directories (directories are searched for `*.sgf`).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// JSON: `{"files": n, "games": n, "nodes": n, "moves": n, "bytes": n, "files_with_errors": n, …}`.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Counts over a set of files; merged across threads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Files read (or tried).
+    pub files: u64,
+    /// Game trees.
+    pub games: u64,
+    /// Nodes of all games, variations included.
+    pub nodes: u64,
+    /// Nodes with a move (`B` or `W`), variations included.
+    pub moves: u64,
+    /// Moves of the main lines.
+    pub main_line_moves: u64,
+    /// Size of the files.
+    pub bytes: u64,
+    /// Files that could not be read or that have error diagnostics.
+    pub files_with_errors: u64,
+    /// Files that could not be read at all.
+    pub unreadable: u64,
+    /// Games per charset.
+    pub charsets: BTreeMap<String, u64>,
+    /// Games per board size.
+    pub board_sizes: BTreeMap<String, u64>,
+    /// Games per kind of result.
+    pub results: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    fn merge(mut self, o: Tally) -> Tally {
+        self.files += o.files;
+        self.games += o.games;
+        self.nodes += o.nodes;
+        self.moves += o.moves;
+        self.main_line_moves += o.main_line_moves;
+        self.bytes += o.bytes;
+        self.files_with_errors += o.files_with_errors;
+        self.unreadable += o.unreadable;
+        for (mine, theirs) in [
+            (&mut self.charsets, o.charsets),
+            (&mut self.board_sizes, o.board_sizes),
+            (&mut self.results, o.results),
+        ] {
+            for (k, v) in theirs {
+                *mine.entry(k).or_default() += v;
+            }
+        }
+        self
+    }
+}
+
+/// The bucket of a result: `B+Resign`, `W+Score`, `Draw`, `?`, `none`, `other`, ….
+fn result_bucket(re: Option<&str>) -> String {
+    let Some(re) = re else {
+        return "none".into();
+    };
+    match sgf_go::parse_result(re) {
+        None => "other".into(),
+        Some(GameResult::Draw) => "Draw".into(),
+        Some(GameResult::Void) => "Void".into(),
+        Some(GameResult::Unknown) => "?".into(),
+        Some(GameResult::Win { winner, by }) => format!(
+            "{}+{}",
+            winner.as_str(),
+            match by {
+                WinBy::Score(_) => "Score",
+                WinBy::Unspecified => "",
+                WinBy::Resign => "Resign",
+                WinBy::Time => "Time",
+                WinBy::Forfeit => "Forfeit",
+            }
+        ),
+    }
+}
+
+/// Reads one file and counts it; the document is dropped before returning.
+pub fn tally_file(path: &Path) -> Tally {
+    let mut t = Tally {
+        files: 1,
+        bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+        ..Tally::default()
+    };
+    let Ok(loaded) = input::load(&path.to_string_lossy()) else {
+        t.unreadable = 1;
+        t.files_with_errors = 1;
+        return t;
+    };
+    if loaded
+        .parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+    {
+        t.files_with_errors = 1;
+    }
+    let doc = &loaded.parsed.document;
+    for game in doc.games() {
+        t.games += 1;
+        for n in game.nodes() {
+            t.nodes += 1;
+            if n.has_known(id::B) || n.has_known(id::W) {
+                t.moves += 1;
+            }
+        }
+        t.main_line_moves += game
+            .main_line()
+            .filter(|n| n.has_known(id::B) || n.has_known(id::W))
+            .count() as u64;
+        *t.charsets.entry(game.charset().to_string()).or_default() += 1;
+        let (size, _) = coords::board_size(&game.root());
+        *t.board_sizes.entry(size.to_string()).or_default() += 1;
+        let re = sgf_go::info::game_info_node(&game).and_then(|n| n.text("RE"));
+        *t.results.entry(result_bucket(re.as_deref())).or_default() += 1;
+    }
+    t
+}
+
+/// Counts every file, in parallel, with a progress bar.
+pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
+    let pb = walk::progress(files.len(), quiet);
+    let t = files
+        .par_iter()
+        .map(|p| {
+            let t = tally_file(p);
+            pb.inc(1);
+            t
+        })
+        .reduce(Tally::default, Tally::merge);
+    pb.finish_and_clear();
+    t
+}
+
+/// A histogram, largest first (ties by name).
+fn sorted(h: &BTreeMap<String, u64>) -> Vec<(&String, &u64)> {
+    let mut v: Vec<_> = h.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    v
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    let files = walk::collect(&args.paths)?;
+    let t = tally(&files, args.quiet);
+    let out = if args.json {
+        let v = json!({
+            "files": t.files,
+            "games": t.games,
+            "nodes": t.nodes,
+            "moves": t.moves,
+            "main_line_moves": t.main_line_moves,
+            "bytes": t.bytes,
+            "files_with_errors": t.files_with_errors,
+            "unreadable": t.unreadable,
+            "charsets": t.charsets,
+            "board_sizes": t.board_sizes,
+            "results": t.results,
+        });
+        serde_json::to_string_pretty(&v)? + "\n"
+    } else {
+        let mut s = String::new();
+        for (k, v) in [
+            ("files", t.files),
+            ("games", t.games),
+            ("nodes", t.nodes),
+            ("moves", t.moves),
+            ("main-line moves", t.main_line_moves),
+            ("bytes", t.bytes),
+            ("files with errors", t.files_with_errors),
+            ("unreadable files", t.unreadable),
+        ] {
+            s.push_str(&format!("{k:<18} {v:>12}\n"));
+        }
+        for (title, h) in [
+            ("charsets", &t.charsets),
+            ("board sizes", &t.board_sizes),
+            ("results", &t.results),
+        ] {
+            s.push_str(&format!("\n{title}:\n"));
+            for (k, v) in sorted(h) {
+                s.push_str(&format!("  {k:<16} {v:>12}\n"));
+            }
+        }
+        s
+    };
+    input::write_output(None, out.as_bytes())?;
+    Ok(0)
+}

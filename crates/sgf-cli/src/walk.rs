@@ -1,0 +1,76 @@
+//! Collection-scale input: the record files under paths, and a progress bar.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Whether a file found in a directory is a record to read (`*.sgf`, any case).
+pub fn is_record(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+}
+
+/// The record files named by `paths`: files as given, directories walked
+/// recursively (entries sorted by name, symbolic links to directories not
+/// followed, so a cycle cannot trap the walk).
+///
+/// # Errors
+/// When a path given does not exist or cannot be read.
+pub fn collect(paths: &[String]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let path = PathBuf::from(p);
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            Err(e) => bail!("cannot read {p}: {e}"),
+        };
+        if !meta.is_dir() {
+            out.push(path);
+            continue;
+        }
+        let mut stack = vec![path];
+        while let Some(dir) = stack.pop() {
+            let rd = match std::fs::read_dir(&dir) {
+                Ok(rd) => rd,
+                // The top directory must be readable; below it, skip what is not.
+                Err(e) if dir.as_os_str() == p.as_str() => bail!("cannot read {p}: {e}"),
+                Err(_) => continue,
+            };
+            let mut entries: Vec<(PathBuf, bool)> = rd
+                .flatten()
+                .map(|e| {
+                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                    (e.path(), is_dir)
+                })
+                .collect();
+            entries.sort();
+            // Subdirectories are visited in name order after the files of this one.
+            let mut subdirs = Vec::new();
+            for (path, is_dir) in entries {
+                if is_dir {
+                    subdirs.push(path);
+                } else if is_record(&path) && path.is_file() {
+                    out.push(path);
+                }
+            }
+            stack.extend(subdirs.into_iter().rev());
+        }
+    }
+    Ok(out)
+}
+
+/// A progress bar over `n` files on standard error (hidden when it is not a terminal).
+pub fn progress(n: usize, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(n as u64);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} files ({per_sec}, eta {eta})",
+    ) {
+        pb.set_style(style);
+    }
+    pb
+}
