@@ -65,21 +65,12 @@ impl FigureFlags {
 }
 
 /// How to split a game into figures.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FigureOptions {
     /// Also start a new figure every this many moves (`None`: only at `FG`).
     pub every: Option<u32>,
     /// The flags of figures whose `FG` has none (or none at all).
     pub defaults: FigureFlags,
-}
-
-impl Default for FigureOptions {
-    fn default() -> Self {
-        FigureOptions {
-            every: None,
-            defaults: FigureFlags::default(),
-        }
-    }
 }
 
 /// One printed diagram.

@@ -67,7 +67,11 @@ fn sizes_are_checked() {
 
 #[test]
 fn big_and_rectangular_boards() {
-    for src in [&b"(;SZ[52];W[aa];B[ZZ])"[..], b"(;SZ[13:7];B[mg])", b"(;SZ[2];B[aa])"] {
+    for src in [
+        &b"(;SZ[52];W[aa];B[ZZ])"[..],
+        b"(;SZ[13:7];B[mg])",
+        b"(;SZ[2];B[aa])",
+    ] {
         let doc = parse(src).document;
         let node = doc.game(0).unwrap().main_line().last().unwrap().id();
         let opts = RenderOptions::default();
@@ -75,6 +79,10 @@ fn big_and_rectangular_boards() {
         let png = render_png(&doc, node, &opts, 800).unwrap();
         let last = d.last_move.unwrap();
         let c = pixel_at(&png, &d, &opts, last);
-        assert!(luma(c) < 60, "{:?} at {last}: {c:?}", String::from_utf8_lossy(src));
+        assert!(
+            luma(c) < 60,
+            "{:?} at {last}: {c:?}",
+            String::from_utf8_lossy(src)
+        );
     }
 }

@@ -14,7 +14,11 @@ fn dir() -> PathBuf {
 fn options(src: &str) -> (RenderOptions, Option<usize>) {
     let mut opts = RenderOptions::default();
     let mut node = None;
-    let Some(line) = src.lines().next().and_then(|l| l.strip_prefix("qipu-render:")) else {
+    let Some(line) = src
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("qipu-render:"))
+    else {
         return (opts, node);
     };
     for kv in line.split_whitespace() {
@@ -29,7 +33,13 @@ fn options(src: &str) -> (RenderOptions, Option<usize>) {
                     _ => panic!("numbers={v}"),
                 }
             }
-            "theme" => opts.theme = if v == "dark" { Theme::Dark } else { Theme::Light },
+            "theme" => {
+                opts.theme = if v == "dark" {
+                    Theme::Dark
+                } else {
+                    Theme::Light
+                }
+            }
             "coordinates" => opts.coordinates = v != "false",
             "status" => opts.status = v != "false",
             _ => panic!("unknown option {k}"),
@@ -97,7 +107,12 @@ fn render_snapshots() {
         let stem = f.with_extension("");
         let with = |ext: &str| PathBuf::from(format!("{}.{ext}", stem.display()));
         check(&with("svg"), &svg, update, &mut failures);
-        check(&with("ascii.txt"), &d.to_text(&opts, TextStyle::Ascii), update, &mut failures);
+        check(
+            &with("ascii.txt"),
+            &d.to_text(&opts, TextStyle::Ascii),
+            update,
+            &mut failures,
+        );
         check(
             &with("unicode.txt"),
             &d.to_text(&opts, TextStyle::Unicode),

@@ -42,6 +42,18 @@ pub struct Args {
 /// so memory does not grow with the number of files.
 const CHUNK: usize = 64;
 
+/// One exported game; fields are written in this order.
+#[derive(serde::Serialize)]
+struct Line<'a> {
+    file: &'a str,
+    game: usize,
+    size: [u8; 2],
+    charset: &'a str,
+    info: Map<String, Value>,
+    setup: Map<String, Value>,
+    moves: Vec<Value>,
+}
+
 /// The lines of one file, and whether it had errors.
 fn lines_of(path: &Path) -> (Vec<String>, bool) {
     let name = path.to_string_lossy();
@@ -76,18 +88,23 @@ fn lines_of(path: &Path) -> (Vec<String>, bool) {
         let moves: Vec<Value> = game
             .main_line()
             .filter_map(|n| node_move(doc, n.id(), size))
-            .map(|(c, m)| json!([c.as_str(), m.point().map(|p| p.to_string()).unwrap_or_default()]))
+            .map(|(c, m)| {
+                json!([
+                    c.as_str(),
+                    m.point().map(|p| p.to_string()).unwrap_or_default()
+                ])
+            })
             .collect();
-        let v = json!({
-            "file": name,
-            "game": gi + 1,
-            "size": [size.cols, size.rows],
-            "charset": f.charset,
-            "info": info,
-            "setup": setup,
-            "moves": moves,
-        });
-        lines.push(v.to_string());
+        let line = Line {
+            file: &name,
+            game: gi + 1,
+            size: [size.cols, size.rows],
+            charset: f.charset,
+            info,
+            setup,
+            moves,
+        };
+        lines.push(serde_json::to_string(&line).unwrap_or_default());
     }
     (lines, errors)
 }

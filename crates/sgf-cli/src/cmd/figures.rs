@@ -57,7 +57,7 @@ pub fn index_html(title: &str, figs: &[Figure]) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
 <style>\nbody{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}\n\
 section{{margin:2rem 0;border-top:1px solid #ccc;padding-top:1rem}}\n\
-img{{max-width:100%;height:auto;display:block}}\n.not-shown{{font-weight:bold}}\n\
+img{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{font-weight:bold}}\n\
 .comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         html_escape(title),
         html_escape(title)

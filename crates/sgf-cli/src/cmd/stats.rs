@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::Result;
 use clap::Args as ClapArgs;
 use rayon::prelude::*;
-use serde_json::json;
 use sgf_core::Severity;
 use sgf_core::props::id;
 use sgf_go::{GameResult, WinBy, coords};
@@ -28,8 +27,8 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Counts over a set of files; merged across threads.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Counts over a set of files; merged across threads. Serialised in field order.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Tally {
     /// Files read (or tried).
     pub files: u64,
@@ -171,20 +170,7 @@ pub fn run(args: &Args) -> Result<u8> {
     let files = walk::collect(&args.paths)?;
     let t = tally(&files, args.quiet);
     let out = if args.json {
-        let v = json!({
-            "files": t.files,
-            "games": t.games,
-            "nodes": t.nodes,
-            "moves": t.moves,
-            "main_line_moves": t.main_line_moves,
-            "bytes": t.bytes,
-            "files_with_errors": t.files_with_errors,
-            "unreadable": t.unreadable,
-            "charsets": t.charsets,
-            "board_sizes": t.board_sizes,
-            "results": t.results,
-        });
-        serde_json::to_string_pretty(&v)? + "\n"
+        serde_json::to_string_pretty(&t)? + "\n"
     } else {
         let mut s = String::new();
         for (k, v) in [

@@ -1,0 +1,116 @@
+//! Figure splitting with FG and PM, against golden summaries in
+//! `testdata/render/figures`. `QIPU_UPDATE_SNAPSHOTS=1` rewrites them.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use sgf_core::{Point, parse};
+use sgf_go::Stone;
+use sgf_render::figure::{FigureOptions, figures};
+use sgf_render::{Figure, Theme};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/render/figures")
+}
+
+/// A readable summary: what the figure says and a grid of what it draws.
+fn summary(figs: &[Figure]) -> String {
+    let mut s = String::new();
+    for f in figs {
+        let _ = writeln!(s, "== {} | moves {:?} | {:?}", f.title(), f.moves, f.flags);
+        let _ = writeln!(s, "not shown: {}", f.not_shown.join(", "));
+        for (n, c) in &f.comments {
+            let _ = writeln!(s, "comment {n:?}: {c}");
+        }
+        let d = &f.diagram;
+        for y in 0..d.size.rows {
+            for x in 0..d.size.cols {
+                let p = Point::new(x, y);
+                let i = d.idx(p);
+                let cell = match (d.stones[i], d.numbers[i]) {
+                    (Stone::Empty, _) => ".".to_string(),
+                    (Stone::Black, 0) => "X".to_string(),
+                    (Stone::White, 0) => "O".to_string(),
+                    (Stone::Black, n) => format!("b{n}"),
+                    (Stone::White, n) => format!("w{n}"),
+                };
+                let _ = write!(s, "{cell:>4}");
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
+
+fn check(path: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("QIPU_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(e) if e == actual => {}
+        Ok(e) => failures.push(format!(
+            "{} differs:\n--- expected\n{e}\n--- actual\n{actual}",
+            path.display()
+        )),
+        Err(_) => failures.push(format!("{} missing", path.display())),
+    }
+}
+
+#[test]
+fn figure_snapshots() {
+    let mut failures = Vec::new();
+    for (name, every) in [("ko_book", None), ("every", Some(4))] {
+        let src = std::fs::read(dir().join(format!("{name}.sgf"))).unwrap();
+        let doc = parse(&src).document;
+        let opts = FigureOptions {
+            every,
+            ..FigureOptions::default()
+        };
+        let figs = figures(&doc, 0, &opts);
+        check(
+            &dir().join(format!("{name}.figures.txt")),
+            &summary(&figs),
+            &mut failures,
+        );
+        check(
+            &dir().join(format!("{name}.fig1.svg")),
+            &figs[0].to_svg(Theme::Light),
+            &mut failures,
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn ko_book_figures_follow_fg_and_pm() {
+    let src = std::fs::read(dir().join("ko_book.sgf")).unwrap();
+    let doc = parse(&src).document;
+    let figs = figures(&doc, 0, &FigureOptions::default());
+    assert_eq!(figs.len(), 3);
+    // FG[256:Ko fight]: captured stones kept, so both ko recaptures are listed.
+    assert_eq!(figs[0].title(), "Ko fight");
+    assert!(!figs[0].flags.remove_captured && figs[0].flags.coordinates);
+    assert_eq!(figs[0].not_shown, vec!["4 at B8", "7 at 1"]);
+    // FG[4:…]: captured stones removed and nothing listed.
+    assert!(figs[1].flags.remove_captured && !figs[1].flags.list_unshown);
+    assert!(figs[1].not_shown.is_empty());
+    assert_eq!(figs[1].moves, Some((8, 11)));
+    // FG[] with PM[2] and MN[150]: 150 is printed 50, and the pass is listed as 52.
+    let f = &figs[2];
+    assert_eq!(f.moves, Some((150, 152)));
+    let d = &f.diagram;
+    assert_eq!(d.numbers[d.idx(Point::new(7, 7))], 50);
+    assert_eq!(d.numbers[d.idx(Point::new(7, 6))], 51);
+    assert_eq!(f.not_shown, vec!["52 pass"]);
+    assert_eq!(
+        f.comments,
+        vec![(Some(50), "Numbered modulo 100.".to_string())]
+    );
+    // Stones of earlier figures are drawn without numbers.
+    assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 0);
+    assert_eq!(d.stones[d.idx(Point::new(2, 1))], Stone::Black);
+    // The SVG carries the title and the list under the board.
+    let svg = figs[0].to_svg(Theme::Light);
+    assert!(svg.contains("class=\"title\"") && svg.contains("class=\"note\""));
+}
