@@ -2,7 +2,9 @@
 //! `sgf-parse` crate on the same files in the same run.
 //!
 //! Build with `cargo run --release -p sgf-bench`. Figures are MB/s over the
-//! `real/` collections (best of several rounds) and ratios between tools.
+//! `real/` collections (best of several rounds) and ratios between tools;
+//! with `qipu` built too (`cargo build --release -p sgf-cli`), the
+//! throughput of `qipu stats` over the same directory.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -128,6 +130,61 @@ fn per_game(dir: &Path, files: &[(String, Vec<u8>)], rounds: usize) {
     );
 }
 
+/// `qipu stats` over the corpus directory, run as the real command (parallel,
+/// streaming): MB/s and games/s, best of `rounds`. Needs the `qipu` binary
+/// built in the same profile next to this one (`cargo build --release -p sgf-cli`).
+fn stats(dir: &Path, rounds: usize) {
+    let Some(qipu) = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            p.parent()
+                .map(|d| d.join(format!("qipu{}", std::env::consts::EXE_SUFFIX)))
+        })
+        .filter(|p| p.exists())
+    else {
+        println!("\nqipu stats: skipped (build it first: cargo build --release -p sgf-cli)");
+        return;
+    };
+    let mut best = f64::MAX;
+    let mut out = Vec::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let o = std::process::Command::new(&qipu)
+            .args(["stats", "--json", "-q"])
+            .arg(dir)
+            .output();
+        let secs = t.elapsed().as_secs_f64();
+        match o {
+            Ok(o) if o.status.success() => {
+                best = best.min(secs);
+                out = o.stdout;
+            }
+            _ => {
+                println!("\nqipu stats: failed to run {}", qipu.display());
+                return;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&out);
+    // The two counts needed, read without a JSON dependency.
+    let field = |name: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("\"{name}\": ")))
+            .and_then(|v| v.trim_end_matches(',').parse().ok())
+            .unwrap_or(0.0)
+    };
+    let (bytes, games) = (field("bytes"), field("games"));
+    println!(
+        "\nqipu stats ({} threads): {:.1} MB, {} games in {:.2} s: {:.1} MB/s, {:.0} games/s",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        bytes / 1e6,
+        games,
+        best,
+        bytes / 1e6 / best,
+        games / best
+    );
+}
+
 fn main() {
     let dir = std::env::args()
         .nth(1)
@@ -183,6 +240,7 @@ fn main() {
     }
     per_game(&dir, &files, rounds);
     replay(&files, rounds);
+    stats(&dir, rounds);
     let mb = tb as f64 / 1e6;
     println!(
         "\ntotal {:.1} MB: qipu parse {:.1} MB/s, qipu parse+fmt {:.1} MB/s, sgf-parse {:.1} MB/s (on the {:.1} MB it accepts)",

@@ -19,6 +19,25 @@
 //! assert!(text.contains("^X"));
 //! ```
 //!
+//! The same through a [`Diagram`], with the geometry a viewer needs:
+//!
+//! ```
+//! use sgf_core::{parse, Point};
+//! use sgf_render::{Diagram, RenderOptions, TextStyle};
+//!
+//! let doc = parse(b"(;SZ[9];B[ee];W[cc]TR[ee])").document;
+//! let node = doc.game(0).unwrap().main_line().last().unwrap().id();
+//! let opts = RenderOptions::default();
+//! let diagram = Diagram::at(&doc, node, &opts).unwrap();
+//! let svg = diagram.to_svg(&opts);                    // self-contained, with a viewBox
+//! let png = diagram.to_png(&opts, 600).unwrap();      // longer side 600 px
+//! let text = diagram.to_text(&opts, TextStyle::Ascii);
+//! let g = diagram.geometry(&opts);                    // map a click to a point
+//! let (x, y) = g.center(Point::new(4, 4));
+//! assert_eq!(g.point_at(x + 3.0, y - 5.0), Some(Point::new(4, 4)));
+//! assert!(svg.contains("viewBox") && png.starts_with(b"\x89PNG") && text.contains("^X"));
+//! ```
+//!
 //! ## For interactive clients
 //! The SVG is self-contained and deterministic, sized by the board through
 //! its `viewBox`; [`geometry`] (also written into the root element's
