@@ -168,16 +168,49 @@ impl Diagram {
 
     /// The stone at a point (empty off the board).
     pub fn stone(&self, p: Point) -> Stone {
+        self.per_point(&self.stones, p).unwrap_or(Stone::Empty)
+    }
+
+    /// A per-point value; `None` off the board (or if a caller-built vector is short).
+    fn per_point<T: Copy>(&self, v: &[T], p: Point) -> Option<T> {
         if self.size.contains(p) {
-            self.stones[self.idx(p)]
+            v.get(self.idx(p)).copied()
         } else {
-            Stone::Empty
+            None
+        }
+    }
+
+    /// Whether a point is hidden by a `VW` that is not a rectangle.
+    pub fn is_hidden(&self, p: Point) -> bool {
+        self.per_point(&self.hidden, p).unwrap_or(false)
+    }
+
+    /// Whether a point is dimmed (`DD`).
+    pub fn is_dimmed(&self, p: Point) -> bool {
+        self.per_point(&self.dimmed, p).unwrap_or(false)
+    }
+
+    /// The number printed on a point (0: none).
+    pub fn number(&self, p: Point) -> u32 {
+        self.per_point(&self.numbers, p).unwrap_or(0)
+    }
+
+    /// The view, clipped to the board (callers may have set any region).
+    pub fn drawn_view(&self) -> Region {
+        let full = Region::full(self.size);
+        let x1 = self.view.x1.min(full.x1);
+        let y1 = self.view.y1.min(full.y1);
+        Region {
+            x0: self.view.x0.min(x1),
+            y0: self.view.y0.min(y1),
+            x1,
+            y1,
         }
     }
 
     /// Whether a point is drawn (inside the view and not hidden).
     pub fn visible(&self, p: Point) -> bool {
-        self.size.contains(p) && self.view.contains(p) && !self.hidden[self.idx(p)]
+        self.size.contains(p) && self.drawn_view().contains(p) && !self.is_hidden(p)
     }
 
     /// Whether the point carries a shape or a label (markup a number or marker must not cover).
@@ -482,6 +515,26 @@ mod tests {
             ]
         );
         assert!(at("ST[3]", 3).is_empty());
+    }
+
+    #[test]
+    fn odd_diagrams_built_by_hand_do_not_panic() {
+        let opts = RenderOptions::default();
+        let mut d = Diagram::empty(BoardSize { cols: 0, rows: 0 });
+        let _ = (d.to_svg(&opts), d.to_text(&opts, crate::TextStyle::Unicode));
+        d = Diagram::empty(BoardSize::square(5));
+        d.view = Region {
+            x0: 3,
+            y0: 9,
+            x1: 200,
+            y1: 2,
+        };
+        d.numbers.clear();
+        d.hidden.truncate(3);
+        d.labels.push((Point::new(40, 40), "x".into()));
+        d.arrows.push((Point::new(0, 0), Point::new(60, 60)));
+        let _ = (d.to_svg(&opts), d.to_text(&opts, crate::TextStyle::Ascii));
+        assert!(d.to_png(&opts, 32).is_ok());
     }
 
     #[test]

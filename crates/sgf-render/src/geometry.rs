@@ -76,8 +76,9 @@ impl Geometry {
         let margin = if coordinates { 1.35 } else { 0.6 } * cell;
         let title_height = if d.title.is_some() { 1.1 * cell } else { 0.0 };
         let status_height = if d.status.is_some() { 1.1 * cell } else { 0.0 };
-        let board_w = f64::from(d.view.cols() - 1) * cell;
-        let board_h = f64::from(d.view.rows() - 1) * cell;
+        let view = d.drawn_view();
+        let board_w = f64::from(view.cols() - 1) * cell;
+        let board_h = f64::from(view.rows() - 1) * cell;
         let width = board_w + 2.0 * margin;
         let status_top = title_height + board_h + 2.0 * margin;
         let notes_top = status_top + status_height;
@@ -94,7 +95,7 @@ impl Geometry {
             cell,
             origin_x: margin,
             origin_y: title_height + margin,
-            view: d.view,
+            view,
             title_height,
             status_top,
             coordinates,

@@ -271,7 +271,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         prefix: &opts.id_prefix,
         raster,
     };
-    let v = d.view;
+    let v = d.drawn_view();
     let contrast = |p: Point| match d.stone(p) {
         Stone::Black => pal.on_black,
         Stone::White => pal.on_white,
@@ -341,7 +341,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     let points: Vec<Point> = (v.y0..=v.y1)
         .flat_map(|y| (v.x0..=v.x1).map(move |x| Point::new(x, y)))
         .collect();
-    for p in points.iter().filter(|p| d.hidden[d.idx(**p)]) {
+    for p in points.iter().filter(|p| d.is_hidden(**p)) {
         let (x, y) = g.center(*p);
         let _ = writeln!(
             w.body,
@@ -405,10 +405,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         }
     }
     // Dimmed points (DD): a veil of the board colour.
-    for p in points
-        .iter()
-        .filter(|p| d.visible(**p) && d.dimmed[d.idx(**p)])
-    {
+    for p in points.iter().filter(|p| d.visible(**p) && d.is_dimmed(**p)) {
         let (x, y) = g.center(*p);
         let _ = writeln!(
             w.body,
@@ -518,7 +515,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     }
     // Move numbers on stones (not under a shape or a label).
     for p in points.iter().filter(|p| d.visible(**p)) {
-        let n = d.numbers[d.idx(*p)];
+        let n = d.number(*p);
         if n == 0 || d.has_markup(*p) {
             continue;
         }
@@ -592,7 +589,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     // The last move, when nothing else is on it.
     if let Some(p) = d.last_move
         && d.visible(p)
-        && d.numbers[d.idx(p)] == 0
+        && d.number(p) == 0
         && !d.has_markup(p)
     {
         let (x, y) = g.center(p);
@@ -666,7 +663,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         let off = c * 0.92;
         for x in v.x0..=v.x1 {
             let (cx, _) = g.center(Point::new(x, v.y0));
-            let s = &cols[x as usize];
+            let s = cols.get(x as usize).map_or("", String::as_str);
             w.text(
                 s,
                 cx,
@@ -690,7 +687,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         }
         for y in v.y0..=v.y1 {
             let (_, cy) = g.center(Point::new(v.x0, y));
-            let s = &rows[y as usize];
+            let s = rows.get(y as usize).map_or("", String::as_str);
             let size = fit(s, size, c * 0.75, c * 0.25);
             w.text(
                 s,

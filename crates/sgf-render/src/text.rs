@@ -53,7 +53,7 @@ fn name(d: &Diagram, p: Point) -> String {
 
 /// Draws `d` as text.
 pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String {
-    let v = d.view;
+    let v = d.drawn_view();
     let unicode = style == TextStyle::Unicode;
     // Cells are as wide as the widest label, up to three columns.
     let cw = d
@@ -93,7 +93,11 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
     let header = || {
         let mut h = " ".repeat(rw + 1);
         for x in v.x0..=v.x1 {
-            let _ = write!(h, " {:<cw$}", cols[x as usize]);
+            let _ = write!(
+                h,
+                " {:<cw$}",
+                cols.get(x as usize).map_or("", String::as_str)
+            );
         }
         h.trim_end().to_string()
     };
@@ -104,11 +108,14 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
     for y in v.y0..=v.y1 {
         let mut line = String::new();
         if coordinates {
-            let _ = write!(line, "{:>rw$} ", rows[y as usize]);
+            let _ = write!(
+                line,
+                "{:>rw$} ",
+                rows.get(y as usize).map_or("", String::as_str)
+            );
         }
         for x in v.x0..=v.x1 {
             let p = Point::new(x, y);
-            let i = d.idx(p);
             if !d.visible(p) {
                 line.push_str(&" ".repeat(cw + 1));
                 continue;
@@ -132,10 +139,10 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
             } else if territory.is_some() && stone != Stone::Empty {
                 used.insert('=');
                 '='
-            } else if d.dimmed[i] {
+            } else if d.is_dimmed(p) {
                 used.insert(':');
                 ':'
-            } else if unicode && x > v.x0 && !d.hidden[i - 1] {
+            } else if unicode && x > v.x0 && !d.is_hidden(Point::new(x - 1, y)) {
                 '─'
             } else {
                 ' '
@@ -198,7 +205,7 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
             }
         }
         if coordinates {
-            let _ = write!(line, " {}", rows[y as usize]);
+            let _ = write!(line, " {}", rows.get(y as usize).map_or("", String::as_str));
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -213,7 +220,7 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
     for (title, list) in [("arrows", &d.arrows), ("lines", &d.lines)] {
         let shown: Vec<String> = list
             .iter()
-            .filter(|(a, b)| d.view.contains(*a) && d.view.contains(*b))
+            .filter(|(a, b)| v.contains(*a) && v.contains(*b))
             .map(|&(a, b)| format!("{}-{}", name(d, a), name(d, b)))
             .collect();
         if !shown.is_empty() {
