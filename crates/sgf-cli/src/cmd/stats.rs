@@ -122,18 +122,18 @@ pub fn tally_file(path: &Path) -> Tally {
         t.files_with_errors = 1;
     }
     let doc = &loaded.parsed.document;
+    // One pass over each node's properties.
+    let is_move = |n: &sgf_core::Node<'_>| {
+        n.props()
+            .any(|p| matches!(p.known_id(), Some(id::B | id::W)))
+    };
     for game in doc.games() {
         t.games += 1;
         for n in game.nodes() {
             t.nodes += 1;
-            if n.has_known(id::B) || n.has_known(id::W) {
-                t.moves += 1;
-            }
+            t.moves += u64::from(is_move(&n));
         }
-        t.main_line_moves += game
-            .main_line()
-            .filter(|n| n.has_known(id::B) || n.has_known(id::W))
-            .count() as u64;
+        t.main_line_moves += game.main_line().filter(is_move).count() as u64;
         *t.charsets.entry(game.charset().to_string()).or_default() += 1;
         let (size, _) = coords::board_size(&game.root());
         *t.board_sizes.entry(size.to_string()).or_default() += 1;
