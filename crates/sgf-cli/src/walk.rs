@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Whether a file found in a directory is a record to read (`*.sgf`, any case).
+/// Whether a file found in a directory is a record to read (the extensions
+/// of every format `crate::input` reads, any case).
 pub fn is_record(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    crate::input::is_record_path(path)
 }
 
 /// The record files named by `paths`: files as given, directories walked

@@ -24,7 +24,7 @@ pub enum Format {
 /// Write one JSON line per game: file, game, size, charset, game info, setup and main-line moves.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Files and directories (directories are searched for `*.sgf`).
+    /// Files and directories (directories are searched for `.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`).
     #[arg(required = true)]
     pub paths: Vec<String>,
     /// Output format.
@@ -99,7 +99,12 @@ fn lines_of(path: &Path) -> (Vec<String>, bool) {
             file: &name,
             game: gi + 1,
             size: [size.cols, size.rows],
-            charset: f.charset,
+            // A converted record (GIB, NGF, UGF): the charset of its file.
+            charset: if loaded.original.is_some() {
+                loaded.charset
+            } else {
+                f.charset
+            },
             info,
             setup,
             moves,

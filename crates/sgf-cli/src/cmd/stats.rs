@@ -16,7 +16,7 @@ use crate::{input, walk};
 /// histograms of charsets, board sizes and results.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Files and directories (directories are searched for `*.sgf`).
+    /// Files and directories (directories are searched for `.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`).
     #[arg(required = true)]
     pub paths: Vec<String>,
     /// JSON: `{"files": n, "games": n, "nodes": n, "moves": n, "bytes": n, "files_with_errors": n, …}`.
@@ -134,7 +134,13 @@ pub fn tally_file(path: &Path) -> Tally {
             t.moves += u64::from(is_move(&n));
         }
         t.main_line_moves += game.main_line().filter(is_move).count() as u64;
-        *t.charsets.entry(game.charset().to_string()).or_default() += 1;
+        // A converted record (GIB, NGF, UGF) counts under the charset of its file.
+        let charset = if loaded.original.is_some() {
+            loaded.charset
+        } else {
+            game.charset()
+        };
+        *t.charsets.entry(charset.to_string()).or_default() += 1;
         let (size, _) = coords::board_size(&game.root());
         *t.board_sizes.entry(size.to_string()).or_default() += 1;
         let re = sgf_go::info::game_info_node(&game).and_then(|n| n.text("RE"));
