@@ -49,7 +49,8 @@
 //! subset of DejaVu Sans Bold as `<path>` glyphs, so SVG and PNG look the
 //! same on every machine. Other text (CJK labels) is an SVG `<text>` with a
 //! font stack for browsers; PNG output, which has no text stack, draws the
-//! label's outline box in its place.
+//! label's outline box in its place, unless the `cjk-png` feature is on and
+//! a CJK font is found (see [`png_has_cjk_text`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -168,18 +169,93 @@ impl Diagram {
     /// # Errors
     /// [`RenderError::BadSize`] for a size outside 1–16384.
     pub fn to_png(&self, opts: &RenderOptions, size_px: u32) -> Result<Vec<u8>, RenderError> {
-        svg_to_png(&svg::write(self, opts, true), size_px)
+        if !(1..=16384).contains(&size_px) {
+            return Err(RenderError::BadSize(size_px));
+        }
+        let options = raster_options();
+        // Without a CJK font, text the bundled glyphs lack is drawn as its box.
+        let boxes = !has_fonts(&options);
+        svg_to_png(&svg::write(self, opts, boxes), size_px, &options)
     }
 }
 
-/// Rasterises an SVG of ours; the longer side becomes `size_px` pixels.
-fn svg_to_png(svg: &str, size_px: u32) -> Result<Vec<u8>, RenderError> {
-    use resvg::{tiny_skia, usvg};
-    if !(1..=16384).contains(&size_px) {
-        return Err(RenderError::BadSize(size_px));
+/// Whether PNG output draws text outside the bundled ASCII glyphs (the
+/// `cjk-png` feature with a CJK font found); otherwise it draws outline boxes.
+pub fn png_has_cjk_text() -> bool {
+    has_fonts(&raster_options())
+}
+
+#[cfg(feature = "cjk-png")]
+fn has_fonts(options: &resvg::usvg::Options<'_>) -> bool {
+    !options.fontdb.is_empty()
+}
+
+#[cfg(not(feature = "cjk-png"))]
+fn has_fonts(_: &resvg::usvg::Options<'_>) -> bool {
+    false
+}
+
+/// The rasteriser's options: with the `cjk-png` feature, a font database
+/// holding the first CJK font found (loaded once).
+#[cfg(feature = "cjk-png")]
+fn raster_options() -> resvg::usvg::Options<'static> {
+    use std::sync::{Arc, OnceLock};
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    let db = DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        let candidates = std::env::var_os("QIPU_CJK_FONT")
+            .map(std::path::PathBuf::from)
+            .into_iter()
+            .chain(CJK_FONTS.iter().map(std::path::PathBuf::from));
+        for path in candidates {
+            if let Ok(bytes) = std::fs::read(&path) {
+                db.load_font_data(bytes);
+                if !db.is_empty() {
+                    break;
+                }
+            }
+        }
+        // The SVG asks for a stack of CJK families; whatever was found serves them all.
+        let family = db
+            .faces()
+            .next()
+            .and_then(|f| f.families.first())
+            .map(|(name, _)| name.clone());
+        if let Some(family) = family {
+            db.set_sans_serif_family(family);
+        }
+        Arc::new(db)
+    });
+    resvg::usvg::Options {
+        fontdb: Arc::clone(db),
+        ..resvg::usvg::Options::default()
     }
-    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
-        .map_err(|e| RenderError::Raster(e.to_string()))?;
+}
+
+#[cfg(not(feature = "cjk-png"))]
+fn raster_options() -> resvg::usvg::Options<'static> {
+    resvg::usvg::Options::default()
+}
+
+/// Where Debian and most Linux systems keep CJK fonts.
+#[cfg(feature = "cjk-png")]
+const CJK_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+];
+
+/// Rasterises an SVG of ours; the longer side becomes `size_px` pixels.
+fn svg_to_png(
+    svg: &str,
+    size_px: u32,
+    options: &resvg::usvg::Options<'_>,
+) -> Result<Vec<u8>, RenderError> {
+    use resvg::{tiny_skia, usvg};
+    let tree =
+        usvg::Tree::from_str(svg, options).map_err(|e| RenderError::Raster(e.to_string()))?;
     let s = tree.size();
     let scale = size_px as f32 / s.width().max(s.height());
     let w = (s.width() * scale).round().max(1.0) as u32;

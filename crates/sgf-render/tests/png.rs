@@ -86,3 +86,41 @@ fn big_and_rectangular_boards() {
         );
     }
 }
+
+/// With the `cjk-png` feature and a CJK font on the machine, a CJK label is
+/// drawn as text, not as its outline box.
+#[cfg(feature = "cjk-png")]
+#[test]
+fn cjk_labels_in_png() {
+    if !sgf_render::png_has_cjk_text() {
+        eprintln!("SKIPPED: no CJK font found (set QIPU_CJK_FONT to one)");
+        return;
+    }
+    let doc = parse("(;SZ[5]LB[cc:甲])".as_bytes()).document;
+    let root = doc.game(0).unwrap().root().id();
+    let opts = RenderOptions::default();
+    let d = Diagram::at(&doc, root, &opts).unwrap();
+    let png = render_png(&doc, root, &opts, 400).unwrap();
+    let pix = Pixmap::decode_png(&png).unwrap();
+    let g = d.geometry(&opts);
+    let scale = f64::from(pix.width()) / g.width;
+    let (cx, cy) = g.center(Point::new(2, 2));
+    // Dark pixels in the inner third of the cell: strokes of 甲, not a box outline.
+    let half = g.cell * 0.15 * scale;
+    let (x0, y0) = ((cx * scale - half) as u32, (cy * scale - half) as u32);
+    let mut dark = 0;
+    for y in y0..y0 + (2.0 * half) as u32 {
+        for x in x0..x0 + (2.0 * half) as u32 {
+            if luma(pixel(&pix, x, y)) < 80 {
+                dark += 1;
+            }
+        }
+    }
+    assert!(dark > 10, "{dark} dark pixels");
+}
+
+#[cfg(feature = "cjk-png")]
+fn pixel(pix: &Pixmap, x: u32, y: u32) -> (u8, u8, u8) {
+    let c = pix.pixel(x, y).unwrap();
+    (c.red(), c.green(), c.blue())
+}
