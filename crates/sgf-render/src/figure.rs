@@ -279,6 +279,10 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
         }
         let Some(b) = cur.as_mut() else { continue };
         b.end = id;
+        // PM set after the figure's first node but before its first move still counts.
+        if b.offset.is_none() {
+            b.pm = pm;
+        }
         apply(b, doc, id, &cursor, size);
     }
     if let Some(b) = cur.take() {

@@ -164,8 +164,12 @@ impl Writer<'_> {
                     let Some(g) = f.glyph(c) else { continue };
                     if !g.path.is_empty() {
                         self.glyphs.insert(c);
-                        let _ =
-                            write!(self.body, "<use href=\"#{}g{:02x}\"", self.prefix, c as u32);
+                        let _ = write!(
+                            self.body,
+                            "<use href=\"#{}g{:02x}\"",
+                            esc(self.prefix),
+                            c as u32
+                        );
                         if adv > 0.0 {
                             let _ = write!(self.body, " x=\"{}\"", (adv * f.units_per_em).round());
                         }
