@@ -307,31 +307,58 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
             pal.board
         );
     }
-    // Grid: lines run half a cell past a view edge that is not a board edge.
-    let ext = |at_edge: bool| if at_edge { 0.0 } else { 0.5 * c };
-    let (gl, gr) = (left - ext(v.x0 == 0), right + ext(v.x1 + 1 == d.size.cols));
-    let (gt, gb) = (top - ext(v.y0 == 0), bottom + ext(v.y1 + 1 == d.size.rows));
+    // Grid: one segment per run of drawn points along each line. A run goes
+    // on half a cell toward a neighbour on the board that is not drawn (past
+    // the edge of a partial view, into points a VW hides), and stops at the
+    // board's edge, which is drawn thicker.
     let mut thin = String::new();
     let mut thick = String::new();
-    for x in v.x0..=v.x1 {
-        let (cx, _) = g.center(Point::new(x, v.y0));
-        let edge = x == 0 || x + 1 == d.size.cols;
-        let dst = if edge && d.size.cols > 1 {
-            &mut thick
-        } else {
-            &mut thin
-        };
-        let _ = write!(dst, "M{} {}V{}", num(cx), num(gt), num(gb));
-    }
+    let (cols, rows) = (d.size.cols, d.size.rows);
     for y in v.y0..=v.y1 {
-        let (_, cy) = g.center(Point::new(v.x0, y));
-        let edge = y == 0 || y + 1 == d.size.rows;
-        let dst = if edge && d.size.rows > 1 {
-            &mut thick
-        } else {
-            &mut thin
-        };
-        let _ = write!(dst, "M{} {}H{}", num(gl), num(cy), num(gr));
+        let edge = (y == 0 || y + 1 == rows) && rows > 1;
+        let mut x = v.x0;
+        while x <= v.x1 {
+            if !d.visible(Point::new(x, y)) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < v.x1 && d.visible(Point::new(x + 1, y)) {
+                x += 1;
+            }
+            let (x1, cy) = g.center(Point::new(start, y));
+            let (x2, _) = g.center(Point::new(x, y));
+            let a = if start > 0 { x1 - 0.5 * c } else { x1 };
+            let b = if x + 1 < cols { x2 + 0.5 * c } else { x2 };
+            if b > a {
+                let dst = if edge { &mut thick } else { &mut thin };
+                let _ = write!(dst, "M{} {}H{}", num(a), num(cy), num(b));
+            }
+            x += 1;
+        }
+    }
+    for x in v.x0..=v.x1 {
+        let edge = (x == 0 || x + 1 == cols) && cols > 1;
+        let mut y = v.y0;
+        while y <= v.y1 {
+            if !d.visible(Point::new(x, y)) {
+                y += 1;
+                continue;
+            }
+            let start = y;
+            while y < v.y1 && d.visible(Point::new(x, y + 1)) {
+                y += 1;
+            }
+            let (cx, y1) = g.center(Point::new(x, start));
+            let (_, y2) = g.center(Point::new(x, y));
+            let a = if start > 0 { y1 - 0.5 * c } else { y1 };
+            let b = if y + 1 < rows { y2 + 0.5 * c } else { y2 };
+            if b > a {
+                let dst = if edge { &mut thick } else { &mut thin };
+                let _ = write!(dst, "M{} {}V{}", num(cx), num(a), num(b));
+            }
+            y += 1;
+        }
     }
     let _ = writeln!(
         w.body,
@@ -340,23 +367,10 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         num(c * 0.03),
         num(c * 0.06)
     );
-    // Points hidden by a non-rectangular VW: cover the grid.
     let in_view = |p: &Point| v.contains(*p);
     let points: Vec<Point> = (v.y0..=v.y1)
         .flat_map(|y| (v.x0..=v.x1).map(move |x| Point::new(x, y)))
         .collect();
-    for p in points.iter().filter(|p| d.is_hidden(**p)) {
-        let (x, y) = g.center(*p);
-        let _ = writeln!(
-            w.body,
-            "<rect class=\"hidden\" data-pt=\"{p}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-            num(x - c / 2.0 - 0.5),
-            num(y - c / 2.0 - 0.5),
-            num(c + 1.0),
-            num(c + 1.0),
-            pal.board
-        );
-    }
     for p in d.hoshi.iter().filter(|p| in_view(p) && d.visible(**p)) {
         // A star point under a stone or markup would read as part of it.
         if d.stone(*p) != Stone::Empty
