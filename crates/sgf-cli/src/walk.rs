@@ -11,6 +11,31 @@ pub fn is_record(path: &Path) -> bool {
     crate::input::is_record_path(path)
 }
 
+/// Reads a record for counting or exporting: like [`crate::input::load`], but
+/// an SGF file is parsed without the informational report of the dialects it
+/// uses, which reads every game a second time and changes no count (the
+/// document is the same). Other formats go through `crate::input`.
+///
+/// # Errors
+/// When the file cannot be read or converted.
+pub fn load_record(path: &Path) -> Result<crate::input::Loaded> {
+    let name = path.to_string_lossy().into_owned();
+    let bytes = crate::input::read_bytes(&name)?;
+    let format = sgf_formats::builtin().detect(&bytes, Some(path));
+    if format.name() != "SGF" {
+        return crate::input::load(&name);
+    }
+    let parsed = sgf_core::parse(&bytes);
+    let charset = parsed.document.game(0).map_or("UTF-8", |g| g.charset());
+    Ok(crate::input::Loaded {
+        name,
+        parsed,
+        format: "SGF",
+        charset,
+        original: None,
+    })
+}
+
 /// The record files named by `paths`: files as given, directories walked
 /// recursively (entries sorted by name, symbolic links to directories not
 /// followed, so a cycle cannot trap the walk).

@@ -12,7 +12,7 @@ use sgf_go::coords;
 use sgf_go::edit::node_move;
 
 use crate::cmd::info::facts;
-use crate::{input, walk};
+use crate::walk;
 
 /// Export formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -57,7 +57,7 @@ struct Line<'a> {
 /// The lines of one file, and whether it had errors.
 fn lines_of(path: &Path) -> (Vec<String>, bool) {
     let name = path.to_string_lossy();
-    let Ok(loaded) = input::load(&name) else {
+    let Ok(loaded) = walk::load_record(path) else {
         return (Vec::new(), true);
     };
     let errors = loaded

@@ -108,7 +108,7 @@ pub fn tally_file(path: &Path) -> Tally {
         bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
         ..Tally::default()
     };
-    let Ok(loaded) = input::load(&path.to_string_lossy()) else {
+    let Ok(loaded) = walk::load_record(path) else {
         t.unreadable = 1;
         t.files_with_errors = 1;
         return t;
