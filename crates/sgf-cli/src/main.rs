@@ -31,6 +31,7 @@ enum Command {
     Render(cmd::render::Args),
     Figures(cmd::figures::Args),
     Stats(cmd::stats::Args),
+    View(cmd::view::Args),
     Export(cmd::export::Args),
 }
 
@@ -74,6 +75,7 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd::render::run(a),
         Command::Figures(a) => cmd::figures::run(a),
         Command::Stats(a) => cmd::stats::run(a),
+        Command::View(a) => cmd::view::run(a),
         Command::Export(a) => cmd::export::run(a),
     };
     match result {

@@ -111,9 +111,16 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                         if synthetic && is_root && !out.is_empty() {
                             out.push(b'\n');
                         }
+                        // A new `(` goes after the white space before the
+                        // node, so the node keeps its line: `\n(;W[cn]`.
+                        if nd.semi != NONE {
+                            out.extend_from_slice(&src[lead(nd.semi)..nd.semi as usize]);
+                        }
                         out.push(b'(');
                     }
-                    if nd.semi != NONE {
+                    if nd.semi != NONE && open == NONE && paren_needed {
+                        out.push(b';');
+                    } else if nd.semi != NONE {
                         emit(&mut out, nd.semi, nd.semi + 1);
                     } else if synthetic {
                         if !paren_needed && open == NONE {

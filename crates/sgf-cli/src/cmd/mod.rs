@@ -11,3 +11,4 @@ pub mod position;
 pub mod render;
 pub mod stats;
 pub mod tree;
+pub mod view;

@@ -1,0 +1,423 @@
+// Qipu viewer: a thin view over the JSON API of `qipu view`. The Rust side
+// parses, replays, draws the board (SVG) and writes files; this page only
+// shows what it sends and forwards clicks and keys.
+"use strict";
+
+const TOKEN = window.QIPU_TOKEN;
+const $ = (id) => document.getElementById(id);
+let state = null; // the last state from the server
+let tree = { version: -1, nodes: [] }; // [x, y, kind, parent, flags] per node, by number
+// Requests run one after another, in the order of the clicks and keys.
+let queue = Promise.resolve();
+
+async function api(path, body) {
+  const opts = { headers: { "x-qipu-token": TOKEN } };
+  if (body !== undefined) {
+    opts.method = "POST";
+    opts.headers["content-type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok || data.error) {
+    throw new Error(data.error || res.statusText);
+  }
+  return data;
+}
+
+function message(text, error = false) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.classList.toggle("error", !!error);
+}
+
+function call(path, body) {
+  const run = async () => {
+    try {
+      // The body is built when the request runs, so it sees the latest tree version.
+      const b = typeof body === "function" ? body() : body;
+      const s = await api(path, b);
+      if (s.session !== undefined) show(s);
+      return s;
+    } catch (e) {
+      message(e.message, true);
+      return null;
+    }
+  };
+  queue = queue.then(run, run);
+  return queue;
+}
+
+function nav(action, extra = {}) {
+  if (!state) return;
+  return call("/api/nav", () => Object.assign({ session: state.session, action, tree_version: tree.version }, extra));
+}
+
+function edit(op, extra = {}) {
+  if (!state) return;
+  return call("/api/edit", () => Object.assign({ session: state.session, op, tree_version: tree.version, numbers: $("numbers").checked }, extra));
+}
+
+// ---- showing a state ----
+
+function show(s) {
+  state = s;
+  document.title = (s.dirty ? "• " : "") + (s.name || "Qipu") + " — Qipu";
+  $("title").textContent = (s.dirty ? "• " : "") + (s.name || "");
+  const gsel = $("game");
+  gsel.hidden = s.games <= 1;
+  if (gsel.options.length !== s.games) {
+    gsel.innerHTML = "";
+    for (let i = 0; i < s.games; i++) gsel.add(new Option(`Game ${i + 1}`, i));
+  }
+  gsel.value = s.game;
+  $("board").innerHTML = s.board;
+  const n = s.node;
+  const who = n.to_play === "B" ? "Black" : "White";
+  let status = `Move ${n.move_number}`;
+  if (n.move) status += ` (${n.color === "B" ? "Black" : "White"} ${n.move})`;
+  status += ` · ${who} to play · captures Black ${n.captures.B}, White ${n.captures.W}`;
+  status += ` · node ${n.number}`;
+  $("status").textContent = status;
+  if (document.activeElement !== $("comment")) $("comment").value = n.comment || "";
+  if (document.activeElement !== $("name")) $("name").value = n.name || "";
+  $("nodename").textContent = n.name ? `— ${n.name}` : "";
+  const ann = $("annotations");
+  ann.innerHTML = "";
+  for (const a of n.annotations) {
+    const b = document.createElement("span");
+    b.className = "badge " + (a.tone || "");
+    b.textContent = a.text;
+    b.title = a.code;
+    ann.appendChild(b);
+  }
+  const vars = $("variations");
+  vars.innerHTML = "";
+  if (n.variations > 1) {
+    if (n.variations > n.alternatives.length) {
+      const b = document.createElement("span");
+      b.className = "badge";
+      b.textContent = `variation ${n.variation + 1} of ${n.variations}`;
+      vars.appendChild(b);
+    }
+    n.alternatives.forEach((alt) => {
+      const b = document.createElement("span");
+      b.className = "badge var" + (alt.current ? " current" : "");
+      const letter = n.variations <= 26 ? String.fromCharCode(65 + alt.index) : String(alt.index + 1);
+      b.textContent = `${letter} ${alt.label}`;
+      b.title = "Go to this variation";
+      b.onclick = () => nav("node", { node: alt.number });
+      vars.appendChild(b);
+    });
+  }
+  $("undo").disabled = !s.can_undo;
+  $("redo").disabled = !s.can_redo;
+  if (s.info) showInfo(s.info);
+  if (s.tree) {
+    tree = s.tree;
+  }
+  drawTree(true);
+  if (s.diagnostics) showDiagnostics(s.diagnostics);
+  if (s.files) showFiles(s.files);
+  message(s.message || "", s.error_kind === "refused");
+}
+
+const INFO_FIELDS = [
+  ["PB", "Black"], ["BR", "Black rank"], ["PW", "White"], ["WR", "White rank"],
+  ["EV", "Event"], ["RO", "Round"], ["DT", "Date"], ["PC", "Place"],
+  ["KM", "Komi"], ["HA", "Handicap"], ["RU", "Rules"], ["TM", "Time"], ["OT", "Overtime"],
+  ["RE", "Result"], ["GN", "Game name"], ["SO", "Source"], ["AN", "Annotator"], ["GC", "Game comment"],
+];
+
+function showInfo(info) {
+  const form = $("info");
+  if (form.contains(document.activeElement)) return;
+  form.innerHTML = "";
+  for (const [id, label] of INFO_FIELDS) {
+    const l = document.createElement("label");
+    l.textContent = label;
+    l.htmlFor = "info-" + id;
+    const input = id === "GC" ? document.createElement("textarea") : document.createElement("input");
+    input.id = "info-" + id;
+    input.name = id;
+    input.value = info[id] || "";
+    form.append(l, input);
+  }
+}
+
+function showDiagnostics(diags) {
+  const t = $("diagtoggle");
+  const list = $("diagnostics");
+  const shown = diags.filter((d) => d.severity !== "info");
+  t.hidden = shown.length === 0;
+  const e = shown.filter((d) => d.severity === "error").length;
+  t.textContent = `${e} error(s), ${shown.length - e} warning(s) in the file`;
+  list.innerHTML = "";
+  for (const d of shown) {
+    const li = document.createElement("li");
+    li.textContent = `${d.line}:${d.column} ${d.severity} [${d.code}] ${d.message}`;
+    list.appendChild(li);
+  }
+}
+
+function showFiles(files) {
+  const aside = $("files");
+  aside.hidden = files.length === 0;
+  const ul = $("filelist");
+  ul.innerHTML = "";
+  for (const f of files) {
+    const li = document.createElement("li");
+    li.textContent = f;
+    if (state && state.path === f) li.className = "current";
+    li.onclick = () => call("/api/open", { path: f });
+    ul.appendChild(li);
+  }
+}
+
+// ---- the board ----
+
+function boardPoint(ev) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return null;
+  const m = svg.getScreenCTM();
+  if (!m) return null;
+  const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  const d = svg.dataset;
+  const cell = +d.cell;
+  const x = Math.round((p.x - +d.originX) / cell) + +d.x0;
+  const y = Math.round((p.y - +d.originY) / cell) + +d.y0;
+  if (x < +d.x0 || x > +d.x1 || y < +d.y0 || y > +d.y1) return null;
+  return sgfPoint(x, y);
+}
+
+function sgfPoint(x, y) {
+  const c = (v) => (v < 26 ? String.fromCharCode(97 + v) : String.fromCharCode(65 + v - 26));
+  return c(x) + c(y);
+}
+
+$("board").addEventListener("click", (ev) => {
+  const pt = boardPoint(ev);
+  if (!pt || !state) return;
+  const tool = $("tool").value;
+  if (tool === "play") return edit("play", { point: pt });
+  if (tool.startsWith("setup")) return edit("setup", { point: pt, stone: tool.slice(5) });
+  if (tool === "label") {
+    const text = prompt("Label text (empty to remove):", "");
+    if (text === null) return;
+    return edit("label", { point: pt, text });
+  }
+  return edit("markup", { point: pt, kind: tool });
+});
+
+$("board").addEventListener("wheel", (ev) => {
+  ev.preventDefault();
+  nav(ev.deltaY > 0 ? "next" : "prev");
+}, { passive: false });
+
+// ---- the game tree: a canvas, drawn only where visible ----
+
+const NODE_GAP = 22;
+let treeScroll = { x: 0, y: 0 };
+
+function drawTree(follow) {
+  const c = $("tree");
+  const dpr = window.devicePixelRatio || 1;
+  const w = c.clientWidth, h = c.clientHeight;
+  if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+  }
+  const g = c.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, w, h);
+  const nodes = tree.nodes;
+  if (!nodes.length || !state) return;
+  const cur = nodes[state.node.number];
+  if (follow && cur) {
+    const cx = cur[0] * NODE_GAP + 14 - treeScroll.x, cy = cur[1] * NODE_GAP + 14 - treeScroll.y;
+    if (cx < 20 || cx > w - 20) treeScroll.x = Math.max(0, cur[0] * NODE_GAP - w / 2);
+    if (cy < 20 || cy > h - 20) treeScroll.y = Math.max(0, cur[1] * NODE_GAP - h / 2);
+  }
+  const ox = 14 - treeScroll.x, oy = 14 - treeScroll.y;
+  const x0 = Math.floor((treeScroll.x - 30) / NODE_GAP), x1 = Math.ceil((treeScroll.x + w + 30) / NODE_GAP);
+  const y0 = Math.floor((treeScroll.y - 30) / NODE_GAP), y1 = Math.ceil((treeScroll.y + h + 30) / NODE_GAP);
+  g.lineWidth = 1.5;
+  g.strokeStyle = "#999";
+  g.beginPath();
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    const p = n[3] >= 0 ? nodes[n[3]] : null;
+    if (!p) continue;
+    if (Math.max(n[0], p[0]) < x0 || Math.min(n[0], p[0]) > x1 || n[1] < y0 || p[1] > y1) continue;
+    const ax = p[0] * NODE_GAP + ox, ay = p[1] * NODE_GAP + oy;
+    const bx = n[0] * NODE_GAP + ox, by = n[1] * NODE_GAP + oy;
+    g.moveTo(ax, ay);
+    if (ay !== by) g.lineTo(bx - NODE_GAP, by);
+    g.lineTo(bx, by);
+  }
+  g.stroke();
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (n[0] < x0 || n[0] > x1 || n[1] < y0 || n[1] > y1) continue;
+    const x = n[0] * NODE_GAP + ox, y = n[1] * NODE_GAP + oy;
+    g.beginPath();
+    if (n[2] === 3) g.rect(x - 6, y - 6, 12, 12);
+    else g.arc(x, y, n[2] === 0 ? 5 : 7, 0, 2 * Math.PI);
+    g.fillStyle = n[2] === 1 ? "#222" : n[2] === 2 ? "#fff" : "#bbb";
+    g.fill();
+    g.strokeStyle = "#555";
+    g.lineWidth = 1;
+    g.stroke();
+    if (n[4] & 1) {
+      g.fillStyle = "#c0392b";
+      g.beginPath();
+      g.arc(x + 6, y - 6, 2.5, 0, 2 * Math.PI);
+      g.fill();
+    }
+  }
+  if (cur) {
+    g.strokeStyle = "#a0522d";
+    g.lineWidth = 3;
+    g.beginPath();
+    g.arc(cur[0] * NODE_GAP + ox, cur[1] * NODE_GAP + oy, 10, 0, 2 * Math.PI);
+    g.stroke();
+  }
+}
+
+$("tree").addEventListener("click", (ev) => {
+  const r = $("tree").getBoundingClientRect();
+  const x = (ev.clientX - r.left + treeScroll.x - 14) / NODE_GAP;
+  const y = (ev.clientY - r.top + treeScroll.y - 14) / NODE_GAP;
+  const gx = Math.round(x), gy = Math.round(y);
+  const i = tree.nodes.findIndex((n) => n[0] === gx && n[1] === gy);
+  if (i >= 0 && Math.hypot(x - gx, y - gy) < 0.5) nav("node", { node: i });
+});
+
+$("tree").addEventListener("wheel", (ev) => {
+  ev.preventDefault();
+  treeScroll.x = Math.max(0, treeScroll.x + (ev.shiftKey ? ev.deltaY : ev.deltaX));
+  treeScroll.y = Math.max(0, treeScroll.y + (ev.shiftKey ? 0 : ev.deltaY));
+  drawTree(false);
+}, { passive: false });
+
+window.addEventListener("resize", () => drawTree(false));
+
+// ---- buttons and keys ----
+
+const click = (id, f) => $(id).addEventListener("click", f);
+click("first", () => nav("first"));
+click("last", () => nav("last"));
+click("prev", () => nav("prev"));
+click("next", () => nav("next"));
+click("back10", () => nav("back10"));
+click("fwd10", () => nav("forward10"));
+click("prevvar", () => nav("prev_variation"));
+click("nextvar", () => nav("next_variation"));
+click("undo", () => edit("undo"));
+click("redo", () => edit("redo"));
+click("pass", () => edit("play", { point: null }));
+click("promote", () => edit("promote"));
+click("delete", () => {
+  if (confirm("Delete this node and everything after it?")) edit("delete");
+});
+click("savecomment", () => edit("comment", { text: $("comment").value, name: $("name").value }));
+click("saveinfo", () => {
+  const props = {};
+  for (const el of $("info").elements) props[el.name] = el.value;
+  edit("info", { props });
+});
+click("save", async () => {
+  const r = await api("/api/save", { session: state.session, mode: "lossless" }).catch((e) => message(e.message, true));
+  if (r) {
+    await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
+    message(`Saved ${r.saved}` + (r.backup ? ` (the previous version kept as ${r.backup})` : ""));
+  }
+});
+click("saveas", async () => {
+  const suggestion = (state.path || state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
+  const path = prompt("Save the canonical FF[4] UTF-8 form as:", suggestion);
+  if (!path) return;
+  const r = await api("/api/save", { session: state.session, mode: "canonical", path }).catch((e) => message(e.message, true));
+  if (r) {
+    await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
+    message(`Saved ${r.saved}` + (r.backup ? ` (the file it replaced kept as ${r.backup})` : ""));
+  }
+});
+function exportAs(format) {
+  const a = document.createElement("a");
+  a.href = `/api/export?session=${state.session}&format=${format}&numbers=${$("numbers").checked}&t=${TOKEN}`;
+  a.download = (state.name || "position").replace(/\.[^.]*$/, "") + `-${state.node.number}.${format}`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+click("png", () => exportAs("png"));
+click("svg", () => exportAs("svg"));
+$("numbers").addEventListener("change", () => call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&tree_version=" + tree.version));
+$("game").addEventListener("change", (e) => nav("game", { game: +e.target.value }));
+$("jump").addEventListener("change", (e) => {
+  if (e.target.value !== "") nav("move", { move: +e.target.value });
+  e.target.value = "";
+});
+$("diagtoggle").addEventListener("click", () => ($("diagnostics").hidden = !$("diagnostics").hidden));
+
+document.addEventListener("keydown", (ev) => {
+  const t = ev.target;
+  if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "checkbox") || t.tagName === "SELECT") return;
+  const keys = {
+    ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
+    PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
+  };
+  if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
+  if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
+  if (keys[ev.key]) {
+    ev.preventDefault();
+    nav(keys[ev.key]);
+  }
+});
+
+// ---- opening files: list, drop, paste ----
+
+click("open", () => $("opendialog").showModal());
+click("pasteopen", (ev) => {
+  const text = $("pastetext").value;
+  if (text.trim()) call("/api/open", { text, name: "pasted.sgf" });
+});
+$("filepick").addEventListener("change", (e) => {
+  const f = e.target.files[0];
+  if (f) openFile(f);
+  $("opendialog").close();
+});
+
+function openFile(f) {
+  const reader = new FileReader();
+  reader.onload = () => {
+    const bytes = new Uint8Array(reader.result);
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    call("/api/open", { data_b64: btoa(bin), name: f.name });
+  };
+  reader.readAsArrayBuffer(f);
+}
+
+document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dragging"); });
+document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+document.addEventListener("drop", (e) => {
+  e.preventDefault();
+  document.body.classList.remove("dragging");
+  const f = e.dataTransfer.files[0];
+  if (f) openFile(f);
+});
+document.addEventListener("paste", (e) => {
+  const t = e.target;
+  if (t.tagName === "TEXTAREA" || t.tagName === "INPUT") return;
+  const text = e.clipboardData.getData("text");
+  if (text && text.includes("(;")) call("/api/open", { text, name: "pasted.sgf" });
+});
+
+// ---- start ----
+
+(async () => {
+  const s = await call("/api/start", {});
+  if (!s) message("Could not start: reload the page with its token.", true);
+})();

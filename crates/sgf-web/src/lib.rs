@@ -1,0 +1,676 @@
+//! # sgf-web: the local viewer and editor behind `qipu view`
+//!
+//! A small HTTP server on 127.0.0.1 serving a single page (embedded in the
+//! binary) and a JSON API over the Qipu library: the library parses,
+//! replays, draws the board and writes files; the page only shows and forwards.
+//!
+//! Safety: the server listens on loopback only; every request must carry the
+//! random token of the session (in the URL of the page, then in a header),
+//! and a `Host` of 127.0.0.1/localhost (no DNS rebinding); only record files
+//! under the served path are listed, read or written; request bodies are
+//! bounded.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod session;
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+pub use session::Session;
+
+/// The most bytes a request body may have (an uploaded record).
+pub const MAX_BODY: usize = 32 << 20;
+
+static INDEX: &str = include_str!("../assets/index.html");
+static APP_JS: &str = include_str!("../assets/app.js");
+static APP_CSS: &str = include_str!("../assets/app.css");
+/// The record shown when `qipu view` is started without a path.
+pub static EXAMPLE: &[u8] = include_bytes!("../../../examples/qipu-example.sgf");
+
+/// What to serve.
+#[derive(Clone, Debug)]
+pub struct ViewOptions {
+    /// A record file, a directory of records, or `None` for the bundled example.
+    pub path: Option<PathBuf>,
+    /// Port on 127.0.0.1 (0: any free port).
+    pub port: u16,
+    /// A fixed token (tests); random when `None`.
+    pub token: Option<String>,
+}
+
+/// The server's shared state.
+pub struct App {
+    token: String,
+    /// Directory under which files may be read and written.
+    root: PathBuf,
+    /// The file to open first, if a file was given.
+    initial: Option<PathBuf>,
+    /// Whether a directory was given (the page shows a file list).
+    directory: bool,
+    port: Mutex<u16>,
+    sessions: Mutex<HashMap<u64, Session>>,
+    next_id: Mutex<u64>,
+}
+
+/// A random token: 128 bits from the operating system's generator.
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS generator (very unusual): fall back on std's randomly keyed
+        // SipHash, still secret, mixed with the time.
+        for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_usize(i);
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Record files under `dir`, relative paths, sorted.
+fn list_records(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if out.len() < 100_000 {
+                    stack.push(p);
+                }
+            } else if is_record(&p)
+                && let Ok(rel) = p.strip_prefix(dir)
+            {
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn is_record(p: &Path) -> bool {
+    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["sgf", "gib", "ngf", "ugf", "ugi"]
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(e))
+    })
+}
+
+impl App {
+    /// Resolves a page-supplied relative path under the root, refusing
+    /// anything that could leave it (`..`, absolute paths, symlinks out).
+    fn resolve(&self, rel: &str) -> Result<PathBuf, String> {
+        let rel_path = Path::new(rel);
+        if rel_path.is_absolute()
+            || rel_path
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(format!("`{rel}` is not a path under the served directory"));
+        }
+        let full = self.root.join(rel_path);
+        // An existing file (or the directory of a new one) must really be under the root.
+        let check = if full.exists() {
+            full.clone()
+        } else {
+            full.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        let canon = check.canonicalize().map_err(|e| format!("{rel}: {e}"))?;
+        if !canon.starts_with(&self.root) {
+            return Err(format!("`{rel}` is outside the served directory"));
+        }
+        Ok(full)
+    }
+
+    fn new_session(
+        &self,
+        name: String,
+        bytes: &[u8],
+        text: bool,
+        path: Option<(PathBuf, String)>,
+    ) -> Result<Value, String> {
+        let (doc, diags, format, charset) = if text {
+            let s = String::from_utf8_lossy(bytes);
+            let p = sgf_core::parse_str(&s);
+            (
+                p.document,
+                p.diagnostics,
+                "SGF".to_string(),
+                "UTF-8".to_string(),
+            )
+        } else {
+            let hint = path
+                .as_ref()
+                .map(|(p, _)| p.clone())
+                .unwrap_or_else(|| PathBuf::from(&name));
+            let r = sgf_formats::read_any(bytes, Some(&hint))
+                .map_err(|e| format!("{name}: {}", e.message))?;
+            (
+                r.parsed.document,
+                r.parsed.diagnostics,
+                r.format.to_string(),
+                r.charset.to_string(),
+            )
+        };
+        let id = {
+            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
+            *n += 1;
+            *n
+        };
+        let mut s = Session::new(id, name, doc, diags, format, charset);
+        if let Some((p, rel)) = path {
+            s.path = Some(p);
+            s.rel = Some(rel);
+        }
+        let mut st = s.state(None);
+        st["diagnostics"] = s.diagnostics_json();
+        if self.directory {
+            st["files"] = json!(list_records(&self.root));
+        }
+        self.sessions
+            .lock()
+            .map_err(|_| "internal lock")?
+            .insert(id, s);
+        Ok(st)
+    }
+
+    fn open_path(&self, rel: &str) -> Result<Value, String> {
+        let full = self.resolve(rel)?;
+        if !is_record(&full) {
+            return Err(format!("`{rel}` is not a record file"));
+        }
+        let meta = std::fs::metadata(&full).map_err(|e| format!("{rel}: {e}"))?;
+        if meta.len() > MAX_BODY as u64 {
+            return Err(format!("{rel} is larger than {} MB", MAX_BODY >> 20));
+        }
+        let bytes = std::fs::read(&full).map_err(|e| format!("{rel}: {e}"))?;
+        let name = full
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.new_session(name, &bytes, false, Some((full, rel.to_string())))
+    }
+}
+
+fn json_response(v: Result<Value, String>) -> Response {
+    match v {
+        Ok(v) => (StatusCode::OK, axum::Json(v)).into_response(),
+        Err(e) => (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": e }))).into_response(),
+    }
+}
+
+fn query_param<'a>(req_query: Option<&'a str>, key: &str) -> Option<&'a str> {
+    req_query?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == key).then_some(v)
+    })
+}
+
+/// Every request: the token, a loopback `Host`, and a same-origin `Origin`.
+async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let port = *app.port.lock().unwrap_or_else(|e| e.into_inner());
+    let host_ok = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|h| h == format!("127.0.0.1:{port}") || h == format!("localhost:{port}"));
+    let origin_ok = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|h| h.to_str().ok())
+        .is_none_or(|o| {
+            o == format!("http://127.0.0.1:{port}") || o == format!("http://localhost:{port}")
+        });
+    let token = req
+        .headers()
+        .get("x-qipu-token")
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| query_param(req.uri().query(), "t"));
+    let token_ok = token.is_some_and(|t| constant_time_eq(t.as_bytes(), app.token.as_bytes()));
+    if !(host_ok && origin_ok && token_ok) {
+        return (
+            StatusCode::FORBIDDEN,
+            "forbidden: open the URL printed by `qipu view`\n",
+        )
+            .into_response();
+    }
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    h.insert("cache-control", HeaderValue::from_static("no-store"));
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"),
+    );
+    res
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn index(State(app): State<Arc<App>>) -> Response {
+    let html = INDEX.replace("{{TOKEN}}", &app.token);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+}
+
+async fn app_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        APP_JS,
+    )
+        .into_response()
+}
+
+async fn app_css() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
+}
+
+fn body_json(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("bad request: {e}"))
+}
+
+/// Opens what the command line named (or the example).
+async fn start(State(app): State<Arc<App>>) -> Response {
+    let r = match &app.initial {
+        Some(p) => {
+            let rel = p
+                .strip_prefix(&app.root)
+                .map(|r| r.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            app.open_path(&rel)
+        }
+        None if app.directory => {
+            // A directory: open its first record, or the example when it has none.
+            match list_records(&app.root).first() {
+                Some(f) => app.open_path(f),
+                None => app.new_session("qipu-example.sgf".into(), EXAMPLE, false, None),
+            }
+        }
+        None => app.new_session("qipu-example.sgf".into(), EXAMPLE, false, None),
+    };
+    json_response(r)
+}
+
+async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let r = (|| {
+        let req = body_json(&body)?;
+        if let Some(p) = req["path"].as_str() {
+            return app.open_path(p);
+        }
+        let name = req["name"].as_str().unwrap_or("untitled.sgf").to_string();
+        if let Some(t) = req["text"].as_str() {
+            return app.new_session(name, t.as_bytes(), true, None);
+        }
+        if let Some(b) = req["data_b64"].as_str() {
+            let bytes = base64_decode(b).ok_or("bad base64 data")?;
+            return app.new_session(name, &bytes, false, None);
+        }
+        Err("nothing to open".to_string())
+    })();
+    json_response(r)
+}
+
+fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
+    app: &App,
+    body: &[u8],
+    f: F,
+) -> Result<Value, String> {
+    let req = body_json(body)?;
+    let id = req["session"].as_u64().ok_or("session expected")?;
+    let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
+    let s = sessions
+        .get_mut(&id)
+        .ok_or("no such session (reload the page)")?;
+    if let Some(n) = req["numbers"].as_bool() {
+        s.numbers = n;
+    }
+    let r = f(s, &req);
+    let mut st = s.state(req["tree_version"].as_u64());
+    if let Err(e) = r {
+        st["message"] = json!(e);
+        st["error_kind"] = json!("refused");
+    }
+    Ok(st)
+}
+
+async fn nav(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    json_response(with_session(&app, &body, |s, req| {
+        s.nav(req["action"].as_str().unwrap_or(""), req)
+    }))
+}
+
+async fn edit(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    json_response(with_session(&app, &body, |s, req| {
+        s.edit(req["op"].as_str().unwrap_or(""), req)
+    }))
+}
+
+async fn state(State(app): State<Arc<App>>, req: Request) -> Response {
+    let q = req.uri().query().map(str::to_string);
+    let id = query_param(q.as_deref(), "session")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0u64);
+    let tv = query_param(q.as_deref(), "tree_version").and_then(|v| v.parse().ok());
+    let numbers = query_param(q.as_deref(), "numbers").map(|v| v == "true");
+    let r = (|| {
+        let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
+        let s = sessions.get_mut(&id).ok_or("no such session")?;
+        if let Some(n) = numbers {
+            s.numbers = n;
+        }
+        let mut st = s.state(tv);
+        st["diagnostics"] = s.diagnostics_json();
+        if app.directory {
+            st["files"] = json!(list_records(&app.root));
+        }
+        Ok(st)
+    })();
+    json_response(r)
+}
+
+async fn save(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let r = (|| -> Result<Value, String> {
+        let req = body_json(&body)?;
+        let id = req["session"].as_u64().ok_or("session expected")?;
+        let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
+        let s = sessions.get_mut(&id).ok_or("no such session")?;
+        match req["mode"].as_str() {
+            Some("lossless") => {
+                let path = s
+                    .path
+                    .clone()
+                    .ok_or("this record has no file: use \"Save as\"")?;
+                let bytes = s.lossless_bytes()?;
+                // Keep the previous version of the file next to it.
+                let backup = PathBuf::from(format!("{}.bak", path.display()));
+                if path.exists() {
+                    std::fs::copy(&path, &backup)
+                        .map_err(|e| format!("cannot keep a backup: {e}"))?;
+                }
+                write_atomic(&path, &bytes)?;
+                s.dirty = false;
+                let rel_backup = backup
+                    .strip_prefix(&app.root)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .ok();
+                Ok(json!({"saved": s.rel, "backup": rel_backup, "bytes": bytes.len()}))
+            }
+            Some("canonical") => {
+                let rel = req["path"].as_str().ok_or("a file name is needed")?;
+                let rel = if rel.to_ascii_lowercase().ends_with(".sgf") {
+                    rel.to_string()
+                } else {
+                    format!("{rel}.sgf")
+                };
+                let full = app.resolve(&rel)?;
+                let bytes = s.canonical_bytes();
+                // Whatever is replaced, the original included, is kept.
+                let mut rel_backup = None;
+                if full.exists() {
+                    let backup = PathBuf::from(format!("{}.bak", full.display()));
+                    std::fs::copy(&full, &backup)
+                        .map_err(|e| format!("cannot keep a backup: {e}"))?;
+                    rel_backup = Some(format!("{rel}.bak"));
+                }
+                write_atomic(&full, &bytes)?;
+                s.reopen_as(&bytes, full, rel.clone());
+                Ok(json!({"saved": rel, "backup": rel_backup, "bytes": bytes.len()}))
+            }
+            _ => Err("mode must be lossless or canonical".into()),
+        }
+    })();
+    json_response(r)
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = PathBuf::from(format!("{}.qipu-tmp", path.display()));
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+async fn files(State(app): State<Arc<App>>) -> Response {
+    let list = if app.directory {
+        list_records(&app.root)
+    } else {
+        Vec::new()
+    };
+    json_response(Ok(json!({"files": list})))
+}
+
+async fn export(State(app): State<Arc<App>>, req: Request) -> Response {
+    let q = req.uri().query().map(str::to_string);
+    let id = query_param(q.as_deref(), "session")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0u64);
+    let format = query_param(q.as_deref(), "format")
+        .unwrap_or("svg")
+        .to_string();
+    let numbers = query_param(q.as_deref(), "numbers") == Some("true");
+    let size: u32 = query_param(q.as_deref(), "size")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000)
+        .clamp(64, 4096);
+    let Ok(sessions) = app.sessions.lock() else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let Some(s) = sessions.get(&id) else {
+        return (StatusCode::NOT_FOUND, "no such session").into_response();
+    };
+    let mut opts = s.render_options(numbers);
+    opts.status = true;
+    let doc = s.document();
+    let name = format!(
+        "{}-{}",
+        s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
+        doc.node(s.node()).number()
+    );
+    match format.as_str() {
+        "png" => match sgf_render::render_png(doc, s.node(), &opts, size) {
+            Ok(png) => (
+                [
+                    (header::CONTENT_TYPE, "image/png".to_string()),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"{name}.png\""),
+                    ),
+                ],
+                png,
+            )
+                .into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+        _ => match sgf_render::render_svg(doc, s.node(), &opts) {
+            Ok(svg) => (
+                [
+                    (header::CONTENT_TYPE, "image/svg+xml".to_string()),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"{name}.svg\""),
+                    ),
+                ],
+                svg,
+            )
+                .into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+    }
+}
+
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let bytes: Vec<u8> = s
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= val(c)? << (18 - 6 * i);
+        }
+        let k = chunk.len();
+        if k < 2 {
+            return None;
+        }
+        out.push((n >> 16) as u8);
+        if k > 2 {
+            out.push((n >> 8) as u8);
+        }
+        if k > 3 {
+            out.push(n as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The router of the app (used by the server and by in-process tests).
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(app_js))
+        .route("/app.css", get(app_css))
+        .route("/api/start", post(start))
+        .route("/api/open", post(open))
+        .route("/api/state", get(state))
+        .route("/api/nav", post(nav))
+        .route("/api/edit", post(edit))
+        .route("/api/save", post(save))
+        .route("/api/files", get(files))
+        .route("/api/export", get(export))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
+}
+
+/// Builds the shared state for `opts`.
+///
+/// # Errors
+/// When the path does not exist.
+pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
+    let (root, initial, directory) = match &opts.path {
+        Some(p) if p.is_dir() => (
+            p.canonicalize()
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+            None,
+            true,
+        ),
+        Some(p) if p.is_file() => {
+            let f = p
+                .canonicalize()
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+            (dir, Some(f), false)
+        }
+        Some(p) => return Err(format!("{}: no such file or directory", p.display())),
+        None => (
+            std::env::current_dir()
+                .and_then(|d| d.canonicalize())
+                .map_err(|e| e.to_string())?,
+            None,
+            false,
+        ),
+    };
+    Ok(Arc::new(App {
+        token: opts.token.clone().unwrap_or_else(random_token),
+        root,
+        initial,
+        directory,
+        port: Mutex::new(opts.port),
+        sessions: Mutex::new(HashMap::new()),
+        next_id: Mutex::new(0),
+    }))
+}
+
+/// Starts the server; calls `ready` with the URL to open, then serves until stopped.
+///
+/// # Errors
+/// When the path does not exist or the port cannot be bound.
+pub fn serve(opts: &ViewOptions, ready: impl FnOnce(&str)) -> Result<(), String> {
+    let app = app(opts)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], opts.port)))
+            .await
+            .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        *app.port.lock().map_err(|_| "internal lock")? = port;
+        let url = format!("http://127.0.0.1:{port}/?t={}", app.token);
+        ready(&url);
+        axum::serve(listener, router(app))
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The response body as text (for in-process tests).
+pub async fn body_text(res: Response) -> String {
+    let bytes = axum::body::to_bytes(res.into_body(), MAX_BODY)
+        .await
+        .unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A request for in-process tests.
+pub fn request(
+    method: &str,
+    uri: &str,
+    port: u16,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Request {
+    let mut b = axum::http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::HOST, format!("127.0.0.1:{port}"));
+    if let Some(t) = token {
+        b = b.header("x-qipu-token", t);
+    }
+    match body {
+        Some(v) => b
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(v.to_string()))
+            .unwrap_or_default(),
+        None => b.body(Body::empty()).unwrap_or_default(),
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Browser tests of `qipu view`: headless Chromium (Debian's /usr/bin/chromium)
+# driven by playwright-core. Skips with a message when Chromium or Node is
+# missing, unless QIPU_REQUIRE_ALL=1 (CI), which makes that a failure.
+set -euo pipefail
+cd "$(dirname "$0")"
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+missing=""
+command -v node >/dev/null || missing="node"
+[ -x "$chromium" ] || missing="${missing:+$missing, }chromium ($chromium)"
+if [ -n "$missing" ]; then
+  if [ "${QIPU_REQUIRE_ALL:-}" = 1 ]; then
+    echo "browser tests: missing $missing" >&2
+    exit 1
+  fi
+  echo "SKIPPED browser tests: missing $missing (apt-get install chromium; Node 20)"
+  exit 0
+fi
+(cd ../.. && cargo build --quiet --bin qipu)
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+node --test --test-reporter=spec

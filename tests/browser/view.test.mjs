@@ -1,0 +1,325 @@
+// End-to-end tests of `qipu view` in headless Chromium (Debian's, driven
+// by playwright-core). Run by tests/browser/run.sh, which builds qipu.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, "..", "..");
+const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const shots = process.env.QIPU_SCREENSHOTS || join(tmpdir(), "qipu-screenshots");
+
+let dir, server, url, browser, page;
+
+function dump(file) {
+  return JSON.parse(execFileSync(qipu, ["dump", "--json", "-q", file], { encoding: "utf8" }));
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), "qipu-view-"));
+  copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "example.sgf"));
+  mkdirSync(join(dir, "chinese"));
+  // A GBK record without CA: 古力 vs 柯洁, comment 黑棋好.
+  const gbk = Buffer.concat([
+    Buffer.from("(;GM[1]FF[4]SZ[19]PB["), Buffer.from([0xb9, 0xc5, 0xc1, 0xa6]),
+    Buffer.from("]PW["), Buffer.from([0xbf, 0xc2, 0xbd, 0xe0]),
+    Buffer.from("]C["), Buffer.from([0xba, 0xda, 0xc6, 0xe5, 0xba, 0xc3, 0xa3, 0xac, 0xb0, 0xd7, 0xc6, 0xe5, 0xd2, 0xb2, 0xba, 0xc3]),
+    Buffer.from("];B[pd];W[dp])\n"),
+  ]);
+  writeFileSync(join(dir, "chinese", "gbk.sgf"), gbk);
+  mkdirSync(shots, { recursive: true });
+  server = spawn(qipu, ["view", "--no-open", "--port", "0", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  url = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
+      if (m) resolve(m[0]);
+    });
+    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
+    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on("pageerror", (e) => console.error("page error:", e));
+  await page.goto(url);
+  await page.waitForSelector("#board svg");
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+});
+
+const status = () => page.textContent("#status");
+
+test("opens the first file of the directory and lists the files", async () => {
+  await page.waitForSelector("#filelist li");
+  const files = await page.$$eval("#filelist li", (lis) => lis.map((l) => l.textContent));
+  assert.deepEqual(files, ["chinese/gbk.sgf", "example.sgf"]);
+  assert.match(await page.textContent("#title"), /gbk\.sgf/);
+});
+
+test("shows GBK names and comments correctly", async () => {
+  await page.evaluate(() => (document.querySelector("#infopanel").open = true));
+  assert.equal(await page.inputValue("#info-PB"), "古力");
+  assert.equal(await page.inputValue("#info-PW"), "柯洁");
+  assert.equal(await page.inputValue("#comment"), "黑棋好，白棋也好");
+  await page.screenshot({ path: join(shots, "gbk.png") });
+});
+
+test("navigates by keys, by the tree and by the wheel", async () => {
+  await page.click("#filelist li:nth-child(2)");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 28"));
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.keyboard.press("PageDown");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 10"));
+  await page.keyboard.press("PageUp");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  // The tree: node 5 is at column 5 of row 0 (the main line).
+  await page.locator("#tree").scrollIntoViewIfNeeded();
+  const box = await page.locator("#tree").boundingBox();
+  await page.mouse.click(box.x + 14 + 5 * 22, box.y + 14);
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 5"));
+  assert.match(await status(), /Move 5/);
+  // Down arrow: the next variation at this point (B C6 instead of F3).
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("C6"));
+  await page.keyboard.press("ArrowUp");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("F3"));
+  const board = await page.locator("#board").boundingBox();
+  await page.mouse.move(board.x + board.width / 2, board.y + board.height / 2);
+  await page.mouse.wheel(0, 120);
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 6"));
+  await page.mouse.wheel(0, -120);
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 5"));
+});
+
+async function clickPoint(pt) {
+  // Map an SGF point to the screen through the SVG's geometry.
+  const xy = await page.evaluate((pt) => {
+    const svg = document.querySelector("#board svg");
+    const d = svg.dataset;
+    const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
+    const x = +d.originX + (c(pt[0]) - +d.x0) * +d.cell;
+    const y = +d.originY + (c(pt[1]) - +d.y0) * +d.cell;
+    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, pt);
+  await page.mouse.click(xy[0], xy[1]);
+}
+
+test("plays a move that creates a variation, comments, marks and saves", async () => {
+  // At move 5 (B F3), the record continues with W C6; play W at K10 instead.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 5"));
+  await page.selectOption("#tool", "play");
+  await clickPoint("jj");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White K10"));
+  assert.equal(await page.$$eval("#variations .badge", (b) => b.length), 2);
+  // A comment in two languages.
+  await page.fill("#comment", "A new idea. 新的想法。");
+  await page.click("#savecomment");
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  // A triangle on the new stone.
+  await page.selectOption("#tool", "TR");
+  await clickPoint("jj");
+  await page.waitForFunction(() => document.querySelector("#board svg .mark.tr") !== null);
+  await page.screenshot({ path: join(shots, "viewer.png") });
+  // Undo and redo the triangle.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#board svg .mark.tr") === null);
+  await page.click("#redo");
+  await page.waitForFunction(() => document.querySelector("#board svg .mark.tr") !== null);
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+  assert.ok(existsSync(join(dir, "example.sgf.bak")));
+  const d = dump(join(dir, "example.sgf"));
+  const nodes = d.games[0].nodes;
+  const added = nodes.find((n) => n.props.some(([id, v]) => id === "W" && v[0] === "jj"));
+  assert.ok(added, "the new move is in the saved file");
+  const props = Object.fromEntries(added.props);
+  assert.equal(props.C[0], "A new idea. 新的想法。");
+  assert.deepEqual(props.TR, ["jj"]);
+  // It is a variation: its parent (B F3) now has two children.
+  const parent = added.parent;
+  assert.equal(nodes.filter((n) => n.parent === parent).length, 2);
+  // Only what was edited changed: the rest of the file is as it was.
+  const before = readFileSync(join(dir, "example.sgf.bak"), "utf8");
+  const after = readFileSync(join(dir, "example.sgf"), "utf8");
+  assert.ok(after.startsWith(before.slice(0, before.indexOf(";W[cn]"))));
+});
+
+test("setup stones, labels, game information, promote and delete", async () => {
+  await page.click("#filelist li:nth-child(2)");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  // Setup stones on the root (it has no move).
+  await page.selectOption("#tool", "setupB");
+  await clickPoint("cc");
+  await page.waitForFunction(() => document.querySelector('#board svg .stone.black[data-pt="cc"]') !== null);
+  await page.selectOption("#tool", "setupW");
+  await clickPoint("ee");
+  await page.waitForFunction(() => document.querySelector('#board svg .stone.white[data-pt="ee"]') !== null);
+  // A label in Chinese.
+  page.once("dialog", (d) => d.accept("甲"));
+  await page.selectOption("#tool", "label");
+  await clickPoint("gg");
+  await page.waitForFunction(() => document.querySelector("#board svg").outerHTML.includes("甲"));
+  // Game information.
+  await page.evaluate(() => (document.querySelector("#infopanel").open = true));
+  await page.fill("#info-EV", "Edited event 编辑");
+  await page.click("#saveinfo");
+  await page.waitForFunction(() => document.querySelector("#info-EV").value === "Edited event 编辑");
+  // Promote the second variation at move 5, then delete it again.
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("C6"));
+  await page.click("#promote");
+  await page.waitForFunction(() => document.querySelector("#variations .badge").textContent.includes("C6"));
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+  let d = dump(join(dir, "example.sgf"));
+  let root = Object.fromEntries(d.games[0].nodes[0].props);
+  assert.ok(root.AB.includes("cc") && root.AW.includes("ee"));
+  assert.deepEqual(root.LB, ["gg:甲"]);
+  assert.equal(root.EV[0], "Edited event 编辑");
+  // The promoted variation (B C6) is now the first child of W D16.
+  const nodes = d.games[0].nodes;
+  const firstAfter4 = nodes.find((n) => n.parent === 4);
+  assert.deepEqual(Object.fromEntries(firstAfter4.props).B, ["cn"]);
+  page.once("dialog", (dlg) => dlg.accept());
+  await page.click("#delete");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+  d = dump(join(dir, "example.sgf"));
+  assert.ok(!d.games[0].nodes.some((n) => n.props.some(([id, v]) => id === "B" && v[0] === "cn")));
+});
+
+test("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
+  let sgf = "(;GM[1]FF[4]SZ[19]";
+  const pts = [];
+  for (let y = 0; y < 19; y++) for (let x = 0; x < 19; x++) pts.push(String.fromCharCode(97 + x, 97 + y));
+  for (let v = 0; v < 1000; v++) {
+    sgf += "(";
+    for (let i = 0; i < 10; i++) sgf += `;${i % 2 ? "W" : "B"}[${pts[(v * 7 + i * 13) % 361]}]`;
+    sgf += ")";
+  }
+  sgf += ")";
+  writeFileSync(join(dir, "big.sgf"), sgf);
+  await page.evaluate(async () => {
+    const r = await fetch("/api/files", { headers: { "x-qipu-token": window.QIPU_TOKEN } });
+    return r.status;
+  });
+  await page.click("#open");
+  await page.fill("#pastetext", sgf);
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 0"));
+  const t0 = Date.now();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 1"));
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 201"));
+  const box = await page.locator("#tree").boundingBox();
+  await page.mouse.click(box.x + 14 + 3 * 22, box.y + 14);
+  await page.waitForFunction(() => /node \d+/.test(document.querySelector("#status").textContent));
+  console.log(`big tree: 22 steps in ${Date.now() - t0} ms`);
+  await page.screenshot({ path: join(shots, "big-tree.png") });
+});
+
+test("a request without the token is refused", async () => {
+  const base = url.replace(/\?t=.*/, "");
+  for (const path of ["", "app.js", "api/files"]) {
+    const res = await fetch(base + path);
+    assert.equal(res.status, 403, path);
+  }
+  const res = await fetch(base + "api/files", { headers: { "x-qipu-token": "wrong" } });
+  assert.equal(res.status, 403);
+  // The right token, but a foreign Host (DNS rebinding) is refused too.
+  const port = new URL(url).port;
+  const token = new URL(url).searchParams.get("t");
+  const raw = await new Promise((resolve) => {
+    import("node:net").then(({ connect }) => {
+      const s = connect(+port, "127.0.0.1", () => {
+        s.write(`GET /api/files?t=${token} HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`);
+      });
+      let data = "";
+      s.on("data", (d) => (data += d));
+      s.on("end", () => resolve(data));
+    });
+  });
+  assert.match(raw, /^HTTP\/1\.1 403/);
+});
+
+test("pasted SGF text opens", async () => {
+  await page.evaluate(async () => {
+    const r = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ text: "(;GM[1]SZ[9]PB[Paste];B[ee];W[cc])", name: "pasted.sgf" }),
+    });
+    return r.status;
+  });
+  await page.click("#open");
+  await page.fill("#pastetext", "(;GM[1]SZ[9]PB[Pasted 貼り付け];B[ee];W[cc])");
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("pasted.sgf"));
+  assert.equal(await page.inputValue("#info-PB"), "Pasted 貼り付け");
+});
+
+test("jump to a move, click a stone, export PNG and SVG", async () => {
+  await page.click("#filelist li:text-is('example.sgf')");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  await page.fill("#jump", "12");
+  await page.press("#jump", "Enter");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 12"));
+  // In play mode a click on a stone goes to the move that played it: the
+  // first move of the example is B at Q16 (pd).
+  await page.selectOption("#tool", "play");
+  await clickPoint("pd");
+  await page.waitForFunction(() => /^Move 1 \(Black Q16\)/.test(document.querySelector("#status").textContent));
+  for (const [button, magic] of [["#png", "\x89PNG"], ["#svg", "<svg"]]) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
+    const file = await download.path();
+    const head = readFileSync(file).subarray(0, 200).toString("latin1");
+    assert.ok(head.includes(magic), `${button} gives ${magic}`);
+    assert.match(download.suggestedFilename(), /example-\d+\.(png|svg)$/);
+  }
+});
+
+test("a dropped file opens and its diagnostics are shown", async () => {
+  // B and W in one node: an error the checker reports (F004).
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["(;GM[1]FF[4]SZ[9]PB[Dropped];B[ee]W[cc])"], "dropped.sgf"));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("dropped.sgf"));
+  assert.equal(await page.inputValue("#info-PB"), "Dropped");
+  await page.waitForSelector("#diagtoggle:not([hidden])");
+  assert.match(await page.textContent("#diagtoggle"), /1 error/);
+  await page.click("#diagtoggle");
+  assert.match(await page.textContent("#diagnostics"), /\[F004\]/);
+  await page.screenshot({ path: join(shots, "dropped.png") });
+});
