@@ -38,7 +38,9 @@ pub fn load_record(path: &Path) -> Result<crate::input::Loaded> {
 
 /// The record files named by `paths`: files as given, directories walked
 /// recursively (entries sorted by name, symbolic links to directories not
-/// followed, so a cycle cannot trap the walk).
+/// followed, so a cycle cannot trap the walk). `-` (standard input) is
+/// passed through. A subdirectory that cannot be read is skipped with a
+/// warning on standard error.
 ///
 /// # Errors
 /// When a path given does not exist or cannot be read.
@@ -46,6 +48,10 @@ pub fn collect(paths: &[String]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         let path = PathBuf::from(p);
+        if p == "-" {
+            out.push(path);
+            continue;
+        }
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => bail!("cannot read {p}: {e}"),
@@ -60,7 +66,10 @@ pub fn collect(paths: &[String]) -> Result<Vec<PathBuf>> {
                 Ok(rd) => rd,
                 // The top directory must be readable; below it, skip what is not.
                 Err(e) if dir.as_os_str() == p.as_str() => bail!("cannot read {p}: {e}"),
-                Err(_) => continue,
+                Err(e) => {
+                    eprintln!("warning: skipped directory {}: {e}", dir.display());
+                    continue;
+                }
             };
             let mut entries: Vec<(PathBuf, bool)> = rd
                 .flatten()

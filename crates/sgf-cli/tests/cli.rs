@@ -266,6 +266,9 @@ fn check_directories_recursively() {
     std::fs::write(d.join("a.sgf"), "(;FF[4]GM[1];B[aa])").unwrap();
     std::fs::write(d.join("sub/b.SGF"), "(;FF[4]GM[1];B[aa]W[bb])").unwrap();
     std::fs::write(d.join("sub/notes.txt"), "not a record").unwrap();
+    // A link back up the tree must not trap the walk.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&d, d.join("sub/loop")).unwrap();
     let out = qipu(&["check", "--json", d.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)

@@ -1,7 +1,6 @@
 //! `qipu check`: every FF[4] rule checked, every repairable file repaired.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
@@ -69,42 +68,6 @@ pub fn diagnostics_of(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
     all.extend(sgf_go::check::check(&parsed.document));
     all.sort_by_key(|d| (d.span.start, d.span.end));
     all
-}
-
-/// Record files under the given paths (directories searched recursively, in
-/// name order).
-pub fn collect(paths: &[String]) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p == "-" {
-            out.push(p.clone());
-            continue;
-        }
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut stack = vec![path.to_path_buf()];
-            let mut found: Vec<PathBuf> = Vec::new();
-            while let Some(d) = stack.pop() {
-                let rd = std::fs::read_dir(&d)
-                    .with_context(|| format!("cannot read directory {}", d.display()))?;
-                for e in rd.flatten() {
-                    let q = e.path();
-                    if q.is_dir() {
-                        stack.push(q);
-                    } else if input::is_record_path(&q) {
-                        found.push(q);
-                    }
-                }
-            }
-            found.sort();
-            out.extend(found.into_iter().map(|q| q.display().to_string()));
-        } else if path.exists() {
-            out.push(p.clone());
-        } else {
-            bail!("cannot read {p}: no such file or directory");
-        }
-    }
-    Ok(out)
 }
 
 fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
@@ -270,7 +233,10 @@ pub fn run(args: &Args) -> Result<u8> {
             None => bail!("unknown diagnostic code `{a}` (see docs/diagnostics.md)"),
         }
     }
-    let files = collect(&args.paths)?;
+    let files: Vec<String> = crate::walk::collect(&args.paths)?
+        .into_iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     if args.output.is_some() && files.len() != 1 {
         bail!("--output takes exactly one input file; use --in-place for several");
     }
