@@ -218,11 +218,31 @@ impl Default for WriteOptions {
 /// # Errors
 /// Only errors of `w`.
 pub fn write_canonical<W: Write>(doc: &Document, opts: &WriteOptions, w: &mut W) -> io::Result<()> {
+    let rest = canonical(doc, opts, Some(w), 1 << 21)?;
+    w.write_all(&rest)
+}
+
+/// The canonical output as bytes.
+pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+    canonical::<Vec<u8>>(doc, opts, None, usize::MAX).expect("no writer, no error")
+}
+
+/// Writes the canonical form into a buffer, handed to `sink` each time it
+/// passes 1 MB when there is one; returns what is left in the buffer.
+fn canonical<W: Write>(
+    doc: &Document,
+    opts: &WriteOptions,
+    mut sink: Option<&mut W>,
+    max_capacity: usize,
+) -> io::Result<Vec<u8>> {
     let mut cw = Canon {
         doc,
         opts,
-        // The canonical form adds about one line break per node.
-        out: Vec::with_capacity((doc.src.len() + doc.nodes.len() + 1024).min(1 << 21)),
+        // The canonical form adds about one line break per node, and the
+        // root's `CA`, `FF` and line breaks: reserved once, never regrown.
+        out: Vec::with_capacity(
+            (doc.src.len() + doc.src.len() / 8 + doc.nodes.len() + 1024).min(max_capacity),
+        ),
         col: 0,
         scratch: Vec::new(),
         enc: UTF_8,
@@ -234,19 +254,14 @@ pub fn write_canonical<W: Write>(doc: &Document, opts: &WriteOptions, w: &mut W)
         }
         cw.game(gi);
         cw.newline();
-        if cw.out.len() > 1 << 20 {
+        if let Some(w) = sink.as_mut()
+            && cw.out.len() > 1 << 20
+        {
             w.write_all(&cw.out)?;
             cw.out.clear();
         }
     }
-    w.write_all(&cw.out)
-}
-
-/// The canonical output as bytes.
-pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let mut v = Vec::new();
-    write_canonical(doc, opts, &mut v).expect("writing to a Vec cannot fail");
-    v
+    Ok(cw.out)
 }
 
 struct Canon<'a> {
@@ -314,8 +329,10 @@ impl Canon<'_> {
                     let nodes = &self.doc.nodes;
                     let mut fc = nodes[n as usize].first_child;
                     while fc != NONE && nodes[fc as usize].next_sibling == NONE {
-                        self.newline();
-                        self.node(fc);
+                        if !self.move_line(fc) {
+                            self.newline();
+                            self.node(fc);
+                        }
                         fc = nodes[fc as usize].first_child;
                     }
                     {
@@ -413,6 +430,57 @@ impl Canon<'_> {
                 }
             }
         }
+    }
+
+    /// A line break and a node of one known property with one short ASCII
+    /// value (a move), the bulk of every record: assembled in a fixed-size
+    /// buffer so that it costs two fixed copies instead of a dozen pushes.
+    #[inline]
+    fn move_line(&mut self, n: u32) -> bool {
+        const VAL: usize = 16;
+        let doc = self.doc;
+        let nd = &doc.nodes[n as usize];
+        if nd.plen != 1 || nd.parent == NONE || !self.enc.is_ascii_compatible() {
+            return false;
+        }
+        let p = &doc.props[nd.pstart as usize];
+        if p.key >= UNKNOWN_BASE || p.vlen != 1 {
+            return false;
+        }
+        let v = &doc.values[p.vstart as usize];
+        let Some(open) = v.open() else { return false };
+        let raw = doc.raw_value(v);
+        let ident = props::info(p.key).ident.as_bytes();
+        let from = open as usize + 1;
+        if ident.len() > 4
+            || raw.len() > VAL
+            || from + VAL > doc.src.len()
+            || !raw
+                .iter()
+                .all(|&b| b != b'\\' && b != b']' && b != b'\n' && b < 0x80)
+        {
+            return false;
+        }
+        // `\n;` ident `[` in one 8-byte word, then a fixed 16 bytes from the
+        // source, each cut to length afterwards: fixed-size copies only, and
+        // nothing stored byte by byte is read back (no store-forwarding stall).
+        let mut head = u64::from(b'\n') | u64::from(b';') << 8;
+        for (i, &c) in ident.iter().enumerate() {
+            head |= u64::from(c) << (16 + 8 * i);
+        }
+        head |= u64::from(b'[') << (16 + 8 * ident.len());
+        let head_len = 3 + ident.len();
+        let out = &mut self.out;
+        out.reserve(32);
+        let len = out.len();
+        out.extend_from_slice(&head.to_le_bytes());
+        out.truncate(len + head_len);
+        let value: &[u8; VAL] = doc.src[from..from + VAL].try_into().expect("VAL bytes");
+        out.extend_from_slice(value);
+        out.truncate(len + head_len + raw.len());
+        out.push(b']');
+        self.col = head_len + raw.len();
+        true
     }
 
     /// A node with one known property of one short ASCII value (a move):
