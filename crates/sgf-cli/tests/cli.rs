@@ -339,3 +339,23 @@ fn check_fix_writes_a_clean_file() {
         Some(2)
     );
 }
+
+#[test]
+fn check_fix_variation_level_only_when_asked() {
+    let d = tmpdir("varlevel");
+    let src = d.join("in.sgf");
+    std::fs::write(&src, "(;FF[4]GM[1]SZ[9];B[ee](;W[cc])(;B[cg]))").unwrap();
+    let out_path = d.join("out.sgf");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "--fix", src.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-o", out_path.to_str().unwrap()]);
+        let out = qipu(&args, None);
+        assert_eq!(out.status.code(), Some(0));
+        std::fs::read_to_string(&out_path).unwrap()
+    };
+    // By default the tree is kept as written.
+    assert!(run(&[]).contains(";B[ee]\n(;W[cc])\n(;B[cg]))"));
+    // With the option, B[cg] becomes an alternative to B[ee].
+    assert!(run(&["--variation-level"]).contains("(;B[ee]\n;W[cc])\n(;B[cg]))"));
+}

@@ -213,6 +213,8 @@ codes! {
     MixedVersions = ("F016", "mixed-versions", Info, "ff4", "(;FF[3])(;FF[4])", "none; fmt writes FF[4]");
     /// An empty node (no properties) that is not needed for the tree structure.
     EmptyNode = ("F017", "empty-node", Info, "ff4", "(;GM[1];;B[aa])", "kept");
+    /// A collection: more than one game tree in the file (legal; some programs read only the first).
+    SeveralGames = ("F018", "several-games", Info, "ff4", "(;GM[1])(;GM[1])", "kept; `qipu convert -d` writes one file per game");
 
     // ---- value: each value against its type ----
     /// A value that is not a valid Number.
@@ -265,6 +267,8 @@ codes! {
     ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied");
     /// A value that is not a valid real number or time in seconds (`TM`, `KM`), correctable from its wording.
     BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
+    /// `VW` in an FF[1]–FF[3] file with two points: the corners of the view, not two points of it.
+    OldView = ("V026", "old-view", Warning, "value", "(;FF[3]VW[ba][db])", "converted to the rectangle `VW[ba:db]`");
 
     // ---- go: playing the moves ----
     /// A move on a point that already holds a stone.
@@ -281,6 +285,10 @@ codes! {
     SameColorTwice = ("G006", "same-color-twice", Info, "go", "(;B[aa];B[bb])", "none");
     /// `B[ss]`-style pass on an 18×18 board written by some tools, or `[tt]` on a board larger than 19.
     AmbiguousPass = ("G007", "ambiguous-pass", Warning, "go", "(;SZ[18];B[ss])", "reported, not guessed: read as a point");
+    /// A variation that starts with a move of the colour that just moved: most likely an alternative to that move, written one level too deep.
+    VariationLevel = ("G008", "variation-level", Info, "go", "(;B[aa](;W[bb])(;B[cc]))", "with `check --fix --variation-level`: moved up to be an alternative to the move before it");
+    /// Setup stones (`AB`, `AW`, `AE`) in a main-line node after the root (legal; what SGFC's `-r` reports).
+    SetupInMainLine = ("G009", "setup-in-main-line", Info, "go", "(;GM[1];B[aa];AB[bb])", "none");
 
     // ---- format: other record formats and SGF dialects ----
     /// A record in another format was converted to SGF.

@@ -64,6 +64,17 @@ pub fn validate(doc: &Document) -> Vec<Diagnostic> {
             }
         }
     }
+    if let Some(second) = doc.game(1) {
+        let at = second.root().span().start;
+        out.push(Diagnostic::new(
+            Code::SeveralGames,
+            Span::new(at, at),
+            format!(
+                "the file is a collection of {} game trees; some programs read only the first",
+                doc.game_count()
+            ),
+        ));
+    }
     let mut v = versions.clone();
     v.sort_unstable();
     v.dedup();
@@ -168,6 +179,12 @@ fn check_node(
             ));
         } else if !info.in_ff4() {
             let msg = match info.replaced_by {
+                // The conversion of M depends on the board (see sgf-go's repair).
+                Some("MA") if info.ident == "M" => format!(
+                    "`M` ({}) is an FF[{}] property; its FF[4] equivalents are `MA` on empty points and `TR` on stones",
+                    info.name,
+                    legacy_versions(info.versions)
+                ),
                 Some(r) => format!(
                     "`{}` ({}) is an FF[{}] property; its FF[4] equivalent is `{r}`",
                     info.ident,
@@ -310,7 +327,7 @@ fn legacy_versions(v: u8) -> String {
     if s.is_empty() {
         "3".into()
     } else {
-        s.join("/FF[")
+        s.join("]/FF[")
     }
 }
 
@@ -515,7 +532,8 @@ mod tests {
         assert_eq!(codes("(;FF[4]B[aa])"), vec!["F012"]);
         assert_eq!(codes("(;FF[4]MULTIGOGM[1])"), vec!["F013"]);
         assert_eq!(codes("(;FF[4]GM[2])"), vec!["F015"]);
-        assert_eq!(codes("(;FF[3])(;FF[4])"), vec!["F016"]);
+        assert_eq!(codes("(;FF[3])(;FF[4])"), vec!["F016", "F018"]);
+        assert_eq!(codes("(;FF[4])(;FF[4])"), vec!["F018"]);
     }
 
     #[test]

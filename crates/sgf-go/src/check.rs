@@ -62,10 +62,70 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
         }
         check_game_info(doc, gi, &mut out);
         for node in game.nodes() {
-            check_points(&node, size, &mut out);
+            check_points(&node, size, ff, &mut out);
         }
         play(doc, gi, &mut out);
         handicap(&root, size, &mut out);
+        for node in game.main_line().skip(1) {
+            if let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id)) {
+                out.push(Diagnostic::new(
+                    Code::SetupInMainLine,
+                    p.span(),
+                    "setup stones in the main line after the root",
+                ));
+            }
+        }
+        for (n, v) in misplaced_variations(doc, gi) {
+            let (n, v) = (doc.node(n), doc.node(v));
+            let ident = if v.has("B") { "B" } else { "W" };
+            let span = v.get(ident).map_or_else(|| v.span(), |p| p.span());
+            out.push(
+                Diagnostic::new(
+                    Code::VariationLevel,
+                    span,
+                    format!(
+                        "this variation starts with {ident} right after {ident}'s move: probably an alternative to that move, one level too deep"
+                    ),
+                )
+                .with_related(n.get(ident).map_or_else(|| n.span(), |p| p.span()), "the move it may be an alternative to")
+                .with_fix("`check --fix --variation-level` moves it up"),
+            );
+        }
+    }
+    out
+}
+
+/// Variations written one level too deep (what SGFC's `-v` corrects): at a
+/// node whose move is of one colour and whose main continuation answers in
+/// the other, a later variation that starts with the first colour again.
+/// Returns (the node, the variation's first node) pairs, in file order.
+pub fn misplaced_variations(doc: &Document, gi: usize) -> Vec<(NodeId, NodeId)> {
+    fn color(n: &Node<'_>) -> Option<sgf_core::Color> {
+        match (n.has("B"), n.has("W")) {
+            (true, false) => Some(sgf_core::Color::Black),
+            (false, true) => Some(sgf_core::Color::White),
+            _ => None,
+        }
+    }
+    let mut out = Vec::new();
+    let Some(game) = doc.game(gi) else {
+        return out;
+    };
+    for n in game.nodes() {
+        let Some(c) = color(&n) else { continue };
+        if n.parent().is_none() {
+            continue;
+        }
+        let mut kids = n.children();
+        let Some(first) = kids.next() else { continue };
+        if color(&first) != Some(c.opponent()) {
+            continue;
+        }
+        for k in kids {
+            if color(&k) == Some(c) && !k.has("PL") {
+                out.push((n.id(), k.id()));
+            }
+        }
     }
     out
 }
@@ -111,7 +171,7 @@ fn coord_diag(
 }
 
 /// Points: on the board, unique where the spec says so; lines and labels.
-fn check_points(node: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
+fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnostic>) {
     use sgf_core::props::{id as pid, lookup};
     let set = node.known_set();
     let has = |ident: &str| lookup(ident.as_bytes()).is_some_and(|k| set & (1u128 << k) != 0);
@@ -202,6 +262,20 @@ fn check_points(node: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
+    }
+    if ff < 4
+        && has("VW")
+        && let Some((a, b)) = coords::old_view_corners(node, size)
+        && let Some(p) = node.get("VW")
+    {
+        out.push(
+            Diagnostic::new(
+                Code::OldView,
+                p.span(),
+                format!("`VW[{a}][{b}]` in an FF[{ff}] file names the corners of the view"),
+            )
+            .with_fix(format!("VW[{a}:{b}]")),
+        );
     }
     for id in ["DD", "VW", "TB", "TW"] {
         if !has(id) {
@@ -435,6 +509,16 @@ fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
             )
             .with_severity(Severity::Warning),
         );
+    } else if ha >= 2 && root.has("AW") {
+        let white = coords::points_of(root, "AW", size).len();
+        out.push(
+            Diagnostic::new(
+                Code::HandicapMismatch,
+                v.span(),
+                format!("HA[{ha}] but the root also has {white} white setup stone(s)"),
+            )
+            .with_severity(Severity::Warning),
+        );
     }
 }
 
@@ -479,7 +563,7 @@ mod tests {
             codes("(;FF[4]SZ[5]AB[bb][ac][bd]AW[cb][dc][cd][bc];B[cc];W[bc])"),
             vec!["G003"]
         );
-        assert_eq!(codes("(;FF[4]AB[aa];AB[aa])"), vec!["G004"]);
+        assert_eq!(codes("(;FF[4]AB[aa];AB[aa])"), vec!["G004", "G009"]);
         assert_eq!(codes("(;FF[4]HA[3]AB[dd][pp])"), vec!["G005"]);
         assert_eq!(codes("(;FF[4];B[aa];B[bb])"), vec!["G006"]);
         assert_eq!(codes("(;FF[4]SZ[18];B[ss])"), vec!["G007"]);

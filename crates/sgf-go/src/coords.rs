@@ -320,6 +320,36 @@ pub fn points_of(node: &Node<'_>, ident: &str, size: BoardSize) -> Vec<Point> {
         .collect()
 }
 
+/// The two corners of an FF[1]–FF[3] `VW[ul][lr]` (upper left, lower
+/// right), when `VW` has that form: exactly two single points on the board.
+pub fn old_view_corners(node: &Node<'_>, size: BoardSize) -> Option<(Point, Point)> {
+    let mut vals = node.values("VW");
+    let (a, b) = (vals.next()?, vals.next()?);
+    if vals.next().is_some() || a.raw().contains(&b':') || b.raw().contains(&b':') {
+        return None;
+    }
+    let (Ok((pa, _)), Ok((pb, _))) = (parse_point(a.raw(), size), parse_point(b.raw(), size))
+    else {
+        return None;
+    };
+    (size.contains(pa) && size.contains(pb)).then_some((pa, pb))
+}
+
+/// The points `VW` shows in a file of format version `ff`: in FF[4] its
+/// point list; before, two points are the corners of the view.
+pub fn view_points(node: &Node<'_>, size: BoardSize, ff: i64) -> Vec<Point> {
+    if ff < 4
+        && let Some((a, b)) = old_view_corners(node, size)
+    {
+        let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+        let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+        return (y0..=y1)
+            .flat_map(|y| (x0..=x1).map(move |x| Point::new(x, y)))
+            .collect();
+    }
+    points_of(node, "VW", size)
+}
+
 /// Human coordinates: `Q16` (letters without I, rows from the bottom) on
 /// boards up to 25 columns, the SGF letters otherwise.
 pub fn human(p: Point, size: BoardSize) -> String {

@@ -6,6 +6,7 @@
 use sgf_core::validate::{ff_version, game_type};
 use sgf_core::{Code, Document, NodeId, Point, PropKind, Span, ValueType, text};
 
+use crate::Stone;
 use crate::check;
 use crate::coords::{self, BoardSize, CoordIssue};
 use crate::info;
@@ -86,8 +87,77 @@ impl Fixer<'_> {
     }
 }
 
+/// Repairs beyond the default ones, which guess at the author's intent (as
+/// SGFC's options do).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RepairOptions {
+    /// Move variations written one level too deep up (`G008`, SGFC's `-v`).
+    pub variation_level: bool,
+}
+
 /// Repairs `doc` in place and returns every change made.
 pub fn repair(doc: &mut Document) -> Vec<Change> {
+    repair_with(doc, &RepairOptions::default())
+}
+
+/// Repairs `doc` in place with the optional repairs of `opts`.
+pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if opts.variation_level {
+        changes.extend(variation_levels(doc));
+    }
+    changes.extend(repair_rules(doc));
+    changes
+}
+
+/// Moves each variation found by [`check::misplaced_variations`] up one
+/// level, right after the move it is an alternative to (in file order).
+fn variation_levels(doc: &mut Document) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for gi in 0..doc.game_count() {
+        let found = check::misplaced_variations(doc, gi);
+        let mut k = 0;
+        let mut last: Option<NodeId> = None;
+        for (n, v) in found {
+            k = if last == Some(n) { k + 1 } else { 0 };
+            last = Some(n);
+            let node = doc.node(n);
+            let Some(parent) = node.parent().map(|p| p.id()) else {
+                continue;
+            };
+            let at = doc
+                .node(parent)
+                .children()
+                .position(|c| c.id() == n)
+                .unwrap_or(0);
+            let var = doc.node(v);
+            let ident = if var.has("B") { "B" } else { "W" };
+            let span = var.get(ident).map_or_else(|| var.span(), |p| p.span());
+            let mv = var
+                .value(ident)
+                .map(|x| x.raw().to_vec())
+                .unwrap_or_default();
+            let before = node
+                .value(ident)
+                .map(|x| x.raw().to_vec())
+                .unwrap_or_default();
+            if doc.move_subtree(v, parent, Some(at + 1 + k)).is_ok() {
+                changes.push(Change {
+                    code: Code::VariationLevel,
+                    message: format!(
+                        "variation {ident}[{}] moved up: now an alternative to {ident}[{}]",
+                        String::from_utf8_lossy(&mv),
+                        String::from_utf8_lossy(&before)
+                    ),
+                    span,
+                });
+            }
+        }
+    }
+    changes
+}
+
+fn repair_rules(doc: &mut Document) -> Vec<Change> {
     let mut f = Fixer {
         doc,
         changes: Vec::new(),
@@ -106,9 +176,12 @@ pub fn repair(doc: &mut Document) -> Vec<Change> {
             .map(|g| g.nodes().map(|n| n.id()).collect())
             .unwrap_or_default();
         root_values(&mut f, nodes[0], size);
+        // One cursor for the game, made when a node needs the board: nodes
+        // come in pre-order, so each step from the last one is short.
+        let mut cursor = None;
         for &n in &nodes {
             node_values(&mut f, n, size, go, ff);
-            legacy(&mut f, n, size);
+            legacy(&mut f, gi, n, size, ff, &mut cursor);
             if go {
                 points(&mut f, n, size);
             }
@@ -381,7 +454,26 @@ fn fmt_real(v: f64) -> String {
 }
 
 /// FF[1]–FF[3] properties with an FF[4] form: `L` → `LB`, `M` → `MA`, `KI` → `KM`.
-fn legacy(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
+fn legacy(
+    f: &mut Fixer<'_>,
+    gi: usize,
+    n: NodeId,
+    size: BoardSize,
+    ff: i64,
+    cursor: &mut Option<Cursor>,
+) {
+    let node = f.doc.node(n);
+    if ff < 4
+        && let Some((a, b)) = coords::old_view_corners(&node, size)
+    {
+        let span = node.get("VW").map(|p| p.span()).unwrap_or_default();
+        f.set_raws(n, "VW", &[format!("{a}:{b}")]);
+        f.note(
+            Code::OldView,
+            span,
+            format!("VW[{a}][{b}] (FF[3] corners) converted to VW[{a}:{b}]"),
+        );
+    }
     let node = f.doc.node(n);
     let l = node.has("L");
     let m = node.has("M");
@@ -414,22 +506,42 @@ fn legacy(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
         }
     }
     if m {
+        // M on a stone becomes a triangle, on an empty point a cross (the
+        // conversion the FF[4] documents give): the board at the node decides.
+        let cursor = cursor.get_or_insert_with(|| Cursor::new(f.doc, gi));
+        cursor.goto(f.doc, n);
+        let board = &cursor.position().board;
         let node = f.doc.node(n);
         let span = node.get("M").map(|p| p.span()).unwrap_or_default();
-        let mut pts = coords::points_of(&node, "MA", size);
+        let mut ma = coords::points_of(&node, "MA", size);
+        let mut tr = coords::points_of(&node, "TR", size);
+        let (mut to_ma, mut to_tr) = (0, 0);
         for p in coords::points_of(&node, "M", size) {
-            if !pts.contains(&p) {
-                pts.push(p);
+            let (list, count) = if board.get(p) == Stone::Empty {
+                (&mut ma, &mut to_ma)
+            } else {
+                (&mut tr, &mut to_tr)
+            };
+            if !list.contains(&p) {
+                list.push(p);
+            }
+            *count += 1;
+        }
+        for (id, pts, count) in [("MA", &ma, to_ma), ("TR", &tr, to_tr)] {
+            if count > 0 {
+                let raws: Vec<String> = pts.iter().map(|p| p.to_string()).collect();
+                f.set_raws(n, id, &raws);
             }
         }
-        let raws: Vec<String> = pts.iter().map(|p| p.to_string()).collect();
-        f.set_raws(n, "MA", &raws);
         f.doc.remove_property(n, "M");
-        f.note(
-            Code::LegacyProperty,
-            span,
-            "M (FF[1] marks) converted to MA",
-        );
+        let msg = match (to_ma, to_tr) {
+            (_, 0) => "M (FF[1] marks) converted to MA".to_string(),
+            (0, _) => "M (FF[1] marks on stones) converted to TR".to_string(),
+            (a, t) => {
+                format!("M (FF[1] marks) converted: {a} on empty points to MA, {t} on stones to TR")
+            }
+        };
+        f.note(Code::LegacyProperty, span, msg);
     }
     if ki {
         let node = f.doc.node(n);
@@ -1085,8 +1197,9 @@ fn setup_without_effect(f: &mut Fixer<'_>, gi: usize) {
 pub fn repair_to_canonical(
     doc: &mut Document,
     opts: &sgf_core::WriteOptions,
+    repair_opts: &RepairOptions,
 ) -> (Vec<u8>, Vec<Change>, Vec<sgf_core::Diagnostic>) {
-    let changes = repair(doc);
+    let changes = repair_with(doc, repair_opts);
     let out = sgf_core::to_canonical_bytes(doc, opts);
     let re = sgf_core::parse(&out);
     let mut remaining = re.diagnostics;

@@ -3,6 +3,8 @@
 //! the repair, the repaired output, and what is left when it is checked
 //! again. Left may only be what cannot be repaired (Go play, unknown or
 //! legacy properties kept). `QIPU_UPDATE_SNAPSHOTS=1` rewrites the snapshots.
+//! Fixtures whose name starts with `variation_level` are repaired with
+//! `RepairOptions::variation_level` on.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -32,7 +34,8 @@ fn all_diagnostics(bytes: &[u8]) -> Vec<sgf_core::Diagnostic> {
     d
 }
 
-fn snapshot(bytes: &[u8]) -> (String, Vec<String>) {
+/// Fixtures named `variation_level*` are repaired with that option on.
+fn snapshot(bytes: &[u8], opts: &sgf_go::fix::RepairOptions) -> (String, Vec<String>) {
     let p = parse(bytes);
     let mut s = String::from("# diagnostics\n");
     for d in all_diagnostics(bytes) {
@@ -47,7 +50,7 @@ fn snapshot(bytes: &[u8]) -> (String, Vec<String>) {
     }
     let mut doc = p.document.clone();
     let (out, changes, remaining) =
-        sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default());
+        sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default(), opts);
     s.push_str("# changes\n");
     for c in &changes {
         let (l, col) = p.document.line_col(c.span.start);
@@ -81,7 +84,10 @@ fn check_and_repair_fixtures() {
     let mut failures = Vec::new();
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let (snap, problems) = snapshot(&std::fs::read(&f).unwrap());
+        let opts = sgf_go::fix::RepairOptions {
+            variation_level: name.starts_with("variation_level"),
+        };
+        let (snap, problems) = snapshot(&std::fs::read(&f).unwrap(), &opts);
         if !problems.is_empty() {
             failures.push(format!(
                 "{name}: the repaired output is not clean: {problems:?}"
@@ -154,6 +160,11 @@ fn each_rule_has_its_code_and_line() {
         ("(;FF[4]\nHA[3]AB[dd][pp])", "G005", 2),
         ("(;FF[4]\n;B[aa]\n;B[bb])", "G006", 3),
         ("(;FF[4]SZ[18]\n;B[ss])", "G007", 2),
+        ("(;FF[4]\n;B[aa]\n(;W[bb])\n(;B[cc]))", "G008", 4),
+        ("(;FF[3]\n;B[aa]VW[aa][cc])", "V026", 2),
+        ("(;FF[4]\n;B[aa]\n;AB[bb])", "G009", 3),
+        ("(;FF[4]\nHA[2]AB[aa][bb]AW[cc])", "G005", 2),
+        ("(;FF[4])\n(;FF[4])", "F018", 2),
     ];
     for (src, code, line) in cases {
         let p = parse(src.as_bytes());

@@ -157,7 +157,12 @@ fn repair_keeps_every_text() {
         let p = parse(&bytes);
         let before = texts(&p.document);
         let mut doc = p.document;
-        let (out, _, _) = sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default());
+        // With every optional repair too: none may lose text.
+        let opts = sgf_go::fix::RepairOptions {
+            variation_level: true,
+        };
+        let (out, _, _) =
+            sgf_go::fix::repair_to_canonical(&mut doc, &WriteOptions::default(), &opts);
         let after_doc = parse(&out).document;
         let after = texts(&after_doc).join("\u{1}");
         let after_lower = after.to_lowercase();

@@ -292,7 +292,16 @@ impl Diagram {
             d.dimmed[i] = true;
         }
         if opts.view {
-            d.set_view(&inherited("VW"));
+            // Before FF[4], `VW` gave the two corners of the view.
+            let ff = sgf_core::validate::ff_version(doc, game);
+            let view = path
+                .iter()
+                .rev()
+                .map(|&id| doc.node(id))
+                .find(|n| n.has("VW"))
+                .map(|n| coords::view_points(&n, size, ff))
+                .unwrap_or_default();
+            d.set_view(&view);
         }
         d.read_markup(&here);
         if opts.last_move

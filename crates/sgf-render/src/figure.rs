@@ -234,7 +234,7 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
             pm = v;
         }
         if node.has("VW") {
-            vw = coords::points_of(&node, "VW", size);
+            vw = coords::view_points(&node, size, sgf_core::validate::ff_version(doc, game));
         }
         let has_move = !cursor.report().moves.is_empty();
         let every_hit = match (&cur, opts.every) {

@@ -30,6 +30,9 @@ pub struct Args {
     /// Replace each input with its repaired form.
     #[arg(long, requires = "fix")]
     pub in_place: bool,
+    /// Also move variations written one level too deep up (G008), as SGFC's `-v`.
+    #[arg(long, requires = "fix")]
+    pub variation_level: bool,
     /// Keep the original as FILE.bak when repairing in place.
     #[arg(long, requires = "in_place")]
     pub backup: bool,
@@ -110,7 +113,11 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         } else {
             Vec::new()
         };
-        let (bytes, ch, _) = sgf_go::fix::repair_to_canonical(&mut fixed, &WriteOptions::default());
+        let repair_opts = sgf_go::fix::RepairOptions {
+            variation_level: args.variation_level,
+        };
+        let (bytes, ch, _) =
+            sgf_go::fix::repair_to_canonical(&mut fixed, &WriteOptions::default(), &repair_opts);
         changes = dialect
             .into_iter()
             .chain(ch)
