@@ -159,6 +159,8 @@ codes! {
     LimitReached = ("S021", "limit-reached", Error, "syntax", "a file larger than max_bytes", "the tree read so far is kept");
     /// A game tree without any node, `(` followed directly by a variation.
     TreeWithoutNode = ("S022", "tree-without-node", Error, "syntax", "((;B[aa]))", "the extra parenthesis is ignored");
+    /// What looks like SGF data (`B[aa]`, `[aa][bb]`) in the text before the first game tree: a game may have lost its start.
+    DataBeforeTree = ("S023", "data-before-tree", Warning, "syntax", "[aa][bb] (;GM[1])", "kept by the lossless writer, dropped by fmt");
 
     // ---- charset ----
     /// No `CA` property: the charset was detected from the bytes.

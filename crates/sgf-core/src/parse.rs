@@ -404,6 +404,21 @@ impl<'a> Builder<'a> {
                         (Code::NoGameTree, "no SGF game tree found")
                     };
                     self.diags.push(Diagnostic::new(code, span, msg));
+                    if let Some(at) = sgf_like(&src[s..junk_end]) {
+                        let at = s + at;
+                        let end = src[at..junk_end]
+                            .iter()
+                            .position(|&b| b == b'\n' || b == b'\r')
+                            .map_or(junk_end, |e| at + e);
+                        self.diags.push(Diagnostic::new(
+                            Code::DataBeforeTree,
+                            Span::new(at as u32, end as u32),
+                            format!(
+                                "possible SGF data before the first game tree: `{}`",
+                                preview(&src[at..end])
+                            ),
+                        ));
+                    }
                 } else {
                     self.syntax(
                         Code::TextAfterTrees,
@@ -1106,6 +1121,38 @@ fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)> {
     None
 }
 
+/// Where text that is not a game tree holds something shaped like SGF
+/// properties: an upper-case identifier directly followed by a `[…]` value
+/// that closes, or two values back to back (`][`).
+fn sgf_like(junk: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'[', &junk[i..]) {
+        let open = i + off;
+        let closes = junk[open + 1..]
+            .iter()
+            .take(200)
+            .take_while(|&&b| b != b'\n')
+            .position(|&b| b == b']');
+        if let Some(c) = closes {
+            let close = open + 1 + c;
+            let ident = junk[..open]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_uppercase())
+                .count();
+            let before_ok = open - ident == 0 || !junk[open - ident - 1].is_ascii_alphanumeric();
+            if (1..=2).contains(&ident) && before_ok {
+                return Some(open - ident);
+            }
+            if junk.get(close + 1) == Some(&b'[') {
+                return Some(open - ident);
+            }
+        }
+        i = open + 1;
+    }
+    None
+}
+
 /// Chooses the charset of every game from `CA` and the bytes.
 fn resolve_charsets(
     doc: &mut Document,
@@ -1502,6 +1549,9 @@ mod tests {
         assert_eq!(codes(b"(;FF[4]AddBlack[aa])"), vec!["S015"]);
         assert_eq!(codes(b"(;AB[aa]AB[bb])"), vec!["S018"]);
         assert_eq!(codes(b"junk (;B[aa])"), vec!["S003"]);
+        assert_eq!(codes(b"Subject: Re: [go] a game\n(;B[aa])"), vec!["S003"]);
+        assert_eq!(codes(b"Error 5\n[aa][bb]\n(;B[aa])"), vec!["S003", "S023"]);
+        assert_eq!(codes(b"see B[aa] here\n(;B[aa])"), vec!["S003", "S023"]);
     }
 
     #[test]

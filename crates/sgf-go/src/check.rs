@@ -265,17 +265,24 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
     }
     if ff < 4
         && has("VW")
-        && let Some((a, b)) = coords::old_view_corners(node, size)
         && let Some(p) = node.get("VW")
     {
-        out.push(
-            Diagnostic::new(
-                Code::OldView,
+        if let Some((a, b)) = coords::old_view_corners(node, size) {
+            out.push(
+                Diagnostic::new(
+                    Code::OldView,
+                    p.span(),
+                    format!("`VW[{a}][{b}]` in an FF[{ff}] file names the corners of the view"),
+                )
+                .with_fix(format!("VW[{a}:{b}]")),
+            );
+        } else if node.values("VW").any(|v| !v.is_empty()) {
+            out.push(Diagnostic::new(
+                Code::FeatureNotInVersion,
                 p.span(),
-                format!("`VW[{a}][{b}]` in an FF[{ff}] file names the corners of the view"),
-            )
-            .with_fix(format!("VW[{a}:{b}]")),
-        );
+                format!("`VW` as a list of points (FF[4]) in an FF[{ff}] file; read as FF[4]"),
+            ));
+        }
     }
     for id in ["DD", "VW", "TB", "TW"] {
         if !has(id) {
