@@ -217,6 +217,8 @@ codes! {
     EmptyNode = ("F017", "empty-node", Info, "ff4", "(;GM[1];;B[aa])", "kept");
     /// A collection: more than one game tree in the file (legal; some programs read only the first).
     SeveralGames = ("F018", "several-games", Info, "ff4", "(;GM[1])(;GM[1])", "kept; `qipu convert -d` writes one file per game");
+    /// Games of one file declare different game types (`GM`).
+    MixedGameTypes = ("F019", "mixed-game-types", Info, "ff4", "(;GM[1])(;GM[2])", "none; each game is read as its own type");
 
     // ---- value: each value against its type ----
     /// A value that is not a valid Number.

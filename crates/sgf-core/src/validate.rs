@@ -36,12 +36,14 @@ pub fn game_type(doc: &Document, game: usize) -> i64 {
 pub fn validate(doc: &Document) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut versions = Vec::new();
+    let mut types = Vec::new();
     for gi in 0..doc.game_count() {
         let game = doc.game(gi).expect("in range");
         let root = game.root();
         let ff = ff_version(doc, gi);
         versions.push(ff);
         let gm = game_type(doc, gi);
+        types.push(gm);
         if let Some(v) = root.value("GM")
             && v.number().is_some()
             && gm != 1
@@ -72,6 +74,22 @@ pub fn validate(doc: &Document) -> Vec<Diagnostic> {
             format!(
                 "the file is a collection of {} game trees; some programs read only the first",
                 doc.game_count()
+            ),
+        ));
+    }
+    types.sort_unstable();
+    types.dedup();
+    if types.len() > 1 {
+        out.push(Diagnostic::new(
+            Code::MixedGameTypes,
+            Span::default(),
+            format!(
+                "games of this file are of different types: {}",
+                types
+                    .iter()
+                    .map(|x| format!("GM[{x}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     }
@@ -534,6 +552,7 @@ mod tests {
         assert_eq!(codes("(;FF[4]GM[2])"), vec!["F015"]);
         assert_eq!(codes("(;FF[3])(;FF[4])"), vec!["F016", "F018"]);
         assert_eq!(codes("(;FF[4])(;FF[4])"), vec!["F018"]);
+        assert_eq!(codes("(;FF[4])(;FF[4]GM[2])"), vec!["F015", "F018", "F019"]);
     }
 
     #[test]
