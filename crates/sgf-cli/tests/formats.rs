@@ -318,3 +318,48 @@ fn info_names_the_charset_of_the_file_read() {
     assert_eq!(v["games"][0]["charset"], "EUC-KR");
     assert_eq!(v["games"][0]["info"]["PB"], "초보");
 }
+
+#[test]
+fn convert_splits_a_collection_into_one_file_per_game() {
+    let d = temp_dir("split");
+    let src = d.join("coll.sgf");
+    std::fs::write(
+        &src,
+        "(;GM[1]PB[一]CA[UTF-8];B[aa])\n(;GM[1]PB[two];B[bb](;W[cc])(;W[dd]))\n(;GM[1]PB[three])",
+    )
+    .unwrap();
+    let out_dir = d.join("games");
+    let out = qipu(
+        &[
+            "convert",
+            src.to_str().unwrap(),
+            "-d",
+            out_dir.to_str().unwrap(),
+            "--split",
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["coll-001.sgf", "coll-002.sgf", "coll-003.sgf"]);
+    // The files together are the canonical collection, game by game.
+    let parts: Vec<String> = names
+        .iter()
+        .map(|n| std::fs::read_to_string(out_dir.join(n)).unwrap())
+        .collect();
+    let whole = stdout(&qipu(&["convert", src.to_str().unwrap()], None));
+    assert_eq!(parts.join("\n"), whole);
+    assert!(parts[0].contains("PB[一]") && parts[1].contains("(;W[dd])"));
+    // --split needs a directory.
+    let out = qipu(&["convert", src.to_str().unwrap(), "--split"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

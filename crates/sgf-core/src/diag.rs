@@ -216,7 +216,7 @@ codes! {
     /// An empty node (no properties) that is not needed for the tree structure.
     EmptyNode = ("F017", "empty-node", Info, "ff4", "(;GM[1];;B[aa])", "kept");
     /// A collection: more than one game tree in the file (legal; some programs read only the first).
-    SeveralGames = ("F018", "several-games", Info, "ff4", "(;GM[1])(;GM[1])", "kept; `qipu convert -d` writes one file per game");
+    SeveralGames = ("F018", "several-games", Info, "ff4", "(;GM[1])(;GM[1])", "kept; `qipu convert -d DIR --split` writes one file per game");
     /// Games of one file declare different game types (`GM`).
     MixedGameTypes = ("F019", "mixed-game-types", Info, "ff4", "(;GM[1])(;GM[2])", "none; each game is read as its own type");
 

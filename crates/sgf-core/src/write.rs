@@ -227,6 +227,26 @@ pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     canonical::<Vec<u8>>(doc, opts, None, usize::MAX).expect("no writer, no error")
 }
 
+/// The canonical form of one game of `doc` (a file of its own).
+///
+/// # Panics
+/// When `game` is out of range.
+pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions) -> Vec<u8> {
+    assert!(game < doc.games.len(), "no game {game}");
+    let mut cw = Canon {
+        doc,
+        opts,
+        out: Vec::new(),
+        col: 0,
+        scratch: Vec::new(),
+        enc: UTF_8,
+        dbcs: None,
+    };
+    cw.game(game);
+    cw.newline();
+    cw.out
+}
+
 /// Writes the canonical form into a buffer, handed to `sink` each time it
 /// passes 1 MB when there is one; returns what is left in the buffer.
 fn canonical<W: Write>(

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
-use sgf_core::{WriteOptions, to_canonical_bytes};
+use sgf_core::{WriteOptions, game_to_canonical_bytes, to_canonical_bytes};
 
 use crate::input;
 
@@ -15,7 +15,8 @@ use crate::input;
 /// Ki-in, Fox, Go Assistant and OGS, which are normalised), Tygem GIB,
 /// WBaduk/Sina NGF and Pandanet UGF/UGI (review variations and comments
 /// included). The format is sniffed from the content; the extension only
-/// breaks ties. Several inputs without `-d` make one collection.
+/// breaks ties. Several inputs without `-d` make one collection; with
+/// `-d DIR --split`, every game of a collection gets a file of its own.
 ///
 /// Exit status: 0 when every input was converted, 2 when one could not be
 /// read (the others are still converted) or on bad usage.
@@ -30,6 +31,9 @@ pub struct Args {
     /// Output directory: one `NAME.sgf` per input (created when missing).
     #[arg(short, long)]
     pub dir: Option<String>,
+    /// With `-d`: one file per game (`NAME-001.sgf`, `NAME-002.sgf`, …) instead of one per input.
+    #[arg(long, requires = "dir")]
+    pub split: bool,
     /// Read every input as this format (SGF, GIB, NGF, UGF) instead of sniffing it.
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
@@ -41,15 +45,25 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// `DIR/stem.sgf`, made unique among the files written by this run.
-fn out_path(dir: &Path, input: &str, used: &mut HashSet<PathBuf>) -> PathBuf {
-    let stem = if input == "-" {
+/// `DIR/stem.sgf` (`DIR/stem-NNN.sgf` for game NNN of a split collection),
+/// made unique among the files written by this run.
+fn out_path(
+    dir: &Path,
+    input: &str,
+    game: Option<(usize, usize)>,
+    used: &mut HashSet<PathBuf>,
+) -> PathBuf {
+    let mut stem = if input == "-" {
         "stdin".to_string()
     } else {
         Path::new(input)
             .file_stem()
             .map_or_else(|| "record".into(), |s| s.to_string_lossy().into_owned())
     };
+    if let Some((i, n)) = game {
+        let width = n.to_string().len().max(3);
+        stem = format!("{stem}-{:0width$}", i + 1);
+    }
     let mut p = dir.join(format!("{stem}.sgf"));
     let mut i = 2;
     while !used.insert(p.clone()) {
@@ -88,17 +102,28 @@ pub fn run(args: &Args) -> Result<u8> {
             status = 2;
             continue;
         }
-        let out = to_canonical_bytes(doc, &WriteOptions::default());
+        let wo = WriteOptions::default();
         match &args.dir {
+            Some(d) if args.split => {
+                let n = doc.game_count();
+                for gi in 0..n {
+                    let p = out_path(Path::new(d), file, Some((gi, n)), &mut used);
+                    std::fs::write(&p, game_to_canonical_bytes(doc, gi, &wo))
+                        .with_context(|| format!("cannot write {}", p.display()))?;
+                }
+                if !args.quiet {
+                    eprintln!("{file}: {} → {n} file(s) in {d}", loaded.format);
+                }
+            }
             Some(d) => {
-                let p = out_path(Path::new(d), file, &mut used);
-                std::fs::write(&p, &out)
+                let p = out_path(Path::new(d), file, None, &mut used);
+                std::fs::write(&p, to_canonical_bytes(doc, &wo))
                     .with_context(|| format!("cannot write {}", p.display()))?;
                 if !args.quiet {
                     eprintln!("{file}: {} → {}", loaded.format, p.display());
                 }
             }
-            None => collection.extend_from_slice(&out),
+            None => collection.extend_from_slice(&to_canonical_bytes(doc, &wo)),
         }
     }
     if args.dir.is_none() && !collection.is_empty() {
