@@ -55,6 +55,30 @@ fn to_point(s: &str, size: BoardSize) -> Result<Point, OpError> {
         .map_err(|_| format!("`{s}` is not a point of this board"))
 }
 
+/// Sets a text property from a form field: empty removes it, and an
+/// unchanged value is left alone (so the lossless file does not change).
+fn set_text_field(
+    doc: &mut Document,
+    node: NodeId,
+    ident: &str,
+    text: &str,
+) -> Result<(), OpError> {
+    let old = doc
+        .node(node)
+        .text(ident)
+        .map(|s| s.into_owned())
+        .unwrap_or_default();
+    if text == old {
+        return Ok(());
+    }
+    if text.is_empty() {
+        doc.remove_property(node, ident);
+        Ok(())
+    } else {
+        doc.set_text(node, ident, text).map_err(|e| e.to_string())
+    }
+}
+
 impl Session {
     /// A session on a parsed document; `diagnostics` are the reader's, to
     /// which the checker's (as `qipu check` reports them) are added.
@@ -351,22 +375,7 @@ impl Session {
                 "comment" => {
                     for (field, ident) in [("text", "C"), ("name", "N")] {
                         if let Some(t) = req[field].as_str() {
-                            let old = self
-                                .doc
-                                .node(here)
-                                .text(ident)
-                                .map(|s| s.into_owned())
-                                .unwrap_or_default();
-                            if t == old {
-                                continue;
-                            }
-                            if t.is_empty() {
-                                self.doc.remove_property(here, ident);
-                            } else {
-                                self.doc
-                                    .set_text(here, ident, t)
-                                    .map_err(|e| e.to_string())?;
-                            }
+                            set_text_field(&mut self.doc, here, ident, t)?;
                         }
                     }
                 }
@@ -381,23 +390,7 @@ impl Session {
                         if !is_info {
                             return Err(format!("`{ident}` is not a game-info property"));
                         }
-                        let t = v.as_str().unwrap_or("");
-                        let old = self
-                            .doc
-                            .node(target)
-                            .text(ident)
-                            .map(|s| s.into_owned())
-                            .unwrap_or_default();
-                        if t == old {
-                            continue;
-                        }
-                        if t.is_empty() {
-                            self.doc.remove_property(target, ident);
-                        } else {
-                            self.doc
-                                .set_text(target, ident, t)
-                                .map_err(|e| e.to_string())?;
-                        }
+                        set_text_field(&mut self.doc, target, ident, v.as_str().unwrap_or(""))?;
                     }
                 }
                 "delete" => {
