@@ -316,48 +316,28 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     let (cols, rows) = (d.size.cols, d.size.rows);
     for y in v.y0..=v.y1 {
         let edge = (y == 0 || y + 1 == rows) && rows > 1;
-        let mut x = v.x0;
-        while x <= v.x1 {
-            if !d.visible(Point::new(x, y)) {
-                x += 1;
-                continue;
-            }
-            let start = x;
-            while x < v.x1 && d.visible(Point::new(x + 1, y)) {
-                x += 1;
-            }
+        for (start, end) in runs(v.x0, v.x1, |x| d.visible(Point::new(x, y))) {
             let (x1, cy) = g.center(Point::new(start, y));
-            let (x2, _) = g.center(Point::new(x, y));
+            let (x2, _) = g.center(Point::new(end, y));
             let a = if start > 0 { x1 - 0.5 * c } else { x1 };
-            let b = if x + 1 < cols { x2 + 0.5 * c } else { x2 };
+            let b = if end + 1 < cols { x2 + 0.5 * c } else { x2 };
             if b > a {
                 let dst = if edge { &mut thick } else { &mut thin };
                 let _ = write!(dst, "M{} {}H{}", num(a), num(cy), num(b));
             }
-            x += 1;
         }
     }
     for x in v.x0..=v.x1 {
         let edge = (x == 0 || x + 1 == cols) && cols > 1;
-        let mut y = v.y0;
-        while y <= v.y1 {
-            if !d.visible(Point::new(x, y)) {
-                y += 1;
-                continue;
-            }
-            let start = y;
-            while y < v.y1 && d.visible(Point::new(x, y + 1)) {
-                y += 1;
-            }
+        for (start, end) in runs(v.y0, v.y1, |y| d.visible(Point::new(x, y))) {
             let (cx, y1) = g.center(Point::new(x, start));
-            let (_, y2) = g.center(Point::new(x, y));
+            let (_, y2) = g.center(Point::new(x, end));
             let a = if start > 0 { y1 - 0.5 * c } else { y1 };
-            let b = if y + 1 < rows { y2 + 0.5 * c } else { y2 };
+            let b = if end + 1 < rows { y2 + 0.5 * c } else { y2 };
             if b > a {
                 let dst = if edge { &mut thick } else { &mut thin };
                 let _ = write!(dst, "M{} {}V{}", num(cx), num(a), num(b));
             }
-            y += 1;
         }
     }
     let _ = writeln!(
@@ -832,6 +812,26 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
     }
     out.push_str(&w.body);
     out.push_str("</svg>\n");
+    out
+}
+
+/// The runs `(first, last)` of consecutive indices in `lo..=hi` where `on` holds.
+fn runs(lo: u8, hi: u8, on: impl Fn(u8) -> bool) -> Vec<(u8, u8)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for i in lo..=hi {
+        match (on(i), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, i - 1));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, hi));
+    }
     out
 }
 

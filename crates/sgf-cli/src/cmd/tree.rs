@@ -86,6 +86,27 @@ fn describe(doc: &Document, n: NodeId, size: BoardSize, number: u32) -> Line {
     Line { label: s, plain }
 }
 
+/// The indent under a branch glyph: the lines that continue its sequence.
+fn continuation(prefix: &str, glyph: &str) -> String {
+    let bar = match glyph {
+        "" => "",
+        "└─ " => "   ",
+        _ => "│  ",
+    };
+    format!("{prefix}{bar}")
+}
+
+/// A run of plain moves on one line: up to three in full, longer ones as
+/// first … last (count).
+fn fold(moves: &[String]) -> String {
+    match moves {
+        [first, .., last] if moves.len() > 3 => {
+            format!("{first} … {last} ({} moves)", moves.len())
+        }
+        _ => moves.join("  "),
+    }
+}
+
 /// Draws a game tree. Iterative: a stack of (node, prefix, is-last-sibling, move number).
 pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
     let game = doc.game(gi).expect("in range");
@@ -112,16 +133,7 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
             let lead = if first {
                 format!("{prefix}{glyph}")
             } else {
-                format!(
-                    "{prefix}{}",
-                    if glyph.is_empty() {
-                        ""
-                    } else if glyph == "└─ " {
-                        "   "
-                    } else {
-                        "│  "
-                    }
-                )
+                continuation(&prefix, glyph)
             };
             let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
             let foldable = !full && line.plain && !first && kids.len() == 1;
@@ -129,17 +141,7 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
                 folded.push(line.label);
             } else {
                 if !folded.is_empty() {
-                    let body = if folded.len() <= 3 {
-                        folded.join("  ")
-                    } else {
-                        format!(
-                            "{} … {} ({} moves)",
-                            folded[0],
-                            folded[folded.len() - 1],
-                            folded.len()
-                        )
-                    };
-                    out.push_str(&format!("{lead}{body}\n"));
+                    out.push_str(&format!("{lead}{}\n", fold(&folded)));
                     folded.clear();
                 }
                 out.push_str(&format!("{lead}{}\n", line.label));
@@ -149,16 +151,7 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
                 0 => break,
                 1 => n = kids[0],
                 _ => {
-                    let inner = format!(
-                        "{prefix}{}",
-                        if glyph.is_empty() {
-                            ""
-                        } else if glyph == "└─ " {
-                            "   "
-                        } else {
-                            "│  "
-                        }
-                    );
+                    let inner = continuation(&prefix, glyph);
                     for (i, &k) in kids.iter().enumerate().rev() {
                         let g = if i + 1 == kids.len() {
                             "└─ "
@@ -172,27 +165,8 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
             }
         }
         if !folded.is_empty() {
-            let lead = format!(
-                "{prefix}{}",
-                if glyph.is_empty() {
-                    ""
-                } else if glyph == "└─ " {
-                    "   "
-                } else {
-                    "│  "
-                }
-            );
-            let body = if folded.len() <= 3 {
-                folded.join("  ")
-            } else {
-                format!(
-                    "{} … {} ({} moves)",
-                    folded[0],
-                    folded[folded.len() - 1],
-                    folded.len()
-                )
-            };
-            out.push_str(&format!("{lead}{body}\n"));
+            let lead = continuation(&prefix, glyph);
+            out.push_str(&format!("{lead}{}\n", fold(&folded)));
         }
     }
     out
