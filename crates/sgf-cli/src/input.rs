@@ -77,17 +77,6 @@ pub fn load_with(
     })
 }
 
-/// Whether a path names a record file Qipu reads (by extension, any case).
-pub fn is_record_path(p: &std::path::Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| RECORD_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-}
-
-/// Extensions of the record files searched for in directories (those of
-/// every format `sgf-formats` reads).
-pub const RECORD_EXTENSIONS: &[&str] = &["sgf", "gib", "ngf", "ugf", "ugi"];
-
 /// Writes bytes to `out` (a path) or standard output.
 pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
     use std::io::Write;

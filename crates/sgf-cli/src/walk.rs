@@ -2,14 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-
-/// Whether a file found in a directory is a record to read (the extensions
-/// of every format `crate::input` reads, any case).
-pub fn is_record(path: &Path) -> bool {
-    crate::input::is_record_path(path)
-}
 
 /// Reads a record for counting or exporting: like [`crate::input::load`], but
 /// an SGF file is parsed without the informational report of the dialects it
@@ -36,62 +30,19 @@ pub fn load_record(path: &Path) -> Result<crate::input::Loaded> {
     })
 }
 
-/// The record files named by `paths`: files as given, directories walked
-/// recursively (entries sorted by name, symbolic links to directories not
-/// followed, so a cycle cannot trap the walk). `-` (standard input) is
-/// passed through. A subdirectory that cannot be read is skipped with a
-/// warning on standard error.
+/// The record files named by `paths` (see [`sgf_formats::walk`]): files as
+/// given, directories walked; what is skipped is warned about on standard
+/// error.
 ///
 /// # Errors
 /// When a path given does not exist or cannot be read.
 pub fn collect(paths: &[String]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        let path = PathBuf::from(p);
-        if p == "-" {
-            out.push(path);
-            continue;
-        }
-        let meta = match std::fs::metadata(&path) {
-            Ok(m) => m,
-            Err(e) => bail!("cannot read {p}: {e}"),
-        };
-        if !meta.is_dir() {
-            out.push(path);
-            continue;
-        }
-        let mut stack = vec![path];
-        while let Some(dir) = stack.pop() {
-            let rd = match std::fs::read_dir(&dir) {
-                Ok(rd) => rd,
-                // The top directory must be readable; below it, skip what is not.
-                Err(e) if dir.as_os_str() == p.as_str() => bail!("cannot read {p}: {e}"),
-                Err(e) => {
-                    eprintln!("warning: skipped directory {}: {e}", dir.display());
-                    continue;
-                }
-            };
-            let mut entries: Vec<(PathBuf, bool)> = rd
-                .flatten()
-                .map(|e| {
-                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                    (e.path(), is_dir)
-                })
-                .collect();
-            entries.sort();
-            // Subdirectories are visited in name order after the files of this one.
-            let mut subdirs = Vec::new();
-            for (path, is_dir) in entries {
-                if is_dir {
-                    subdirs.push(path);
-                } else if is_record(&path) && path.is_file() {
-                    out.push(path);
-                }
-            }
-            stack.extend(subdirs.into_iter().rev());
-        }
+    let walk = sgf_formats::walk::collect(paths, &sgf_formats::walk::WalkOptions::default())
+        .map_err(anyhow::Error::msg)?;
+    for w in &walk.warnings {
+        eprintln!("warning: {w}");
     }
-    Ok(out)
+    Ok(walk.files)
 }
 
 /// A progress bar over `n` files on standard error (hidden when it is not a terminal).

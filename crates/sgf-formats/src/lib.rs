@@ -35,6 +35,7 @@ pub mod registry;
 mod replay;
 pub mod sgf;
 pub mod ugf;
+pub mod walk;
 
 pub use common::{
     HandicapOrder, fmt_real, handicap_points, normalize_rank, parse_date_loose, parse_result_text,

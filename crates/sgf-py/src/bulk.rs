@@ -598,3 +598,22 @@ pub fn arrow_columns<'py>(
     out.append(num("warnings", "int32", &b.warnings)?)?;
     Ok((n, out))
 }
+
+/// The record files under `paths` (files as given, directories walked by
+/// the library's walker: sorted, links leaving a directory not followed,
+/// loops ended). Raises `OSError` for a path that does not exist.
+#[pyfunction]
+pub fn expand_paths_native(paths: Vec<PathBuf>) -> PyResult<Vec<PathBuf>> {
+    let walk = sgf_formats::walk::collect(&paths, &sgf_formats::walk::WalkOptions::default())
+        .map_err(pyo3::exceptions::PyOSError::new_err)?;
+    Ok(walk.files)
+}
+
+/// The file extensions of every format Qipu reads, with their dot.
+#[pyfunction]
+pub fn record_extensions() -> Vec<String> {
+    sgf_formats::walk::record_extensions()
+        .into_iter()
+        .map(|e| format!(".{e}"))
+        .collect()
+}

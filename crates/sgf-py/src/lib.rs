@@ -48,5 +48,7 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model::read, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::read_many_native, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::arrow_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::expand_paths_native, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::record_extensions, m)?)?;
     Ok(())
 }

@@ -86,37 +86,25 @@ pub fn random_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Record files under `dir`, relative paths, sorted.
+/// The most files the viewer lists in a directory.
+const MAX_LISTED: usize = 100_000;
+
+/// Record files under `dir` (the library's walker: links leaving `dir` are
+/// not followed, loops end), as relative paths with `/`.
 fn list_records(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if out.len() < 100_000 {
-                    stack.push(p);
-                }
-            } else if is_record(&p)
-                && let Ok(rel) = p.strip_prefix(dir)
-            {
-                out.push(rel.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out.sort();
-    out
+    let opts = sgf_formats::walk::WalkOptions::default().with_max_files(MAX_LISTED);
+    let Ok(walk) = sgf_formats::walk::walk_dir(dir, &opts) else {
+        return Vec::new();
+    };
+    walk.files
+        .iter()
+        .filter_map(|p| p.strip_prefix(dir).ok())
+        .map(|rel| rel.to_string_lossy().replace('\\', "/"))
+        .collect()
 }
 
 fn is_record(p: &Path) -> bool {
-    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        ["sgf", "gib", "ngf", "ugf", "ugi"]
-            .iter()
-            .any(|x| x.eq_ignore_ascii_case(e))
-    })
+    sgf_formats::walk::is_record_path(p)
 }
 
 impl App {

@@ -62,7 +62,9 @@ from ._qipu import (
     read,
 )
 from ._qipu import arrow_columns as _arrow_columns
+from ._qipu import expand_paths_native as _expand_paths_native
 from ._qipu import read_many_native as _read_many_native
+from ._qipu import record_extensions as _record_extensions
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow
@@ -93,26 +95,23 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: File extensions picked up when a directory is given (case-insensitive):
-#: SGF and the other formats Qipu reads (Tygem GIB, NGF, Pandanet UGF/UGI).
-SGF_EXTENSIONS = (".sgf", ".gib", ".ngf", ".ugf", ".ugi")
+#: those of every format Qipu reads (SGF, Tygem GIB, NGF, Pandanet UGF/UGI…).
+SGF_EXTENSIONS = tuple(_record_extensions())
 
 
 def expand_paths(paths: PathLike | Iterable[PathLike]) -> list[str]:
     """The files to read: a file path, a directory (searched recursively for
-    ``SGF_EXTENSIONS`` files, in sorted order) or an iterable of either."""
+    ``SGF_EXTENSIONS`` files, in sorted order, by the same walker as the
+    ``qipu`` command: links leaving the directory are not followed, link
+    loops end) or an iterable of either. A path that is not a directory is
+    passed through as it is (reading it reports any problem)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     out: list[str] = []
     for p in paths:
         p = os.fspath(p)
         if os.path.isdir(p):
-            found = []
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames.sort()
-                for f in filenames:
-                    if f.lower().endswith(SGF_EXTENSIONS):
-                        found.append(os.path.join(dirpath, f))
-            out.extend(sorted(found))
+            out.extend(os.fspath(f) for f in _expand_paths_native([p]))
         else:
             out.append(p)
     return out
