@@ -58,6 +58,21 @@ impl<'a> Source<'a> {
         }
         self.enc.decode_without_bom_handling(bytes).0.into_owned()
     }
+
+    /// The length of the decoded text of the characters complete within
+    /// `bytes`. A streaming decoder's output for a prefix is a prefix of
+    /// the whole decode, so this is always a character boundary of
+    /// `decode(longer)` for any `longer` starting with `bytes`, even when
+    /// `bytes` ends inside a multi-byte character.
+    fn decoded_prefix_len(&self, bytes: &[u8]) -> usize {
+        let mut dec = self.enc.new_decoder_without_bom_handling();
+        let mut out = String::with_capacity(
+            dec.max_utf8_buffer_length(bytes.len())
+                .unwrap_or(bytes.len() * 3 + 16),
+        );
+        let _ = dec.decode_to_string(bytes, &mut out, false);
+        out.len()
+    }
 }
 
 /// The sources of a loaded record: its document, and for a record converted
@@ -121,17 +136,26 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
         }
     }
     let text = source.decode(&src[a..b]);
-    let pre = source.decode(&src[a..start.clamp(a, b)]).len();
+    // Offsets into `text` for the span: computed through the decoder, so
+    // they land on character boundaries whatever the span's bytes are.
+    let start = start.clamp(a, b);
     let end = (d.span.end as usize).clamp(start, b);
-    let span_len = source.decode(&src[start.min(b)..end]).len().max(1);
-    let span_end = (pre + span_len).min(text.len());
+    let pre = floor_boundary(&text, source.decoded_prefix_len(&src[a..start]));
+    let mut span_end = floor_boundary(&text, source.decoded_prefix_len(&src[a..end])).max(pre);
+    if span_end == pre {
+        // An empty span (or one inside a character) marks the next character.
+        span_end = text[pre..]
+            .chars()
+            .next()
+            .map_or(pre, |c| pre + c.len_utf8());
+    }
     let title = format!("[{}] {}", d.code.as_str(), d.message);
     let snippet = Snippet::source(text.as_str())
         .line_start(line as usize)
         .path(name)
         .annotation(
             AnnotationKind::Primary
-                .span(pre..span_end.max(pre))
+                .span(pre..span_end)
                 .label(d.code.name()),
         );
     let report = &[level(d.severity)
@@ -143,6 +167,15 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
         Renderer::plain()
     };
     r.render(report).to_string()
+}
+
+/// The largest character boundary of `s` at or before `i`.
+fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// One line: `file:line:col: severity[code]: message`.

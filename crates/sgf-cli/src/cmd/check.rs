@@ -48,6 +48,37 @@ pub struct Args {
     /// Only the summary (human output).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Show at most N diagnostics of each code per file, then how many more
+    /// there are (0: all). Default: 10 in human output, all in --json.
+    #[arg(long, value_name = "N")]
+    pub max_diagnostics: Option<usize>,
+}
+
+/// Diagnostics of each code shown per file in human output by default.
+const DEFAULT_MAX_PER_CODE: usize = 10;
+
+/// Keeps at most `max` diagnostics of each code (0: all); returns what was
+/// left out, per code, in order of first appearance.
+fn cap_per_code(diags: &mut Vec<Diagnostic>, max: usize) -> Vec<(Code, usize)> {
+    if max == 0 {
+        return Vec::new();
+    }
+    let mut seen: Vec<(Code, usize)> = Vec::new();
+    diags.retain(|d| {
+        let i = match seen.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => i,
+            None => {
+                seen.push((d.code, 0));
+                seen.len() - 1
+            }
+        };
+        seen[i].1 += 1;
+        seen[i].1 <= max
+    });
+    seen.into_iter()
+        .filter(|(_, n)| *n > max)
+        .map(|(c, n)| (c, n - max))
+        .collect()
 }
 
 /// The outcome of checking one file.
@@ -62,6 +93,10 @@ struct FileReport {
     diagnostics: Vec<Diagnostic>,
     /// Repairs, with their line and column in the input.
     changes: Vec<(Change, u32, u32)>,
+    /// Diagnostics left out by `--max-diagnostics`, per code.
+    omitted: Vec<(Code, usize)>,
+    /// Errors and warnings found, before any were left out.
+    counts: (usize, usize),
     error: Option<String>,
 }
 
@@ -84,6 +119,8 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 original: None,
                 diagnostics: Vec::new(),
                 changes: Vec::new(),
+                omitted: Vec::new(),
+                counts: (0, 0),
                 error: Some(format!("{e:#}")),
             };
         }
@@ -156,6 +193,20 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             }
         }
     }
+    let counts = (
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
+    );
+    let max = args
+        .max_diagnostics
+        .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
+    let omitted = cap_per_code(&mut diags, max);
     // After --fix -o, what is left is in the output file: name it.
     let name = match (&args.output, args.fix) {
         (Some(o), true) if o != "-" => o.clone(),
@@ -168,6 +219,8 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         original,
         diagnostics: diags,
         changes,
+        omitted,
+        counts,
         error,
     }
 }
@@ -225,6 +278,14 @@ fn json_line(r: &FileReport) -> String {
                 .collect::<Vec<_>>()
         );
     }
+    if !r.omitted.is_empty() {
+        o["omitted"] = r
+            .omitted
+            .iter()
+            .map(|(c, n)| (c.as_str().to_string(), json!(n)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+    }
     if let Some(e) = &r.error {
         o["error"] = json!(e);
     }
@@ -280,16 +341,7 @@ pub fn run(args: &Args) -> Result<u8> {
             if r.error.is_some() {
                 unreadable += 1;
             }
-            let e = r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count();
-            let w = r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Warning)
-                .count();
+            let (e, w) = r.counts;
             errors += e;
             warnings += w;
             if e + w > 0 {
@@ -359,6 +411,17 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         }
         s.push_str(&report::render_in(&r.name, sources.of(d), d, color));
         s.push('\n');
+    }
+    for (c, n) in &r.omitted {
+        if c.default_severity() == Severity::Info && !args.info {
+            continue;
+        }
+        s.push_str(&format!(
+            "{}: … and {n} more [{}] {} (--max-diagnostics 0 shows all)\n",
+            r.name,
+            c.as_str(),
+            c.name()
+        ));
     }
     s
 }
