@@ -218,3 +218,47 @@ fn one_last_move_mark() {
     assert_eq!(p, String::from_utf8(r.stdout).unwrap());
     assert!(p.contains(">O"), "{p}");
 }
+
+/// A write that fails half-way (a full disk; emulated by a file size limit
+/// with SIGXFSZ ignored, so the write returns EFBIG) leaves the original
+/// whole and no temporary file behind.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_original_and_no_temporary_file() {
+    let d = tmp("full");
+    let f = d.join("g.sgf");
+    // Repaired output larger than 1 KiB (the limit), input smaller.
+    let mut sgf = String::from("(;GM[1]SZ[19]DT[2024/1/5]");
+    for i in 0..60 {
+        sgf.push_str(&format!(
+            ";B[{}{}]",
+            (b'a' + i % 19) as char,
+            (b'a' + i / 19) as char
+        ));
+        sgf.push_str(&format!(
+            ";W[{}{}]",
+            (b'a' + i % 19) as char,
+            (b'h' + i / 19) as char
+        ));
+    }
+    sgf.push(')');
+    assert!(sgf.len() < 1024);
+    std::fs::write(&f, &sgf).unwrap();
+    let cmd = format!(
+        "trap '' XFSZ; ulimit -f 1; exec {} check --fix --in-place {}",
+        env!("CARGO_BIN_EXE_qipu"),
+        f.display()
+    );
+    let out = Command::new("sh").args(["-c", &cmd]).output().unwrap();
+    let err =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), sgf);
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["g.sgf".to_string()]);
+}

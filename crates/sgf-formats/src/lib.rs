@@ -33,6 +33,7 @@ pub mod gib;
 pub mod ngf;
 pub mod registry;
 mod replay;
+pub mod save;
 pub mod sgf;
 pub mod ugf;
 pub mod walk;

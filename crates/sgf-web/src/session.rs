@@ -41,6 +41,9 @@ pub struct Session {
     redo: Vec<(Document, usize, NodeId)>,
     /// Changed since it was opened or saved.
     pub dirty: bool,
+    /// The fingerprint of the file on disk as last read or written: Save
+    /// refuses to overwrite a file another program changed since.
+    pub on_disk: Option<sgf_formats::save::Fingerprint>,
     diagnostics: Vec<Diagnostic>,
     /// Move numbers on the board.
     pub numbers: bool,
@@ -115,6 +118,7 @@ impl Session {
             undo: Vec::new(),
             redo: Vec::new(),
             dirty: false,
+            on_disk: None,
             diagnostics,
             numbers: false,
         };

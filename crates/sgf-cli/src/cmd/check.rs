@@ -125,6 +125,10 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             };
         }
     };
+    let read = sgf_formats::save::Fingerprint::of(match &loaded.original {
+        Some((bytes, _)) => bytes,
+        None => loaded.parsed.document.original(),
+    });
     let mut diags = diagnostics_of(&loaded.parsed);
     let mut doc = loaded.parsed.document;
     let mut original = loaded.original;
@@ -173,7 +177,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 let _ = std::io::stdout().lock().write_all(&bytes);
             }
             Some(t) => {
-                if let Err(e) = write_fixed(&t, path, &bytes, args.backup) {
+                if let Err(e) = write_fixed(&t, path, &bytes, args.backup, read) {
                     error = Some(format!("{e:#}"));
                 }
             }
@@ -225,15 +229,21 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     }
 }
 
-fn write_fixed(target: &str, source: &str, bytes: &[u8], backup: bool) -> Result<()> {
-    if backup && target == source {
-        std::fs::copy(source, format!("{source}.bak"))
-            .with_context(|| format!("cannot back up {source}"))?;
-    }
-    // Write next to the target, then rename: an interrupted run leaves the original intact.
-    let tmp = format!("{target}.qipu-tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {tmp}"))?;
-    std::fs::rename(&tmp, target).with_context(|| format!("cannot write {target}"))?;
+fn write_fixed(
+    target: &str,
+    source: &str,
+    bytes: &[u8],
+    backup: bool,
+    read: sgf_formats::save::Fingerprint,
+) -> Result<()> {
+    use sgf_formats::save::{SaveOptions, replace_file};
+    let in_place = target == source;
+    let mut opts = SaveOptions::default();
+    opts.backup = backup && in_place;
+    // In place, the file must still be what was checked.
+    opts.expected = in_place.then_some(read);
+    replace_file(std::path::Path::new(target), bytes, &opts)
+        .with_context(|| format!("cannot write {target}"))?;
     Ok(())
 }
 
