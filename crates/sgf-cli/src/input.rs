@@ -60,6 +60,7 @@ pub fn load_with(
     let loaded = reader
         .read(&bytes, opts)
         .with_context(|| format!("cannot read {path}"))?;
+    let original = loaded.converted.then(|| (bytes, loaded.encoding()));
     Ok(Loaded {
         name: if path == "-" {
             "<stdin>".into()
@@ -69,11 +70,7 @@ pub fn load_with(
         parsed: loaded.parsed,
         format: loaded.format,
         charset: loaded.charset,
-        original: loaded.converted.then(|| {
-            let enc = encoding_rs::Encoding::for_label(loaded.charset.as_bytes())
-                .unwrap_or(encoding_rs::UTF_8);
-            (bytes, enc)
-        }),
+        original,
     })
 }
 

@@ -179,6 +179,7 @@ impl App {
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<Value, String> {
+        let mut input = None;
         let (doc, diags, format, charset) = if text {
             let s = String::from_utf8_lossy(bytes);
             let p = sgf_core::parse_str(&s);
@@ -195,6 +196,9 @@ impl App {
                 .unwrap_or_else(|| PathBuf::from(&name));
             let r = sgf_formats::read_any(bytes, Some(&hint))
                 .map_err(|e| format!("{name}: {}", e.message))?;
+            if r.converted {
+                input = Some((bytes.to_vec(), r.encoding()));
+            }
             (
                 r.parsed.document,
                 r.parsed.diagnostics,
@@ -208,6 +212,7 @@ impl App {
             *n
         };
         let mut s = Session::new(id, name, doc, diags, format, charset);
+        s.input = input;
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);

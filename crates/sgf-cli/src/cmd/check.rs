@@ -10,7 +10,8 @@ use serde_json::json;
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
 use sgf_go::fix::Change;
 
-use crate::{input, report};
+use crate::input;
+use sgf_report as report;
 
 /// Check records against every rule of SGF FF[4] and Go; optionally repair them.
 #[derive(ClapArgs, Debug)]
@@ -250,35 +251,14 @@ fn write_fixed(
 fn json_line(r: &FileReport) -> String {
     let doc = r.doc.as_ref();
     let sources = doc.map(|doc| report::Sources::new(doc, r.original.as_ref()));
-    let diags: Vec<serde_json::Value> = r
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let src = sources.as_ref().map(|s| s.of(d));
-            let (line, column) = src.map_or((1, 1), |s| s.line_col(d.span.start));
-            let (start, end) = match (doc, src) {
-                (Some(doc), Some(s)) if !s.is_input() => (
-                    doc.original_offset(d.span.start),
-                    doc.original_offset(d.span.end),
-                ),
-                _ => (d.span.start, d.span.end),
-            };
-            let mut o = json!({
-                "code": d.code.as_str(),
-                "severity": d.severity.as_str(),
-                "message": d.message,
-                "line": line,
-                "column": column,
-                "start": start,
-                "end": end,
-                "name": d.code.name(),
-            });
-            if let Some(fix) = &d.fix {
-                o["fix"] = json!(fix);
-            }
-            o
-        })
-        .collect();
+    let diags: Vec<serde_json::Value> = match (doc, &sources) {
+        (Some(doc), Some(sources)) => r
+            .diagnostics
+            .iter()
+            .map(|d| report::to_json(doc, sources, d))
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut o = json!({"path": r.name, "diagnostics": diags});
     if !r.changes.is_empty() {
         o["changes"] = json!(
