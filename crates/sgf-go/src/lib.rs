@@ -31,9 +31,9 @@ pub mod coords;
 pub mod edit;
 pub mod fix;
 pub mod info;
-pub mod lenient;
 pub mod moves;
 pub mod replay;
+pub mod values;
 
 pub use board::{Board, MoveEffect, Position, Stone};
 pub use coords::{BoardSize, CoordIssue, Move, board_size, parse_move};
