@@ -5,9 +5,12 @@ use libfuzzer_sys::fuzz_target;
 use sgf_core::{WriteOptions, parse, to_canonical_bytes};
 
 fn fmt(data: &[u8]) -> (Vec<u8>, usize) {
-    let mut doc = parse(data).document;
-    let _ = sgf_formats::normalize(&mut doc);
-    (to_canonical_bytes(&doc, &WriteOptions::default()), doc.game_count())
+    let mut p = parse(data);
+    sgf_formats::repair::fmt(&mut p);
+    (
+        to_canonical_bytes(&p.document, &WriteOptions::default()),
+        p.document.game_count(),
+    )
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -92,18 +92,12 @@ pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
 }
 
 /// Rewrites the SGF dialects of a loaded record in FF[4] form (what `fmt`
-/// and `convert` write) and adds what was done to its diagnostics.
-/// Converted records are already in FF[4] form.
+/// and `convert` write; see `sgf_formats::repair::fmt`). Converted
+/// records are already in FF[4] form.
 pub fn normalize(loaded: &mut Loaded) {
-    if loaded.original.is_some() {
-        return;
+    if loaded.original.is_none() {
+        sgf_formats::repair::fmt(&mut loaded.parsed);
     }
-    let mut diags = sgf_formats::normalize(&mut loaded.parsed.document);
-    let all = &mut loaded.parsed.diagnostics;
-    // The dialect reports of reading are repeated by normalize: keep one.
-    all.retain(|d| d.code != sgf_core::Code::DialectDetected);
-    all.append(&mut diags);
-    all.sort_by_key(|d| (d.span.start, d.span.end));
 }
 
 impl Loaded {

@@ -114,7 +114,7 @@ fn convert_several_inputs_into_a_directory() {
     // The Fox dialect is normalised on the way.
     let fox = std::fs::read_to_string(d.join("fox_chinese.sgf")).unwrap();
     assert!(
-        fox.contains("KM[7.5]") && fox.contains("ORIGINAL[KM=375]"),
+        fox.contains("KM[7.5]") && fox.contains("KM as written: 375"),
         "{fox}"
     );
     // The same stem twice does not overwrite.
@@ -281,7 +281,7 @@ fn check_fix_normalises_dialects_instead_of_deleting_them() {
         "EV[第10回テスト代表]",
         "KM[6.5]",
         "RE[W+R]",
-        "ORIGINAL[KO=黒6目半]",
+        "KO as written: 黒6目半",
         "fixed [R006]",
     ] {
         assert!(s.contains(want), "{want} in {s}");

@@ -262,3 +262,54 @@ fn a_failed_write_leaves_the_original_and_no_temporary_file() {
         .collect();
     assert_eq!(names, vec!["g.sgf".to_string()]);
 }
+
+/// The fix report shows text decoded in the file's charset (`KM[5。5]`),
+/// not its raw bytes, and JSON carries the text before and after.
+#[test]
+fn the_fix_report_shows_decoded_text() {
+    let d = tmp("report");
+    let f = d.join("gbk.sgf");
+    // GBK: 。 is A1 A3; 黑 is BA DA.
+    std::fs::write(
+        &f,
+        b"(;GM[1]FF[4]CA[GBK]SZ[19]PB[\xba\xda]KM[5\xa1\xa35];B[pd])".as_slice(),
+    )
+    .unwrap();
+    let out_file = d.join("out.sgf");
+    let out = qipu(
+        &[
+            "check",
+            "--fix",
+            f.to_str().unwrap(),
+            "-o",
+            out_file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("KM[5。5] corrected to KM[5.5]"), "{s}");
+    let fixed = std::fs::read_to_string(&out_file).unwrap();
+    assert!(
+        fixed.contains("KM[5.5]") && fixed.contains("KM as written: 5。5"),
+        "{fixed}"
+    );
+    let out = qipu(
+        &[
+            "check",
+            "--json",
+            "--fix",
+            f.to_str().unwrap(),
+            "-o",
+            out_file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let change = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["before"] == "KM[5。5]")
+        .expect("a change with its text");
+    assert_eq!(change["after"], "KM[5.5]");
+}

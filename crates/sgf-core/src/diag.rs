@@ -273,6 +273,12 @@ codes! {
     BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
     /// `VW` in an FF[1]–FF[3] file with two points: the corners of the view, not two points of it.
     OldView = ("V026", "old-view", Warning, "value", "(;FF[3]VW[ba][db])", "converted to the rectangle `VW[ba:db]`");
+    /// White space inside a value whose type has none (a point, a number, a colour, a date): readers differ on it.
+    ValueWhitespace = ("V027", "value-whitespace", Warning, "value", "(;PL[ W];B[ aa])", "the white space removed");
+    /// `HA` below 2: a handicap game has at least two stones (`HA[1]`, `HA[0]`, `HA[-3]`).
+    BadHandicap = ("V028", "bad-handicap", Error, "value", "(;HA[1])", "deleted; its wording kept in GC");
+    /// A board without a point: `SZ[0]`, `SZ[-1]`, `SZ[19:0]`, in any game.
+    BadBoardSize = ("V029", "bad-board-size", Error, "value", "(;GM[2]SZ[0])", "deleted (the game's default size applies); its wording kept in GC");
 
     // ---- go: playing the moves ----
     /// A move on a point that already holds a stone.
@@ -306,7 +312,7 @@ codes! {
     /// Handicap stones the record does not list were placed by a named convention.
     HandicapPlaced = ("R005", "handicap-placed", Info, "format", "GIB `INI 0 1 3 &4`", "`HA` and `AB` written; the convention (Tygem: third stone top-left) is named");
     /// A construct of an SGF dialect was rewritten in FF[4] form; the original value is kept.
-    DialectNormalised = ("R006", "dialect-normalised", Info, "format", "(;KO[黒6目半])", "rewritten (`KM[6.5]`); the original kept in the private property `ORIGINAL`");
+    DialectNormalised = ("R006", "dialect-normalised", Info, "format", "(;KO[黒6目半])", "rewritten (`KM[6.5]`); the original wording kept in `GC` (`KO as written: 黒6目半`)");
 }
 
 /// Another place a diagnostic refers to (e.g. the first occurrence of a duplicate).

@@ -355,6 +355,19 @@ fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, out: &mut Vec<Dia
     let empty = v.is_empty();
     let ident = info.ident;
     let shown = || String::from_utf8_lossy(raw).into_owned();
+    if has_stray_whitespace(info, raw) {
+        out.push(
+            Diagnostic::new(
+                Code::ValueWhitespace,
+                span,
+                format!(
+                    "white space in `{ident}[{}]`, whose values have none",
+                    shown()
+                ),
+            )
+            .with_fix("the white space removed"),
+        );
+    }
     match info.value {
         ValueType::None => {
             if !empty {
@@ -493,7 +506,46 @@ fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, out: &mut Vec<Dia
                 }
             }
         }
-        ValueType::Size | ValueType::EListOfPoint | ValueType::Unknown => {}
+        ValueType::Size => {
+            let dims: Vec<Option<i64>> = match v.composed_raw() {
+                Some((a, b)) => vec![value::parse_number(a), value::parse_number(b)],
+                None => vec![value::parse_number(raw)],
+            };
+            if dims.iter().any(|d| d.is_some_and(|n| n < 1)) {
+                out.push(
+                    Diagnostic::new(
+                        Code::BadBoardSize,
+                        span,
+                        format!("`SZ[{}]`: a board needs at least one point", shown()),
+                    )
+                    .with_fix("deleted; the default size applies"),
+                );
+            }
+        }
+        ValueType::EListOfPoint | ValueType::Unknown => {}
+    }
+}
+
+/// Whether a value of a type without white space (numbers, colours,
+/// points, sizes, `DT`) has some: around it, or inside a point.
+fn has_stray_whitespace(info: &props::PropInfo, raw: &[u8]) -> bool {
+    let edges = raw.first().is_some_and(|&b| crate::lexer::is_ws(b))
+        || raw.last().is_some_and(|&b| crate::lexer::is_ws(b));
+    match info.value {
+        ValueType::Number
+        | ValueType::Real
+        | ValueType::Double
+        | ValueType::Color
+        | ValueType::Size => edges,
+        ValueType::Point
+        | ValueType::Stone
+        | ValueType::Move
+        | ValueType::ListOfPoint
+        | ValueType::ListOfStone
+        | ValueType::EListOfPoint
+        | ValueType::ListOfPointPoint => raw.iter().any(|&b| crate::lexer::is_ws(b)),
+        ValueType::SimpleText if info.ident == "DT" => edges,
+        _ => false,
     }
 }
 

@@ -32,6 +32,7 @@ pub mod dialect;
 pub mod gib;
 pub mod ngf;
 pub mod registry;
+pub mod repair;
 mod replay;
 pub mod save;
 pub mod sgf;

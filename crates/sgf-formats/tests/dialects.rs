@@ -93,6 +93,16 @@ fn reading_changes_nothing() {
     );
 }
 
+/// The lines of the root's `GC` keeping replaced wording.
+fn as_written(doc: &sgf_core::Document) -> Vec<String> {
+    text(doc, "GC")
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(" as written: "))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn nihon_kiin_shift_jis() {
     let (doc, diags) = normalized("sgf/nihon_kiin_sjis.sgf");
@@ -106,13 +116,13 @@ fn nihon_kiin_shift_jis() {
         assert!(text(&doc, gone).is_none(), "{gone}");
     }
     assert_eq!(
-        values(&doc, "ORIGINAL"),
+        as_written(&doc),
         [
-            "KO=黒6目半",
-            "TM=3時間",
-            "LT=60秒",
-            "LC=10回",
-            "RE=185手完、白中押し勝ち"
+            "KO as written: 黒6目半",
+            "TM as written: 3時間",
+            "LT as written: 60秒",
+            "LC as written: 10回",
+            "RE as written: 185手完、白中押し勝ち"
         ]
     );
     // The new properties stand where the old ones did.
@@ -128,7 +138,7 @@ fn sina_gbk_chinese_counting() {
     // 3¾ stones of komi and a win by 1¼ stones, in points.
     assert_eq!(text(&doc, "KM").as_deref(), Some("7.5"));
     assert_eq!(text(&doc, "RE").as_deref(), Some("B+2.5"));
-    assert!(values(&doc, "ORIGINAL").contains(&"RE=黑胜1又1/4子".to_string()));
+    assert!(as_written(&doc).contains(&"RE as written: 黑胜1又1/4子".to_string()));
 }
 
 #[test]
@@ -137,7 +147,10 @@ fn fox_scaled_komi_app_and_byo_yomi() {
     assert_eq!(text(&doc, "KM").as_deref(), Some("7.5"));
     assert_eq!(values(&doc, "AP"), ["foxwq"]);
     assert_eq!(text(&doc, "OT").as_deref(), Some("3x30 byo-yomi"));
-    assert_eq!(values(&doc, "ORIGINAL"), ["KM=375", "AP=GNU Go:3.8"]);
+    assert_eq!(
+        as_written(&doc),
+        ["KM as written: 375", "AP as written: GNU Go:3.8"]
+    );
     assert!(
         diags
             .iter()

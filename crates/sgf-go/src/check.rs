@@ -30,7 +30,7 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
         let game = doc.game(gi).expect("in range");
         let root = game.root();
         let (size, issue) = coords::board_size(&root);
-        if let Some((issue, span)) = issue {
+        if let Some((issue, span)) = issue.filter(|(i, _)| *i != SizeIssue::NoPoint) {
             out.push(match issue {
                 SizeIssue::Invalid => Diagnostic::new(
                     Code::InvalidNumber,
@@ -43,7 +43,7 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
                     format!("a square board must be written `SZ[{}]`", size.cols),
                 )
                 .with_fix(format!("SZ[{}]", size.cols)),
-                SizeIssue::OutOfRange => Diagnostic::new(
+                SizeIssue::OutOfRange | SizeIssue::NoPoint => Diagnostic::new(
                     Code::OutOfRange,
                     span,
                     format!("Go boards are 1×1 to 52×52; read as {size}"),
@@ -507,7 +507,23 @@ fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
     let Some(v) = root.value("HA") else { return };
     let Some(ha) = v.number() else { return };
     let stones = coords::points_of(root, "AB", size).len() as i64;
-    if ha >= 2 && stones != ha {
+    // `HA[0]` is how many programs (Fox among them) write an even game:
+    // wrong only when there are handicap stones after all.
+    if ha < 2 && !(ha == 0 && stones == 0) {
+        let with = if stones > 0 {
+            format!(" (the root has {stones} black setup stone(s))")
+        } else {
+            String::new()
+        };
+        out.push(
+            Diagnostic::new(
+                Code::BadHandicap,
+                v.span(),
+                format!("HA[{ha}]: a handicap is at least 2 stones{with}"),
+            )
+            .with_fix("deleted; its wording kept in GC"),
+        );
+    } else if ha >= 2 && stones != ha {
         out.push(
             Diagnostic::new(
                 Code::HandicapMismatch,

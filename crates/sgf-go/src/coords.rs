@@ -61,6 +61,9 @@ pub enum SizeIssue {
     SquareComposed,
     /// Outside 1–52: clamped.
     OutOfRange,
+    /// A dimension below 1 (`SZ[0]`, `SZ[19:0]`): the default 19×19 is
+    /// used (`sgf-core` reports it for every game, `V029`).
+    NoPoint,
 }
 
 /// Reads `SZ` from a root node: the size used and what was wrong with it.
@@ -85,7 +88,7 @@ pub fn parse_size(raw: &[u8], span: Span) -> (BoardSize, Option<(SizeIssue, Span
         return (BoardSize::default(), Some((SizeIssue::Invalid, span)));
     };
     if c < 1 || r < 1 {
-        return (BoardSize::default(), Some((SizeIssue::Invalid, span)));
+        return (BoardSize::default(), Some((SizeIssue::NoPoint, span)));
     }
     let clamp = |n: i64| n.clamp(1, MAX_SIZE as i64) as u8;
     let size = BoardSize {

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::json;
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
-use sgf_go::fix::Change;
+use sgf_formats::repair::Change;
 
 use crate::input;
 use sgf_report as report;
@@ -137,32 +137,19 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let mut error = None;
     if args.fix {
         let mut fixed = doc.clone();
-        // SGF dialects first, as fmt writes them: otherwise the Nihon Ki-in
-        // event `TE[…]` and komi `KO[…]` look like misplaced move annotations.
-        let dialect: Vec<Change> = if original.is_none() {
-            sgf_formats::normalize(&mut fixed)
-                .into_iter()
-                .filter(|d| {
-                    matches!(d.code, Code::DialectNormalised | Code::HandicapPlaced)
-                        && d.severity == Severity::Info
-                })
-                .map(|d| Change {
-                    code: d.code,
-                    message: d.message,
-                    span: d.span,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let repair_opts = sgf_go::fix::RepairOptions {
-            variation_level: args.variation_level,
-        };
-        let (bytes, ch, _) =
-            sgf_go::fix::repair_to_canonical(&mut fixed, &WriteOptions::default(), &repair_opts);
-        changes = dialect
+        let mut repair_opts = sgf_formats::repair::RepairOptions::default();
+        repair_opts.variation_level = args.variation_level;
+        // Converted records are written in FF[4] form by their reader: no
+        // dialect to normalise, but the rest of the repair applies.
+        let repaired = sgf_formats::repair::repair_to_canonical(
+            &mut fixed,
+            &WriteOptions::default(),
+            &repair_opts,
+        );
+        let bytes = repaired.bytes;
+        changes = repaired
+            .changes
             .into_iter()
-            .chain(ch)
             .map(|c| {
                 let (l, col) = doc.line_col(c.span.start);
                 (c, l, col)
@@ -264,7 +251,7 @@ fn json_line(r: &FileReport) -> String {
         o["changes"] = json!(
             r.changes
                 .iter()
-                .map(|(c, l, col)| json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end}))
+                .map(|(c, l, col)| json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end, "before": c.before, "after": c.after}))
                 .collect::<Vec<_>>()
         );
     }

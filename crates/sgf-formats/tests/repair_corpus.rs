@@ -1,0 +1,159 @@
+//! Repair without loss, on the whole sample corpus (skipped without it):
+//! for every game of every file, every Text and SimpleText value, every
+//! game-info value and every unknown or private property's value of the
+//! input still appears in the output of `check --fix` (compared after NFKC
+//! and case folding, white space collapsed); and `fix` and `fmt` are
+//! idempotent, byte for byte. The counts are printed for the record.
+
+mod common;
+
+use sgf_core::{Document, PropKind, ValueType, WriteOptions, parse, to_canonical_bytes};
+use sgf_formats::repair::{self, RepairOptions};
+use unicode_normalization::UnicodeNormalization;
+
+fn norm(s: &str) -> String {
+    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    collapsed.nfkc().collect::<String>().to_lowercase()
+}
+
+/// The values that must survive, as (property, normalised text).
+fn kept_values(doc: &Document) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (_, n) in doc.all_nodes() {
+        for p in doc.node(n).props() {
+            // The canonical form is UTF-8 by definition.
+            if p.ident() == "CA" {
+                continue;
+            }
+            let info = p.info();
+            let keep = match info {
+                None => true,
+                Some(i) => {
+                    matches!(i.value, ValueType::Text | ValueType::SimpleText)
+                        || i.kind == PropKind::GameInfo
+                }
+            };
+            if !keep {
+                continue;
+            }
+            for v in p.values() {
+                let t = norm(&v.decoded());
+                if !t.is_empty() {
+                    out.push((p.ident().to_string(), t));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every value of the output, normalised, in one string.
+fn all_text(doc: &Document) -> String {
+    let mut s = String::new();
+    for (_, n) in doc.all_nodes() {
+        for p in doc.node(n).props() {
+            for v in p.values() {
+                s.push_str(&norm(&v.decoded()));
+                s.push('\u{1}');
+            }
+        }
+    }
+    s
+}
+
+fn fix(bytes: &[u8]) -> Vec<u8> {
+    let mut doc = parse(bytes).document;
+    repair::repair_to_canonical(
+        &mut doc,
+        &WriteOptions::default(),
+        &RepairOptions::default(),
+    )
+    .bytes
+}
+
+fn fmt(bytes: &[u8]) -> Vec<u8> {
+    let mut p = parse(bytes);
+    repair::fmt(&mut p);
+    to_canonical_bytes(&p.document, &WriteOptions::default())
+}
+
+/// What one file gives: games, values checked, characters lost, failures.
+fn check_file(name: &str, bytes: &[u8]) -> (usize, usize, usize, Vec<String>) {
+    let input = parse(bytes).document;
+    let (mut values, mut lost_chars, mut failures) = (0, 0, Vec::new());
+    if input.game_count() == 0 {
+        return (0, 0, 0, failures);
+    }
+    let once = fix(bytes);
+    let output = all_text(&parse(&once).document);
+    for (ident, v) in kept_values(&input) {
+        values += 1;
+        if !output.contains(&v) {
+            lost_chars += v.chars().count();
+            failures.push(format!(
+                "{name}: {ident} lost {:?}",
+                v.chars().take(60).collect::<String>()
+            ));
+        }
+    }
+    if fix(&once) != once {
+        failures.push(format!("{name}: fix(fix(x)) != fix(x)"));
+    }
+    let f1 = fmt(bytes);
+    if fmt(&f1) != f1 {
+        failures.push(format!("{name}: fmt(fmt(x)) != fmt(x)"));
+    }
+    (input.game_count(), values, lost_chars, failures)
+}
+
+#[test]
+fn repair_loses_nothing_and_fix_and_fmt_are_idempotent() {
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
+    let files = common::corpus_files(&dir);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(8);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(usize, usize, usize, usize, Vec<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut acc = (0, 0, 0, 0, Vec::new());
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((name, bytes)) = files.get(i) else {
+                            break;
+                        };
+                        let (g, v, l, f) = check_file(name, bytes);
+                        acc.0 += usize::from(g > 0);
+                        acc.1 += g;
+                        acc.2 += v;
+                        acc.3 += l;
+                        acc.4.extend(f);
+                    }
+                    acc
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let (mut nfiles, mut games, mut values, mut lost) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for r in results {
+        nfiles += r.0;
+        games += r.1;
+        values += r.2;
+        lost += r.3;
+        failures.extend(r.4);
+    }
+    failures.sort();
+    eprintln!(
+        "repair corpus: {nfiles} files, {games} games, {values} values checked, {lost} characters lost, {} problems",
+        failures.len()
+    );
+    assert!(nfiles > 100);
+    failures.truncate(40);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

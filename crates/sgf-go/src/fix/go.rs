@@ -1,0 +1,334 @@
+//! Go repairs: moves and points on the board and in FF[4] form, setup
+//! stones that change nothing.
+
+use super::*;
+
+/// Moves, point lists, lines and labels: on the board, in FF[4] form, unique.
+pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
+    for id in ["B", "W"] {
+        let vals = f.values(n, id);
+        if vals.is_empty() {
+            continue;
+        }
+        let (raw, _, span) = vals[0].clone();
+        let squeezed: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+        let pm = coords::parse_move(squeezed.as_bytes(), size);
+        let new = match (pm.mv, pm.issue) {
+            (Some(crate::Move::Pass), _) => Some(String::new()),
+            (Some(crate::Move::Play(p)), _) => Some(p.to_string()),
+            (None, _) => None,
+        };
+        match new {
+            Some(v) if v != raw || vals.len() > 1 => {
+                f.set_raws(n, id, std::slice::from_ref(&v));
+                if v != raw {
+                    let code = match pm.issue {
+                        Some(CoordIssue::TtPass) => Code::PassAsTt,
+                        Some(CoordIssue::Uppercase) => Code::UppercaseCoordinate,
+                        _ => Code::InvalidPoint,
+                    };
+                    f.note(code, span, format!("{id}[{raw}] written as {id}[{v}]"));
+                }
+                if vals.len() > 1 {
+                    f.note(
+                        Code::TooManyValues,
+                        span,
+                        format!("{id}: only one move per node; extra values deleted, kept [{v}]"),
+                    );
+                }
+            }
+            Some(_) => {}
+            None if pm.issue == Some(CoordIssue::AmbiguousPass) => {}
+            None => {
+                f.doc.remove_property(n, id);
+                let code = if pm.issue == Some(CoordIssue::OutsideBoard) {
+                    Code::PointOutsideBoard
+                } else {
+                    Code::InvalidPoint
+                };
+                f.note(
+                    code,
+                    span,
+                    format!("{id}[{raw}] is not a point on the {size} board: deleted"),
+                );
+            }
+        }
+    }
+    // Setup and shape markup: expand, drop bad points, first occurrence wins.
+    for group in [&["AB", "AW", "AE"][..], &["CR", "MA", "SL", "SQ", "TR"][..]] {
+        let mut seen: std::collections::HashSet<Point> = std::collections::HashSet::new();
+        // In file order: the first occurrence of a point wins.
+        let mut order: Vec<String> = Vec::new();
+        for p in f.doc.node(n).props() {
+            if group.contains(&p.ident()) && !order.iter().any(|o| o == p.ident()) {
+                order.push(p.ident().to_string());
+            }
+        }
+        for id in &order {
+            let id = id.as_str();
+            let node = f.doc.node(n);
+            let raws: Vec<String> = node
+                .values(id)
+                .map(|v| String::from_utf8_lossy(v.raw()).into_owned())
+                .collect();
+            let entries = coords::point_list(node.values(id), size);
+            let mut pts = Vec::new();
+            let mut changed = raws.iter().any(|r| r.trim().is_empty());
+            let mut notes = Vec::new();
+            if changed {
+                notes.push((
+                    Code::EmptyValue,
+                    node.get(id).map(|p| p.span()).unwrap_or_default(),
+                    format!("empty {id} value deleted"),
+                ));
+            }
+            for e in &entries {
+                if e.issue.is_some_and(|i| i != CoordIssue::Uppercase) {
+                    notes.push((
+                        if e.issue == Some(CoordIssue::OutsideBoard) {
+                            Code::PointOutsideBoard
+                        } else {
+                            Code::InvalidPoint
+                        },
+                        e.span,
+                        format!("{id}: points off the board or unreadable deleted"),
+                    ));
+                    changed = true;
+                }
+                if e.issue == Some(CoordIssue::Uppercase) || e.reversed {
+                    changed = true;
+                    notes.push((
+                        if e.reversed {
+                            Code::ReversedRectangle
+                        } else {
+                            Code::UppercaseCoordinate
+                        },
+                        e.span,
+                        format!("{id}: rectangle or coordinates rewritten"),
+                    ));
+                }
+                for &p in &e.points {
+                    if seen.insert(p) {
+                        pts.push(p);
+                    } else {
+                        changed = true;
+                        let code = if e.points.len() > 1 || raws.iter().any(|r| r.contains(':')) {
+                            Code::OverlappingRectangle
+                        } else {
+                            Code::DuplicatePoint
+                        };
+                        notes.push((
+                            code,
+                            e.span,
+                            format!("{id}: point {p} given twice; the later one deleted"),
+                        ));
+                    }
+                }
+            }
+            if changed {
+                // Lists written compressed stay compressed.
+                let raws: Vec<String> = if raws.iter().any(|r| r.contains(':')) {
+                    sgf_core::value::compress_points(&pts)
+                        .into_iter()
+                        .map(|(a, b)| {
+                            if a == b {
+                                a.to_string()
+                            } else {
+                                format!("{a}:{b}")
+                            }
+                        })
+                        .collect()
+                } else {
+                    pts.iter().map(|p| p.to_string()).collect()
+                };
+                f.set_raws(n, id, &raws);
+                for (c, s, m) in notes {
+                    f.note(c, s, m);
+                }
+            }
+        }
+    }
+    for id in ["DD", "VW", "TB", "TW"] {
+        let node = f.doc.node(n);
+        if !node.has(id) {
+            continue;
+        }
+        let entries = coords::point_list(node.values(id), size);
+        let stray_empty = node.values(id).count() > 1 && node.values(id).any(|v| v.is_empty());
+        if stray_empty || entries.iter().any(|e| e.issue.is_some() || e.reversed) {
+            let mut pts: Vec<Point> = entries.iter().flat_map(|e| e.points.clone()).collect();
+            let mut seen = std::collections::HashSet::new();
+            pts.retain(|p| seen.insert(*p));
+            let raws: Vec<String> = if pts.is_empty() {
+                vec![String::new()]
+            } else {
+                pts.iter().map(|p| p.to_string()).collect()
+            };
+            f.set_raws(n, id, &raws);
+            let span = f.doc.node(n).get(id).map(|p| p.span()).unwrap_or_default();
+            f.note(
+                Code::PointOutsideBoard,
+                span,
+                format!("{id}: empty or bad points deleted"),
+            );
+        }
+    }
+    for id in ["AR", "LN"] {
+        let node = f.doc.node(n);
+        if !node.has(id) {
+            continue;
+        }
+        let mut keep: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut dropped = Vec::new();
+        for v in node.values(id) {
+            let ok = v.composed_raw().and_then(|(a, b)| {
+                let a: String = String::from_utf8_lossy(a)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                let b: String = String::from_utf8_lossy(b)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                let pa = coords::parse_point(a.as_bytes(), size).ok()?.0;
+                let pb = coords::parse_point(b.as_bytes(), size).ok()?.0;
+                (pa != pb && seen.insert((pa, pb))).then(|| format!("{pa}:{pb}"))
+            });
+            match ok {
+                Some(s) => keep.push(s),
+                None => dropped.push((v.span(), String::from_utf8_lossy(v.raw()).into_owned())),
+            }
+        }
+        let rewritten = node
+            .values(id)
+            .map(|v| String::from_utf8_lossy(v.raw()).into_owned())
+            .collect::<Vec<_>>()
+            != keep;
+        if rewritten {
+            f.set_raws(n, id, &keep);
+            for (span, raw) in dropped {
+                f.note(
+                    Code::BadLine,
+                    span,
+                    format!("{id}[{raw}] deleted (repeated, to itself or off the board)"),
+                );
+            }
+        }
+    }
+    let node = f.doc.node(n);
+    if node.has("LB") {
+        let mut keep: Vec<(String, String)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut notes = Vec::new();
+        let mut changed = false;
+        for v in node.values("LB") {
+            let Some((a, b)) = v.composed() else { continue };
+            let squeezed: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+            match coords::parse_point(squeezed.as_bytes(), size) {
+                Ok((p, _)) if seen.insert(p) => {
+                    changed |= squeezed != a || p.to_string() != squeezed;
+                    keep.push((p.to_string(), b.into_owned()));
+                }
+                Ok((p, _)) => {
+                    changed = true;
+                    notes.push((
+                        Code::DuplicateLabel,
+                        v.span(),
+                        format!("second label on {p} deleted"),
+                    ));
+                }
+                Err(_) => {
+                    changed = true;
+                    notes.push((
+                        Code::PointOutsideBoard,
+                        v.span(),
+                        format!("label on `{a}` deleted (not on the board)"),
+                    ));
+                }
+            }
+        }
+        if changed {
+            let pairs: Vec<(&str, &str)> =
+                keep.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            if pairs.is_empty() {
+                f.doc.remove_property(n, "LB");
+            } else if f.doc.set_composed(n, "LB", &pairs).is_err() {
+                return;
+            }
+            for (c, s, m) in notes {
+                f.note(c, s, m);
+            }
+        }
+    }
+}
+
+/// Setup stones that change nothing are deleted (the position stays the same).
+pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize) {
+    let doc = &*f.doc;
+    let game = doc.game(gi).expect("in range");
+    let size = coords::board_size(&game.root()).0;
+    let mut found: Vec<(NodeId, &'static str, Point, Span)> = Vec::new();
+    let mut cursor = Cursor::new(doc, gi);
+    let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
+    let mut collect = |c: &Cursor| {
+        for e in &c.report().events {
+            if let Event::SetupNoEffect { point } = e.event {
+                found.push((c.node(), e.ident, point, e.span));
+            }
+        }
+    };
+    collect(&cursor);
+    while let Some(top) = stack.last_mut() {
+        match *top {
+            Some(child) => {
+                *top = doc.node(child).next_sibling().map(|s| s.id());
+                cursor.down(doc, child);
+                collect(&cursor);
+                stack.push(doc.node(child).first_child().map(|c| c.id()));
+            }
+            None => {
+                stack.pop();
+                cursor.up();
+            }
+        }
+    }
+    for (n, ident, p, span) in found {
+        let pts: Vec<Point> = coords::points_of(&f.doc.node(n), ident, size)
+            .into_iter()
+            .filter(|&q| q != p)
+            .collect();
+        let raws: Vec<String> = pts.iter().map(|q| q.to_string()).collect();
+        f.set_raws(n, ident, &raws);
+        f.note(
+            Code::SetupNoEffect,
+            span,
+            format!("{ident} at {p} changes nothing: deleted"),
+        );
+    }
+}
+
+/// `HA` below 2 (`HA[1]`, `HA[-3]`, `HA[0]` with stones) is no handicap: deleted, its
+/// wording kept in `GC` (`V028`).
+pub(super) fn handicap(f: &mut Fixer<'_>, root: NodeId) {
+    let Some((raw, text, span)) = f.values(root, "HA").into_iter().next() else {
+        return;
+    };
+    let stones = !f.doc.node(root).values("AB").next().is_none();
+    match sgf_core::value::parse_number(raw.as_bytes()) {
+        Some(n) if n >= 2 => return,
+        // An even game written `HA[0]` (see the check).
+        Some(0) if !stones => return,
+        None => return,
+        _ => {}
+    }
+    f.keep(root, "HA", &text, None);
+    f.doc.remove_property(root, "HA");
+    f.note_value(
+        Code::BadHandicap,
+        span,
+        format!("HA[{text}] is no handicap: deleted, its wording kept in GC"),
+        format!("HA[{text}]"),
+        String::new(),
+    );
+}

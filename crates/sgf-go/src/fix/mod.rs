@@ -1,0 +1,262 @@
+//! Repairs: what `qipu check --fix` does to a document before writing it in
+//! the canonical FF[4] UTF-8 form, in three families, in this order:
+//! the structure (the tree), the values (each value against its type, game
+//! information) and Go (moves and stones on the board). The SGF
+//! dialects are normalised before them by `sgf_formats::repair`, which is
+//! the pipeline every front end calls.
+//!
+//! Nothing is lost: every change is reported with its span and the text
+//! before and after it, and when a game-info value or a text is rewritten
+//! (other than in case or width) or deleted, its original wording is kept
+//! in the game comment `GC`, one line per value: `DT as written:
+//! 2018.04.27` ([`keep_as_written`]). `GC` is where the specification
+//! keeps game information that cannot be corrected, every viewer shows it,
+//! and every tool keeps it.
+
+use sgf_core::validate::{ff_version, game_type};
+use sgf_core::{Code, Document, EditError, NodeId, Point, PropKind, Span, ValueType, text};
+
+use crate::Stone;
+use crate::check;
+use crate::coords::{self, BoardSize, CoordIssue};
+use crate::info;
+use crate::replay::{Cursor, Event, pl_color};
+use crate::values::{self, fmt_real};
+
+mod go;
+mod structure;
+mod values_fix;
+
+/// One change made by [`repair`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The diagnostic code of the problem repaired.
+    pub code: Code,
+    /// What was done, in words.
+    pub message: String,
+    /// Where, in the input (empty when the place was created by an earlier change).
+    pub span: Span,
+    /// The text changed, decoded (`DT[2018.04.27]`); empty when the change
+    /// is to the tree, not to a value.
+    pub before: String,
+    /// What it became (`DT[2018-04-27]`); empty when it was deleted.
+    pub after: String,
+}
+
+struct Fixer<'a> {
+    doc: &'a mut Document,
+    changes: Vec<Change>,
+}
+
+impl Fixer<'_> {
+    fn note(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        self.changes.push(Change {
+            code,
+            message: message.into(),
+            span,
+            before: String::new(),
+            after: String::new(),
+        });
+    }
+
+    /// A change of a value: `before` and `after` are shown as written.
+    fn note_value(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+        before: String,
+        after: String,
+    ) {
+        self.changes.push(Change {
+            code,
+            message: message.into(),
+            span,
+            before,
+            after,
+        });
+    }
+
+    /// Values of a property as (raw content with escapes, decoded text, span).
+    fn values(&self, n: NodeId, ident: &str) -> Vec<(String, String, Span)> {
+        self.doc
+            .node(n)
+            .values(ident)
+            .map(|v| {
+                let raw = String::from_utf8_lossy(v.raw()).into_owned();
+                (raw, v.decoded().into_owned(), v.span())
+            })
+            .collect()
+    }
+
+    /// Sets a property from decoded texts (escaped here); removes it when empty.
+    fn set_texts(&mut self, n: NodeId, ident: &str, texts: &[String]) {
+        if texts.is_empty() {
+            self.doc.remove_property(n, ident);
+        } else {
+            let raws: Vec<String> = texts.iter().map(|t| text::escape(t, false)).collect();
+            // Text the game's charset cannot hold is written in UTF-8 by the
+            // canonical writer anyway; the edit itself cannot fail otherwise.
+            let _ = self.doc.set_raw(n, ident, &raws);
+        }
+    }
+
+    fn set_raws(&mut self, n: NodeId, ident: &str, raws: &[String]) {
+        if raws.is_empty() {
+            self.doc.remove_property(n, ident);
+        } else {
+            let _ = self.doc.set_raw(n, ident, raws);
+        }
+    }
+
+    /// Keeps the wording of a value about to be rewritten or deleted (see
+    /// [`keep_as_written`]), when it says more than what replaces it.
+    fn keep(&mut self, n: NodeId, ident: &str, old: &str, new: Option<&str>) {
+        if new.is_some_and(|new| same_wording(old, new)) || old.trim().is_empty() {
+            return;
+        }
+        let _ = keep_as_written(self.doc, n, ident, old);
+    }
+}
+
+/// Whether two texts say the same, but for case, full-width forms and
+/// white space at their ends (`w+4.5` and `W+4.5`): rewriting one as the
+/// other loses nothing.
+pub fn same_wording(a: &str, b: &str) -> bool {
+    // Only what Unicode's compatibility folding (NFKC) also equates:
+    // full-width forms and the ideographic space, not `。` for `.`.
+    let f = |s: &str| {
+        s.trim()
+            .chars()
+            .map(|c| match c {
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                '\u{3000}' => ' ',
+                c => c,
+            })
+            .collect::<String>()
+            .to_lowercase()
+    };
+    f(a) == f(b)
+}
+
+/// Keeps the original wording of property `ident` of node `n` — about to
+/// be rewritten or deleted — in the game comment `GC` of the game-info node
+/// above it (or the root): a line `IDENT as written: text`, once.
+///
+/// # Errors
+/// When `GC` cannot be set (the node is not in the tree).
+pub fn keep_as_written(
+    doc: &mut Document,
+    n: NodeId,
+    ident: &str,
+    text: &str,
+) -> Result<(), EditError> {
+    let target = info_node_above(doc, n);
+    let line = format!("{ident} as written: {}", text.trim());
+    let old = doc
+        .node(target)
+        .value("GC")
+        .map(|v| v.decoded().into_owned())
+        .unwrap_or_default();
+    if old.lines().any(|l| l == line) {
+        return Ok(());
+    }
+    let new = if old.trim().is_empty() {
+        line
+    } else if old
+        .lines()
+        .last()
+        .is_some_and(|l| l.contains(" as written: "))
+    {
+        format!("{}\n{line}", old.trim_end())
+    } else {
+        format!("{}\n\n{line}", old.trim_end())
+    };
+    doc.set_raw(target, "GC", &[text::escape(&new, false)])
+}
+
+/// The nearest node at or above `n` holding game information, or the root.
+fn info_node_above(doc: &Document, n: NodeId) -> NodeId {
+    let mut cur = Some(doc.node(n));
+    let mut last = n;
+    while let Some(node) = cur {
+        if node
+            .props()
+            .any(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
+        {
+            return node.id();
+        }
+        last = node.id();
+        cur = node.parent();
+    }
+    last
+}
+
+/// Repairs beyond the default ones, which guess at the author's intent (as
+/// SGFC's options do).
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct RepairOptions {
+    /// Move variations written one level too deep up (`G008`, SGFC's `-v`).
+    pub variation_level: bool,
+}
+
+/// Repairs `doc` in place and returns every change made.
+pub fn repair(doc: &mut Document) -> Vec<Change> {
+    repair_with(doc, &RepairOptions::default())
+}
+
+/// Repairs `doc` in place with the optional repairs of `opts`: the tree,
+/// then the values, then Go.
+pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
+    let mut f = Fixer {
+        doc,
+        changes: Vec::new(),
+    };
+    for gi in 0..f.doc.game_count() {
+        let go = game_type(f.doc, gi) == 1;
+        let ff = ff_version(f.doc, gi);
+        let Some(root) = f.doc.game(gi).map(|g| g.root().id()) else {
+            continue;
+        };
+        // The tree.
+        structure::move_in_root(&mut f, root);
+        if opts.variation_level && go {
+            structure::variation_levels(&mut f, gi);
+        }
+        for n in nodes_of(f.doc, gi) {
+            structure::node_rules(&mut f, n);
+        }
+        // The values.
+        let size = f
+            .doc
+            .game(gi)
+            .map(|g| coords::board_size(&g.root()).0)
+            .unwrap_or_default();
+        values_fix::root_values(&mut f, root, size);
+        let nodes = nodes_of(f.doc, gi);
+        // One cursor for the game, made when a node needs the board: nodes
+        // come in pre-order, so each step from the last one is short.
+        let mut cursor = None;
+        for &n in &nodes {
+            values_fix::node_values(&mut f, n, go, ff);
+            values_fix::legacy(&mut f, gi, n, size, ff, &mut cursor);
+        }
+        values_fix::game_info(&mut f, &nodes);
+        // Go.
+        if go {
+            for &n in &nodes {
+                go::points(&mut f, n, size);
+            }
+            go::handicap(&mut f, root);
+            go::setup_without_effect(&mut f, gi);
+        }
+    }
+    f.changes
+}
+
+fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {
+    doc.game(gi)
+        .map(|g| g.nodes().map(|n| n.id()).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,365 @@
+//! Repairs of the tree: a move in the root split off, variations one level
+//! too deep moved up, properties out of place moved or kept, nodes that mix
+//! what FF[4] keeps apart split, annotations without their move deleted.
+
+use super::*;
+
+/// Moves variations written one level too deep up, as SGFC's `-v` does:
+/// at a move whose variations undo it with `AE` (SGFC's rule: each
+/// variation's first node removes exactly that stone, and every variation
+/// there does so), or that start with the colour that just moved (Qipu's
+/// [`check::misplaced_variations`]). A moved variation becomes an
+/// alternative to the move, and its `AE` of that stone, needless now, goes.
+pub(super) fn variation_levels(f: &mut Fixer<'_>, gi: usize) {
+    let size = f
+        .doc
+        .game(gi)
+        .map(|g| coords::board_size(&g.root()).0)
+        .unwrap_or_default();
+    // SGFC's rule, at each move with variations.
+    for n in nodes_of(f.doc, gi) {
+        undo_variations(f, gi, n, size);
+    }
+    let found = check::misplaced_variations(f.doc, gi);
+    let mut k = 0;
+    let mut last: Option<NodeId> = None;
+    for (n, v) in found {
+        k = if last == Some(n) { k + 1 } else { 0 };
+        last = Some(n);
+        let node = f.doc.node(n);
+        let Some(parent) = node.parent().map(|p| p.id()) else {
+            continue;
+        };
+        let at = f
+            .doc
+            .node(parent)
+            .children()
+            .position(|c| c.id() == n)
+            .unwrap_or(0);
+        let var = f.doc.node(v);
+        let ident = if var.has("B") { "B" } else { "W" };
+        let span = var.get(ident).map_or_else(|| var.span(), |p| p.span());
+        let mv = var
+            .value(ident)
+            .map(|x| x.decoded().into_owned())
+            .unwrap_or_default();
+        let before = node
+            .value(ident)
+            .map(|x| x.decoded().into_owned())
+            .unwrap_or_default();
+        if f.doc.move_subtree(v, parent, Some(at + 1 + k)).is_ok() {
+            f.note(
+                Code::VariationLevel,
+                span,
+                format!(
+                    "variation {ident}[{mv}] moved up: now an alternative to {ident}[{before}]"
+                ),
+            );
+        }
+    }
+}
+
+/// SGFC's variation-level rule at the node `n` (the first continuation of
+/// a move): when every other child of the move's node starts with `AE` of
+/// exactly the move's point (points where `AE` changes nothing aside), and
+/// continues with a move, those variations are alternatives to the move
+/// written one level too deep: each goes up beside the move, without the
+/// `AE`. When only some qualify, nothing is changed (SGFC: "cannot be
+/// corrected").
+fn undo_variations(f: &mut Fixer<'_>, gi: usize, p: NodeId, size: BoardSize) {
+    let doc = &*f.doc;
+    let node = doc.node(p);
+    let Some(parent) = node.parent() else { return };
+    // The move node must be the only child of its parent.
+    if parent.child_count() != 1 {
+        return;
+    }
+    let Some(point) = ["B", "W"].iter().find_map(|id| {
+        let v = node.value(id)?;
+        coords::parse_move(v.raw(), size).mv?.point()
+    }) else {
+        return;
+    };
+    let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
+    if kids.len() < 2 {
+        return;
+    }
+    // The board before the variations: what AE can remove.
+    let mut cursor = Cursor::new(doc, gi);
+    cursor.goto(doc, p);
+    let board = &cursor.position().board;
+    let mut plan = Vec::new();
+    for &v in &kids[1..] {
+        let vn = doc.node(v);
+        let ae: Vec<Point> = coords::points_of(&vn, "AE", size)
+            .into_iter()
+            .filter(|&q| board.get(q) != Stone::Empty)
+            .collect();
+        let continues = vn.has("B")
+            || vn.has("W")
+            || (vn.child_count() == 1
+                && vn.first_child().is_some_and(|c| c.has("B") || c.has("W")));
+        if !(ae == [point] && continues) {
+            // Some qualify and some not (or none): SGFC leaves them all.
+            return;
+        }
+        plan.push(v);
+    }
+    let grand = parent.id();
+    for v in plan {
+        let span = f
+            .doc
+            .node(v)
+            .get("AE")
+            .map_or_else(|| f.doc.node(v).span(), |x| x.span());
+        let all_ae = f.doc.node(v).values("AE").count();
+        if f.doc.move_subtree(v, grand, None).is_err() {
+            continue;
+        }
+        // The AE of the move's stone (and of empty points) is needless now.
+        f.doc.remove_property(v, "AE");
+        let empty = f.doc.node(v).props().len() == 0;
+        if empty && let Some(c) = f.doc.node(v).first_child().map(|c| c.id()) {
+            // `(;AE[aa];W[ba])` becomes `(;W[ba])`.
+            let at = f.doc.node(grand).children().position(|x| x.id() == v);
+            if f.doc.node(v).child_count() == 1 && f.doc.move_subtree(c, grand, at).is_ok() {
+                let _ = f.doc.remove_node(v);
+            }
+        }
+        f.note(
+            Code::VariationLevel,
+            span,
+            format!("variation moved up beside the move it undid ({all_ae} AE value(s) dropped)"),
+        );
+    }
+}
+/// Placement rules: root properties, second game-info nodes, annotations,
+/// `B`+`W` and move+setup nodes split.
+pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
+    let node = f.doc.node(n);
+    let is_root = node.parent().is_none();
+    // Root properties outside the root.
+    if !is_root {
+        let misplaced: Vec<(String, Span)> = node
+            .props()
+            .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::Root))
+            .map(|p| (p.ident().to_string(), p.span()))
+            .collect();
+        for (id, span) in misplaced {
+            let text = prop_text(f.doc, n, &id);
+            if f.doc
+                .node(n)
+                .get(&id)
+                .is_some_and(|p| p.value_type().is_text())
+            {
+                f.keep(n, &id, &text, None);
+            }
+            f.doc.remove_property(n, &id);
+            f.note_value(
+                Code::RootPropertyOutsideRoot,
+                span,
+                format!("root property {id} outside the root deleted"),
+                format!("{id}[{text}]"),
+                String::new(),
+            );
+        }
+    }
+    // Game info below a game-info node: up into it, or into its GC.
+    let node = f.doc.node(n);
+    let gi_here: Vec<(String, Span)> = node
+        .props()
+        .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
+        .map(|p| (p.ident().to_string(), p.span()))
+        .collect();
+    if !gi_here.is_empty() {
+        let mut up = node.parent();
+        let mut first_gi = None;
+        while let Some(a) = up {
+            if a.props()
+                .any(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
+            {
+                first_gi = Some(a.id());
+            }
+            up = a.parent();
+        }
+        if let Some(target) = first_gi {
+            for (id, span) in gi_here {
+                if !f.doc.node(target).has(&id) {
+                    f.doc.move_property(n, target, &id);
+                    f.note(
+                        Code::SecondGameInfo,
+                        span,
+                        format!("{id} moved to the game-info node above"),
+                    );
+                } else {
+                    let text = prop_text(f.doc, n, &id);
+                    f.doc.remove_property(n, &id);
+                    let _ = keep_as_written(f.doc, target, &id, &text);
+                    f.note_value(
+                        Code::SecondGameInfo,
+                        span,
+                        format!("{id} of a second game-info node: its wording kept in GC"),
+                        format!("{id}[{text}]"),
+                        String::new(),
+                    );
+                }
+            }
+        }
+    }
+    let node = f.doc.node(n);
+    let has_move = node.has("B") || node.has("W");
+    // Annotations that need a move.
+    if !has_move {
+        for id in ["KO", "BM", "DO", "IT", "TE"] {
+            if let Some(span) = f.doc.node(n).get(id).map(|p| p.span()) {
+                f.doc.remove_property(n, id);
+                f.note(
+                    Code::AnnotationWithoutMove,
+                    span,
+                    format!("{id} without a move deleted"),
+                );
+            }
+        }
+    }
+    // Exclusive annotations.
+    let node = f.doc.node(n);
+    if node.has("TE") && node.has("BM") {
+        let span = node.get("BM").map(|p| p.span()).unwrap_or_default();
+        f.doc.remove_property(n, "TE");
+        f.doc.remove_property(n, "BM");
+        if !f.doc.node(n).has("IT") && !f.doc.node(n).has("DO") {
+            let _ = f.doc.set_raw(n, "IT", &[String::new()]);
+        }
+        f.note(
+            Code::ExclusiveMoveAnnotations,
+            span,
+            "TE and BM together: written as IT (interesting)",
+        );
+    }
+    for group in [["BM", "DO", "IT", "TE"], ["DM", "GB", "GW", "UC"]] {
+        let node = f.doc.node(n);
+        let present: Vec<(String, Span)> = node
+            .props()
+            .filter(|p| group.contains(&p.ident()))
+            .map(|p| (p.ident().to_string(), p.span()))
+            .collect();
+        let mut kept: Option<String> = None;
+        for (id, span) in present {
+            match &kept {
+                None => kept = Some(id),
+                Some(k) if *k == id => {}
+                Some(k) => {
+                    f.doc.remove_property(n, &id);
+                    let code = if group[0] == "BM" {
+                        Code::ExclusiveMoveAnnotations
+                    } else {
+                        Code::ExclusivePositionAnnotations
+                    };
+                    f.note(code, span, format!("{id} contradicts {k}: deleted"));
+                }
+            }
+        }
+    }
+    // B and W in one node: W goes to a new node after it.
+    let node = f.doc.node(n);
+    if node.has("B") && node.has("W") {
+        let span = node.get("W").map(|p| p.span()).unwrap_or_default();
+        if let Ok(below) = f.doc.split_below(n) {
+            f.doc.move_property(n, below, "W");
+            f.note(
+                Code::BlackAndWhite,
+                span,
+                "B and W in one node: W moved to a new node after it",
+            );
+        }
+    }
+    // Move and setup in one node: setup (and N, root and game info) first.
+    let node = f.doc.node(n);
+    // A setup property without a value (`AB[]`) sets up nothing: the value
+    // repairs delete it, and it needs no node of its own.
+    let has_setup = node.props().any(|p| {
+        p.info().is_some_and(|i| i.kind == PropKind::Setup) && p.values().any(|v| !v.is_empty())
+    });
+    let has_move = node.has("B") || node.has("W");
+    if has_setup && has_move {
+        let span = node
+            .get("B")
+            .or_else(|| node.get("W"))
+            .map(|p| p.span())
+            .unwrap_or_default();
+        let movers: Vec<String> = node
+            .props()
+            .filter(|p| {
+                !matches!(
+                    p.info().map(|i| i.kind),
+                    Some(PropKind::Setup | PropKind::Root | PropKind::GameInfo)
+                ) && p.ident() != "N"
+            })
+            .map(|p| p.ident().to_string())
+            .collect();
+        if let Ok(below) = f.doc.split_below(n) {
+            let mut moved = Vec::new();
+            for id in movers {
+                if !moved.contains(&id) {
+                    f.doc.move_property(n, below, &id);
+                    moved.push(id);
+                }
+            }
+            f.note(
+                Code::MoveSetupMixed,
+                span,
+                "move and setup in one node: split, setup first",
+            );
+        }
+    }
+}
+
+/// A move in the root goes to a new node after it, the root keeping root,
+/// game-info and setup properties (done first, as SGFC does: the other
+/// repairs then see the tree as it is meant).
+pub(super) fn move_in_root(f: &mut Fixer<'_>, n: NodeId) {
+    let node = f.doc.node(n);
+    if !(node.has("B") || node.has("W")) {
+        return;
+    }
+    let span = node
+        .get("B")
+        .or_else(|| node.get("W"))
+        .map(|p| p.span())
+        .unwrap_or_default();
+    let movers: Vec<String> = node
+        .props()
+        .filter(|p| {
+            !matches!(
+                p.info().map(|i| i.kind),
+                Some(PropKind::Root | PropKind::GameInfo | PropKind::Setup)
+            )
+        })
+        .map(|p| p.ident().to_string())
+        .collect();
+    // Always, even in a root without root properties: the canonical form
+    // gives every root `FF` and `CA`, and a second run would split it then.
+    if let Ok(below) = f.doc.split_below(n) {
+        let mut moved = Vec::new();
+        for id in movers {
+            if !moved.contains(&id) {
+                f.doc.move_property(n, below, &id);
+                moved.push(id);
+            }
+        }
+        f.note(
+            Code::MoveInRoot,
+            span,
+            "the move of the root moved to a new node after it",
+        );
+    }
+}
+
+/// The decoded values of a property, joined for a message or `GC`.
+pub(super) fn prop_text(doc: &Document, n: NodeId, ident: &str) -> String {
+    doc.node(n)
+        .values(ident)
+        .map(|v| v.decoded().into_owned())
+        .collect::<Vec<_>>()
+        .join("][")
+}

@@ -1,0 +1,486 @@
+//! Repairs of values: each value against its type (corrected from its
+//! wording where that is clear), root values, legacy FF[1]–FF[3]
+//! properties, and game information (`DT`, `RE`).
+
+use super::*;
+
+/// `SZ`, `GM`, `ST`, `FF` values.
+pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
+    if let Some((raw, _, span)) = f.values(root, "SZ").into_iter().next() {
+        let (_, issue) = coords::parse_size(raw.as_bytes(), span);
+        if issue
+            .as_ref()
+            .is_some_and(|(i, _)| *i == coords::SizeIssue::NoPoint)
+        {
+            f.doc.remove_property(root, "SZ");
+            f.note_value(
+                Code::BadBoardSize,
+                span,
+                format!("SZ[{raw}] has no point: deleted, the default size applies"),
+                format!("SZ[{raw}]"),
+                String::new(),
+            );
+        } else if issue.is_some() {
+            let new = if size.cols == size.rows {
+                size.cols.to_string()
+            } else {
+                format!("{}:{}", size.cols, size.rows)
+            };
+            f.set_raws(root, "SZ", std::slice::from_ref(&new));
+            f.note(
+                Code::SquareSizeComposed,
+                span,
+                format!("SZ[{raw}] written as SZ[{new}]"),
+            );
+        }
+    }
+    if let Some((raw, _, span)) = f.values(root, "GM").into_iter().next()
+        && sgf_core::value::parse_number(raw.as_bytes()).is_none()
+    {
+        f.set_raws(root, "GM", &["1".into()]);
+        f.note(
+            Code::InvalidNumber,
+            span,
+            format!("GM[{raw}] is not a number; GM[1] (Go) assumed"),
+        );
+    }
+    if let Some((raw, _, span)) = f.values(root, "ST").into_iter().next()
+        && !sgf_core::value::parse_number(raw.as_bytes()).is_some_and(|n| (0..=3).contains(&n))
+    {
+        f.doc.remove_property(root, "ST");
+        f.note(Code::OutOfRange, span, format!("ST[{raw}] deleted (0–3)"));
+    }
+}
+
+/// Each value against its type, for every known property of a node.
+pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
+    let props: Vec<(String, Option<&'static sgf_core::PropInfo>)> = {
+        let node = f.doc.node(n);
+        let mut seen: Vec<String> = Vec::new();
+        node.props()
+            .filter_map(|p| {
+                let id = p.ident().to_string();
+                if seen.contains(&id) {
+                    return None;
+                }
+                seen.push(id.clone());
+                Some((id, p.info()))
+            })
+            .collect()
+    };
+    for (ident, info) in props {
+        let Some(info) = info else { continue };
+        trim_whitespace(f, n, &ident, info);
+        let vals = f.values(n, &ident);
+        let is_gi = info.kind == PropKind::GameInfo;
+        let span0 = vals.first().map(|v| v.2).unwrap_or_default();
+        match info.value {
+            ValueType::None
+                if (vals.iter().any(|(r, _, _)| !r.trim().is_empty()) || vals.len() > 1) =>
+            {
+                f.set_raws(n, &ident, &[String::new()]);
+                f.note(
+                    Code::ValueForNone,
+                    span0,
+                    format!("{ident} takes no value: emptied"),
+                );
+            }
+            ValueType::Number | ValueType::Real | ValueType::Double | ValueType::Color => {
+                let (raw, text, span) = vals[0].clone();
+                let mut fixed: Option<String> = None;
+                let ok = match info.value {
+                    ValueType::Number => sgf_core::value::parse_number(raw.as_bytes()).is_some(),
+                    ValueType::Real => sgf_core::value::parse_real(raw.as_bytes()).is_some(),
+                    ValueType::Double => sgf_core::value::parse_double(raw.as_bytes()).is_some(),
+                    _ => sgf_core::value::parse_color(raw.as_bytes()).is_some(),
+                };
+                let extra = vals.len() > 1;
+                if ok && !extra {
+                    continue;
+                }
+                if !ok {
+                    fixed = match info.value {
+                        ValueType::Number => values::read_number(&text).map(|v| v.to_string()),
+                        ValueType::Real if ident == "TM" => {
+                            values::read_seconds(&text).map(fmt_real)
+                        }
+                        ValueType::Real if ident == "KM" => values::read_komi(&text).map(fmt_real),
+                        ValueType::Real => values::read_real(&text).map(fmt_real),
+                        ValueType::Double => Some(
+                            if values::read_number(&text).is_some_and(|v| v >= 2) {
+                                "2"
+                            } else {
+                                "1"
+                            }
+                            .into(),
+                        ),
+                        _ => pl_color(text.as_bytes())
+                            .or_else(|| {
+                                pl_color(
+                                    text.trim()
+                                        .split(|c: char| !c.is_alphanumeric())
+                                        .next()
+                                        .unwrap_or("")
+                                        .as_bytes(),
+                                )
+                            })
+                            .or_else(|| {
+                                pl_color(&text.trim().as_bytes()[..text.trim().len().min(1)])
+                            })
+                            .map(|c| c.as_str().to_string()),
+                    };
+                }
+                match fixed {
+                    Some(v) => {
+                        if is_gi {
+                            f.keep(n, &ident, &text, Some(&v));
+                        }
+                        f.set_raws(n, &ident, std::slice::from_ref(&v));
+                        let code = match info.value {
+                            ValueType::Number => Code::InvalidNumber,
+                            ValueType::Real if ident == "TM" => Code::BadTime,
+                            ValueType::Real => Code::InvalidReal,
+                            ValueType::Double => Code::InvalidDouble,
+                            _ => Code::InvalidColor,
+                        };
+                        f.note_value(
+                            code,
+                            span,
+                            format!("{ident}[{text}] corrected to {ident}[{v}]"),
+                            format!("{ident}[{text}]"),
+                            format!("{ident}[{v}]"),
+                        );
+                    }
+                    None if ok => {
+                        // Only extra values.
+                        f.set_raws(n, &ident, std::slice::from_ref(&raw));
+                        f.note(
+                            Code::TooManyValues,
+                            span,
+                            format!("{ident}: extra values deleted, kept [{text}]"),
+                        );
+                    }
+                    None => {
+                        if is_gi {
+                            f.keep(n, &ident, &text, None);
+                        }
+                        f.doc.remove_property(n, &ident);
+                        f.note_value(
+                            Code::InvalidNumber,
+                            span,
+                            if is_gi {
+                                format!("{ident}[{text}] cannot be corrected: deleted, its wording kept in GC")
+                            } else {
+                                format!("{ident}[{text}] cannot be corrected: deleted")
+                            },
+                            format!("{ident}[{text}]"),
+                            String::new(),
+                        );
+                    }
+                }
+            }
+            ValueType::SimpleText | ValueType::Text => {
+                let non_empty: Vec<String> = vals
+                    .iter()
+                    .map(|v| v.1.clone())
+                    .filter(|t| !t.trim().is_empty())
+                    .collect();
+                if non_empty.len() == vals.len() && vals.len() == 1 {
+                    continue;
+                }
+                if non_empty.is_empty() {
+                    if ident == "GN" {
+                        continue;
+                    }
+                    f.doc.remove_property(n, &ident);
+                    f.note(Code::EmptyValue, span0, format!("empty {ident} deleted"));
+                } else {
+                    let sep = if info.value == ValueType::Text {
+                        "\n"
+                    } else {
+                        ", "
+                    };
+                    let joined = non_empty.join(sep);
+                    f.set_texts(n, &ident, &[joined]);
+                    f.note(
+                        Code::TooManyValues,
+                        span0,
+                        format!("the values of {ident} joined into one"),
+                    );
+                }
+            }
+            ValueType::TextText => {
+                // `AP[foxwq]`: the name without a version; keep it, add the `:`.
+                let (raw, _, span) = vals[0].clone();
+                if text::find_colon(raw.as_bytes(), None).is_none() || vals.len() > 1 {
+                    let fixed = if text::find_colon(raw.as_bytes(), None).is_none() {
+                        format!("{raw}:")
+                    } else {
+                        raw.clone()
+                    };
+                    f.set_raws(n, &ident, std::slice::from_ref(&fixed));
+                    f.note(
+                        Code::ComposedExpected,
+                        span,
+                        format!("{ident}[{raw}] written as {ident}[{fixed}]"),
+                    );
+                }
+            }
+            ValueType::ListOfPointText | ValueType::ListOfPointPoint => {
+                let keep: Vec<String> = vals
+                    .iter()
+                    .filter(|(r, _, _)| text::find_colon(r.as_bytes(), None).is_some())
+                    .map(|v| v.0.clone())
+                    .collect();
+                if keep.len() != vals.len() {
+                    let dropped: Vec<&str> = vals
+                        .iter()
+                        .filter(|(r, _, _)| text::find_colon(r.as_bytes(), None).is_none())
+                        .map(|v| v.0.as_str())
+                        .collect();
+                    f.set_raws(n, &ident, &keep);
+                    f.note(
+                        Code::ComposedExpected,
+                        span0,
+                        format!("{ident} values without `:` deleted: {}", dropped.join(", ")),
+                    );
+                }
+            }
+            ValueType::ListOfPoint | ValueType::ListOfStone if ff < 4 || !go => {
+                let keep: Vec<String> = vals
+                    .iter()
+                    .filter(|v| !v.0.trim().is_empty())
+                    .map(|v| v.0.clone())
+                    .collect();
+                if keep.len() != vals.len() {
+                    f.set_raws(n, &ident, &keep);
+                    f.note(
+                        Code::EmptyValue,
+                        span0,
+                        format!("empty {ident} values deleted"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// FF[1]–FF[3] properties with an FF[4] form: `L` → `LB`, `M` → `MA`, `KI` → `KM`.
+pub(super) fn legacy(
+    f: &mut Fixer<'_>,
+    gi: usize,
+    n: NodeId,
+    size: BoardSize,
+    ff: i64,
+    cursor: &mut Option<Cursor>,
+) {
+    let node = f.doc.node(n);
+    if ff < 4
+        && let Some((a, b)) = coords::old_view_corners(&node, size)
+    {
+        let span = node.get("VW").map(|p| p.span()).unwrap_or_default();
+        f.set_raws(n, "VW", &[format!("{a}:{b}")]);
+        f.note(
+            Code::OldView,
+            span,
+            format!("VW[{a}][{b}] (FF[3] corners) converted to VW[{a}:{b}]"),
+        );
+    }
+    let node = f.doc.node(n);
+    let l = node.has("L");
+    let m = node.has("M");
+    let ki = node.has("KI");
+    if l {
+        let span = node.get("L").map(|p| p.span()).unwrap_or_default();
+        let pts = coords::points_of(&node, "L", size);
+        let mut labels: Vec<(String, String)> = node
+            .values("LB")
+            .filter_map(|v| v.composed().map(|(a, b)| (a.into_owned(), b.into_owned())))
+            .collect();
+        // L[aa][bb] labels its points A, B, C… in order (the FF[1] meaning).
+        for (i, p) in pts.iter().enumerate() {
+            let name = label_name(i);
+            if !labels.iter().any(|(a, _)| *a == p.to_string()) {
+                labels.push((p.to_string(), name));
+            }
+        }
+        let pairs: Vec<(&str, &str)> = labels
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        if pairs.is_empty() || f.doc.set_composed(n, "LB", &pairs).is_ok() {
+            f.doc.remove_property(n, "L");
+            f.note(
+                Code::LegacyProperty,
+                span,
+                "L (FF[1] letters) converted to LB labels A, B, C…",
+            );
+        }
+    }
+    if m {
+        // M on a stone becomes a triangle, on an empty point a cross (the
+        // conversion the FF[4] documents give): the board at the node decides.
+        let cursor = cursor.get_or_insert_with(|| Cursor::new(f.doc, gi));
+        cursor.goto(f.doc, n);
+        let board = &cursor.position().board;
+        let node = f.doc.node(n);
+        let span = node.get("M").map(|p| p.span()).unwrap_or_default();
+        let mut ma = coords::points_of(&node, "MA", size);
+        let mut tr = coords::points_of(&node, "TR", size);
+        let (mut to_ma, mut to_tr) = (0, 0);
+        for p in coords::points_of(&node, "M", size) {
+            let (list, count) = if board.get(p) == Stone::Empty {
+                (&mut ma, &mut to_ma)
+            } else {
+                (&mut tr, &mut to_tr)
+            };
+            if !list.contains(&p) {
+                list.push(p);
+            }
+            *count += 1;
+        }
+        for (id, pts, count) in [("MA", &ma, to_ma), ("TR", &tr, to_tr)] {
+            if count > 0 {
+                let raws: Vec<String> = pts.iter().map(|p| p.to_string()).collect();
+                f.set_raws(n, id, &raws);
+            }
+        }
+        f.doc.remove_property(n, "M");
+        let msg = match (to_ma, to_tr) {
+            (_, 0) => "M (FF[1] marks) converted to MA".to_string(),
+            (0, _) => "M (FF[1] marks on stones) converted to TR".to_string(),
+            (a, t) => {
+                format!("M (FF[1] marks) converted: {a} on empty points to MA, {t} on stones to TR")
+            }
+        };
+        f.note(Code::LegacyProperty, span, msg);
+    }
+    if ki {
+        let node = f.doc.node(n);
+        let span = node.get("KI").map(|p| p.span()).unwrap_or_default();
+        let ki = node.value("KI").and_then(|v| v.number());
+        match (ki, node.has("KM")) {
+            (Some(k), false) => {
+                let km = fmt_real(k as f64 / 2.0);
+                f.keep(n, "KI", &k.to_string(), None);
+                f.set_raws(n, "KM", std::slice::from_ref(&km));
+                f.doc.remove_property(n, "KI");
+                f.note(
+                    Code::LegacyProperty,
+                    span,
+                    format!("KI[{k}] (integer komi ×2) converted to KM[{km}]"),
+                );
+            }
+            (Some(k), true) => {
+                f.keep(n, "KI", &k.to_string(), None);
+                f.doc.remove_property(n, "KI");
+                f.note(Code::LegacyProperty, span, "KI deleted: KM is present");
+            }
+            _ => {}
+        }
+    }
+}
+
+pub(super) fn label_name(i: usize) -> String {
+    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    if i < 26 {
+        (letters[i] as char).to_string()
+    } else {
+        format!("{}{}", letters[i / 26 - 1] as char, letters[i % 26] as char)
+    }
+}
+
+/// `DT` and `RE` in their FF[4] forms: rewritten from their wording when it
+/// can be read (the wording kept in `GC` when it says more), else deleted
+/// with their wording kept in `GC`.
+pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
+    for &n in nodes {
+        for (ident, code) in [("DT", Code::BadDate), ("RE", Code::BadResult)] {
+            let Some((_, text, span)) = f.values(n, ident).into_iter().next() else {
+                continue;
+            };
+            let strict_ok = if ident == "DT" {
+                info::parse_dates(&text).is_some()
+            } else {
+                info::parse_result(&text).is_some()
+            };
+            if strict_ok {
+                continue;
+            }
+            let read = if ident == "DT" {
+                values::read_date(&text)
+            } else {
+                values::read_result(&text).map(|r| r.to_string())
+            };
+            match read {
+                Some(c) => {
+                    f.keep(n, ident, &text, Some(&c));
+                    f.set_texts(n, ident, std::slice::from_ref(&c));
+                    f.note_value(
+                        code,
+                        span,
+                        format!("{ident}[{text}] corrected to {ident}[{c}]"),
+                        format!("{ident}[{text}]"),
+                        format!("{ident}[{c}]"),
+                    );
+                }
+                None => {
+                    f.keep(n, ident, &text, None);
+                    f.doc.remove_property(n, ident);
+                    f.note_value(
+                        code,
+                        span,
+                        format!("{ident}[{text}] cannot be read: deleted, its wording kept in GC"),
+                        format!("{ident}[{text}]"),
+                        String::new(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// White space around a number, colour or date, or inside a point, is
+/// removed (`PL[ W]`, `B[ aa]`, `DT[2020-12-31 ]`): `V027`.
+fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo) {
+    let squeeze = match info.value {
+        ValueType::Number
+        | ValueType::Real
+        | ValueType::Double
+        | ValueType::Color
+        | ValueType::Size => false,
+        ValueType::Point
+        | ValueType::Stone
+        | ValueType::Move
+        | ValueType::ListOfPoint
+        | ValueType::ListOfStone
+        | ValueType::EListOfPoint
+        | ValueType::ListOfPointPoint => true,
+        ValueType::SimpleText if ident == "DT" => false,
+        _ => return,
+    };
+    let vals = f.values(n, ident);
+    let is_ws = |c: char| c.is_ascii() && sgf_core::lexer::is_ws(c as u8);
+    let fixed: Vec<String> = vals
+        .iter()
+        .map(|(raw, _, _)| {
+            if squeeze {
+                raw.chars().filter(|&c| !is_ws(c)).collect()
+            } else {
+                raw.trim_matches(is_ws).to_string()
+            }
+        })
+        .collect();
+    if fixed.iter().zip(&vals).any(|(a, (b, _, _))| a != b) {
+        let before: Vec<&str> = vals.iter().map(|v| v.0.as_str()).collect();
+        f.set_raws(n, ident, &fixed);
+        f.note_value(
+            Code::ValueWhitespace,
+            vals[0].2,
+            format!("white space removed from {ident}"),
+            format!("{ident}[{}]", before.join("][")),
+            format!("{ident}[{}]", fixed.join("][")),
+        );
+    }
+}
