@@ -314,7 +314,7 @@ pub(super) fn handicap(f: &mut Fixer<'_>, root: NodeId) {
     let Some((raw, text, span)) = f.values(root, "HA").into_iter().next() else {
         return;
     };
-    let stones = !f.doc.node(root).values("AB").next().is_none();
+    let stones = f.doc.node(root).values("AB").next().is_some();
     match sgf_core::value::parse_number(raw.as_bytes()) {
         Some(n) if n >= 2 => return,
         // An even game written `HA[0]` (see the check).
