@@ -56,9 +56,6 @@ pub(crate) struct Variant {
     /// Dimensions of the image.
     pub w: u8,
     pub h: u8,
-    /// Dimensions before the symmetry (to map points back).
-    pub ow: u8,
-    pub oh: u8,
     /// Where the untransformed shape sits in the pattern's board.
     pub origin: (u8, u8),
     /// Constrained points: (dx, dy, mask).
@@ -87,8 +84,6 @@ pub struct Compiled {
     pub(crate) min_move: u32,
     pub(crate) max_move: u32,
     pub(crate) variations: bool,
-    /// The pattern's board, for naming continuation points.
-    pub(crate) pattern_board: (u8, u8),
 }
 
 fn swap_mask(m: Mask) -> Mask {
@@ -187,8 +182,6 @@ impl Compiled {
                     swap,
                     w,
                     h,
-                    ow: shape_w,
-                    oh: shape_h,
                     origin,
                     cells: Vec::new(),
                     needs: Vec::new(),
@@ -228,7 +221,6 @@ impl Compiled {
             min_move: opts.min_move.unwrap_or(0),
             max_move: opts.max_move.unwrap_or(u32::MAX),
             variations: opts.variations,
-            pattern_board: (p.cols, p.rows),
         }
     }
 
