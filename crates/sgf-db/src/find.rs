@@ -96,9 +96,18 @@ pub struct FindResult {
     pub continuations: Vec<Continuation>,
 }
 
-struct GameHits {
-    game: usize,
-    hits: Vec<RawHit>,
+type Conts = HashMap<(Color, u8, u8), (u64, u64, u64)>;
+
+/// What a share of the games gave: counts and continuations for every
+/// hit, the hits themselves only up to the limit (so a pattern found
+/// millions of times does not fill the memory).
+#[derive(Default)]
+struct Part {
+    total: u64,
+    games: u64,
+    conts: Conts,
+    kept: Vec<(usize, Vec<RawHit>)>,
+    kept_hits: usize,
 }
 
 fn filtered(db: &Database, idx: &Index, f: &Filter) -> Result<Option<Vec<bool>>, DbError> {
@@ -122,49 +131,81 @@ fn filtered(db: &Database, idx: &Index, f: &Filter) -> Result<Option<Vec<bool>>,
     Ok(Some(keep))
 }
 
-fn search_index(idx: &Index, c: Option<&Compiled>, keep: Option<&[bool]>) -> Vec<GameHits> {
+fn count(idx: &Index, game: usize, hits: &[RawHit], part: &mut Part) {
+    let w = idx.games[game].winner;
+    part.games += 1;
+    for h in hits {
+        part.total += 1;
+        if let Some(k) = h.continuation {
+            let e = part.conts.entry(k).or_default();
+            e.0 += 1;
+            // The winner in the pattern's colours.
+            match (w, h.swapped) {
+                (1, false) | (2, true) => e.1 += 1,
+                (2, false) | (1, true) => e.2 += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn search_index(
+    idx: &Index,
+    c: Option<&Compiled>,
+    keep: Option<&[bool]>,
+    limit: usize,
+) -> Part {
     let n = idx.games.len();
     let pass = |i: usize| keep.is_none_or(|k| k[i]);
-    let Some(c) = c else {
-        return (0..n)
-            .filter(|&i| pass(i))
-            .map(|i| GameHits {
-                game: i,
-                hits: vec![RawHit {
-                    move_number: 0,
-                    node: 0,
-                    variation: false,
-                    symmetry: 0,
-                    swapped: false,
-                    at: (0, 0),
-                    continuation: None,
-                }],
-            })
-            .collect();
+    let whole = RawHit {
+        move_number: 0,
+        node: 0,
+        variation: false,
+        symmetry: 0,
+        swapped: false,
+        at: (0, 0),
+        continuation: None,
     };
-    let chunks: Vec<Vec<GameHits>> = (0..n)
-        .collect::<Vec<usize>>()
+    let games: Vec<usize> = (0..n).filter(|&i| pass(i)).collect();
+    let parts: Vec<Part> = games
         .par_chunks(256)
         .map_init(Scratch::default, |s, chunk| {
-            let mut out = Vec::new();
+            let mut part = Part::default();
             let mut buf = Vec::new();
             for &i in chunk {
-                if !pass(i) {
+                buf.clear();
+                match c {
+                    Some(c) => c.search_game(&idx.view(&idx.games[i]), s, &mut buf),
+                    None => buf.push(whole.clone()),
+                }
+                if buf.is_empty() {
                     continue;
                 }
-                buf.clear();
-                c.search_game(&idx.view(&idx.games[i]), s, &mut buf);
-                if !buf.is_empty() {
-                    out.push(GameHits {
-                        game: i,
-                        hits: std::mem::take(&mut buf),
-                    });
+                count(idx, i, &buf, &mut part);
+                if part.kept_hits < limit {
+                    part.kept_hits += buf.len();
+                    part.kept.push((i, std::mem::take(&mut buf)));
                 }
             }
-            out
+            part
         })
         .collect();
-    chunks.into_iter().flatten().collect()
+    let mut all = Part::default();
+    for p in parts {
+        all.total += p.total;
+        all.games += p.games;
+        for (k, v) in p.conts {
+            let e = all.conts.entry(k).or_default();
+            e.0 += v.0;
+            e.1 += v.1;
+            e.2 += v.2;
+        }
+        if all.kept_hits < limit {
+            all.kept_hits += p.kept_hits;
+            all.kept.extend(p.kept);
+        }
+    }
+    all
 }
 
 /// Runs a query over several databases at once (shards), as if they were
@@ -175,44 +216,34 @@ fn search_index(idx: &Index, c: Option<&Compiled>, keep: Option<&[bool]>) -> Vec
 pub fn find_all(dbs: &[&Database], q: &Query) -> Result<FindResult, DbError> {
     let compiled = q.pattern.as_ref().map(|p| Compiled::new(p, &q.options));
     let mut res = FindResult::default();
-    let mut conts: HashMap<(Color, u8, u8), (u64, u64, u64)> = HashMap::new();
+    let mut conts: Conts = HashMap::new();
     let limit = q.limit.unwrap_or(usize::MAX);
     for (dbi, db) in dbs.iter().enumerate() {
         let idx = db.loaded()?;
         let keep = filtered(db, &idx, &q.filter)?;
-        let found = search_index(&idx, compiled.as_ref(), keep.as_deref());
+        let part = search_index(&idx, compiled.as_ref(), keep.as_deref(), limit - res.hits.len().min(limit));
+        res.total += part.total;
+        res.games += part.games;
+        for (k, v) in part.conts {
+            let e = conts.entry(k).or_default();
+            e.0 += v.0;
+            e.1 += v.1;
+            e.2 += v.2;
+        }
         let mut info = db.connection().prepare_cached(
             "SELECT black, white, date, result FROM games WHERE id = ?1",
         )?;
-        for gh in found {
-            let g = &idx.games[gh.game];
-            res.games += 1;
-            for h in &gh.hits {
-                res.total += 1;
-                if let Some((c, x, y)) = h.continuation {
-                    let e = conts.entry((c, x, y)).or_default();
-                    e.0 += 1;
-                    let winner = match (g.winner, h.swapped) {
-                        (1, false) | (2, true) => 1,
-                        (2, false) | (1, true) => 2,
-                        _ => 0,
-                    };
-                    if winner == 1 {
-                        e.1 += 1;
-                    } else if winner == 2 {
-                        e.2 += 1;
-                    }
-                }
-            }
+        for (gi, hits) in part.kept {
             if res.hits.len() >= limit {
-                continue;
+                break;
             }
+            let g = &idx.games[gi];
             type Info = (Option<String>, Option<String>, Option<String>, Option<String>);
             let (black, white, date, result): Info = info.query_row([g.id], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?;
             let f = &idx.files[g.file as usize];
-            for h in gh.hits {
+            for h in hits {
                 if res.hits.len() >= limit {
                     break;
                 }

@@ -60,13 +60,13 @@ pub(crate) struct Variant {
     pub origin: (u8, u8),
     /// Constrained points: (dx, dy, mask).
     pub cells: Vec<(u8, u8, Mask)>,
+    /// The constrained points and the wildcards of the area ([`ANY`]).
+    pub area: Vec<(u8, u8, Mask)>,
     /// Points that need a black / white stone: (dx, dy, is_white).
     pub needs: Vec<(u8, u8, bool)>,
     /// Per row, the same as bits.
     pub need_b: Vec<u64>,
     pub need_w: Vec<u64>,
-    /// Per row, the area (for continuations).
-    pub region: Vec<u64>,
     /// Constrained points that do not accept an empty point.
     pub init: u16,
     pub to_play: Option<Color>,
@@ -184,10 +184,10 @@ impl Compiled {
                     h,
                     origin,
                     cells: Vec::new(),
+                    area: Vec::new(),
                     needs: Vec::new(),
                     need_b: vec![0; h as usize],
                     need_w: vec![0; h as usize],
-                    region: vec![0; h as usize],
                     init: 0,
                     to_play: vplay,
                     seq: vseq,
@@ -195,7 +195,7 @@ impl Compiled {
                 };
                 for (x, y, m) in all {
                     if m != OUTSIDE {
-                        v.region[y as usize] |= 1 << x;
+                        v.area.push((x, y, m));
                     }
                     if m == OUTSIDE || m == ANY {
                         continue;
@@ -296,8 +296,6 @@ struct Frame {
     undo: usize,
     move_number: u32,
     to_play: Color,
-    awaiting: Vec<Await>,
-    pending: Vec<Pending>,
 }
 
 /// Buffers reused from game to game.
@@ -312,6 +310,9 @@ pub struct Scratch {
     stamp: Vec<u32>,
     check: Vec<u32>,
     board: Vec<u8>,
+    fill: Vec<u32>,
+    /// Per placement, hits still waiting for their continuation.
+    waiting: Vec<u16>,
 }
 
 impl Compiled {
@@ -392,7 +393,7 @@ impl Compiled {
         s.offsets.resize(npts + 1, 0);
         for p in &s.placements {
             let v = &self.variants[p.variant as usize];
-            for &(dx, dy, _) in &v.cells {
+            for &(dx, dy, _) in &v.area {
                 let i = (p.oy as usize + dy as usize) * cols + p.ox as usize + dx as usize;
                 s.offsets[i + 1] += 1;
             }
@@ -405,19 +406,20 @@ impl Compiled {
         s.counts.clear();
         s.matched.clear();
         s.stamp.clear();
-        {
-            let mut fill: Vec<u32> = s.offsets[..npts].to_vec();
-            for (pi, p) in s.placements.iter().enumerate() {
-                let v = &self.variants[p.variant as usize];
-                for &(dx, dy, m) in &v.cells {
-                    let i = (p.oy as usize + dy as usize) * cols + p.ox as usize + dx as usize;
-                    s.entries[fill[i] as usize] = ((pi as u32) << 3) | m as u32;
-                    fill[i] += 1;
-                }
-                s.counts.push(v.init);
-                s.matched.push(false);
-                s.stamp.push(0);
+        s.waiting.clear();
+        s.fill.clear();
+        s.fill.extend_from_slice(&s.offsets[..npts]);
+        for (pi, p) in s.placements.iter().enumerate() {
+            let v = &self.variants[p.variant as usize];
+            for &(dx, dy, m) in &v.area {
+                let i = (p.oy as usize + dy as usize) * cols + p.ox as usize + dx as usize;
+                s.entries[s.fill[i] as usize] = ((pi as u32) << 3) | m as u32;
+                s.fill[i] += 1;
             }
+            s.counts.push(v.init);
+            s.matched.push(false);
+            s.stamp.push(0);
+            s.waiting.push(0);
         }
         s.board.clear();
         s.board.resize(npts, 0);
@@ -465,9 +467,11 @@ impl Run<'_, '_> {
     #[inline]
     fn set(&mut self, p: u16, v: u8) {
         let i = p as usize;
-        let Some(&old) = self.s.board.get(i) else {
+        // Points outside every placement need no board at all.
+        if i >= self.s.board.len() || self.s.offsets[i] == self.s.offsets[i + 1] {
             return;
-        };
+        }
+        let old = self.s.board[i];
         if old == v {
             return;
         }
@@ -484,6 +488,9 @@ impl Run<'_, '_> {
         for k in a..b {
             let e = self.s.entries[k];
             let m = e & 7;
+            if m == 7 {
+                continue;
+            }
             let was = (m >> old) & 1;
             let now = (m >> new) & 1;
             if was == now {
@@ -547,8 +554,6 @@ impl Run<'_, '_> {
                             undo: self.undo.len(),
                             move_number: self.move_number,
                             to_play: self.to_play,
-                            awaiting: self.awaiting.clone(),
-                            pending: self.pending.clone(),
                         });
                     }
                 }
@@ -579,8 +584,12 @@ impl Run<'_, '_> {
                     self.node_stamp += 1;
                     self.move_number = f.move_number;
                     self.to_play = f.to_play;
-                    self.awaiting = f.awaiting;
-                    self.pending = f.pending;
+                    // Continuations and sequences follow the first line
+                    // below their hit, and that line has ended.
+                    for w in self.awaiting.drain(..) {
+                        self.s.waiting[w.pl as usize] = 0;
+                    }
+                    self.pending.clear();
                     self.variation = true;
                 }
                 _ => {}
@@ -599,15 +608,6 @@ impl Run<'_, '_> {
         }
     }
 
-    fn in_region(v: &Variant, p: &Placement, point: u16, cols: usize) -> Option<(u8, u8)> {
-        let (x, y) = ((point as usize % cols) as i32, (point as usize / cols) as i32);
-        let (dx, dy) = (x - p.ox as i32, y - p.oy as i32);
-        if dx < 0 || dy < 0 || dx >= v.w as i32 || dy >= v.h as i32 {
-            return None;
-        }
-        (v.region[dy as usize] >> dx & 1 == 1).then_some((dx as u8, dy as u8))
-    }
-
     /// A point of the image, in the pattern's board.
     fn to_pattern(v: &Variant, (dx, dy): (u8, u8)) -> (u8, u8) {
         let (x, y) = symmetry::apply(symmetry::inverse(v.sym), dx, dy, v.w, v.h);
@@ -616,26 +616,43 @@ impl Run<'_, '_> {
 
     fn end_node(&mut self) {
         let cols = self.g.cols as usize;
-        // Continuations: this node's move, for hits at earlier nodes.
+        // Continuations: this node's move, for hits at earlier nodes whose
+        // area holds its point (the placements listed at that point).
         if let Some((color, point)) = self.node_move
             && point != PASS
             && !self.awaiting.is_empty()
+            && (point as usize) < self.s.board.len()
         {
-            let c = self.c;
-            let out = &mut *self.out;
-            let placements = &self.s.placements;
-            self.awaiting.retain(|a| {
-                let p = &placements[a.pl as usize];
-                let v = &c.variants[p.variant as usize];
-                match Self::in_region(v, p, point, cols) {
-                    Some(d) => {
-                        let (x, y) = Self::to_pattern(v, d);
-                        out[a.hit].continuation = Some((swap_color(color, v.swap), x, y));
-                        false
-                    }
-                    None => true,
+            let (a, b) = (
+                self.s.offsets[point as usize] as usize,
+                self.s.offsets[point as usize + 1] as usize,
+            );
+            for k in a..b {
+                let pl = self.s.entries[k] >> 3;
+                if self.s.waiting[pl as usize] == 0 {
+                    continue;
                 }
-            });
+                let p = self.s.placements[pl as usize];
+                let v = &self.c.variants[p.variant as usize];
+                let d = (
+                    (point as usize % cols) as u8 - p.ox,
+                    (point as usize / cols) as u8 - p.oy,
+                );
+                let (x, y) = Self::to_pattern(v, d);
+                let cont = Some((swap_color(color, v.swap), x, y));
+                let out = &mut *self.out;
+                self.awaiting.retain(|w| {
+                    if w.pl != pl {
+                        return true;
+                    }
+                    // The first line below the hit (its main line) answers.
+                    if out[w.hit].continuation.is_none() {
+                        out[w.hit].continuation = cont;
+                    }
+                    false
+                });
+                self.s.waiting[pl as usize] = 0;
+            }
         }
         // Sequences under way.
         if !self.pending.is_empty() {
@@ -675,6 +692,11 @@ impl Run<'_, '_> {
             && self.move_number == self.c.min_move
             && self.node_move.is_some();
         let check = std::mem::take(&mut self.s.check);
+        if check.is_empty() && !entering {
+            self.s.check = check;
+            self.bump();
+            return;
+        }
         for &pl in &check {
             let now = self.s.counts[pl as usize] == 0;
             let before = self.s.matched[pl as usize];
@@ -697,6 +719,10 @@ impl Run<'_, '_> {
                 }
             }
         }
+        self.bump();
+    }
+
+    fn bump(&mut self) {
         self.node_stamp = self.node_stamp.wrapping_add(1);
         if self.node_stamp == 0 {
             self.s.stamp.iter_mut().for_each(|x| *x = 0);
@@ -739,6 +765,7 @@ impl Run<'_, '_> {
             hit: self.out.len() - 1,
             pl,
         });
+        self.s.waiting[pl as usize] += 1;
     }
 }
 
