@@ -178,8 +178,8 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                     }
                 };
                 if full {
-                    for i in 0..n {
-                        set(i, cells[i], &mut out.tokens);
+                    for (i, &v) in cells.iter().enumerate() {
+                        set(i, v, &mut out.tokens);
                     }
                 } else {
                     for p in &rep.captured {

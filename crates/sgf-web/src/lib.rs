@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod db;
 mod session;
 
 use std::collections::HashMap;
@@ -50,6 +51,8 @@ pub struct ViewOptions {
     pub port: u16,
     /// A fixed token (tests); random when `None`.
     pub token: Option<String>,
+    /// A game database to search from the page (`qipu view --db`).
+    pub db: Option<PathBuf>,
 }
 
 /// The server's shared state.
@@ -64,6 +67,7 @@ pub struct App {
     port: Mutex<u16>,
     sessions: Mutex<HashMap<u64, Session>>,
     next_id: Mutex<u64>,
+    db: db::Db,
 }
 
 /// A random token: 128 bits from the operating system's generator.
@@ -562,6 +566,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/save", post(save))
         .route("/api/files", get(files))
         .route("/api/export", get(export))
+        .route("/search.js", get(db::search_js))
+        .route("/api/db/info", get(db::info))
+        .route("/api/db/search", post(db::search))
+        .route("/api/db/open", post(db::open))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -604,6 +612,7 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         port: Mutex::new(opts.port),
         sessions: Mutex::new(HashMap::new()),
         next_id: Mutex::new(0),
+        db: db::Db::new(opts.db.clone()),
     }))
 }
 

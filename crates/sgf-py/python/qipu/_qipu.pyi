@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import Any, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -237,3 +237,27 @@ class ReadMany(Iterator[Collection]):
     def __next__(self) -> Collection: ...
     def __len__(self) -> int: ...
     def close(self) -> None: ...
+
+class Database:
+    """A game database file (SQLite, created when missing): ``qipu db`` in Python.
+
+    ``find`` takes keyword arguments named as ``qipu db find``'s options:
+    ``player``, ``black``, ``white``, ``event``, ``contains`` (substring
+    matching), ``date_from``, ``date_to``, ``result``, ``winner``, ``rank``,
+    ``handicap``, ``komi``, ``length`` (a number, ``"A..B"`` or a
+    ``(min, max)`` tuple), ``size`` (``19`` or ``(cols, rows)``), ``rules``,
+    ``comment``; ``position`` (a path or SGF bytes) with ``game`` (from 0),
+    ``move`` or ``node``; ``pattern`` (a path or SGF bytes, see
+    docs/db-patterns.md) or ``pattern_rows`` (text rows); ``anywhere``,
+    ``swap_colors``, ``to_play``, ``moves``, ``variations``, ``limit``.
+    """
+
+    def __init__(self, path: PathLike) -> None: ...
+    @property
+    def path(self) -> str: ...
+    def __len__(self) -> int: ...
+    def index(self, paths: List[PathLike]) -> Dict[str, Any]: ...
+    def find(self, **kwargs: Any) -> Dict[str, Any]: ...
+    def dups(self) -> List[Dict[str, Any]]: ...
+
+def find_all(dbs: List[Database], **kwargs: Any) -> Dict[str, Any]: ...
