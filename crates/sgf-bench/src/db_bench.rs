@@ -5,8 +5,8 @@
 //! process's peak memory, printed as a Markdown table.
 //!
 //! Build with `cargo run --release -p sgf-bench --bin qipu-db-bench`. The
-//! searches run in a second process (this binary with `--search DB DIR`),
-//! so its peak memory is that of searching alone.
+//! searches run in a second process (this binary with `--search DB
+//! CASES`), so its peak memory is that of searching alone.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -66,8 +66,16 @@ fn busy_window(full: &Pattern, k: u8, stones: usize) -> Pattern {
     for y in 0..=full.rows - k {
         for x in 0..=full.cols - k {
             let w = window(full, x, y, k, k);
-            let b = w.masks.iter().filter(|&&m| m == sgf_db::pattern::BLACK).count();
-            let o = w.masks.iter().filter(|&&m| m == sgf_db::pattern::WHITE).count();
+            let b = w
+                .masks
+                .iter()
+                .filter(|&&m| m == sgf_db::pattern::BLACK)
+                .count();
+            let o = w
+                .masks
+                .iter()
+                .filter(|&&m| m == sgf_db::pattern::WHITE)
+                .count();
             let d = (x as i32 - c).abs() + (y as i32 - c).abs();
             if b > 0 && o > 0 && b + o >= stones && best.is_none_or(|(bd, _, _)| d < bd) {
                 best = Some((d, x, y));
@@ -80,11 +88,7 @@ fn busy_window(full: &Pattern, k: u8, stones: usize) -> Pattern {
     w
 }
 
-fn search(db_path: &Path, corpus: &Path) {
-    let t = Instant::now();
-    let db = Database::open_existing(db_path).expect("database");
-    let idx = db.loaded().expect("load");
-    let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+fn queries(corpus: &Path) -> Vec<(&'static str, Query)> {
     let kgs = corpus.join("kgs/kgs-6d-2003.sgf");
     let fox = corpus.join("fox/fox-pro-part1.sgf");
     let q = |p: Pattern, anywhere: bool| {
@@ -97,18 +101,95 @@ fn search(db_path: &Path, corpus: &Path) {
     let mid = board_of(&kgs, 10, 120);
     let w3 = busy_window(&mid, 3, 4);
     let w4 = busy_window(&mid, 4, 6);
-    let cases: Vec<(&str, Query)> = vec![
-        ("full-board, move 20 (KGS 2003 game 11)", q(board_of(&kgs, 10, 20), false)),
-        ("full-board, move 60 (Fox pro game 101)", q(board_of(&fox, 100, 60), false)),
-        ("full-board, move 8 (Fox pro game 1)", q(board_of(&fox, 0, 8), false)),
-        ("7×7 corner (Fox pro game 1, move 12, top-right)", q(window(&board_of(&fox, 0, 12), 12, 0, 7, 7), false)),
-        ("7×7 corner (KGS 2003 game 11, move 30, top-left)", q(window(&board_of(&kgs, 10, 30), 0, 0, 7, 7), false)),
-        ("3×3 anywhere (KGS 2003 game 11, move 120, 4+ stones nearest the centre)", q(w3, true)),
-        ("4×4 anywhere (KGS 2003 game 11, move 120, 6+ stones nearest the centre)", q(w4, true)),
-        ("5×4 anywhere (KGS 2003 game 11, move 120, side)", q(window(&mid, 0, 7, 4, 5), true)),
+    let cases: Vec<(&'static str, Query)> = vec![
+        (
+            "full-board, move 20 (KGS 2003 game 11)",
+            q(board_of(&kgs, 10, 20), false),
+        ),
+        (
+            "full-board, move 60 (Fox pro game 101)",
+            q(board_of(&fox, 100, 60), false),
+        ),
+        (
+            "full-board, move 8 (Fox pro game 1)",
+            q(board_of(&fox, 0, 8), false),
+        ),
+        (
+            "7×7 corner (Fox pro game 1, move 12, top-right)",
+            q(window(&board_of(&fox, 0, 12), 12, 0, 7, 7), false),
+        ),
+        (
+            "7×7 corner (KGS 2003 game 11, move 30, top-left)",
+            q(window(&board_of(&kgs, 10, 30), 0, 0, 7, 7), false),
+        ),
+        (
+            "3×3 anywhere (KGS 2003 game 11, move 120, 4+ stones nearest the centre)",
+            q(w3, true),
+        ),
+        (
+            "4×4 anywhere (KGS 2003 game 11, move 120, 6+ stones nearest the centre)",
+            q(w4, true),
+        ),
+        (
+            "5×4 anywhere (KGS 2003 game 11, move 120, side)",
+            q(window(&mid, 0, 7, 4, 5), true),
+        ),
     ];
-    println!("SEARCH load_ms={load_ms:.1} games={} mem_mb={:.1}", idx.len(), idx.memory_bytes() as f64 / 1e6);
-    for (name, q) in cases {
+    cases
+}
+
+/// A pattern as text rows of its whole board (`-` outside the region).
+fn to_rows(p: &Pattern) -> String {
+    let (bx, by, bw, bh) = p.bbox;
+    let mut rows = Vec::new();
+    for y in 0..p.rows {
+        let mut r = String::new();
+        for x in 0..p.cols {
+            let inside = x >= bx && x < bx + bw && y >= by && y < by + bh;
+            let m = if inside { p.masks[(y - by) as usize * bw as usize + (x - bx) as usize] } else { 0 };
+            r.push(match m {
+                sgf_db::pattern::BLACK => 'X',
+                sgf_db::pattern::WHITE => 'O',
+                sgf_db::pattern::EMPTY => '.',
+                sgf_db::pattern::ANY => '*',
+                _ => '-',
+            });
+        }
+        rows.push(r);
+    }
+    rows.join("/")
+}
+
+/// The searches, run in a process of their own (so its peak memory is
+/// that of searching): the patterns come as text from the parent, which
+/// parsed the corpus files to make them.
+fn search(db_path: &Path, cases_file: &Path) {
+    let text = std::fs::read_to_string(cases_file).expect("cases");
+    let cases: Vec<(String, Query)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let rows: Vec<&str> = f[2].split('/').collect();
+            let mut q = Query::default();
+            q.pattern = Some(Pattern::from_rows(&rows).expect("rows"));
+            q.options.anywhere = f[1] == "1";
+            q.limit = Some(100);
+            (f[0].to_string(), q)
+        })
+        .collect();
+    let t = Instant::now();
+    let db = Database::open_existing(db_path).expect("database");
+    let idx = db.loaded().expect("load");
+    let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "SEARCH load_ms={load_ms:.1} games={} index_mb={:.1} peak_after_load_mb={:.0}",
+        idx.len(),
+        idx.memory_bytes() as f64 / 1e6,
+        peak_mb()
+    );
+    // QIPU_BENCH_ONLY=text runs only the cases whose name contains it (profiling).
+    let only = std::env::var("QIPU_BENCH_ONLY").unwrap_or_default();
+    for (name, q) in cases.into_iter().filter(|(n, _)| n.contains(only.as_str())) {
         let mut times = Vec::new();
         let mut total = 0;
         let mut games = 0;
@@ -135,7 +216,10 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("../shared/corpus/real"));
     if !corpus.is_dir() {
-        eprintln!("{}: not found (pass the corpus's real/ directory)", corpus.display());
+        eprintln!(
+            "{}: not found (pass the corpus's real/ directory)",
+            corpus.display()
+        );
         std::process::exit(2);
     }
     let db_path = std::env::temp_dir().join(format!("qipu-db-bench-{}.qdb", std::process::id()));
@@ -153,7 +237,9 @@ fn main() {
     let reindex_s = t.elapsed().as_secs_f64();
     drop(db);
     let size = std::fs::metadata(&db_path).map(|m| m.len()).unwrap_or(0)
-        + std::fs::metadata(db_path.with_extension("qdb-wal")).map(|m| m.len()).unwrap_or(0);
+        + std::fs::metadata(db_path.with_extension("qdb-wal"))
+            .map(|m| m.len())
+            .unwrap_or(0);
     println!("| what | goal | measured | libkombilo (issue) |");
     println!("| --- | --- | --- | --- |");
     println!(
@@ -167,12 +253,24 @@ fn main() {
         sgf as f64 / 1e6,
         size as f64 / sgf as f64
     );
-    println!("| re-index, nothing changed | | {reindex_s:.2} s ({} unchanged) | |", again.unchanged);
+    println!(
+        "| re-index, nothing changed | | {reindex_s:.2} s ({} unchanged) | |",
+        again.unchanged
+    );
     let exe = std::env::current_exe().expect("own path");
+    let cases_file = db_path.with_extension("cases");
+    let lines: Vec<String> = queries(&corpus)
+        .into_iter()
+        .map(|(n, q)| {
+            let p = q.pattern.as_ref().expect("a pattern");
+            format!("{n}\t{}\t{}", u8::from(q.options.anywhere), to_rows(p))
+        })
+        .collect();
+    std::fs::write(&cases_file, lines.join("\n")).expect("cases written");
     let out = std::process::Command::new(exe)
         .arg("--search")
         .arg(&db_path)
-        .arg(&corpus)
+        .arg(&cases_file)
         .output()
         .expect("search process");
     let text = String::from_utf8_lossy(&out.stdout);
@@ -193,7 +291,10 @@ fn main() {
         if let Some(c) = l.strip_prefix("CASE ") {
             let f: Vec<&str> = c.split('|').collect();
             let (g, k) = goal(f[0]);
-            println!("| {} | {g} | {} ms median of 7 ({} hits, {} games) | {k} |", f[0], f[1], f[2], f[3]);
+            println!(
+                "| {} | {g} | {} ms median of 7 ({} hits, {} games) | {k} |",
+                f[0], f[1], f[2], f[3]
+            );
         } else if let Some(m) = l.strip_prefix("SEARCH peak_mb=") {
             println!("| search process peak memory | ≤ 200 MB | {m} MB | 418 MB |");
         } else if let Some(m) = l.strip_prefix("SEARCH ") {
@@ -204,6 +305,7 @@ fn main() {
         eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     }
     let _ = std::fs::remove_file(&db_path);
+    let _ = std::fs::remove_file(&cases_file);
     let _ = std::fs::remove_file(db_path.with_extension("qdb-wal"));
     let _ = std::fs::remove_file(db_path.with_extension("qdb-shm"));
 }

@@ -41,11 +41,23 @@ fn index_find_dups_json() {
     assert_eq!(r["games"], 7);
     assert_eq!(r["read"], 3);
     let r = json(&qipu(&["db", "index", "-q", "--json", &db, &games]));
-    assert_eq!((r["read"].as_u64(), r["unchanged"].as_u64()), (Some(0), Some(3)));
+    assert_eq!(
+        (r["read"].as_u64(), r["unchanged"].as_u64()),
+        (Some(0), Some(3))
+    );
 
     // A full-board position: the two duplicates, after 30 moves.
     let pos = format!("{games}/dup-b.sgf");
-    let f = json(&qipu(&["db", "find", &db, "--position", &pos, "--move", "30", "--json"]));
+    let f = json(&qipu(&[
+        "db",
+        "find",
+        &db,
+        "--position",
+        &pos,
+        "--move",
+        "30",
+        "--json",
+    ]));
     assert_eq!(f["total"], 2);
     let hit = &f["hits"][0];
     for k in ["path", "game", "move", "black", "white", "date", "result"] {
@@ -56,25 +68,56 @@ fn index_find_dups_json() {
     let c = &f["continuations"][0];
     assert_eq!(c["count"], 2);
     assert_eq!(c["color"], "B");
-    assert_eq!((c["black_wins"].as_u64(), c["white_wins"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(
+        (c["black_wins"].as_u64(), c["white_wins"].as_u64()),
+        (Some(2), Some(0))
+    );
     assert_eq!(c["move"].as_str().unwrap().len(), 2);
 
     // A pattern file, anywhere, with filters.
     let pat = d.join("p.sgf");
     std::fs::write(&pat, "(;SZ[9]AB[cc]AW[dc]VW[cc:dc])").unwrap();
     let pat = pat.to_string_lossy().into_owned();
-    let all = json(&qipu(&["db", "find", &db, "--pattern", &pat, "--anywhere", "--json"]));
+    let all = json(&qipu(&[
+        "db",
+        "find",
+        &db,
+        "--pattern",
+        &pat,
+        "--anywhere",
+        "--json",
+    ]));
     assert!(all["total"].as_u64().unwrap() >= 3);
     let alice = json(&qipu(&[
-        "db", "find", &db, "--pattern", &pat, "--anywhere", "--player", "alice", "--json",
+        "db",
+        "find",
+        &db,
+        "--pattern",
+        &pat,
+        "--anywhere",
+        "--player",
+        "alice",
+        "--json",
     ]));
     assert!(alice["total"].as_u64().unwrap() >= 1);
-    assert!(alice["hits"].as_array().unwrap().iter().all(|h| h["white"] == "Bob"));
+    assert!(
+        alice["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["white"] == "Bob")
+    );
 
     // -o writes the hit games.
     let out = d.join("hits.sgf");
     let o = qipu(&[
-        "db", "find", &db, "--player", "ivan", "-o", out.to_str().unwrap(),
+        "db",
+        "find",
+        &db,
+        "--player",
+        "ivan",
+        "-o",
+        out.to_str().unwrap(),
     ]);
     assert!(o.status.success());
     let text = std::fs::read_to_string(&out).unwrap();
@@ -91,10 +134,34 @@ fn index_find_dups_json() {
     let g1 = d2.join("one");
     std::fs::create_dir_all(&g1).unwrap();
     std::fs::copy(format!("{games}/variations.sgf"), g1.join("v.sgf")).unwrap();
-    json(&qipu(&["db", "index", "-q", "--json", &db2, g1.to_str().unwrap()]));
+    json(&qipu(&[
+        "db",
+        "index",
+        "-q",
+        "--json",
+        &db2,
+        g1.to_str().unwrap(),
+    ]));
     let db3 = d2.join("three.qdb").to_string_lossy().into_owned();
-    json(&qipu(&["db", "index", "-q", "--json", &db3, &format!("{games}/dup-a.sgf"), &format!("{games}/dup-b.sgf")]));
-    let sharded = json(&qipu(&["db", "find", &db2, &db3, "--pattern", &pat, "--anywhere", "--json"]));
+    json(&qipu(&[
+        "db",
+        "index",
+        "-q",
+        "--json",
+        &db3,
+        &format!("{games}/dup-a.sgf"),
+        &format!("{games}/dup-b.sgf"),
+    ]));
+    let sharded = json(&qipu(&[
+        "db",
+        "find",
+        &db2,
+        &db3,
+        "--pattern",
+        &pat,
+        "--anywhere",
+        "--json",
+    ]));
     assert_eq!(sharded["total"], all["total"]);
     assert_eq!(sharded["continuations"], all["continuations"]);
     std::fs::remove_dir_all(&d).unwrap();
@@ -114,9 +181,23 @@ fn bad_input_exits_2() {
     assert_eq!(o.status.code(), Some(2));
     let o = qipu(&["db", "find", &db, "--winner", "maybe"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = qipu(&["db", "find", &db, "--pattern", d.join("nope.sgf").to_str().unwrap()]);
+    let o = qipu(&[
+        "db",
+        "find",
+        &db,
+        "--pattern",
+        d.join("nope.sgf").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    let o = qipu(&["db", "find", &db, "--position", &format!("{games}/dup-a.sgf"), "--move", "999"]);
+    let o = qipu(&[
+        "db",
+        "find",
+        &db,
+        "--position",
+        &format!("{games}/dup-a.sgf"),
+        "--move",
+        "999",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let not_db = d.join("games/dup-a.sgf");
     let o = qipu(&["db", "dups", not_db.to_str().unwrap()]);

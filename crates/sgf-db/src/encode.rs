@@ -245,13 +245,53 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
     out
 }
 
+/// When each point is first taken on the main line of `tokens` (a
+/// `cols`×`rows` game), and whether it is emptied again afterwards: per
+/// point, half the number of moves played when a stone first stood there
+/// (254 at most, 255 never); per row, bit `x` set for a point captured (or
+/// cleared) after a stone stood on it. A search uses these to rule out
+/// placements without replaying the game; they are computed when the index
+/// is loaded, not stored.
+pub fn first_stones(tokens: &[u16], cols: u8, rows: u8) -> (Vec<u8>, Vec<u64>) {
+    let n = cols as usize * rows as usize;
+    let mut first = vec![255u8; n];
+    let mut reemptied = vec![0u64; rows as usize];
+    let mut board = vec![0u8; n];
+    let mut moves = 0u32;
+    for &t in tokens {
+        let (op, arg) = (t >> 12, t & 0xFFF);
+        let v = match op {
+            CLOSE => break,
+            MOVE_B | MOVE_W => {
+                moves += 1;
+                [1u8, 2][op as usize]
+            }
+            SET_E => 0,
+            SET_B => 1,
+            SET_W => 2,
+            _ => continue,
+        };
+        let i = arg as usize;
+        if arg == PASS || i >= n {
+            continue;
+        }
+        if v == 0 && board[i] != 0 {
+            reemptied[i / cols as usize] |= 1 << (i % cols as usize);
+        } else if v != 0 && first[i] == 255 {
+            first[i] = (moves / 2).min(254) as u8;
+        }
+        board[i] = v;
+    }
+    (first, reemptied)
+}
+
 /// Bytes per row of a packed bit row.
 fn row_bytes(cols: u8) -> usize {
     (cols as usize).div_ceil(8)
 }
 
 /// Appends the stored form of a game: cols, rows, token count (u32 LE), the
-/// packed `ever` rows of black then white, the tokens (u16 LE).
+/// packed rows of `ever_black` and `ever_white`, the tokens (u16 LE).
 pub fn write_stored(g: &EncodedGame, out: &mut Vec<u8>) {
     out.push(g.cols);
     out.push(g.rows);
@@ -274,7 +314,7 @@ pub struct Stored<'a> {
     pub cols: u8,
     /// Rows.
     pub rows: u8,
-    /// Packed `ever` rows (black, then white).
+    /// Packed rows: `ever_black`, then `ever_white`.
     pub ever: &'a [u8],
     /// Tokens as little-endian bytes.
     pub tokens: &'a [u8],
@@ -351,6 +391,10 @@ mod tests {
         assert_eq!(g.nodes, 7);
         assert_eq!(g.ever_black, vec![0b100, 0b011, 0]);
         assert_eq!(g.ever_white, vec![0b011, 0, 0b100]);
+        // Main line: ab move 1, ba 2, ca 3, aa 4, bb 5; aa and ba captured at 5.
+        let (first, reemptied) = first_stones(&g.tokens, 3, 3);
+        assert_eq!(first, vec![2, 1, 1, 0, 2, 255, 255, 255, 255]);
+        assert_eq!(reemptied, vec![0b011, 0, 0]);
         let mut b = Vec::new();
         write_stored(&g, &mut b);
         write_stored(&g, &mut b);

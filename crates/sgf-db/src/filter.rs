@@ -132,9 +132,7 @@ pub fn fold(s: &str) -> String {
 /// `00` (`low`) or `99`.
 pub fn date_key(d: &sgf_go::PartialDate, low: bool) -> i64 {
     let fill = if low { 0 } else { 99 };
-    d.year as i64 * 10_000
-        + d.month.map_or(fill, i64::from) * 100
-        + d.day.map_or(fill, i64::from)
+    d.year as i64 * 10_000 + d.month.map_or(fill, i64::from) * 100 + d.day.map_or(fill, i64::from)
 }
 
 /// A date the user wrote, read as `DT` is (`sgf_go::parse_dates`), else as
@@ -185,12 +183,14 @@ impl Filter {
             conds.push(format!("instr(lower(g.rules), ?{}) > 0", params.len()));
         }
         if let Some(d) = &self.date_from {
-            let d = parse_user_date(d).ok_or_else(|| format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"))?;
+            let d = parse_user_date(d)
+                .ok_or_else(|| format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"))?;
             params.push(Value::Integer(date_key(&d, true)));
             conds.push(format!("g.date_max >= ?{}", params.len()));
         }
         if let Some(d) = &self.date_to {
-            let d = parse_user_date(d).ok_or_else(|| format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"))?;
+            let d = parse_user_date(d)
+                .ok_or_else(|| format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"))?;
             params.push(Value::Integer(date_key(&d, false)));
             conds.push(format!("g.date_min <= ?{}", params.len()));
         }
@@ -213,9 +213,15 @@ impl Filter {
         if let Some(r) = &self.rank {
             params.push(Value::Text(sgf_formats::normalize_rank(r).to_lowercase()));
             let n = params.len();
-            conds.push(format!("(lower(g.black_rank) = ?{n} OR lower(g.white_rank) = ?{n})"));
+            conds.push(format!(
+                "(lower(g.black_rank) = ?{n} OR lower(g.white_rank) = ?{n})"
+            ));
         }
-        for (col, r) in [("g.handicap", &self.handicap), ("g.komi", &self.komi), ("g.moves", &self.moves)] {
+        for (col, r) in [
+            ("g.handicap", &self.handicap),
+            ("g.komi", &self.komi),
+            ("g.moves", &self.moves),
+        ] {
             let Some(r) = r else { continue };
             if let Some(a) = r.min {
                 params.push(Value::Real(a));
@@ -229,11 +235,18 @@ impl Filter {
         if let Some((c, r)) = self.size {
             params.push(Value::Integer(c as i64));
             params.push(Value::Integer(r as i64));
-            conds.push(format!("g.cols = ?{} AND g.rows = ?{}", params.len() - 1, params.len()));
+            conds.push(format!(
+                "g.cols = ?{} AND g.rows = ?{}",
+                params.len() - 1,
+                params.len()
+            ));
         }
         if let Some(words) = &self.comment {
             for w in words.split_whitespace() {
-                let esc = w.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+                let esc = w
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_");
                 params.push(Value::Text(format!("%{esc}%")));
                 conds.push(format!(
                     "g.id IN (SELECT rowid FROM comments WHERE text LIKE ?{} ESCAPE '\\')",
@@ -256,14 +269,29 @@ mod tests {
     fn folding_and_ranges() {
         assert_eq!(fold("ＬＥＥ Sedol"), "lee sedol");
         assert_eq!(fold("ｲ"), "イ");
-        assert_eq!(Range::parse("2..4").unwrap(), Range { min: Some(2.0), max: Some(4.0) });
-        assert_eq!(Range::parse("6.5").unwrap(), Range { min: Some(6.5), max: Some(6.5) });
+        assert_eq!(
+            Range::parse("2..4").unwrap(),
+            Range {
+                min: Some(2.0),
+                max: Some(4.0)
+            }
+        );
+        assert_eq!(
+            Range::parse("6.5").unwrap(),
+            Range {
+                min: Some(6.5),
+                max: Some(6.5)
+            }
+        );
         assert_eq!(Range::parse("..3").unwrap().min, None);
         assert!(Range::parse("x..3").is_err());
         assert!(Range::parse("").is_err());
         assert_eq!(Winner::parse("Jigo").unwrap(), Winner::Draw);
         let d = parse_user_date("2003-05").unwrap();
-        assert_eq!((date_key(&d, true), date_key(&d, false)), (20030500, 20030599));
+        assert_eq!(
+            (date_key(&d, true), date_key(&d, false)),
+            (20030500, 20030599)
+        );
         assert!(parse_user_date("soon").is_none());
     }
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use rusqlite::params_from_iter;
-use sgf_core::Color;
 use serde::Serialize;
+use sgf_core::Color;
 
 use crate::filter::Filter;
 use crate::pattern::Pattern;
@@ -121,7 +121,12 @@ fn filtered(db: &Database, idx: &Index, f: &Filter) -> Result<Option<Vec<bool>>,
     let ids: Vec<i64> = st
         .query_map(params_from_iter(params), |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    let pos: HashMap<i64, usize> = idx.games.iter().enumerate().map(|(i, g)| (g.id, i)).collect();
+    let pos: HashMap<i64, usize> = idx
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.id, i))
+        .collect();
     let mut keep = vec![false; idx.games.len()];
     for id in ids {
         if let Some(&i) = pos.get(&id) {
@@ -149,12 +154,7 @@ fn count(idx: &Index, game: usize, hits: &[RawHit], part: &mut Part) {
     }
 }
 
-fn search_index(
-    idx: &Index,
-    c: Option<&Compiled>,
-    keep: Option<&[bool]>,
-    limit: usize,
-) -> Part {
+fn search_index(idx: &Index, c: Option<&Compiled>, keep: Option<&[bool]>, limit: usize) -> Part {
     let n = idx.games.len();
     let pass = |i: usize| keep.is_none_or(|k| k[i]);
     let whole = RawHit {
@@ -221,7 +221,12 @@ pub fn find_all(dbs: &[&Database], q: &Query) -> Result<FindResult, DbError> {
     for (dbi, db) in dbs.iter().enumerate() {
         let idx = db.loaded()?;
         let keep = filtered(db, &idx, &q.filter)?;
-        let part = search_index(&idx, compiled.as_ref(), keep.as_deref(), limit - res.hits.len().min(limit));
+        let part = search_index(
+            &idx,
+            compiled.as_ref(),
+            keep.as_deref(),
+            limit - res.hits.len().min(limit),
+        );
         res.total += part.total;
         res.games += part.games;
         for (k, v) in part.conts {
@@ -230,18 +235,22 @@ pub fn find_all(dbs: &[&Database], q: &Query) -> Result<FindResult, DbError> {
             e.1 += v.1;
             e.2 += v.2;
         }
-        let mut info = db.connection().prepare_cached(
-            "SELECT black, white, date, result FROM games WHERE id = ?1",
-        )?;
+        let mut info = db
+            .connection()
+            .prepare_cached("SELECT black, white, date, result FROM games WHERE id = ?1")?;
         for (gi, hits) in part.kept {
             if res.hits.len() >= limit {
                 break;
             }
             let g = &idx.games[gi];
-            type Info = (Option<String>, Option<String>, Option<String>, Option<String>);
-            let (black, white, date, result): Info = info.query_row([g.id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })?;
+            type Info = (
+                Option<String>,
+                Option<String>,
+                Option<String>,
+                Option<String>,
+            );
+            let (black, white, date, result): Info =
+                info.query_row([g.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
             let f = &idx.files[g.file as usize];
             for h in hits {
                 if res.hits.len() >= limit {
@@ -402,7 +411,9 @@ pub fn write_hits_sgf(
         if !written.insert((h.db, h.id)) {
             continue;
         }
-        let idx = dbs.get(h.db).ok_or_else(|| DbError::Usage("hit of an unknown database".into()))?;
+        let idx = dbs
+            .get(h.db)
+            .ok_or_else(|| DbError::Usage("hit of an unknown database".into()))?;
         let abs: String = idx.connection().query_row(
             "SELECT s.abs_path FROM games g JOIN files f ON g.file_id = f.id JOIN sources s ON f.source_id = s.id WHERE g.id = ?1",
             [h.id],
@@ -446,7 +457,11 @@ pub fn write_hits_sgf(
         for h in hs {
             if !docs.contains_key(&h.member) {
                 let Some(bytes) = members.get(&h.member) else {
-                    problems.push(format!("{}: {} is gone", h.path, h.member.as_deref().unwrap_or("the file")));
+                    problems.push(format!(
+                        "{}: {} is gone",
+                        h.path,
+                        h.member.as_deref().unwrap_or("the file")
+                    ));
                     continue;
                 };
                 let name = h.member.as_deref().map_or(path, Path::new);
@@ -462,7 +477,10 @@ pub fn write_hits_sgf(
             }
             let doc = &docs[&h.member];
             if (h.game as usize) >= doc.game_count() {
-                problems.push(format!("{}: game {} is gone (the file changed; index again)", h.path, h.game));
+                problems.push(format!(
+                    "{}: game {} is gone (the file changed; index again)",
+                    h.path, h.game
+                ));
                 continue;
             }
             let bytes = sgf_core::game_to_canonical_bytes(doc, h.game as usize, &opts);
@@ -487,7 +505,8 @@ pub fn position_of(
     mv: Option<usize>,
     node: Option<usize>,
 ) -> Result<Pattern, DbError> {
-    let loaded = sgf_formats::read_any(bytes, path_hint).map_err(|e| DbError::Usage(e.to_string()))?;
+    let loaded =
+        sgf_formats::read_any(bytes, path_hint).map_err(|e| DbError::Usage(e.to_string()))?;
     let doc = &loaded.parsed.document;
     let Some(g) = doc.game(game) else {
         return Err(DbError::Usage(format!(
@@ -502,7 +521,9 @@ pub fn position_of(
             let mut played = 0;
             while played < n {
                 if !c.next(doc) {
-                    return Err(DbError::Usage(format!("the main line has only {played} move(s)")));
+                    return Err(DbError::Usage(format!(
+                        "the main line has only {played} move(s)"
+                    )));
                 }
                 if !c.report().moves.is_empty() {
                     played += 1;

@@ -56,9 +56,9 @@ pub struct GameRow {
 
 fn result_of(info: &GameInfo) -> Option<GameResult> {
     let r = info.result.as_ref()?;
-    r.value.clone().or_else(|| {
-        sgf_go::info::correct_result(&r.raw).and_then(|c| sgf_go::parse_result(&c))
-    })
+    r.value
+        .clone()
+        .or_else(|| sgf_go::info::correct_result(&r.raw).and_then(|c| sgf_go::parse_result(&c)))
 }
 
 /// The Dyer signature: the points of main-line moves 20, 40, 60, 31, 51
@@ -98,7 +98,8 @@ pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
         for y in 0..rows {
             for x in 0..cols {
                 let (u, v) = symmetry::apply(s, x, y, cols, rows);
-                t[v as usize * w as usize + u as usize] = cells[y as usize * cols as usize + x as usize];
+                t[v as usize * w as usize + u as usize] =
+                    cells[y as usize * cols as usize + x as usize];
             }
         }
         // FNV-1a.
@@ -127,13 +128,21 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
         Some(GameResult::Draw) => Some("0"),
         _ => None,
     };
-    let rank = |r: &Option<String>| r.as_deref().map(sgf_formats::normalize_rank).filter(|r| !r.is_empty());
+    let rank = |r: &Option<String>| {
+        r.as_deref()
+            .map(sgf_formats::normalize_rank)
+            .filter(|r| !r.is_empty())
+    };
     GameRow {
         game: game as u32,
         black_rank: rank(&info.black_rank),
         white_rank: rank(&info.white_rank),
-        date_min: dates.as_ref().and_then(|d| d.iter().map(|d| date_key(d, true)).min()),
-        date_max: dates.as_ref().and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
+        date_min: dates
+            .as_ref()
+            .and_then(|d| d.iter().map(|d| date_key(d, true)).min()),
+        date_max: dates
+            .as_ref()
+            .and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
         date: info.dates.as_ref().map(|d| d.raw.clone()),
         result: result
             .as_ref()
@@ -170,7 +179,11 @@ mod tests {
         let mut moves = String::new();
         for i in 0..80u8 {
             let c = if i % 2 == 0 { 'B' } else { 'W' };
-            moves.push_str(&format!(";{c}[{}{}]", (b'a' + i % 19) as char, (b'a' + i / 19) as char));
+            moves.push_str(&format!(
+                ";{c}[{}{}]",
+                (b'a' + i % 19) as char,
+                (b'a' + i / 19) as char
+            ));
         }
         let a = format!("(;SZ[19]PB[Ｌee]BR[9 dan]DT[2003/5/6]RE[B+Resign]KM[6.5]{moves})");
         let doc = parse(a.as_bytes()).document;
@@ -188,7 +201,12 @@ mod tests {
             .filter(|m| !m.is_empty())
             .map(|m| {
                 let b = m.as_bytes();
-                format!(";{}[{}{}]", b[0] as char, (b'a' + 18 - (b[2] - b'a')) as char, b[3] as char)
+                format!(
+                    ";{}[{}{}]",
+                    b[0] as char,
+                    (b'a' + 18 - (b[2] - b'a')) as char,
+                    b[3] as char
+                )
             })
             .collect();
         let doc2 = parse(format!("(;SZ[19]{mirrored})").as_bytes()).document;

@@ -58,8 +58,7 @@ pub mod symmetry;
 
 pub use filter::{Filter, Range, TextMatch, Winner};
 pub use find::{
-    Continuation, DupGame, DupGroup, FindResult, Hit, Query, find_all, position_of,
-    write_hits_sgf,
+    Continuation, DupGame, DupGroup, FindResult, Hit, Query, find_all, position_of, write_hits_sgf,
 };
 pub use pattern::{Pattern, PatternError};
 pub use search::SearchOptions;

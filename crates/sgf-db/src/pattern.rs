@@ -107,7 +107,11 @@ impl Pattern {
                 cells.len()
             )));
         }
-        if w == 0 || h == 0 || x0 as usize + w as usize > cols as usize || y0 as usize + h as usize > rows as usize {
+        if w == 0
+            || h == 0
+            || x0 as usize + w as usize > cols as usize
+            || y0 as usize + h as usize > rows as usize
+        {
             return Err(PatternError("the region leaves the board".into()));
         }
         let mut masks = Vec::with_capacity(w as usize * h as usize);
@@ -145,7 +149,10 @@ impl Pattern {
         for (y, r) in rows.iter().enumerate() {
             let r = r.as_ref();
             if r.chars().count() != w {
-                return Err(PatternError(format!("row {} is not {w} points long", y + 1)));
+                return Err(PatternError(format!(
+                    "row {} is not {w} points long",
+                    y + 1
+                )));
             }
             for c in r.chars() {
                 masks.push(match c {
@@ -275,9 +282,15 @@ impl Pattern {
         let (bx, by, w, h) = self.bbox;
         let (w, h) = (w as usize, h as usize);
         let inside = |x: usize, y: usize, m: &[Mask]| m[y * w + x] != OUTSIDE;
-        let xs: Vec<usize> = (0..w).filter(|&x| (0..h).any(|y| inside(x, y, &self.masks))).collect();
-        let ys: Vec<usize> = (0..h).filter(|&y| (0..w).any(|x| inside(x, y, &self.masks))).collect();
-        let (Some(&xa), Some(&xb), Some(&ya), Some(&yb)) = (xs.first(), xs.last(), ys.first(), ys.last()) else {
+        let xs: Vec<usize> = (0..w)
+            .filter(|&x| (0..h).any(|y| inside(x, y, &self.masks)))
+            .collect();
+        let ys: Vec<usize> = (0..h)
+            .filter(|&y| (0..w).any(|x| inside(x, y, &self.masks)))
+            .collect();
+        let (Some(&xa), Some(&xb), Some(&ya), Some(&yb)) =
+            (xs.first(), xs.last(), ys.first(), ys.last())
+        else {
             return self;
         };
         let cut = |m: &[Mask]| -> Vec<Mask> {
@@ -287,7 +300,12 @@ impl Pattern {
         };
         self.masks = cut(&self.masks);
         self.steps = self.steps.iter().map(|s| cut(s)).collect();
-        self.bbox = (bx + xa as u8, by + ya as u8, (xb - xa + 1) as u8, (yb - ya + 1) as u8);
+        self.bbox = (
+            bx + xa as u8,
+            by + ya as u8,
+            (xb - xa + 1) as u8,
+            (yb - ya + 1) as u8,
+        );
         self
     }
 
@@ -303,7 +321,10 @@ impl Pattern {
     /// full-board position).
     pub fn is_full_board(&self) -> bool {
         self.bbox == (0, 0, self.cols, self.rows)
-            && self.masks.iter().all(|&m| matches!(m, EMPTY | BLACK | WHITE))
+            && self
+                .masks
+                .iter()
+                .all(|&m| matches!(m, EMPTY | BLACK | WHITE))
     }
 }
 
@@ -313,14 +334,23 @@ mod tests {
 
     #[test]
     fn from_sgf_reads_region_wildcards_and_sequence() {
-        let p = Pattern::from_sgf(
-            b"(;SZ[9]AB[bb]AW[cb][ba]VW[aa:cc]MA[ac]TR[cc]PL[B];B[ca];W[aa])",
-        )
-        .unwrap();
+        let p =
+            Pattern::from_sgf(b"(;SZ[9]AB[bb]AW[cb][ba]VW[aa:cc]MA[ac]TR[cc]PL[B];B[ca];W[aa])")
+                .unwrap();
         assert_eq!(p.bbox, (0, 0, 3, 3));
         assert_eq!(
             p.masks,
-            vec![EMPTY, WHITE, EMPTY, EMPTY, BLACK, WHITE, ANY, EMPTY, BLACK_OR_EMPTY]
+            vec![
+                EMPTY,
+                WHITE,
+                EMPTY,
+                EMPTY,
+                BLACK,
+                WHITE,
+                ANY,
+                EMPTY,
+                BLACK_OR_EMPTY
+            ]
         );
         assert_eq!(p.to_play, Some(Color::Black));
         assert_eq!(p.sequence.len(), 2);

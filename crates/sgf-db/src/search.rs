@@ -64,6 +64,10 @@ pub(crate) struct Variant {
     pub area: Vec<(u8, u8, Mask)>,
     /// Points that need a black / white stone: (dx, dy, is_white).
     pub needs: Vec<(u8, u8, bool)>,
+    /// Points that must be empty: (dx, dy).
+    pub empties: Vec<(u8, u8)>,
+    /// Rows with needed stones, the fullest first (they rule a game out soonest).
+    pub need_rows: Vec<u8>,
     /// Per row, the same as bits.
     pub need_b: Vec<u64>,
     pub need_w: Vec<u64>,
@@ -186,6 +190,8 @@ impl Compiled {
                     cells: Vec::new(),
                     area: Vec::new(),
                     needs: Vec::new(),
+                    empties: Vec::new(),
+                    need_rows: Vec::new(),
                     need_b: vec![0; h as usize],
                     need_w: vec![0; h as usize],
                     init: 0,
@@ -204,6 +210,9 @@ impl Compiled {
                     if m & EMPTY == 0 {
                         v.init += 1;
                     }
+                    if m == EMPTY {
+                        v.empties.push((x, y));
+                    }
                     if m == BLACK {
                         v.needs.push((x, y, false));
                         v.need_b[y as usize] |= 1 << x;
@@ -212,6 +221,13 @@ impl Compiled {
                         v.need_w[y as usize] |= 1 << x;
                     }
                 }
+                let mut rows: Vec<u8> = (0..h)
+                    .filter(|&y| v.need_b[y as usize] | v.need_w[y as usize] != 0)
+                    .collect();
+                rows.sort_by_key(|&y| {
+                    std::cmp::Reverse((v.need_b[y as usize] | v.need_w[y as usize]).count_ones())
+                });
+                v.need_rows = rows;
                 variants.push(v);
             }
         }
@@ -241,6 +257,11 @@ pub struct GameView<'a> {
     pub ever_black: &'a [u64],
     /// Per row, the points white ever held.
     pub ever_white: &'a [u64],
+    /// Per row, the points emptied again on the main line.
+    pub reemptied: &'a [u64],
+    /// Per point, when the main line first put a stone there (see
+    /// [`crate::encode::EncodedGame::first`]).
+    pub first: &'a [u8],
     /// The tokens.
     pub tokens: &'a [u16],
 }
@@ -313,6 +334,8 @@ pub struct Scratch {
     fill: Vec<u32>,
     /// Per placement, hits still waiting for their continuation.
     waiting: Vec<u16>,
+    /// Per placement, whether it can never stand again on the main line.
+    dead: Vec<bool>,
 }
 
 impl Compiled {
@@ -332,7 +355,8 @@ impl Compiled {
             let ay = (rows - v.h + 1) as usize;
             if ax == 1 {
                 'rows: for oy in 0..ay {
-                    for dy in 0..v.h as usize {
+                    for &dy in &v.need_rows {
+                        let dy = dy as usize;
                         if v.need_b[dy] & !g.ever_black[oy + dy] != 0
                             || v.need_w[dy] & !g.ever_white[oy + dy] != 0
                         {
@@ -378,6 +402,32 @@ impl Compiled {
                 }
             }
         }
+        if !self.variations {
+            self.by_first_stones(g, s);
+        }
+    }
+
+    /// Drops placements the main line can never show: all the pattern's
+    /// stones are down only after one of its empty points was taken for
+    /// good (a point never emptied again), or after the move range.
+    fn by_first_stones(&self, g: &GameView<'_>, s: &mut Scratch) {
+        let cols = g.cols as usize;
+        let limit = (self.max_move / 2).min(254) as u8;
+        s.placements.retain(|p| {
+            let v = &self.variants[p.variant as usize];
+            let (ox, oy) = (p.ox as usize, p.oy as usize);
+            let mut t = 0u8;
+            for &(dx, dy, _) in &v.needs {
+                t = t.max(g.first[(oy + dy as usize) * cols + ox + dx as usize]);
+            }
+            if self.max_move != u32::MAX && t > limit {
+                return false;
+            }
+            v.empties.iter().all(|&(dx, dy)| {
+                let (x, y) = (ox + dx as usize, oy + dy as usize);
+                g.reemptied[y] >> x & 1 == 1 || t <= g.first[y * cols + x]
+            })
+        });
     }
 
     /// Searches one game; hits are appended to `out` in line order.
@@ -407,6 +457,7 @@ impl Compiled {
         s.matched.clear();
         s.stamp.clear();
         s.waiting.clear();
+        s.dead.clear();
         s.fill.clear();
         s.fill.extend_from_slice(&s.offsets[..npts]);
         for (pi, p) in s.placements.iter().enumerate() {
@@ -420,12 +471,14 @@ impl Compiled {
             s.matched.push(false);
             s.stamp.push(0);
             s.waiting.push(0);
+            s.dead.push(false);
         }
         s.board.clear();
         s.board.resize(npts, 0);
         s.check.clear();
         // At the root every placement is checked.
         s.check.extend(0..s.placements.len() as u32);
+        let alive = s.placements.len();
         let mut run = Run {
             c: self,
             g,
@@ -437,6 +490,7 @@ impl Compiled {
             variation: false,
             to_play: Color::Black,
             node_move: None,
+            alive,
             undo: Vec::new(),
             frames: Vec::new(),
             awaiting: Vec::new(),
@@ -457,6 +511,8 @@ struct Run<'r, 'g> {
     variation: bool,
     to_play: Color,
     node_move: Option<(Color, u16)>,
+    /// Placements that may still stand (main lines only).
+    alive: usize,
     undo: Vec<Undo>,
     frames: Vec<Frame>,
     awaiting: Vec<Await>,
@@ -497,6 +553,17 @@ impl Run<'_, '_> {
                 continue;
             }
             let pl = (e >> 3) as usize;
+            // An empty point of the pattern taken for good (the main line
+            // never empties it again): this placement cannot stand again.
+            if now == 0
+                && m == EMPTY as u32
+                && !self.c.variations
+                && !self.s.dead[pl]
+                && self.g.reemptied[i / self.g.cols as usize] >> (i % self.g.cols as usize) & 1 == 0
+            {
+                self.s.dead[pl] = true;
+                self.alive -= 1;
+            }
             let c = &mut self.s.counts[pl];
             let crossing = if now == 1 {
                 *c -= 1;
@@ -521,7 +588,10 @@ impl Run<'_, '_> {
             match op {
                 MOVE_B | MOVE_W | NODE => {
                     if in_node {
-                        self.end_node();
+                        self.close_node();
+                        if self.alive == 0 && self.awaiting.is_empty() && self.pending.is_empty() {
+                            return;
+                        }
                     }
                     in_node = true;
                     if started {
@@ -531,7 +601,11 @@ impl Run<'_, '_> {
                     if op == NODE {
                         self.node_move = None;
                     } else {
-                        let c = if op == MOVE_B { Color::Black } else { Color::White };
+                        let c = if op == MOVE_B {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
                         self.move_number += 1;
                         self.to_play = c.opponent();
                         self.node_move = Some((c, arg));
@@ -546,7 +620,7 @@ impl Run<'_, '_> {
                 }
                 OPEN => {
                     if in_node {
-                        self.end_node();
+                        self.close_node();
                         in_node = false;
                     }
                     if self.c.variations {
@@ -559,7 +633,7 @@ impl Run<'_, '_> {
                 }
                 CLOSE => {
                     if in_node {
-                        self.end_node();
+                        self.close_node();
                         in_node = false;
                     }
                     if !self.c.variations {
@@ -604,7 +678,7 @@ impl Run<'_, '_> {
             }
         }
         if in_node {
-            self.end_node();
+            self.close_node();
         }
     }
 
@@ -612,6 +686,23 @@ impl Run<'_, '_> {
     fn to_pattern(v: &Variant, (dx, dy): (u8, u8)) -> (u8, u8) {
         let (x, y) = symmetry::apply(symmetry::inverse(v.sym), dx, dy, v.w, v.h);
         (x + v.origin.0, y + v.origin.1)
+    }
+
+    /// The end of a node: usually nothing changed for any placement.
+    #[inline]
+    fn close_node(&mut self) {
+        let entering = self.c.min_move > 0
+            && self.move_number == self.c.min_move
+            && self.node_move.is_some();
+        if self.s.check.is_empty()
+            && self.pending.is_empty()
+            && !entering
+            && (self.awaiting.is_empty() || self.node_move.is_none_or(|(_, p)| p == PASS))
+        {
+            self.bump();
+        } else {
+            self.end_node();
+        }
     }
 
     fn end_node(&mut self) {
@@ -688,9 +779,8 @@ impl Run<'_, '_> {
         }
         // New hits.
         let in_range = self.move_number >= self.c.min_move && self.move_number <= self.c.max_move;
-        let entering = self.c.min_move > 0
-            && self.move_number == self.c.min_move
-            && self.node_move.is_some();
+        let entering =
+            self.c.min_move > 0 && self.move_number == self.c.min_move && self.node_move.is_some();
         let check = std::mem::take(&mut self.s.check);
         if check.is_empty() && !entering {
             self.s.check = check;
@@ -722,6 +812,7 @@ impl Run<'_, '_> {
         self.bump();
     }
 
+    #[inline]
     fn bump(&mut self) {
         self.node_stamp = self.node_stamp.wrapping_add(1);
         if self.node_stamp == 0 {
@@ -790,6 +881,7 @@ mod tests {
     fn search(sgf: &[u8], p: &Pattern, o: &SearchOptions) -> Vec<RawHit> {
         let doc = parse(sgf).document;
         let e = encode_game(&doc, 0);
+        let (first, reemptied) = crate::encode::first_stones(&e.tokens, e.cols, e.rows);
         let c = Compiled::new(p, o);
         let mut out = Vec::new();
         c.search_game(
@@ -798,6 +890,8 @@ mod tests {
                 rows: e.rows,
                 ever_black: &e.ever_black,
                 ever_white: &e.ever_white,
+                reemptied: &reemptied,
+                first: &first,
                 tokens: &e.tokens,
             },
             &mut Scratch::default(),
@@ -838,7 +932,10 @@ mod tests {
         };
         // The first stands from move 2 on: reported where the range starts.
         let h = search(g, &p, &o2);
-        assert_eq!(h.iter().map(|h| h.move_number).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(
+            h.iter().map(|h| h.move_number).collect::<Vec<_>>(),
+            vec![3, 4]
+        );
         let p2 = Pattern::from_rows(&["OX"]).unwrap();
         let o3 = SearchOptions {
             anywhere: true,

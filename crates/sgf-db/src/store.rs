@@ -116,7 +116,9 @@ pub struct Database {
 
 impl std::fmt::Debug for Database {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Database").field("path", &self.path).finish()
+        f.debug_struct("Database")
+            .field("path", &self.path)
+            .finish()
     }
 }
 
@@ -256,7 +258,9 @@ impl Database {
         conn.execute_batch(SCHEMA)
             .map_err(|e| DbError::Corrupt(format!("{}: {e}", path.display())))?;
         let v: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
             .optional()?;
         match v.as_deref() {
             None => {
@@ -332,7 +336,9 @@ impl Database {
         }
         let mut known: HashMap<String, (i64, i64, i64)> = HashMap::new();
         {
-            let mut st = self.conn.prepare("SELECT id, abs_path, size, mtime FROM sources")?;
+            let mut st = self
+                .conn
+                .prepare("SELECT id, abs_path, size, mtime FROM sources")?;
             let rows = st.query_map([], |r| {
                 Ok((r.get::<_, String>(1)?, (r.get(0)?, r.get(2)?, r.get(3)?)))
             })?;
@@ -345,7 +351,9 @@ impl Database {
         let mut jobs = Vec::new();
         for f in &walk.files {
             if f == Path::new("-") {
-                report.problems.push("standard input cannot be indexed".into());
+                report
+                    .problems
+                    .push("standard input cannot be indexed".into());
                 continue;
             }
             let (abs, meta) = match (f.canonicalize(), std::fs::metadata(f)) {
@@ -400,10 +408,9 @@ impl Database {
         let (send, recv) = std::sync::mpsc::sync_channel::<SourceResult>(4);
         let result: Result<(), DbError> = std::thread::scope(|scope| {
             scope.spawn(move || {
-                jobs.into_par_iter()
-                    .for_each_with(send, |s, job| {
-                        let _ = s.send(read_source(job));
-                    });
+                jobs.into_par_iter().for_each_with(send, |s, job| {
+                    let _ = s.send(read_source(job));
+                });
             });
             conn.execute_batch("BEGIN")?;
             let mut pending = 0usize;
@@ -430,9 +437,10 @@ impl Database {
             Ok(())
         });
         result?;
-        report.total_games =
-            self.conn
-                .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))? as usize;
+        report.total_games = self
+            .conn
+            .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))?
+            as usize;
         Ok(report)
     }
 
@@ -499,7 +507,9 @@ fn store_source(
                 None => problems.push(format!("{}: {e}", r.job.shown)),
             }
         }
-        ins_file.execute(params![source_id, u.member, u.format, u.charset, u.error, u.data])?;
+        ins_file.execute(params![
+            source_id, u.member, u.format, u.charset, u.error, u.data
+        ])?;
         let file_id = tx.last_insert_rowid();
         for g in &u.games {
             ins_game.execute(params![
@@ -551,6 +561,7 @@ pub(crate) struct GameEntry {
     pub winner: u8,
     pub tokens: (u32, u32),
     pub ever: u32,
+    pub first: u32,
 }
 
 /// One record file in memory.
@@ -567,11 +578,22 @@ pub struct Index {
     pub(crate) files: Vec<FileEntry>,
     tokens: Vec<u16>,
     ever: Vec<u64>,
+    first: Vec<u8>,
 }
 
 impl Index {
     fn load(conn: &Connection) -> Result<Index, DbError> {
         let mut idx = Index::default();
+        // Sized up front: growing by doubling would hold two copies at once.
+        let (bytes, games): (i64, i64) = conn.query_row(
+            "SELECT (SELECT coalesce(sum(length(data)), 0) FROM files), (SELECT count(*) FROM games)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        idx.tokens.reserve((bytes.max(0) / 2) as usize);
+        idx.games.reserve(games.max(0) as usize);
+        idx.ever.reserve(games.max(0) as usize * 3 * 19);
+        idx.first.reserve(games.max(0) as usize * 361);
         let mut file_pos: HashMap<i64, u32> = HashMap::new();
         let mut per_file: HashMap<i64, Vec<(u32, i64, u8)>> = HashMap::new();
         {
@@ -608,8 +630,9 @@ impl Index {
                 member: r.get(2)?,
             });
             let Some(data) = data else { continue };
-            let stored = read_stored(&data)
-                .ok_or_else(|| DbError::Corrupt(format!("the games of file {fid} cannot be read")))?;
+            let stored = read_stored(&data).ok_or_else(|| {
+                DbError::Corrupt(format!("the games of file {fid} cannot be read"))
+            })?;
             let mut games = per_file.remove(&fid).unwrap_or_default();
             games.sort_unstable();
             if games.len() != stored.len() {
@@ -624,6 +647,10 @@ impl Index {
                 let rb = (s.cols as usize).div_ceil(8) * s.rows as usize;
                 unpack_rows(&s.ever[..rb], s.cols, s.rows, &mut idx.ever);
                 unpack_rows(&s.ever[rb..], s.cols, s.rows, &mut idx.ever);
+                // Filled in below, when every game's tokens are in.
+                idx.ever.extend(std::iter::repeat_n(0, s.rows as usize));
+                let first = idx.first.len() as u32;
+                idx.first.resize(idx.first.len() + s.cols as usize * s.rows as usize, 255);
                 let start = idx.tokens.len() as u32;
                 idx.tokens.extend(
                     s.tokens
@@ -639,10 +666,32 @@ impl Index {
                     winner,
                     tokens: (start, idx.tokens.len() as u32 - start),
                     ever,
+                    first,
                 });
             }
         }
+        idx.fill_first_stones();
         Ok(idx)
+    }
+
+    /// Computes each game's [`crate::encode::first_stones`] (on all cores,
+    /// a slice of games at a time so little is held twice).
+    fn fill_first_stones(&mut self) {
+        for chunk in self.games.chunks(4096) {
+            let done: Vec<(Vec<u8>, Vec<u64>)> = chunk
+                .par_iter()
+                .map(|g| {
+                    let t = &self.tokens[g.tokens.0 as usize..(g.tokens.0 + g.tokens.1) as usize];
+                    crate::encode::first_stones(t, g.cols, g.rows)
+                })
+                .collect();
+            for (g, (first, reemptied)) in chunk.iter().zip(done) {
+                let f = g.first as usize;
+                self.first[f..f + first.len()].copy_from_slice(&first);
+                let e = g.ever as usize + 2 * g.rows as usize;
+                self.ever[e..e + reemptied.len()].copy_from_slice(&reemptied);
+            }
+        }
     }
 
     /// Number of games.
@@ -659,6 +708,7 @@ impl Index {
     pub fn memory_bytes(&self) -> usize {
         self.tokens.len() * 2
             + self.ever.len() * 8
+            + self.first.len()
             + self.games.len() * std::mem::size_of::<GameEntry>()
     }
 
@@ -670,6 +720,8 @@ impl Index {
             rows: g.rows,
             ever_black: &self.ever[e..e + rows],
             ever_white: &self.ever[e + rows..e + 2 * rows],
+            reemptied: &self.ever[e + 2 * rows..e + 3 * rows],
+            first: &self.first[g.first as usize..g.first as usize + rows * g.cols as usize],
             tokens: &self.tokens[g.tokens.0 as usize..(g.tokens.0 + g.tokens.1) as usize],
         }
     }

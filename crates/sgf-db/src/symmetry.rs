@@ -15,7 +15,11 @@ pub fn dims(s: Sym, w: u8, h: u8) -> (u8, u8) {
 
 /// Where `(x, y)` of a `w`×`h` grid goes under `s`.
 pub fn apply(s: Sym, x: u8, y: u8, w: u8, h: u8) -> (u8, u8) {
-    let (mut x, mut y, w, h) = if s & 4 != 0 { (y, x, h, w) } else { (x, y, w, h) };
+    let (mut x, mut y, w, h) = if s & 4 != 0 {
+        (y, x, h, w)
+    } else {
+        (x, y, w, h)
+    };
     if s & 1 != 0 {
         x = w - 1 - x;
     }

@@ -58,7 +58,11 @@ fn games_in(db: &Database) -> Vec<(String, Option<String>, u32)> {
         .hits
         .iter()
         .map(|h| {
-            let name = Path::new(&h.path).file_name().unwrap().to_string_lossy().into_owned();
+            let name = Path::new(&h.path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             (name, h.member.clone(), h.game)
         })
         .collect();
@@ -84,11 +88,23 @@ fn archives_incremental_and_unreadable() {
     std::fs::copy(repo().join("testdata/db/games.7z"), src.join("games.7z")).unwrap();
     // Unreadable: a damaged archive and an encrypted UGF.
     std::fs::write(src.join("broken.zip"), b"PK\x03\x04 not really").unwrap();
-    std::fs::copy(repo().join("testdata/formats/ugf/crypt.ugf"), src.join("x.ugf")).unwrap();
+    std::fs::copy(
+        repo().join("testdata/formats/ugf/crypt.ugf"),
+        src.join("x.ugf"),
+    )
+    .unwrap();
     let mut db = Database::open(d.join("g.qdb")).unwrap();
     let r = db.index(&[&src], &NoProgress).unwrap();
-    assert!(r.problems.iter().any(|p| p.contains("broken.zip")), "{:?}", r.problems);
-    assert!(r.problems.iter().any(|p| p.contains("x.ugf")), "{:?}", r.problems);
+    assert!(
+        r.problems.iter().any(|p| p.contains("broken.zip")),
+        "{:?}",
+        r.problems
+    );
+    assert!(
+        r.problems.iter().any(|p| p.contains("x.ugf")),
+        "{:?}",
+        r.problems
+    );
     // plain 1 + zip 1+5 + tar 1 + tar.gz 5 + 7z 2
     assert_eq!(r.total_games, 15, "{:?}", games_in(&db));
     let g = games_in(&db);
@@ -123,7 +139,10 @@ fn archives_incremental_and_unreadable() {
     let problems = sgf_db::write_hits_sgf(&[&db], &hits.hits, &mut out).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("PB[Seven]") && text.contains("B[gc]"), "{text}");
+    assert!(
+        text.contains("PB[Seven]") && text.contains("B[gc]"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
 
@@ -180,7 +199,11 @@ fn filters_dups_and_shards() {
 
     let dups = db.dups().unwrap();
     assert_eq!(dups.len(), 1);
-    let names: Vec<_> = dups[0].games.iter().map(|g| g.black.clone().unwrap()).collect();
+    let names: Vec<_> = dups[0]
+        .games
+        .iter()
+        .map(|g| g.black.clone().unwrap())
+        .collect();
     assert_eq!(names, ["Ivan", "ivan2"]);
 
     // Two shards answer as the one database does.
@@ -203,7 +226,11 @@ fn filters_dups_and_shards() {
     assert!(one.total > 0);
     assert_eq!((both.total, both.games), (one.total, one.games));
     assert_eq!(both.continuations, one.continuations);
-    assert_eq!(both.hits.iter().filter(|h| h.db == 1).count() as u64 + both.hits.iter().filter(|h| h.db == 0).count() as u64, one.total);
+    assert_eq!(
+        both.hits.iter().filter(|h| h.db == 1).count() as u64
+            + both.hits.iter().filter(|h| h.db == 0).count() as u64,
+        one.total
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -99,7 +99,9 @@ pub fn is_archive_path(path: &Path) -> bool {
     };
     let name = name.to_ascii_lowercase();
     ARCHIVE_EXTENSIONS.iter().any(|e| {
-        name.len() > e.len() + 1 && name.ends_with(e) && name.as_bytes()[name.len() - e.len() - 1] == b'.'
+        name.len() > e.len() + 1
+            && name.ends_with(e)
+            && name.as_bytes()[name.len() - e.len() - 1] == b'.'
     })
 }
 

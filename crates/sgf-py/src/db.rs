@@ -26,7 +26,12 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
         Value::Number(n) => match (n.as_i64(), n.as_u64()) {
             (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
             (_, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
-            _ => n.as_f64().unwrap_or(0.0).into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(0.0)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
         },
         Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
         Value::Array(a) => {
@@ -91,10 +96,34 @@ impl Database {
 }
 
 const KEYS: &[&str] = &[
-    "player", "black", "white", "event", "contains", "date_from", "date_to", "result", "winner",
-    "rank", "handicap", "komi", "size", "rules", "comment", "length", "position", "game", "move",
-    "node", "pattern", "pattern_rows", "anywhere", "swap_colors", "to_play", "moves",
-    "variations", "limit",
+    "player",
+    "black",
+    "white",
+    "event",
+    "contains",
+    "date_from",
+    "date_to",
+    "result",
+    "winner",
+    "rank",
+    "handicap",
+    "komi",
+    "size",
+    "rules",
+    "comment",
+    "length",
+    "position",
+    "game",
+    "move",
+    "node",
+    "pattern",
+    "pattern_rows",
+    "anywhere",
+    "swap_colors",
+    "to_play",
+    "moves",
+    "variations",
+    "limit",
 ];
 
 fn range_of(v: &Bound<'_, PyAny>) -> PyResult<Range> {
@@ -139,7 +168,10 @@ fn query_of(kw: Option<&Bound<'_, PyDict>>) -> PyResult<Query> {
     f.date_from = text("date_from")?;
     f.date_to = text("date_to")?;
     f.result = text("result")?;
-    f.winner = text("winner")?.map(|w| Winner::parse(&w)).transpose().map_err(err)?;
+    f.winner = text("winner")?
+        .map(|w| Winner::parse(&w))
+        .transpose()
+        .map_err(err)?;
     f.rank = text("rank")?;
     f.rules = text("rules")?;
     f.comment = text("comment")?;
@@ -162,7 +194,8 @@ fn query_of(kw: Option<&Bound<'_, PyDict>>) -> PyResult<Query> {
     let node: Option<usize> = get("node")?.map(|v| v.extract()).transpose()?;
     if let Some(p) = get("position")? {
         let (bytes, hint) = bytes_of(&p)?;
-        q.pattern = Some(sgf_db::position_of(&bytes, hint.as_deref(), game, mv, node).map_err(err)?);
+        q.pattern =
+            Some(sgf_db::position_of(&bytes, hint.as_deref(), game, mv, node).map_err(err)?);
     }
     if let Some(p) = get("pattern")? {
         let (bytes, _) = bytes_of(&p)?;
@@ -172,11 +205,17 @@ fn query_of(kw: Option<&Bound<'_, PyDict>>) -> PyResult<Query> {
         let rows: Vec<String> = r.extract()?;
         q.pattern = Some(Pattern::from_rows(&rows).map_err(err)?);
     }
-    let flag = |k: &str| -> PyResult<bool> { Ok(get(k)?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false)) };
+    let flag = |k: &str| -> PyResult<bool> {
+        Ok(get(k)?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
+    };
     q.options.anywhere = flag("anywhere")?;
     q.options.swap_colors = flag("swap_colors")?;
     q.options.variations = flag("variations")?;
-    q.options.to_play = match text("to_play")?.as_deref().map(str::to_ascii_uppercase).as_deref() {
+    q.options.to_play = match text("to_play")?
+        .as_deref()
+        .map(str::to_ascii_uppercase)
+        .as_deref()
+    {
         None => None,
         Some("B") => Some(sgf_core::Color::Black),
         Some("W") => Some(sgf_core::Color::White),

@@ -51,7 +51,9 @@ impl Db {
         if let Some(d) = &*g {
             return Ok(d.clone());
         }
-        let d = Arc::new(Mutex::new(Database::open_existing(p).map_err(|e| e.to_string())?));
+        let d = Arc::new(Mutex::new(
+            Database::open_existing(p).map_err(|e| e.to_string())?,
+        ));
         *g = Some(d.clone());
         Ok(d)
     }
@@ -84,7 +86,9 @@ pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
 fn board_of(app: &App, req: &Value) -> Result<(Vec<u8>, u8, u8), String> {
     let id = req["session"].as_u64().ok_or("session expected")?;
     let sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-    let s = sessions.get(&id).ok_or("no such session (reload the page)")?;
+    let s = sessions
+        .get(&id)
+        .ok_or("no such session (reload the page)")?;
     Ok(s.board())
 }
 
@@ -92,7 +96,10 @@ fn query_of(req: &Value, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8
     let mut q = Query::default();
     let (pattern, origin) = match req["region"].as_array() {
         Some(r) if r.len() == 4 => {
-            let v: Vec<u8> = r.iter().map(|x| x.as_u64().unwrap_or(0).min(51) as u8).collect();
+            let v: Vec<u8> = r
+                .iter()
+                .map(|x| x.as_u64().unwrap_or(0).min(51) as u8)
+                .collect();
             let (x0, x1) = (v[0].min(v[2]), v[0].max(v[2]));
             let (y0, y1) = (v[1].min(v[3]), v[1].max(v[3]));
             let p = Pattern::region_of(cells, cols, rows, (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
@@ -154,14 +161,19 @@ pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -
         let db = db.lock().map_err(|_| "internal lock".to_string())?;
         let hit = hit_of(&db, id)?;
         let mut out = Vec::new();
-        let problems =
-            sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out).map_err(|e| e.to_string())?;
+        let problems = sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
+            .map_err(|e| e.to_string())?;
         if out.is_empty() {
             return Err(problems.join("; "));
         }
         let name = match &hit.member {
             Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
-            None => hit.path.rsplit(['/', '\\']).next().unwrap_or(&hit.path).to_string(),
+            None => hit
+                .path
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(&hit.path)
+                .to_string(),
         };
         Ok::<_, String>((name, out))
     })

@@ -172,7 +172,11 @@ impl Session {
     /// columns, rows.
     pub fn board(&self) -> (Vec<u8>, u8, u8) {
         let size = self.cursor.size();
-        (self.cursor.position().board.cells().to_vec(), size.cols, size.rows)
+        (
+            self.cursor.position().board.cells().to_vec(),
+            size.cols,
+            size.rows,
+        )
     }
 
     /// Moves through the tree.

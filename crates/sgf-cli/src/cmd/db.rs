@@ -19,7 +19,7 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 pub enum DbCommand {
     Index(IndexArgs),
-    Find(FindArgs),
+    Find(Box<FindArgs>),
     Dups(DupsArgs),
 }
 
@@ -225,9 +225,19 @@ fn filter_of(a: &FindArgs) -> Result<Filter> {
     f.date_from = a.from.clone();
     f.date_to = a.to.clone();
     f.result = a.result.clone();
-    f.winner = a.winner.as_deref().map(Winner::parse).transpose().map_err(anyhow::Error::msg)?;
+    f.winner = a
+        .winner
+        .as_deref()
+        .map(Winner::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     f.rank = a.rank.clone();
-    let range = |s: &Option<String>| s.as_deref().map(Range::parse).transpose().map_err(anyhow::Error::msg);
+    let range = |s: &Option<String>| {
+        s.as_deref()
+            .map(Range::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)
+    };
     f.handicap = range(&a.handicap)?;
     f.komi = range(&a.komi)?;
     f.moves = range(&a.length)?;
@@ -252,13 +262,18 @@ fn find(a: &FindArgs) -> Result<u8> {
         if a.game == 0 {
             bail!("games are numbered from 1");
         }
-        q.pattern = Some(sgf_db::position_of(&bytes, Some(p), a.game - 1, a.r#move, a.node)?);
+        q.pattern = Some(sgf_db::position_of(
+            &bytes,
+            Some(p),
+            a.game - 1,
+            a.r#move,
+            a.node,
+        )?);
     }
     if let Some(p) = &a.pattern {
         let bytes = crate::input::read_bytes(&p.to_string_lossy())?;
-        q.pattern = Some(
-            Pattern::from_sgf(&bytes).with_context(|| format!("pattern {}", p.display()))?,
-        );
+        q.pattern =
+            Some(Pattern::from_sgf(&bytes).with_context(|| format!("pattern {}", p.display()))?);
     }
     q.options.anywhere = a.anywhere;
     q.options.swap_colors = a.swap_colors;
@@ -278,14 +293,18 @@ fn find(a: &FindArgs) -> Result<u8> {
     let res = sgf_db::find_all(&refs, &q)?;
     if let Some(out) = &a.output {
         let mut f = std::io::BufWriter::new(
-            std::fs::File::create(out).with_context(|| format!("cannot write {}", out.display()))?,
+            std::fs::File::create(out)
+                .with_context(|| format!("cannot write {}", out.display()))?,
         );
         for p in sgf_db::write_hits_sgf(&refs, &res.hits, &mut f)? {
             eprintln!("warning: {p}");
         }
         f.flush()?;
     }
-    let shown = a.limit.or(if a.json { None } else { Some(50) }).unwrap_or(usize::MAX);
+    let shown = a
+        .limit
+        .or(if a.json { None } else { Some(50) })
+        .unwrap_or(usize::MAX);
     if a.json {
         let mut v = serde_json::to_value(&res)?;
         if let Some(h) = v.get_mut("hits").and_then(|h| h.as_array_mut()) {
@@ -317,10 +336,17 @@ fn find(a: &FindArgs) -> Result<u8> {
         )?;
     }
     if (res.total as usize) > shown {
-        writeln!(out, "… {} more (--limit, --json)", res.total as usize - shown)?;
+        writeln!(
+            out,
+            "… {} more (--limit, --json)",
+            res.total as usize - shown
+        )?;
     }
     if !res.continuations.is_empty() {
-        writeln!(out, "\ncontinuations (move, colour, count, Black wins, White wins):")?;
+        writeln!(
+            out,
+            "\ncontinuations (move, colour, count, Black wins, White wins):"
+        )?;
         for c in res.continuations.iter().take(20) {
             writeln!(
                 out,
@@ -336,7 +362,10 @@ fn dups(a: &DupsArgs) -> Result<u8> {
     let db = Database::open_existing(&a.db)?;
     let groups = db.dups()?;
     if a.json {
-        println!("{}", serde_json::to_string(&serde_json::json!({ "groups": groups }))?);
+        println!(
+            "{}",
+            serde_json::to_string(&serde_json::json!({ "groups": groups }))?
+        );
         return Ok(0);
     }
     let mut out = std::io::stdout().lock();
