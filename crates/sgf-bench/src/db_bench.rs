@@ -146,7 +146,11 @@ fn to_rows(p: &Pattern) -> String {
         let mut r = String::new();
         for x in 0..p.cols {
             let inside = x >= bx && x < bx + bw && y >= by && y < by + bh;
-            let m = if inside { p.masks[(y - by) as usize * bw as usize + (x - bx) as usize] } else { 0 };
+            let m = if inside {
+                p.masks[(y - by) as usize * bw as usize + (x - bx) as usize]
+            } else {
+                0
+            };
             r.push(match m {
                 sgf_db::pattern::BLACK => 'X',
                 sgf_db::pattern::WHITE => 'O',

@@ -691,9 +691,8 @@ impl Run<'_, '_> {
     /// The end of a node: usually nothing changed for any placement.
     #[inline]
     fn close_node(&mut self) {
-        let entering = self.c.min_move > 0
-            && self.move_number == self.c.min_move
-            && self.node_move.is_some();
+        let entering =
+            self.c.min_move > 0 && self.move_number == self.c.min_move && self.node_move.is_some();
         if self.s.check.is_empty()
             && self.pending.is_empty()
             && !entering

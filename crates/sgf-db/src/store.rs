@@ -617,7 +617,7 @@ impl Index {
             }
         }
         let mut st = conn.prepare(
-            "SELECT f.id, s.path, f.member, f.data FROM files f JOIN sources s ON f.source_id = s.id ORDER BY f.id",
+            "SELECT f.id, s.path, f.member, f.data FROM files f JOIN sources s ON f.source_id = s.id ORDER BY s.path, f.member, f.id",
         )?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
@@ -650,7 +650,8 @@ impl Index {
                 // Filled in below, when every game's tokens are in.
                 idx.ever.extend(std::iter::repeat_n(0, s.rows as usize));
                 let first = idx.first.len() as u32;
-                idx.first.resize(idx.first.len() + s.cols as usize * s.rows as usize, 255);
+                idx.first
+                    .resize(idx.first.len() + s.cols as usize * s.rows as usize, 255);
                 let start = idx.tokens.len() as u32;
                 idx.tokens.extend(
                     s.tokens

@@ -149,11 +149,28 @@ pub struct DupsArgs {
 
 /// Runs `qipu db`.
 pub fn run(a: &Args) -> Result<u8> {
-    match &a.command {
+    let r = match &a.command {
         DbCommand::Index(a) => index(a),
         DbCommand::Find(a) => find(a),
         DbCommand::Dups(a) => dups(a),
+    };
+    // A reader that stopped early (`| head`) is not an error.
+    match r {
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(0)
+        }
+        r => r,
     }
+}
+
+/// One line on standard output.
+fn say(line: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    Ok(())
 }
 
 struct Bar(indicatif::ProgressBar);
@@ -176,12 +193,12 @@ fn index(a: &IndexArgs) -> Result<u8> {
         eprintln!("warning: {p}");
     }
     if a.json {
-        println!("{}", serde_json::to_string(&report)?);
+        say(&serde_json::to_string(&report)?)?;
     } else {
-        println!(
+        say(&format!(
             "{} file(s) read, {} unchanged, {} removed; {} game(s) stored, {} in the database",
             report.read, report.unchanged, report.removed, report.games, report.total_games
-        );
+        ))?;
     }
     Ok(0)
 }
@@ -310,7 +327,7 @@ fn find(a: &FindArgs) -> Result<u8> {
         if let Some(h) = v.get_mut("hits").and_then(|h| h.as_array_mut()) {
             h.truncate(shown);
         }
-        println!("{}", serde_json::to_string(&v)?);
+        say(&serde_json::to_string(&v)?)?;
         return Ok(0);
     }
     let mut out = std::io::stdout().lock();
@@ -362,10 +379,9 @@ fn dups(a: &DupsArgs) -> Result<u8> {
     let db = Database::open_existing(&a.db)?;
     let groups = db.dups()?;
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string(&serde_json::json!({ "groups": groups }))?
-        );
+        say(&serde_json::to_string(
+            &serde_json::json!({ "groups": groups }),
+        )?)?;
         return Ok(0);
     }
     let mut out = std::io::stdout().lock();
