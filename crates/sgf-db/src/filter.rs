@@ -100,7 +100,7 @@ pub struct Filter {
     pub date_from: Option<String>,
     /// Games on or before this date.
     pub date_to: Option<String>,
-    /// The result starts with this (`B+`, `W+R`, `B+0.5`; FF[4] form).
+    /// The result starts with this (`B+`, `W+R`, `B+0.5`; FF\[4\] form).
     pub result: Option<String>,
     /// Who won.
     pub winner: Option<Winner>,

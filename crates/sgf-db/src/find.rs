@@ -393,7 +393,7 @@ pub struct DupGame {
 }
 
 /// Reads the games of `hits` from their files (or archives) and writes
-/// them as one SGF collection in canonical FF[4] UTF-8 form. Returns the
+/// them as one SGF collection in canonical FF\[4\] UTF-8 form. Returns the
 /// problems (a file gone or changed), one line each; those games are left out.
 ///
 /// # Errors

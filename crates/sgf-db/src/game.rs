@@ -34,7 +34,7 @@ pub struct GameRow {
     pub date_min: Option<i64>,
     /// Latest date as `YYYYMMDD` (missing parts 99).
     pub date_max: Option<i64>,
-    /// The result in FF[4] form when it reads as one, else as written.
+    /// The result in FF\[4\] form when it reads as one, else as written.
     pub result: Option<String>,
     /// `B`, `W`, `0` (draw).
     pub winner: Option<&'static str>,

@@ -260,7 +260,7 @@ pub struct GameView<'a> {
     /// Per row, the points emptied again on the main line.
     pub reemptied: &'a [u64],
     /// Per point, when the main line first put a stone there (see
-    /// [`crate::encode::EncodedGame::first`]).
+    /// [`crate::encode::first_stones`]).
     pub first: &'a [u8],
     /// The tokens.
     pub tokens: &'a [u16],
