@@ -319,7 +319,7 @@ impl Database {
              FROM games g JOIN files f ON g.file_id = f.id JOIN sources s ON f.source_id = s.id
              WHERE g.moves > 0 AND (g.dyer, g.final_hash) IN
                (SELECT dyer, final_hash FROM games WHERE moves > 0 GROUP BY dyer, final_hash HAVING count(*) > 1)
-             ORDER BY g.dyer, g.final_hash, g.id",
+             ORDER BY g.dyer, g.final_hash, s.path, f.member, g.game",
         )?;
         let mut groups: Vec<DupGroup> = Vec::new();
         let mut last: Option<(String, i64)> = None;
@@ -365,7 +365,7 @@ impl Database {
 pub struct DupGroup {
     /// The Dyer signature they share.
     pub signature: String,
-    /// The games, in database order.
+    /// The games, in path order.
     pub games: Vec<DupGame>,
 }
 
