@@ -60,6 +60,7 @@ pub fn load_with(
     let loaded = reader
         .read(&bytes, opts)
         .with_context(|| format!("cannot read {path}"))?;
+    let original = loaded.converted.then(|| (bytes, loaded.encoding()));
     Ok(Loaded {
         name: if path == "-" {
             "<stdin>".into()
@@ -69,11 +70,7 @@ pub fn load_with(
         parsed: loaded.parsed,
         format: loaded.format,
         charset: loaded.charset,
-        original: loaded.converted.then(|| {
-            let enc = encoding_rs::Encoding::for_label(loaded.charset.as_bytes())
-                .unwrap_or(encoding_rs::UTF_8);
-            (bytes, enc)
-        }),
+        original,
     })
 }
 
@@ -107,4 +104,44 @@ pub fn normalize(loaded: &mut Loaded) {
     all.retain(|d| d.code != sgf_core::Code::DialectDetected);
     all.append(&mut diags);
     all.sort_by_key(|d| (d.span.start, d.span.end));
+}
+
+impl Loaded {
+    /// The record, or an error when it holds no game tree (S002): the
+    /// commands that show or convert games have nothing to work on.
+    ///
+    /// # Errors
+    /// When the document has no game.
+    pub fn require_games(self) -> Result<Loaded> {
+        if self.parsed.document.games().next().is_some() {
+            return Ok(self);
+        }
+        let why = self
+            .parsed
+            .diagnostics
+            .iter()
+            .find(|d| d.code == sgf_core::Code::NoGameTree)
+            .map_or("no SGF game tree found", |d| d.message.as_str());
+        anyhow::bail!(
+            "{}: {why} [{}]; it is not a game record",
+            self.name,
+            sgf_core::Code::NoGameTree.as_str()
+        )
+    }
+
+    /// The 0-based index of game `game` (numbered from 1, as on the command
+    /// line).
+    ///
+    /// # Errors
+    /// When there is no such game.
+    pub fn game_index(&self, game: usize) -> Result<usize> {
+        let n = self.parsed.document.games().count();
+        if game == 0 {
+            anyhow::bail!("games are numbered from 1; there is no game 0");
+        }
+        if game > n {
+            anyhow::bail!("{} has {n} game(s); there is no game {game}", self.name);
+        }
+        Ok(game - 1)
+    }
 }

@@ -8,8 +8,9 @@ use sgf_core::Severity;
 
 mod cmd;
 mod input;
-mod report;
 mod walk;
+
+use sgf_report as report;
 
 /// Qipu (棋谱): read, check, repair, convert and show Go game records (SGF FF[1]–FF[4]).
 #[derive(Parser, Debug)]

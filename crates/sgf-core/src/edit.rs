@@ -33,6 +33,9 @@ pub enum EditError {
     BadNode,
     /// An index out of range.
     BadIndex,
+    /// A raw value that would not stay one value when written: an
+    /// unescaped `]`, or a `\` escaping the closing bracket.
+    BadRaw(String),
 }
 
 impl fmt::Display for EditError {
@@ -45,6 +48,10 @@ impl fmt::Display for EditError {
             EditError::BadIdentifier(s) => write!(f, "`{s}` is not a property identifier"),
             EditError::BadNode => f.write_str("no such node in the tree"),
             EditError::BadIndex => f.write_str("index out of range"),
+            EditError::BadRaw(r) => write!(
+                f,
+                "`{r}` is not a raw SGF value: `]` and `\\` must be escaped with `\\`"
+            ),
         }
     }
 }
@@ -130,6 +137,9 @@ impl Document {
         node: NodeId,
         raws: &[String],
     ) -> Result<(u32, u32), EditError> {
+        if let Some(bad) = raws.iter().find(|r| !raw_is_closed(r.as_bytes())) {
+            return Err(EditError::BadRaw(bad.clone()));
+        }
         self.upgrade_ascii_game(node, raws);
         let encoded: Vec<Box<[u8]>> = raws
             .iter()
@@ -743,8 +753,43 @@ fn escape_trail_bytes(b: &[u8], d: Dbcs) -> Vec<u8> {
     out
 }
 
+/// Whether raw value content stays one value between `[` and `]`: every
+/// `]` escaped, and no `\` left escaping the closing bracket.
+fn raw_is_closed(raw: &[u8]) -> bool {
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\\' if i + 1 == raw.len() => return false,
+            b'\\' => i += 2,
+            b']' => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn raw_values_must_stay_one_value() {
+        let mut doc = crate::parse(b"(;C[x])").document;
+        let root = doc.game(0).unwrap().root().id();
+        for bad in ["a]b", "end\\", "\\\\]"] {
+            assert!(
+                matches!(
+                    doc.set_raw(root, "C", &[bad.into()]),
+                    Err(super::EditError::BadRaw(_))
+                ),
+                "{bad}"
+            );
+            assert!(doc.add_raw(root, "XX", &[bad.into()]).is_err(), "{bad}");
+        }
+        for good in ["a\\]b", "\\\\", "", "c\\d"] {
+            doc.set_raw(root, "C", &[good.into()]).unwrap();
+        }
+        assert_eq!(crate::to_lossless_bytes(&doc), b"(;C[c\\d])");
+    }
     use crate::{parse, to_lossless_bytes};
 
     #[test]

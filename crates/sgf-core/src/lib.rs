@@ -59,8 +59,8 @@ pub use parse::{ParseOptions, Parsed, parse, parse_str, parse_with};
 pub use props::{PropInfo, PropKind, ValueType};
 pub use value::{Color, Point};
 pub use write::{
-    PointLists, WriteOptions, game_to_canonical_bytes, to_canonical_bytes, to_lossless_bytes,
-    write_canonical, write_lossless,
+    LosslessError, PointLists, WriteOptions, game_to_canonical_bytes, to_canonical_bytes,
+    to_lossless_bytes, to_lossless_bytes_checked, write_canonical, write_lossless,
 };
 
 /// The README's examples, compiled and run as doctests.

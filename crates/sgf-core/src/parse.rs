@@ -1065,12 +1065,23 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Stray bytes for a message: UTF-8 shown as text, other bytes and control
+/// characters as `\xHH` (the charset is not known yet when they are met).
 fn preview(b: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&b[..b.len().min(24)]);
-    let mut s: String = s
-        .chars()
-        .map(|c| if c.is_control() { '�' } else { c })
-        .collect();
+    use std::fmt::Write;
+    let mut s = String::new();
+    for chunk in b[..b.len().min(24)].utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                let _ = write!(s, "\\u{{{:x}}}", c as u32);
+            } else {
+                s.push(c);
+            }
+        }
+        for x in chunk.invalid() {
+            let _ = write!(s, "\\x{x:02X}");
+        }
+    }
     if b.len() > 24 {
         s.push('…');
     }
@@ -1097,9 +1108,18 @@ fn ident_value_at(src: &[u8], i: usize) -> bool {
 /// `(` followed by properties (no `;`), or a `;` followed by properties
 /// (no `(`).
 fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)> {
+    // The damaged starts `(GM[1]…` and `;GM[1]…` count only where nothing
+    // but white space (or a UTF-8 BOM at the very start) precedes them:
+    // inside text, `(FF[4] …)` is prose, not a game tree.
+    let mut clean_from = from;
+    if from == 0 && src.starts_with(b"\xEF\xBB\xBF") {
+        clean_from = 3;
+    }
+    let clean_until = skip_ws(src, clean_from);
     let mut i = from;
     while i < src.len() {
         let p = i + memchr::memchr2(b'(', b';', &src[i..])?;
+        let damaged_ok = p == clean_until;
         if src[p] == b'(' {
             let mut q = skip_ws(src, p + 1);
             while src.get(q) == Some(&b'(') {
@@ -1107,14 +1127,13 @@ fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)> {
             }
             match src.get(q) {
                 Some(b';') => return Some((p, Start::Paren)),
-                Some(_) if ident_value_at(src, q) => return Some((p, Start::ParenNoSemi)),
+                Some(_) if damaged_ok && ident_value_at(src, q) => {
+                    return Some((p, Start::ParenNoSemi));
+                }
                 _ => {}
             }
-        } else {
-            let q = skip_ws(src, p + 1);
-            if ident_value_at(src, q) {
-                return Some((p, Start::SemiOnly));
-            }
+        } else if damaged_ok && ident_value_at(src, skip_ws(src, p + 1)) {
+            return Some((p, Start::SemiOnly));
         }
         i = p + 1;
     }

@@ -44,6 +44,72 @@ pub fn write_lossless<W: Write>(doc: &Document, w: &mut W) -> io::Result<()> {
     }
 }
 
+/// Why [`to_lossless_bytes_checked`] refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LosslessError {
+    /// The first node (numbered from 0 in file order over all games) that
+    /// would read differently.
+    pub node: usize,
+}
+
+impl std::fmt::Display for LosslessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the edits touch damaged parts of the file (around node {}): written as it was, it would read differently; write the canonical form instead",
+            self.node
+        )
+    }
+}
+
+impl std::error::Error for LosslessError {}
+
+/// [`to_lossless_bytes`], verified: the output is read again and must give
+/// the edited tree (compared node by node in canonical form). In a file
+/// without syntax errors that always holds; next to damage the input
+/// carried (text the reader ignored, a missing `;`), an edit can make that
+/// damage read differently, and then this refuses rather than change the
+/// file silently.
+///
+/// # Errors
+/// When the lossless form would not read back as the edited document.
+pub fn to_lossless_bytes_checked(doc: &Document) -> Result<Vec<u8>, LosslessError> {
+    let out = to_lossless_bytes(doc);
+    if !doc.edited {
+        return Ok(out);
+    }
+    let again = crate::parse(&out).document;
+    let opts = WriteOptions::default();
+    if to_canonical_bytes(doc, &opts) == to_canonical_bytes(&again, &opts) {
+        return Ok(out);
+    }
+    let node_text = |d: &Document, n: crate::NodeId| -> Vec<(String, Vec<Vec<u8>>)> {
+        d.node(n)
+            .props()
+            .map(|p| {
+                (
+                    p.ident().to_string(),
+                    p.values().map(|v| v.raw().to_vec()).collect(),
+                )
+            })
+            .collect()
+    };
+    let (mut a, mut b) = (doc.all_nodes(), again.all_nodes());
+    let mut i = 0;
+    loop {
+        match (a.next(), b.next()) {
+            (Some((ga, na)), Some((gb, nb)))
+                if ga == gb
+                    && doc.node(na).child_count() == again.node(nb).child_count()
+                    && node_text(doc, na) == node_text(&again, nb) =>
+            {
+                i += 1;
+            }
+            _ => return Err(LosslessError { node: i }),
+        }
+    }
+}
+
 /// The lossless output as bytes.
 pub fn to_lossless_bytes(doc: &Document) -> Vec<u8> {
     let mut v = Vec::new();
@@ -86,9 +152,12 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
             Ok(i) | Err(i) => toks[i - 1].1.min(start) as usize,
         }
     };
-    let mut out = Vec::with_capacity(src.len() + 256);
-    let emit = |out: &mut Vec<u8>, start: u32, end: u32| {
-        out.extend_from_slice(&src[lead(start)..end as usize]);
+    let mut out = Out {
+        buf: Vec::with_capacity(src.len() + 256),
+        open_value: false,
+    };
+    let emit = |out: &mut Out, start: u32, end: u32| {
+        out.src(&src[lead(start)..end as usize]);
     };
 
     enum Item {
@@ -108,41 +177,57 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                     if open != NONE {
                         emit(&mut out, open, open + 1);
                     } else if paren_needed {
-                        if synthetic && is_root && !out.is_empty() {
-                            out.push(b'\n');
+                        if synthetic && is_root && !out.buf.is_empty() {
+                            out.put(b"\n");
                         }
                         // A new `(` goes after the white space before the
                         // node, so the node keeps its line: `\n(;W[cn]`.
                         if nd.semi != NONE {
-                            out.extend_from_slice(&src[lead(nd.semi)..nd.semi as usize]);
+                            out.src(&src[lead(nd.semi)..nd.semi as usize]);
                         }
-                        out.push(b'(');
+                        out.put(b"(");
                     }
                     if nd.semi != NONE && open == NONE && paren_needed {
-                        out.push(b';');
+                        out.put(b";");
                     } else if nd.semi != NONE {
                         emit(&mut out, nd.semi, nd.semi + 1);
                     } else if synthetic {
                         if !paren_needed && open == NONE {
-                            out.push(b'\n');
+                            out.put(b"\n");
                         }
-                        out.push(b';');
+                        out.put(b";");
+                    } else if !is_root {
+                        // The input lacked this node's `;` and the reader
+                        // assumed one: after a parenthesis, before its first
+                        // property. Where an edit changed that (the node now
+                        // follows its parent's properties, or lost its first
+                        // property, or was empty), the `;` is written, or
+                        // the node would merge into its neighbours.
+                        let last = out.buf.iter().rev().find(|&&b| !crate::lexer::is_ws(b));
+                        let first_from_input =
+                            nd.plen > 0 && doc.props[nd.pstart as usize].ident != NONE;
+                        if !(matches!(last, Some(b'(' | b')')) && first_from_input) {
+                            out.put(b";");
+                        }
                     }
                     for pi in nd.pstart..nd.pstart + nd.plen as u32 {
                         let p = &doc.props[pi as usize];
                         if p.ident != NONE {
                             emit(&mut out, p.ident, p.ident + p.ident_len as u32);
                         } else {
-                            out.extend_from_slice(doc.key_ident(p.key).as_bytes());
+                            out.put(doc.key_ident(p.key).as_bytes());
                         }
                         for vi in p.vstart..p.vstart + p.vlen {
                             let v = &doc.values[vi as usize];
                             if let Some(open) = v.open() {
                                 emit(&mut out, open, v.end());
+                                // The input may end inside this value.
+                                out.open_value =
+                                    !value_closes(&src[open as usize..v.end() as usize]);
                             } else {
-                                out.push(b'[');
-                                out.extend_from_slice(doc.raw_value(v));
-                                out.push(b']');
+                                out.put(b"[");
+                                out.buf.extend_from_slice(doc.raw_value(v));
+                                out.buf.push(b']');
                             }
                         }
                     }
@@ -165,15 +250,52 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                         emit(&mut out, close, close + 1);
                     } else if open == NONE {
                         // Parentheses the edit made necessary.
-                        out.push(b')');
+                        out.put(b")");
                     }
                 }
             }
         }
     }
     let tail = toks.last().map_or(0, |t| t.1 as usize);
-    out.extend_from_slice(&src[tail.min(src.len())..]);
-    out
+    out.src(&src[tail.min(src.len())..]);
+    out.buf
+}
+
+/// The lossless output, and whether the last thing copied from the input
+/// is a value the input left open (it ended inside it).
+struct Out {
+    buf: Vec<u8>,
+    open_value: bool,
+}
+
+impl Out {
+    /// Bytes copied from the input.
+    fn src(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    /// New bytes: an input that ended inside a value gets its `]` first, so
+    /// that what an edit adds after it is not read as part of it.
+    fn put(&mut self, b: &[u8]) {
+        if std::mem::take(&mut self.open_value) {
+            self.buf.push(b']');
+        }
+        self.buf.extend_from_slice(b);
+    }
+}
+
+/// Whether a value token `[…]` ends with its closing bracket (not with the
+/// end of the input, nor with an escaped `\]`).
+fn value_closes(tok: &[u8]) -> bool {
+    if tok.len() < 2 || tok[tok.len() - 1] != b']' {
+        return false;
+    }
+    let backslashes = tok[1..tok.len() - 1]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\\')
+        .count();
+    backslashes % 2 == 0
 }
 
 /// How point lists are written by the canonical writer.
@@ -682,6 +804,73 @@ mod tests {
     fn canon(s: &[u8]) -> String {
         let p = parse(s);
         String::from_utf8(to_canonical_bytes(&p.document, &WriteOptions::default())).unwrap()
+    }
+
+    /// Fuzzing found it: junk the reader ignored (`[s]` without an
+    /// identifier) reads as a value of a move an edit puts before it. The
+    /// checked writer refuses instead of changing the file silently.
+    #[test]
+    fn the_checked_writer_refuses_what_would_read_differently() {
+        let mut doc = crate::parse(b"(;([s]o\n").document;
+        let var = doc.game(0).unwrap().nodes().nth(1).unwrap().id();
+        let kid = doc.add_child(var).unwrap();
+        doc.set_raw(kid, "B", &["kk".into()]).unwrap();
+        let err = to_lossless_bytes_checked(&doc).unwrap_err();
+        assert_eq!(err.node, 2);
+        // A clean file edited the same way is written and reads back.
+        let mut doc = crate::parse(b"(;C[x](;B[aa]))").document;
+        let var = doc.game(0).unwrap().nodes().nth(1).unwrap().id();
+        let kid = doc.add_child(var).unwrap();
+        doc.set_raw(kid, "W", &["kk".into()]).unwrap();
+        assert_eq!(
+            to_lossless_bytes_checked(&doc).unwrap(),
+            b"(;C[x](;B[aa]\n;W[kk]))"
+        );
+    }
+
+    /// Fuzzing found it: a property added to a file that ends inside a
+    /// value (`(W[`) was written inside that value.
+    #[test]
+    fn an_input_ending_inside_a_value_is_closed_before_additions() {
+        let mut doc = crate::parse(b"(W[").document;
+        assert_eq!(to_lossless_bytes(&doc), b"(W[");
+        let node = doc.game(0).unwrap().root().id();
+        doc.add_raw(node, "N", &["x".into()]).unwrap();
+        let out = to_lossless_bytes(&doc);
+        assert_eq!(out, b"(W[]N[x]");
+        let again = crate::parse(&out).document;
+        assert_eq!(
+            again.game(0).unwrap().root().text("N").as_deref(),
+            Some("x")
+        );
+        // An escaped bracket at the end does not close the value either.
+        let mut doc = crate::parse(b"(;C[a\\]").document;
+        let node = doc.game(0).unwrap().root().id();
+        doc.add_raw(node, "N", &["y".into()]).unwrap();
+        let again = crate::parse(&to_lossless_bytes(&doc)).document;
+        assert_eq!(
+            again.game(0).unwrap().root().text("N").as_deref(),
+            Some("y")
+        );
+    }
+
+    /// Fuzzing found it: a node read without its `;` (after a variation)
+    /// merged into its parent once the variation before it was deleted.
+    #[test]
+    fn a_node_without_semicolon_stays_a_node_after_edits() {
+        let src = b"(;US[A](;B[pd]) ]RE[W])";
+        let mut doc = crate::parse(src).document;
+        assert_eq!(to_lossless_bytes(&doc), src);
+        let root = doc.game(0).unwrap().root().id();
+        let first = doc.node(root).children().next().unwrap().id();
+        doc.remove_node(first).unwrap();
+        let again = crate::parse(&to_lossless_bytes(&doc)).document;
+        let opts = WriteOptions::default();
+        assert_eq!(
+            canon(&to_canonical_bytes(&doc, &opts)),
+            canon(&to_canonical_bytes(&again, &opts))
+        );
+        assert_eq!(again.game(0).unwrap().nodes().count(), 2);
     }
 
     #[test]

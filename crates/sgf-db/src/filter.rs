@@ -104,7 +104,7 @@ pub struct Filter {
     pub result: Option<String>,
     /// Who won.
     pub winner: Option<Winner>,
-    /// Either player's rank (`9d`, `3p`, `5k`; as `sgf_formats::normalize_rank` writes it).
+    /// Either player's rank (`9d`, `3p`, `5k`, `3段`; read as `sgf_go::values::read_rank` reads it).
     pub rank: Option<String>,
     /// Handicap stones.
     pub handicap: Option<Range>,
@@ -135,11 +135,10 @@ pub fn date_key(d: &sgf_go::PartialDate, low: bool) -> i64 {
     d.year as i64 * 10_000 + d.month.map_or(fill, i64::from) * 100 + d.day.map_or(fill, i64::from)
 }
 
-/// A date the user wrote, read as `DT` is (`sgf_go::parse_dates`), else as
-/// `qipu check --fix` corrects dates.
+/// A date the user wrote, read as `DT` values are (`sgf_go::values`).
 pub fn parse_user_date(s: &str) -> Option<sgf_go::PartialDate> {
-    sgf_go::parse_dates(s)
-        .or_else(|| sgf_go::info::correct_date(s).and_then(|c| sgf_go::parse_dates(&c)))
+    sgf_go::values::read_date(s)
+        .and_then(|d| sgf_go::parse_dates(&d))
         .and_then(|v| v.first().copied())
 }
 
@@ -211,7 +210,8 @@ impl Filter {
             );
         }
         if let Some(r) = &self.rank {
-            params.push(Value::Text(sgf_formats::normalize_rank(r).to_lowercase()));
+            let rank = sgf_go::values::read_rank(r).unwrap_or_else(|| r.trim().to_string());
+            params.push(Value::Text(rank.to_lowercase()));
             let n = params.len();
             conds.push(format!(
                 "(lower(g.black_rank) = ?{n} OR lower(g.white_rank) = ?{n})"

@@ -55,10 +55,7 @@ pub struct GameRow {
 }
 
 fn result_of(info: &GameInfo) -> Option<GameResult> {
-    let r = info.result.as_ref()?;
-    r.value
-        .clone()
-        .or_else(|| sgf_go::info::correct_result(&r.raw).and_then(|c| sgf_go::parse_result(&c)))
+    info.result.as_ref()?.value.clone()
 }
 
 /// The Dyer signature: the points of main-line moves 20, 40, 60, 31, 51
@@ -117,11 +114,7 @@ pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
     let info = GameInfo::of(doc, game);
     let encoded = encode_game(doc, game);
-    let dates = info.dates.as_ref().and_then(|d| {
-        d.value
-            .clone()
-            .or_else(|| sgf_go::info::correct_date(&d.raw).and_then(|c| sgf_go::parse_dates(&c)))
-    });
+    let dates = info.dates.as_ref().and_then(|d| d.value.clone());
     let result = result_of(&info);
     let winner = match &result {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
@@ -130,7 +123,7 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
     };
     let rank = |r: &Option<String>| {
         r.as_deref()
-            .map(sgf_formats::normalize_rank)
+            .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
             .filter(|r| !r.is_empty())
     };
     GameRow {

@@ -14,10 +14,7 @@ use std::collections::BTreeMap;
 use sgf_core::value::{self, Color, Point};
 use sgf_core::{Code, Diagnostic, Document, NodeId, Severity, Span};
 
-use crate::common::{
-    HandicapOrder, fmt_real, handicap_points, parse_count, parse_date_loose, parse_duration,
-    parse_komi_text, parse_result_text, sgf_point,
-};
+use crate::common::{HandicapOrder, handicap_points, sgf_point};
 use crate::replay;
 
 /// The private property that keeps the values normalisation replaced, as
@@ -170,7 +167,7 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
             && k.fract() == 0.0
             && k.abs() > 20.0
         {
-            d.push(format!("KM[{}]", fmt_real(k)));
+            d.push(format!("KM[{}]", sgf_go::values::fmt_real(k)));
         }
         if !root.has("CA") {
             d.push("no CA".to_string());
@@ -445,29 +442,39 @@ fn fix_sina(doc: &mut Document, root: NodeId, ch: &mut Changes) {
         replace(doc, root, "TE", "EV", &te, Some(te.clone()), ch);
     }
     if let Some(rd) = text(doc, root, "RD").filter(|t| !t.is_empty()) {
-        let dt = parse_date_loose(&rd).unwrap_or_else(|| rd.clone());
+        let dt = sgf_go::values::read_date(&rd).unwrap_or_else(|| rd.clone());
         replace(doc, root, "RD", "DT", &rd, Some(dt), ch);
     }
     if let Some(ko) = text(doc, root, "KO").filter(|t| !t.is_empty()) {
-        let km = parse_komi_text(&ko).map(fmt_real);
+        let km = sgf_go::values::read_komi(&ko).map(sgf_go::values::fmt_real);
         replace(doc, root, "KO", "KM", &ko, km, ch);
     }
     if let Some(tm) = text(doc, root, "TM")
         && value::parse_real(tm.as_bytes()).is_none()
-        && let Some(secs) = parse_duration(&tm)
+        && let Some(secs) = sgf_go::values::read_duration(&tm)
     {
-        replace(doc, root, "TM", "TM", &tm, Some(fmt_real(secs)), ch);
+        replace(
+            doc,
+            root,
+            "TM",
+            "TM",
+            &tm,
+            Some(sgf_go::values::fmt_real(secs)),
+            ch,
+        );
     }
     let lt = text(doc, root, "LT").filter(|t| !t.is_empty());
     let lc = text(doc, root, "LC").filter(|t| !t.is_empty());
     if lt.is_some() || lc.is_some() {
-        let secs = lt
-            .as_deref()
-            .and_then(|t| parse_duration(t).or_else(|| value::parse_real(t.as_bytes())));
-        let count = lc.as_deref().and_then(parse_count);
+        let secs = lt.as_deref().and_then(|t| {
+            sgf_go::values::read_duration(t).or_else(|| value::parse_real(t.as_bytes()))
+        });
+        let count = lc.as_deref().and_then(sgf_go::values::read_count);
         let ot = match (secs, count) {
-            (Some(s), Some(c)) => Some(format!("{c}x{} byo-yomi", fmt_real(s))),
-            (Some(s), None) if lc.is_none() => Some(format!("{} seconds byo-yomi", fmt_real(s))),
+            (Some(s), Some(c)) => Some(format!("{c}x{} byo-yomi", sgf_go::values::fmt_real(s))),
+            (Some(s), None) if lc.is_none() => {
+                Some(format!("{} seconds byo-yomi", sgf_go::values::fmt_real(s)))
+            }
             _ => None,
         };
         let first = if lt.is_some() { "LT" } else { "LC" };
@@ -503,7 +510,7 @@ fn fix_sina(doc: &mut Document, root: NodeId, ch: &mut Changes) {
     }
     if let Some(re) = text(doc, root, "RE")
         && !is_ff4_result(&re)
-        && let Some(r) = parse_result_text(&re)
+        && let Some(r) = sgf_go::values::read_result(&re).map(|r| r.to_string())
     {
         replace(doc, root, "RE", "RE", &re, Some(r), ch);
     }
@@ -535,8 +542,8 @@ fn fix_fox(doc: &mut Document, root: NodeId, ch: &mut Changes) {
         let chinese =
             text(doc, root, "RU").is_some_and(|ru| ru.to_ascii_lowercase().contains("chinese"));
         let scale = if chinese { 50.0 } else { 100.0 };
-        let km = fmt_real(k / scale);
-        let old = fmt_real(k);
+        let km = sgf_go::values::fmt_real(k / scale);
+        let old = sgf_go::values::fmt_real(k);
         let span = span_of(doc, root, "KM");
         match doc.set_text(root, "KM", &km) {
             Ok(()) => {

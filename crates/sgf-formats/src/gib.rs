@@ -11,10 +11,7 @@ use sgf_core::value::{Color, Point};
 use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
-use crate::common::{
-    self, HandicapOrder, Line, Report, fmt_real, handicap_points, normalize_rank, parse_date_loose,
-    parse_result_text,
-};
+use crate::common::{self, HandicapOrder, Line, Report, handicap_points};
 use crate::registry::{Format, Loaded, ReadError, ReadOptions};
 
 /// The GIB format.
@@ -106,7 +103,10 @@ fn split_name_rank(s: &str) -> (String, Option<String>) {
         let name = body[..p].trim();
         let rank = body[p + 1..].trim();
         if !name.is_empty() && !rank.is_empty() {
-            return (name.to_string(), Some(normalize_rank(rank)));
+            return (
+                name.to_string(),
+                Some(sgf_go::values::read_rank(rank).unwrap_or_else(|| rank.trim().to_string())),
+            );
         }
     }
     (t.to_string(), None)
@@ -127,7 +127,7 @@ fn level_rank(level: &str) -> Option<String> {
 fn result_of(code: i64, score10: Option<f64>) -> Option<String> {
     let margin = score10
         .filter(|&z| z > 0.0)
-        .map(|z| fmt_real(z / 10.0))
+        .map(|z| sgf_go::values::fmt_real(z / 10.0))
         .unwrap_or_default();
     Some(match code {
         0 => format!("B+{margin}"),
@@ -380,7 +380,7 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
         .or_else(|| get("GAMEGONGJE"))
         .and_then(num)
     {
-        b.set_raw(root, "KM", vec![fmt_real(k / 10.0)]);
+        b.set_raw(root, "KM", vec![sgf_go::values::fmt_real(k / 10.0)]);
     }
 
     // Players.
@@ -425,7 +425,7 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
         .and_then(num);
     let from_code = code.and_then(|c| result_of(c, score));
     let text = get("GAMERESULT");
-    let from_text = text.and_then(parse_result_text);
+    let from_text = text.and_then(|t| sgf_go::values::read_result(t).map(|r| r.to_string()));
     let result_span = fields
         .iter()
         .find(|f| f.key == "GAMERESULT")
@@ -462,7 +462,7 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
     if let Some(dt) = [lookup(&sub, "GDATE"), lookup(&tag, "C"), get("GAMEDATE")]
         .into_iter()
         .flatten()
-        .find_map(parse_date_loose)
+        .find_map(sgf_go::values::read_date)
     {
         b.set_raw(root, "DT", vec![dt]);
     }
@@ -494,12 +494,16 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
             .map(|v| vec![v[2], v[0], v[1]])
     });
     if let Some(v) = time {
-        b.set_raw(root, "TM", vec![fmt_real(v[0])]);
+        b.set_raw(root, "TM", vec![sgf_go::values::fmt_real(v[0])]);
         if v[1] > 0.0 && v[2] > 0.0 {
             b.set_text(
                 root,
                 "OT",
-                &format!("{}x{} byo-yomi", fmt_real(v[2]), fmt_real(v[1])),
+                &format!(
+                    "{}x{} byo-yomi",
+                    sgf_go::values::fmt_real(v[2]),
+                    sgf_go::values::fmt_real(v[1])
+                ),
             );
         }
     }

@@ -35,12 +35,11 @@ pub mod gib;
 pub mod ngf;
 pub mod registry;
 mod replay;
+pub mod save;
 pub mod sgf;
 pub mod ugf;
 pub mod walk;
 
-pub use common::{
-    HandicapOrder, fmt_real, handicap_points, normalize_rank, parse_date_loose, parse_result_text,
-};
+pub use common::{HandicapOrder, handicap_points};
 pub use dialect::{Dialect, detect_dialects, dialect_diagnostics, normalize};
 pub use registry::{Format, Loaded, ReadError, ReadOptions, Registry, builtin, read_any};

@@ -18,10 +18,7 @@ use sgf_core::value::{Color, Point};
 use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
-use crate::common::{
-    self, HandicapOrder, Line, Report, fmt_real, handicap_points, normalize_rank, parse_date_loose,
-    parse_result_text,
-};
+use crate::common::{self, HandicapOrder, Line, Report, handicap_points};
 use crate::registry::{Format, Loaded, ReadError, ReadOptions};
 
 /// The NGF format.
@@ -85,7 +82,7 @@ fn split_player(s: &str) -> (String, Option<String>) {
     let t = s.trim();
     if let Some(p) = t.rfind(char::is_whitespace) {
         let (name, rank) = (t[..p].trim(), t[p..].trim());
-        let r = normalize_rank(rank);
+        let r = sgf_go::values::read_rank(rank).unwrap_or_else(|| rank.trim().to_string());
         let looks_like_rank = r
             .trim_end_matches(['*', '?'])
             .strip_suffix(['k', 'd', 'p'])
@@ -259,7 +256,7 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
         } else {
             k
         };
-        b.set_raw(root, "KM", vec![fmt_real(k)]);
+        b.set_raw(root, "KM", vec![sgf_go::values::fmt_real(k)]);
     }
     for (name, rank, who) in [("PW", "WR", &h.white), ("PB", "BR", &h.black)] {
         if let Some(p) = who {
@@ -272,14 +269,14 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
     b.set_text(root, "EV", h.event.as_deref().unwrap_or_default());
     b.set_text(root, "PC", h.site.as_deref().unwrap_or_default());
     if let Some(d) = h.date.as_deref() {
-        match parse_date_loose(d) {
+        match sgf_go::values::read_date(d) {
             Some(dt) => b.set_raw(root, "DT", vec![dt]),
             None if !d.is_empty() => b.set_text(root, "DT", d),
             None => {}
         }
     }
     if let Some((r, span)) = &h.result {
-        match parse_result_text(r) {
+        match sgf_go::values::read_result(r).map(|r| r.to_string()) {
             Some(re) => b.set_text(root, "RE", &re),
             None if !r.is_empty() => {
                 rep.unreadable(*span, format!("result `{r}` not understood; kept in GC"));

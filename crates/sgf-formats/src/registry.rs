@@ -47,6 +47,14 @@ pub struct Loaded {
     pub parsed: Parsed,
 }
 
+impl Loaded {
+    /// The encoding of the input named by [`Loaded::charset`] (UTF-8 for a
+    /// name encoding_rs does not know, such as `ASCII`, which UTF-8 covers).
+    pub fn encoding(&self) -> &'static encoding_rs::Encoding {
+        encoding_rs::Encoding::for_label(self.charset.as_bytes()).unwrap_or(encoding_rs::UTF_8)
+    }
+}
+
 /// A file that could not be read at all (an encrypted UGF, a file with
 /// nothing the sniffed format can use).
 #[derive(Clone, Debug)]

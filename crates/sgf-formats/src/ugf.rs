@@ -15,7 +15,7 @@ use sgf_core::value::{Color, Point};
 use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
-use crate::common::{self, Line, Report, fmt_real, parse_date_loose};
+use crate::common::{self, Line, Report};
 use crate::registry::{Format, Loaded, ReadError, ReadOptions};
 
 /// The UGF/UGI format.
@@ -244,7 +244,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         b.set_text(root, "PC", p);
     }
     if let Some((d, span)) = get("Date") {
-        match parse_date_loose(d) {
+        match sgf_go::values::read_date(d) {
             Some(dt) => b.set_raw(root, "DT", vec![dt]),
             None => rep.unreadable(span, format!("date `{d}` not understood")),
         }
@@ -273,7 +273,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
             }
         }
         if let Some(k) = k.filter(|k| k.is_finite()) {
-            b.set_raw(root, "KM", vec![fmt_real(k)]);
+            b.set_raw(root, "KM", vec![sgf_go::values::fmt_real(k)]);
         }
         if h.is_none() || k.is_none() {
             rep.unreadable(span, format!("Hdcp `{hk}` not fully understood"));
@@ -292,7 +292,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         match who {
             Some(c) => {
                 let m = match margin.parse::<f64>() {
-                    Ok(x) if x > 0.0 && x.is_finite() => fmt_real(x),
+                    Ok(x) if x > 0.0 && x.is_finite() => sgf_go::values::fmt_real(x),
                     Ok(_) | Err(_) => {
                         if !margin.is_empty() {
                             // A margin that is not a number (or 0): its meaning is

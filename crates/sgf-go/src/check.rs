@@ -401,7 +401,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                     v.span(),
                     format!("`DT[{t}]` is not in the ISO format YYYY-MM-DD (with its shortcuts)"),
                 );
-                d = match info::correct_date(&t) {
+                d = match crate::values::read_date(&t) {
                     Some(c) => d.with_fix(format!("DT[{c}]")),
                     None => d.with_fix("kept in GC"),
                 };
@@ -416,7 +416,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                     v.span(),
                     format!("`RE[{t}]` is not in the FF[4] result format (B+3.5, W+R, 0, Void, ?)"),
                 );
-                d = match info::correct_result(&t) {
+                d = match crate::values::read_result(&t) {
                     Some(c) => d.with_fix(format!("RE[{c}]")),
                     None => d.with_fix("kept in GC"),
                 };

@@ -10,8 +10,8 @@ use crate::Stone;
 use crate::check;
 use crate::coords::{self, BoardSize, CoordIssue};
 use crate::info;
-use crate::lenient;
 use crate::replay::{Cursor, Event, pl_color};
+use crate::values::{self, fmt_real};
 
 /// One change made by [`repair`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,11 +285,14 @@ fn node_values(f: &mut Fixer<'_>, n: NodeId, size: BoardSize, go: bool, ff: i64)
                 }
                 if !ok {
                     fixed = match info.value {
-                        ValueType::Number => lenient::number(&text).map(|v| v.to_string()),
-                        ValueType::Real if ident == "TM" => lenient::seconds(&text).map(fmt_real),
-                        ValueType::Real => lenient::real(&text).map(fmt_real),
+                        ValueType::Number => values::read_number(&text).map(|v| v.to_string()),
+                        ValueType::Real if ident == "TM" => {
+                            values::read_seconds(&text).map(fmt_real)
+                        }
+                        ValueType::Real if ident == "KM" => values::read_komi(&text).map(fmt_real),
+                        ValueType::Real => values::read_real(&text).map(fmt_real),
                         ValueType::Double => Some(
-                            if lenient::number(&text).is_some_and(|v| v >= 2) {
+                            if values::read_number(&text).is_some_and(|v| v >= 2) {
                                 "2"
                             } else {
                                 "1"
@@ -441,15 +444,6 @@ fn node_values(f: &mut Fixer<'_>, n: NodeId, size: BoardSize, go: bool, ff: i64)
             _ => {}
         }
         let _ = size;
-    }
-}
-
-fn fmt_real(v: f64) -> String {
-    let s = format!("{v}");
-    if s.contains('e') {
-        format!("{v:.3}")
-    } else {
-        s
     }
 }
 
@@ -843,7 +837,7 @@ fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
         if let Some((_, text, span)) = f.values(n, "DT").into_iter().next() {
             let t = text.trim().to_string();
             if info::parse_dates(&t).is_none() {
-                match info::correct_date(&t) {
+                match values::read_date(&t) {
                     Some(c) => {
                         f.set_texts(n, "DT", std::slice::from_ref(&c));
                         // Words may say more than the date: keep them.
@@ -873,7 +867,7 @@ fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
         if let Some((_, text, span)) = f.values(n, "RE").into_iter().next() {
             let t = text.trim().to_string();
             if info::parse_result(&t).is_none() {
-                match info::correct_result(&t) {
+                match values::read_result(&t).map(|r| r.to_string()) {
                     Some(c) => {
                         f.set_texts(n, "RE", std::slice::from_ref(&c));
                         if t.chars()

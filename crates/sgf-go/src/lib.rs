@@ -31,12 +31,14 @@ pub mod coords;
 pub mod edit;
 pub mod fix;
 pub mod info;
-pub mod lenient;
+pub mod moves;
 pub mod replay;
+pub mod values;
 
 pub use board::{Board, MoveEffect, Position, Stone};
 pub use coords::{BoardSize, CoordIssue, Move, board_size, parse_move};
 pub use info::{GameInfo, GameResult, PartialDate, WinBy, parse_dates, parse_result};
+pub use moves::{GameMove, main_line_move_count, main_line_moves};
 pub use replay::{
     Cursor, Event, NodeEvent, NodeReport, apply_node, apply_node_into, main_line_end,
 };

@@ -146,7 +146,15 @@ pub fn apply_node_into(
                 span: v.span(),
             });
         }
-        let Some(mv) = pm.mv else { continue };
+        let Some(mv) = pm.mv else {
+            // A move that cannot be played still counts (see `crate::moves`);
+            // the board stays as it was.
+            pos.move_number += 1;
+            pos.to_play = color.opponent();
+            pos.last_move = None;
+            pos.ko = None;
+            continue;
+        };
         if pos.last_move.is_some_and(|(c, _)| c == color) && !setup && pl_set.is_none() {
             rep.events.push(NodeEvent {
                 event: Event::SameColorTwice,

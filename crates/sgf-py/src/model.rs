@@ -10,7 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use sgf_core::{
     Document, LineIndex, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions,
-    parse_with, to_canonical_bytes, to_lossless_bytes,
+    parse_with, to_canonical_bytes,
 };
 use sgf_go::Cursor;
 
@@ -483,7 +483,10 @@ impl Collection {
                 };
                 Ok(to_canonical_bytes(&doc, &o))
             } else {
-                Ok(to_lossless_bytes(&doc))
+                // Refused rather than silently different next to damage.
+                sgf_core::to_lossless_bytes_checked(&doc).map_err(|e| {
+                    crate::errors::EditError::new_err(format!("{e}: use to_sgf(canonical=True)"))
+                })
             }
         })?;
         Ok(PyBytes::new(py, &bytes))

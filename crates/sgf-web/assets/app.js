@@ -20,7 +20,9 @@ async function api(path, body) {
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok || data.error) {
-    throw new Error(data.error || res.statusText);
+    const err = new Error(data.error || res.statusText);
+    err.kind = data.error_kind; // e.g. "changed_on_disk", "read_only"
+    throw err;
   }
   return data;
 }
@@ -326,13 +328,40 @@ click("saveinfo", () => {
   for (const el of $("info").elements) props[el.name] = el.value;
   edit("info", { props });
 });
-click("save", async () => {
-  const r = await api("/api/save", { session: state.session, mode: "lossless" }).catch((e) => message(e.message, true));
-  if (r) {
-    await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
-    message(`Saved ${r.saved}` + (r.backup ? ` (the previous version kept as ${r.backup})` : ""));
+// Save: the server refuses to overwrite a file another program changed
+// since it was opened; the user then chooses what happens.
+async function save(force = false) {
+  let r = null;
+  try {
+    r = await api("/api/save", { session: state.session, mode: "lossless", force });
+  } catch (e) {
+    if (e.kind === "changed_on_disk") return conflict(e.message);
+    message(e.message, true);
+    return;
   }
-});
+  await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
+  let text = `Saved ${r.saved}`;
+  if (r.backup) text += ` (the previous version kept as ${r.backup}`;
+  if (r.original) text += `, the original as ${r.original}`;
+  if (r.backup) text += ")";
+  message(text);
+}
+function conflict(text) {
+  $("conflicttext").textContent = text;
+  const d = $("conflictdialog");
+  d.returnValue = "";
+  d.onclose = async () => {
+    const choice = d.returnValue;
+    if (choice === "overwrite") save(true);
+    else if (choice === "saveas") $("saveas").click();
+    else if (choice === "reload") {
+      if (state.dirty && !confirm("Reloading discards your unsaved changes. Reload anyway?")) return;
+      call("/api/open", { path: state.path });
+    }
+  };
+  d.showModal();
+}
+click("save", () => save(false));
 click("saveas", async () => {
   const suggestion = (state.path || state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
   const path = prompt("Save the canonical FF[4] UTF-8 form as:", suggestion);

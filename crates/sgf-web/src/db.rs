@@ -9,8 +9,9 @@
 //! | `POST /api/db/search` | `{"session", "region": [x0, y0, x1, y1] or null, "anywhere", "swap_colors", "variations", "player", "limit"}` | `qipu db find --json`'s object, plus `"pattern_origin": [x0, y0]` |
 //! | `POST /api/db/open` | `{"id", "node"}` | the new session's state, at the hit's node |
 //!
-//! Searches and reading a hit's file run on tokio's blocking pool, so a
-//! long search does not hold up the page's other requests. A hit's game is
+//! Searches and reading a hit's file run on the blocking pool (the
+//! server's `blocking`), so a long search does not hold up the page's
+//! other requests. A hit's game is
 //! read from the file the database indexed (which may be outside the
 //! served directory: `--db` grants that).
 
@@ -23,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use sgf_db::{Database, Pattern, Query};
 
-use crate::{App, body_json, json_response};
+use crate::{App, blocking, body_json, json_response};
 
 static SEARCH_JS: &str = include_str!("../assets/search.js");
 
@@ -85,10 +86,8 @@ pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
 /// The board of the session's current position: cells, columns, rows.
 fn board_of(app: &App, req: &Value) -> Result<(Vec<u8>, u8, u8), String> {
     let id = req["session"].as_u64().ok_or("session expected")?;
-    let sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-    let s = sessions
-        .get(&id)
-        .ok_or("no such session (reload the page)")?;
+    let session = app.session(id)?;
+    let s = session.lock().map_err(|_| "internal lock")?;
     Ok(s.board())
 }
 
@@ -124,70 +123,60 @@ fn query_of(req: &Value, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8
 }
 
 pub(crate) async fn search(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    let prep = (|| {
-        let req = body_json(&body)?;
-        let (cells, cols, rows) = board_of(&app, &req)?;
-        let (q, origin) = query_of(&req, &cells, cols, rows)?;
-        Ok::<_, String>((q, origin, app.db.get()?))
-    })();
-    let (q, origin, db) = match prep {
-        Ok(x) => x,
-        Err(e) => return json_response(Err(e)),
-    };
-    let r = tokio::task::spawn_blocking(move || {
-        let db = db.lock().map_err(|_| "internal lock".to_string())?;
-        let res = db.find(&q).map_err(|e| e.to_string())?;
-        let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
-        v["pattern_origin"] = json!([origin.0, origin.1]);
-        Ok::<Value, String>(v)
+    // On the blocking pool: a long search holds up no other request.
+    blocking(move || {
+        json_response((|| {
+            let req = body_json(&body)?;
+            let (cells, cols, rows) = board_of(&app, &req)?;
+            let (q, origin) = query_of(&req, &cells, cols, rows)?;
+            let db = app.db.get()?;
+            let db = db.lock().map_err(|_| "internal lock".to_string())?;
+            let res = db.find(&q).map_err(|e| e.to_string())?;
+            let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
+            v["pattern_origin"] = json!([origin.0, origin.1]);
+            Ok(v)
+        })())
     })
     .await
-    .unwrap_or_else(|e| Err(format!("the search failed: {e}")));
-    json_response(r)
 }
 
 pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    let prep = (|| {
-        let req = body_json(&body)?;
-        let id = req["id"].as_i64().ok_or("id expected")?;
-        let node = req["node"].as_u64().unwrap_or(0);
-        Ok::<_, String>((id, node, app.db.get()?))
-    })();
-    let (id, node, db) = match prep {
-        Ok(x) => x,
-        Err(e) => return json_response(Err(e)),
-    };
-    let read = tokio::task::spawn_blocking(move || {
-        let db = db.lock().map_err(|_| "internal lock".to_string())?;
-        let hit = hit_of(&db, id)?;
-        let mut out = Vec::new();
-        let problems = sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
-            .map_err(|e| e.to_string())?;
-        if out.is_empty() {
-            return Err(problems.join("; "));
-        }
-        let name = match &hit.member {
-            Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
-            None => hit
-                .path
-                .rsplit(['/', '\\'])
-                .next()
-                .unwrap_or(&hit.path)
-                .to_string(),
-        };
-        Ok::<_, String>((name, out))
+    blocking(move || {
+        json_response((|| {
+            let req = body_json(&body)?;
+            let id = req["id"].as_i64().ok_or("id expected")?;
+            let node = req["node"].as_u64().unwrap_or(0);
+            let (name, bytes) = {
+                let db = app.db.get()?;
+                let db = db.lock().map_err(|_| "internal lock".to_string())?;
+                let hit = hit_of(&db, id)?;
+                let mut out = Vec::new();
+                let problems =
+                    sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
+                        .map_err(|e| e.to_string())?;
+                if out.is_empty() {
+                    return Err(problems.join("; "));
+                }
+                let name = match &hit.member {
+                    Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
+                    None => hit
+                        .path
+                        .rsplit(['/', '\\'])
+                        .next()
+                        .unwrap_or(&hit.path)
+                        .to_string(),
+                };
+                (name, out)
+            };
+            let st = app.new_session(name, &bytes, false, None)?;
+            let sid = st["session"].as_u64().ok_or("no session")?;
+            let session = app.session(sid)?;
+            let mut s = session.lock().map_err(|_| "internal lock")?;
+            s.nav("node", &json!({ "node": node }))?;
+            Ok(s.state(None))
+        })())
     })
     .await
-    .unwrap_or_else(|e| Err(format!("reading the game failed: {e}")));
-    let r = read.and_then(|(name, bytes)| {
-        let st = app.new_session(name, &bytes, false, None)?;
-        let sid = st["session"].as_u64().ok_or("no session")?;
-        let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-        let s = sessions.get_mut(&sid).ok_or("no such session")?;
-        s.nav("node", &json!({ "node": node }))?;
-        Ok(s.state(None))
-    });
-    json_response(r)
 }
 
 /// The hit of game `id` (as `write_hits_sgf` wants it).

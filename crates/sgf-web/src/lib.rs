@@ -30,6 +30,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 pub use session::Session;
 
@@ -65,8 +66,13 @@ pub struct App {
     /// Whether a directory was given (the page shows a file list).
     directory: bool,
     port: Mutex<u16>,
-    sessions: Mutex<HashMap<u64, Session>>,
+    /// One lock per session: a slow request on one record (a large PNG, a
+    /// big file's tree) never waits on another's.
+    sessions: Mutex<HashMap<u64, Arc<Mutex<Session>>>>,
     next_id: Mutex<u64>,
+    /// The directory listing, walked once and again only when asked for
+    /// (`/api/files`) or after a save.
+    files: Mutex<Option<Arc<Vec<String>>>>,
     db: db::Db,
 }
 
@@ -111,7 +117,40 @@ fn is_record(p: &Path) -> bool {
     sgf_formats::walk::is_record_path(p)
 }
 
+/// Runs a request's work on the blocking pool, so that the async thread
+/// that accepts connections is never held by parsing, drawing or disk I/O.
+async fn blocking<F: FnOnce() -> Response + Send + 'static>(f: F) -> Response {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|_| (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response())
+}
+
 impl App {
+    /// The record files of the served directory (cached; `refresh` walks again).
+    fn file_list(&self, refresh: bool) -> Arc<Vec<String>> {
+        let mut cache = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        if refresh || cache.is_none() {
+            *cache = Some(Arc::new(list_records(&self.root)));
+        }
+        cache.clone().unwrap_or_default()
+    }
+
+    /// A path under the root as the page names it (`a/b.sgf`).
+    fn relative(&self, p: &Path) -> Option<String> {
+        p.strip_prefix(&self.root)
+            .ok()
+            .map(|r| r.to_string_lossy().replace('\\', "/"))
+    }
+
+    fn session(&self, id: u64) -> Result<Arc<Mutex<Session>>, String> {
+        self.sessions
+            .lock()
+            .map_err(|_| "internal lock")?
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| "no such session (reload the page)".to_string())
+    }
+
     /// Resolves a page-supplied relative path under the root, refusing
     /// anything that could leave it (`..`, absolute paths, symlinks out).
     fn resolve(&self, rel: &str) -> Result<PathBuf, String> {
@@ -144,6 +183,7 @@ impl App {
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<Value, String> {
+        let mut input = None;
         let (doc, diags, format, charset) = if text {
             let s = String::from_utf8_lossy(bytes);
             let p = sgf_core::parse_str(&s);
@@ -160,6 +200,9 @@ impl App {
                 .unwrap_or_else(|| PathBuf::from(&name));
             let r = sgf_formats::read_any(bytes, Some(&hint))
                 .map_err(|e| format!("{name}: {}", e.message))?;
+            if r.converted {
+                input = Some((bytes.to_vec(), r.encoding()));
+            }
             (
                 r.parsed.document,
                 r.parsed.diagnostics,
@@ -173,19 +216,21 @@ impl App {
             *n
         };
         let mut s = Session::new(id, name, doc, diags, format, charset);
+        s.input = input;
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);
+            s.on_disk = Some(sgf_formats::save::Fingerprint::of(bytes));
         }
         let mut st = s.state(None);
         st["diagnostics"] = s.diagnostics_json();
         if self.directory {
-            st["files"] = json!(list_records(&self.root));
+            st["files"] = json!(*self.file_list(false));
         }
         self.sessions
             .lock()
             .map_err(|_| "internal lock")?
-            .insert(id, s);
+            .insert(id, Arc::new(Mutex::new(s)));
         Ok(st)
     }
 
@@ -291,6 +336,10 @@ fn body_json(bytes: &[u8]) -> Result<Value, String> {
 
 /// Opens what the command line named (or the example).
 async fn start(State(app): State<Arc<App>>) -> Response {
+    blocking(move || start_blocking(&app)).await
+}
+
+fn start_blocking(app: &App) -> Response {
     let r = match &app.initial {
         Some(p) => {
             let rel = p
@@ -301,7 +350,7 @@ async fn start(State(app): State<Arc<App>>) -> Response {
         }
         None if app.directory => {
             // A directory: open its first record, or the example when it has none.
-            match list_records(&app.root).first() {
+            match app.file_list(false).first() {
                 Some(f) => app.open_path(f),
                 None => app.new_session("qipu-example.sgf".into(), EXAMPLE, false, None),
             }
@@ -312,8 +361,12 @@ async fn start(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || open_blocking(&app, &body)).await
+}
+
+fn open_blocking(app: &App, body: &[u8]) -> Response {
     let r = (|| {
-        let req = body_json(&body)?;
+        let req = body_json(body)?;
         if let Some(p) = req["path"].as_str() {
             return app.open_path(p);
         }
@@ -337,10 +390,9 @@ fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
 ) -> Result<Value, String> {
     let req = body_json(body)?;
     let id = req["session"].as_u64().ok_or("session expected")?;
-    let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-    let s = sessions
-        .get_mut(&id)
-        .ok_or("no such session (reload the page)")?;
+    let session = app.session(id)?;
+    let mut s = session.lock().map_err(|_| "internal lock")?;
+    let s = &mut *s;
     if let Some(n) = req["numbers"].as_bool() {
         s.numbers = n;
     }
@@ -354,15 +406,21 @@ fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
 }
 
 async fn nav(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    json_response(with_session(&app, &body, |s, req| {
-        s.nav(req["action"].as_str().unwrap_or(""), req)
-    }))
+    blocking(move || {
+        json_response(with_session(&app, &body, |s, req| {
+            s.nav(req["action"].as_str().unwrap_or(""), req)
+        }))
+    })
+    .await
 }
 
 async fn edit(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    json_response(with_session(&app, &body, |s, req| {
-        s.edit(req["op"].as_str().unwrap_or(""), req)
-    }))
+    blocking(move || {
+        json_response(with_session(&app, &body, |s, req| {
+            s.edit(req["op"].as_str().unwrap_or(""), req)
+        }))
+    })
+    .await
 }
 
 async fn state(State(app): State<Arc<App>>, req: Request) -> Response {
@@ -372,148 +430,184 @@ async fn state(State(app): State<Arc<App>>, req: Request) -> Response {
         .unwrap_or(0u64);
     let tv = query_param(q.as_deref(), "tree_version").and_then(|v| v.parse().ok());
     let numbers = query_param(q.as_deref(), "numbers").map(|v| v == "true");
-    let r = (|| {
-        let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-        let s = sessions.get_mut(&id).ok_or("no such session")?;
-        if let Some(n) = numbers {
-            s.numbers = n;
-        }
-        let mut st = s.state(tv);
-        st["diagnostics"] = s.diagnostics_json();
-        if app.directory {
-            st["files"] = json!(list_records(&app.root));
-        }
-        Ok(st)
-    })();
-    json_response(r)
+    blocking(move || {
+        let r = (|| {
+            let session = app.session(id)?;
+            let mut s = session.lock().map_err(|_| "internal lock")?;
+            if let Some(n) = numbers {
+                s.numbers = n;
+            }
+            let mut st = s.state(tv);
+            st["diagnostics"] = s.diagnostics_json();
+            if app.directory {
+                st["files"] = json!(*app.file_list(false));
+            }
+            Ok(st)
+        })();
+        json_response(r)
+    })
+    .await
 }
 
 async fn save(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    let r = (|| -> Result<Value, String> {
-        let req = body_json(&body)?;
-        let id = req["session"].as_u64().ok_or("session expected")?;
-        let mut sessions = app.sessions.lock().map_err(|_| "internal lock")?;
-        let s = sessions.get_mut(&id).ok_or("no such session")?;
+    blocking(move || save_blocking(&app, &body)).await
+}
+
+/// A save refused: the message, and a kind the page acts on
+/// (`changed_on_disk`: offer reload, overwrite or save as; `read_only`).
+fn save_error(e: SaveError, rel: &str) -> Value {
+    let kind = match e {
+        SaveError::ChangedOnDisk => "changed_on_disk",
+        SaveError::ReadOnly => "read_only",
+        _ => "refused",
+    };
+    let message = match e {
+        SaveError::ChangedOnDisk => format!(
+            "{rel} was changed on disk by another program since it was opened: reload it, overwrite it, or save as another file"
+        ),
+        SaveError::ReadOnly => format!("{rel} is read-only: use \"Save as\""),
+        e => format!("{rel} not saved: {e}"),
+    };
+    json!({"error": message, "error_kind": kind})
+}
+
+fn save_blocking(app: &App, body: &[u8]) -> Response {
+    let r = (|| -> Result<Value, Value> {
+        let err = |e: String| json!({ "error": e });
+        let req = body_json(body).map_err(err)?;
+        let id = req["session"]
+            .as_u64()
+            .ok_or_else(|| err("session expected".into()))?;
+        let session = app.session(id).map_err(err)?;
+        let mut s = session.lock().map_err(|_| err("internal lock".into()))?;
+        // `force`: the user chose to overwrite a file changed on disk.
+        let force = req["force"].as_bool().unwrap_or(false);
         match req["mode"].as_str() {
             Some("lossless") => {
                 let path = s
                     .path
                     .clone()
-                    .ok_or("this record has no file: use \"Save as\"")?;
-                let bytes = s.lossless_bytes()?;
-                // Keep the previous version of the file next to it.
-                let backup = PathBuf::from(format!("{}.bak", path.display()));
-                if path.exists() {
-                    std::fs::copy(&path, &backup)
-                        .map_err(|e| format!("cannot keep a backup: {e}"))?;
-                }
-                write_atomic(&path, &bytes)?;
+                    .ok_or_else(|| err("this record has no file: use \"Save as\"".into()))?;
+                let rel = s.rel.clone().unwrap_or_default();
+                // The target must still be a regular file under the root.
+                app.resolve(&rel).map_err(err)?;
+                let bytes = s.lossless_bytes().map_err(err)?;
+                let mut opts = SaveOptions::default();
+                opts.backup = true;
+                opts.original = Some(s.document().original());
+                opts.expected = if force { None } else { s.on_disk };
+                let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
+                s.on_disk = Some(Fingerprint::of(&bytes));
                 s.dirty = false;
-                let rel_backup = backup
-                    .strip_prefix(&app.root)
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .ok();
-                Ok(json!({"saved": s.rel, "backup": rel_backup, "bytes": bytes.len()}))
+                Ok(json!({
+                    "saved": rel,
+                    "backup": saved.backup.as_deref().and_then(|b| app.relative(b)),
+                    "original": saved.original.as_deref().and_then(|b| app.relative(b)),
+                    "bytes": bytes.len(),
+                }))
             }
             Some("canonical") => {
-                let rel = req["path"].as_str().ok_or("a file name is needed")?;
+                let rel = req["path"]
+                    .as_str()
+                    .ok_or_else(|| err("a file name is needed".into()))?;
                 let rel = if rel.to_ascii_lowercase().ends_with(".sgf") {
                     rel.to_string()
                 } else {
                     format!("{rel}.sgf")
                 };
-                let full = app.resolve(&rel)?;
+                let full = app.resolve(&rel).map_err(err)?;
                 let bytes = s.canonical_bytes();
-                // Whatever is replaced, the original included, is kept.
-                let mut rel_backup = None;
-                if full.exists() {
-                    let backup = PathBuf::from(format!("{}.bak", full.display()));
-                    std::fs::copy(&full, &backup)
-                        .map_err(|e| format!("cannot keep a backup: {e}"))?;
-                    rel_backup = Some(format!("{rel}.bak"));
-                }
-                write_atomic(&full, &bytes)?;
+                // Whatever is replaced is kept as .bak.
+                let mut opts = SaveOptions::default();
+                opts.backup = true;
+                let saved = replace_file(&full, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
                 s.reopen_as(&bytes, full, rel.clone());
-                Ok(json!({"saved": rel, "backup": rel_backup, "bytes": bytes.len()}))
+                s.on_disk = Some(Fingerprint::of(&bytes));
+                drop(s);
+                app.file_list(true);
+                Ok(json!({
+                    "saved": rel,
+                    "backup": saved.backup.as_deref().and_then(|b| app.relative(b)),
+                    "bytes": bytes.len(),
+                }))
             }
-            _ => Err("mode must be lossless or canonical".into()),
+            _ => Err(err("mode must be lossless or canonical".into())),
         }
     })();
-    json_response(r)
-}
-
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = PathBuf::from(format!("{}.qipu-tmp", path.display()));
-    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    match r {
+        Ok(v) => (StatusCode::OK, axum::Json(v)).into_response(),
+        Err(v) => (StatusCode::BAD_REQUEST, axum::Json(v)).into_response(),
+    }
 }
 
 async fn files(State(app): State<Arc<App>>) -> Response {
-    let list = if app.directory {
-        list_records(&app.root)
-    } else {
-        Vec::new()
-    };
-    json_response(Ok(json!({"files": list})))
+    blocking(move || {
+        let list = if app.directory {
+            app.file_list(true)
+        } else {
+            Arc::new(Vec::new())
+        };
+        json_response(Ok(json!({"files": *list})))
+    })
+    .await
 }
 
 async fn export(State(app): State<Arc<App>>, req: Request) -> Response {
     let q = req.uri().query().map(str::to_string);
-    let id = query_param(q.as_deref(), "session")
+    blocking(move || export_blocking(&app, q.as_deref())).await
+}
+
+fn export_blocking(app: &App, q: Option<&str>) -> Response {
+    let id = query_param(q, "session")
         .and_then(|v| v.parse().ok())
         .unwrap_or(0u64);
-    let format = query_param(q.as_deref(), "format")
-        .unwrap_or("svg")
-        .to_string();
-    let numbers = query_param(q.as_deref(), "numbers") == Some("true");
-    let size: u32 = query_param(q.as_deref(), "size")
+    let format = query_param(q, "format").unwrap_or("svg").to_string();
+    let numbers = query_param(q, "numbers") == Some("true");
+    let size: u32 = query_param(q, "size")
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000)
         .clamp(64, 4096);
-    let Ok(sessions) = app.sessions.lock() else {
-        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-    };
-    let Some(s) = sessions.get(&id) else {
+    let Ok(session) = app.session(id) else {
         return (StatusCode::NOT_FOUND, "no such session").into_response();
     };
-    let mut opts = s.render_options(numbers);
-    opts.status = true;
-    let doc = s.document();
-    let name = format!(
-        "{}-{}",
-        s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
-        doc.node(s.node()).number()
-    );
-    match format.as_str() {
-        "png" => match sgf_render::render_png(doc, s.node(), &opts, size) {
-            Ok(png) => (
-                [
-                    (header::CONTENT_TYPE, "image/png".to_string()),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"{name}.png\""),
-                    ),
-                ],
-                png,
-            )
-                .into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    // The diagram is made under the session's lock (quick); drawing it,
+    // which can take seconds for a large PNG, is not.
+    let made = {
+        let Ok(s) = session.lock() else {
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        };
+        let mut opts = s.render_options(numbers);
+        opts.status = true;
+        let doc = s.document();
+        let name = format!(
+            "{}-{}",
+            s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
+            doc.node(s.node()).number()
+        );
+        sgf_render::Diagram::at(doc, s.node(), &opts).map(|d| (d, opts, name))
+    };
+    let (diagram, opts, name) = match made {
+        Ok(x) => x,
+        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    };
+    let (mime, ext, bytes) = match format.as_str() {
+        "png" => match diagram.to_png(&opts, size) {
+            Ok(png) => ("image/png", "png", png),
+            Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
         },
-        _ => match sgf_render::render_svg(doc, s.node(), &opts) {
-            Ok(svg) => (
-                [
-                    (header::CONTENT_TYPE, "image/svg+xml".to_string()),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"{name}.svg\""),
-                    ),
-                ],
-                svg,
-            )
-                .into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        },
-    }
+        _ => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, mime.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}.{ext}\""),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
 }
 
 fn base64_decode(s: &str) -> Option<Vec<u8>> {
@@ -612,6 +706,7 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         port: Mutex::new(opts.port),
         sessions: Mutex::new(HashMap::new()),
         next_id: Mutex::new(0),
+        files: Mutex::new(None),
         db: db::Db::new(opts.db.clone()),
     }))
 }

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use sgf_core::{
     Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
-    to_lossless_bytes,
 };
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::edit::{self, node_move};
@@ -41,6 +40,12 @@ pub struct Session {
     redo: Vec<(Document, usize, NodeId)>,
     /// Changed since it was opened or saved.
     pub dirty: bool,
+    /// The fingerprint of the file on disk as last read or written: Save
+    /// refuses to overwrite a file another program changed since.
+    pub on_disk: Option<sgf_formats::save::Fingerprint>,
+    /// For a record converted from another format (GIB, NGF…): the input
+    /// and its encoding, into which the reader's diagnostics point.
+    pub input: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
     diagnostics: Vec<Diagnostic>,
     /// Move numbers on the board.
     pub numbers: bool,
@@ -115,6 +120,8 @@ impl Session {
             undo: Vec::new(),
             redo: Vec::new(),
             dirty: false,
+            on_disk: None,
+            input: None,
             diagnostics,
             numbers: false,
         };
@@ -458,7 +465,9 @@ impl Session {
                 self.format
             ));
         }
-        Ok(to_lossless_bytes(&self.doc))
+        // Verified: next to damage in the file an edit could make it read
+        // differently; then the user is asked to save the canonical form.
+        sgf_core::to_lossless_bytes_checked(&self.doc).map_err(|e| format!("{e} (\"Save as\")"))
     }
 
     /// The canonical FF[4] UTF-8 form.
@@ -655,16 +664,13 @@ impl Session {
 
     /// The diagnostics of the file, for the page.
     pub fn diagnostics_json(&self) -> Value {
-        let doc = &self.doc;
+        let sources = sgf_report::Sources::new(&self.doc, self.input.as_ref());
         let list: Vec<Value> = self
             .diagnostics
             .iter()
             .filter(|d| d.severity != Severity::Info)
             .take(500)
-            .map(|d| {
-                let (l, c) = doc.line_col(d.span.start);
-                json!({"code": d.code.as_str(), "severity": d.severity.as_str(), "message": d.message, "line": l, "column": c})
-            })
+            .map(|d| sgf_report::to_json(&self.doc, &sources, d))
             .collect();
         Value::Array(list)
     }

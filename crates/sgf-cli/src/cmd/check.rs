@@ -10,7 +10,8 @@ use serde_json::json;
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
 use sgf_go::fix::Change;
 
-use crate::{input, report};
+use crate::input;
+use sgf_report as report;
 
 /// Check records against every rule of SGF FF[4] and Go; optionally repair them.
 #[derive(ClapArgs, Debug)]
@@ -48,6 +49,37 @@ pub struct Args {
     /// Only the summary (human output).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Show at most N diagnostics of each code per file, then how many more
+    /// there are (0: all). Default: 10 in human output, all in --json.
+    #[arg(long, value_name = "N")]
+    pub max_diagnostics: Option<usize>,
+}
+
+/// Diagnostics of each code shown per file in human output by default.
+const DEFAULT_MAX_PER_CODE: usize = 10;
+
+/// Keeps at most `max` diagnostics of each code (0: all); returns what was
+/// left out, per code, in order of first appearance.
+fn cap_per_code(diags: &mut Vec<Diagnostic>, max: usize) -> Vec<(Code, usize)> {
+    if max == 0 {
+        return Vec::new();
+    }
+    let mut seen: Vec<(Code, usize)> = Vec::new();
+    diags.retain(|d| {
+        let i = match seen.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => i,
+            None => {
+                seen.push((d.code, 0));
+                seen.len() - 1
+            }
+        };
+        seen[i].1 += 1;
+        seen[i].1 <= max
+    });
+    seen.into_iter()
+        .filter(|(_, n)| *n > max)
+        .map(|(c, n)| (c, n - max))
+        .collect()
 }
 
 /// The outcome of checking one file.
@@ -62,6 +94,10 @@ struct FileReport {
     diagnostics: Vec<Diagnostic>,
     /// Repairs, with their line and column in the input.
     changes: Vec<(Change, u32, u32)>,
+    /// Diagnostics left out by `--max-diagnostics`, per code.
+    omitted: Vec<(Code, usize)>,
+    /// Errors and warnings found, before any were left out.
+    counts: (usize, usize),
     error: Option<String>,
 }
 
@@ -84,10 +120,16 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 original: None,
                 diagnostics: Vec::new(),
                 changes: Vec::new(),
+                omitted: Vec::new(),
+                counts: (0, 0),
                 error: Some(format!("{e:#}")),
             };
         }
     };
+    let read = sgf_formats::save::Fingerprint::of(match &loaded.original {
+        Some((bytes, _)) => bytes,
+        None => loaded.parsed.document.original(),
+    });
     let mut diags = diagnostics_of(&loaded.parsed);
     let mut doc = loaded.parsed.document;
     let mut original = loaded.original;
@@ -136,7 +178,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 let _ = std::io::stdout().lock().write_all(&bytes);
             }
             Some(t) => {
-                if let Err(e) = write_fixed(&t, path, &bytes, args.backup) {
+                if let Err(e) = write_fixed(&t, path, &bytes, args.backup, read) {
                     error = Some(format!("{e:#}"));
                 }
             }
@@ -156,6 +198,20 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             }
         }
     }
+    let counts = (
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
+    );
+    let max = args
+        .max_diagnostics
+        .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
+    let omitted = cap_per_code(&mut diags, max);
     // After --fix -o, what is left is in the output file: name it.
     let name = match (&args.output, args.fix) {
         (Some(o), true) if o != "-" => o.clone(),
@@ -168,54 +224,41 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         original,
         diagnostics: diags,
         changes,
+        omitted,
+        counts,
         error,
     }
 }
 
-fn write_fixed(target: &str, source: &str, bytes: &[u8], backup: bool) -> Result<()> {
-    if backup && target == source {
-        std::fs::copy(source, format!("{source}.bak"))
-            .with_context(|| format!("cannot back up {source}"))?;
-    }
-    // Write next to the target, then rename: an interrupted run leaves the original intact.
-    let tmp = format!("{target}.qipu-tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {tmp}"))?;
-    std::fs::rename(&tmp, target).with_context(|| format!("cannot write {target}"))?;
+fn write_fixed(
+    target: &str,
+    source: &str,
+    bytes: &[u8],
+    backup: bool,
+    read: sgf_formats::save::Fingerprint,
+) -> Result<()> {
+    use sgf_formats::save::{SaveOptions, replace_file};
+    let in_place = target == source;
+    let mut opts = SaveOptions::default();
+    opts.backup = backup && in_place;
+    // In place, the file must still be what was checked.
+    opts.expected = in_place.then_some(read);
+    replace_file(std::path::Path::new(target), bytes, &opts)
+        .with_context(|| format!("cannot write {target}"))?;
     Ok(())
 }
 
 fn json_line(r: &FileReport) -> String {
     let doc = r.doc.as_ref();
     let sources = doc.map(|doc| report::Sources::new(doc, r.original.as_ref()));
-    let diags: Vec<serde_json::Value> = r
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let src = sources.as_ref().map(|s| s.of(d));
-            let (line, column) = src.map_or((1, 1), |s| s.line_col(d.span.start));
-            let (start, end) = match (doc, src) {
-                (Some(doc), Some(s)) if !s.is_input() => (
-                    doc.original_offset(d.span.start),
-                    doc.original_offset(d.span.end),
-                ),
-                _ => (d.span.start, d.span.end),
-            };
-            let mut o = json!({
-                "code": d.code.as_str(),
-                "severity": d.severity.as_str(),
-                "message": d.message,
-                "line": line,
-                "column": column,
-                "start": start,
-                "end": end,
-                "name": d.code.name(),
-            });
-            if let Some(fix) = &d.fix {
-                o["fix"] = json!(fix);
-            }
-            o
-        })
-        .collect();
+    let diags: Vec<serde_json::Value> = match (doc, &sources) {
+        (Some(doc), Some(sources)) => r
+            .diagnostics
+            .iter()
+            .map(|d| report::to_json(doc, sources, d))
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut o = json!({"path": r.name, "diagnostics": diags});
     if !r.changes.is_empty() {
         o["changes"] = json!(
@@ -224,6 +267,14 @@ fn json_line(r: &FileReport) -> String {
                 .map(|(c, l, col)| json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end}))
                 .collect::<Vec<_>>()
         );
+    }
+    if !r.omitted.is_empty() {
+        o["omitted"] = r
+            .omitted
+            .iter()
+            .map(|(c, n)| (c.as_str().to_string(), json!(n)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
     }
     if let Some(e) = &r.error {
         o["error"] = json!(e);
@@ -280,16 +331,7 @@ pub fn run(args: &Args) -> Result<u8> {
             if r.error.is_some() {
                 unreadable += 1;
             }
-            let e = r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count();
-            let w = r
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Warning)
-                .count();
+            let (e, w) = r.counts;
             errors += e;
             warnings += w;
             if e + w > 0 {
@@ -359,6 +401,17 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         }
         s.push_str(&report::render_in(&r.name, sources.of(d), d, color));
         s.push('\n');
+    }
+    for (c, n) in &r.omitted {
+        if c.default_severity() == Severity::Info && !args.info {
+            continue;
+        }
+        s.push_str(&format!(
+            "{}: … and {n} more [{}] {} (--max-diagnostics 0 shows all)\n",
+            r.name,
+            c.as_str(),
+            c.name()
+        ));
     }
     s
 }

@@ -84,7 +84,9 @@ pub fn run(args: &Args) -> Result<u8> {
     let mut collection = Vec::new();
     let mut used = HashSet::new();
     for file in &args.files {
-        let mut loaded = match input::load_with(file, args.from.as_deref(), &opts) {
+        let mut loaded = match input::load_with(file, args.from.as_deref(), &opts)
+            .and_then(input::Loaded::require_games)
+        {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("qipu: {e:#}");
@@ -97,11 +99,6 @@ pub fn run(args: &Args) -> Result<u8> {
             crate::print_diagnostics(&loaded);
         }
         let doc = &loaded.parsed.document;
-        if doc.game_count() == 0 {
-            eprintln!("qipu: {file}: no game could be read");
-            status = 2;
-            continue;
-        }
         let wo = WriteOptions::default();
         match &args.dir {
             Some(d) if args.split => {

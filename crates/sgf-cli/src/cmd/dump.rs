@@ -23,7 +23,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }

@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use sgf_core::Severity;
 use sgf_go::coords;
-use sgf_go::edit::node_move;
 
 use crate::cmd::info::facts;
 use crate::walk;
@@ -85,14 +84,25 @@ fn lines_of(path: &Path) -> (Vec<String>, bool) {
                 setup.insert(ident.into(), json!(pts));
             }
         }
-        let moves: Vec<Value> = game
-            .main_line()
-            .filter_map(|n| node_move(doc, n.id(), size))
-            .map(|(c, m)| {
-                json!([
-                    c.as_str(),
-                    m.point().map(|p| p.to_string()).unwrap_or_default()
-                ])
+        // Every move, as `sgf_go::moves` defines them: one that cannot be
+        // played (off the board) is kept as written, so the list's N-th
+        // entry is move N, and `errors` says the game is damaged.
+        let moves: Vec<Value> = sgf_go::main_line_moves(doc, gi)
+            .into_iter()
+            .map(|m| {
+                let point = match m.mv {
+                    Some(mv) => mv.point().map(|p| p.to_string()).unwrap_or_default(),
+                    None => doc
+                        .node(m.node)
+                        .value(if m.color == sgf_core::Color::Black {
+                            "B"
+                        } else {
+                            "W"
+                        })
+                        .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
+                        .unwrap_or_default(),
+                };
+                json!([m.color.as_str(), point])
             })
             .collect();
         let line = Line {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use sgf_go::GameInfo;
 use sgf_render::figure::{FigureFlags, FigureOptions, figures};
@@ -94,19 +94,12 @@ img{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{font-we
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }
     let doc = &loaded.parsed.document;
-    let game = args.game.saturating_sub(1);
-    if doc.game(game).is_none() {
-        bail!(
-            "the file has {} game(s); there is no game {}",
-            doc.game_count(),
-            args.game
-        );
-    }
+    let game = loaded.game_index(args.game)?;
     let opts = FigureOptions {
         every: args.every.filter(|&n| n > 0),
         defaults: FigureFlags {

@@ -37,7 +37,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let mut loaded = input::load(&args.file)?;
+    let mut loaded = input::load(&args.file)?.require_games()?;
     if !args.no_normalize {
         input::normalize(&mut loaded);
     }

@@ -39,10 +39,7 @@ pub struct GameFacts {
 pub fn facts(doc: &Document, gi: usize) -> GameFacts {
     let game = doc.game(gi).expect("in range");
     let (size, _) = coords::board_size(&game.root());
-    let moves = game
-        .main_line()
-        .filter(|n| n.has("B") || n.has("W"))
-        .count();
+    let moves = sgf_go::main_line_move_count(doc, gi);
     let mut info = Vec::new();
     if let Some(node) = sgf_go::info::game_info_node(&game) {
         for p in node.props() {
@@ -118,7 +115,7 @@ fn typed(doc: &Document, gi: usize) -> Value {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }

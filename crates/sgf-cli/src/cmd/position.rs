@@ -3,8 +3,8 @@
 use anyhow::{Result, bail};
 use clap::Args as ClapArgs;
 use serde_json::json;
-use sgf_core::{Document, Point};
-use sgf_go::{Cursor, Stone, coords};
+use sgf_core::Document;
+use sgf_go::Cursor;
 
 use crate::input;
 
@@ -47,14 +47,13 @@ pub fn locate(
     let mut c = Cursor::new(doc, game);
     match (mv, node) {
         (Some(n), _) => {
-            let mut played = 0;
-            while played < n {
-                if !c.next(doc) {
-                    bail!("the main line has only {played} move(s)");
-                }
-                if !c.report().moves.is_empty() {
-                    played += 1;
-                }
+            // Move N as `sgf_go::moves` defines it, whatever MN says.
+            let moves = sgf_go::main_line_moves(doc, game);
+            if n > 0 {
+                let Some(m) = moves.get(n - 1) else {
+                    bail!("the main line has only {} move(s)", moves.len());
+                };
+                c.goto(doc, m.node);
             }
         }
         (None, Some(k)) => {
@@ -71,71 +70,14 @@ pub fn locate(
     Ok(c)
 }
 
-/// A text diagram with coordinates: `X` black, `O` white, `.` empty, `+` star points.
-pub fn diagram(c: &Cursor, doc: &Document) -> String {
-    let p = c.position();
-    let size = p.board.size();
-    let cols: Vec<String> = (0..size.cols)
-        .map(|x| {
-            let h = coords::human(Point::new(x, 0), size);
-            h.trim_end_matches(|ch: char| ch.is_ascii_digit())
-                .to_string()
-        })
-        .collect();
-    let w = cols.iter().map(|c| c.len()).max().unwrap_or(1);
-    let header: String = cols.iter().map(|c| format!(" {c:>w$}")).collect();
-    let mut s = format!("    {header}\n");
-    let last = p.last_move.and_then(|(_, m)| m.point());
-    for y in 0..size.rows {
-        let label = if size.cols <= 25 {
-            (size.rows - y).to_string()
-        } else {
-            (sgf_core::value::coord_letter(y) as char).to_string()
-        };
-        s.push_str(&format!("{label:>3} "));
-        for x in 0..size.cols {
-            let pt = Point::new(x, y);
-            let ch = match p.board.get(pt) {
-                Stone::Black => 'X',
-                Stone::White => 'O',
-                Stone::Empty if is_star(size, pt) => '+',
-                Stone::Empty => '.',
-            };
-            let mark = if Some(pt) == last { '(' } else { ' ' };
-            s.push(mark);
-            s.push_str(&" ".repeat(w - 1));
-            s.push(ch);
-        }
-        s.push_str(&format!(" {label}\n"));
-    }
-    s.push_str(&format!("    {header}\n"));
-    s.push_str(&format!(
-        "move {}, {} to play, captures: Black {} White {}\n",
-        p.move_number,
-        if c.next_player(doc) == sgf_core::Color::Black {
-            "Black"
-        } else {
-            "White"
-        },
-        p.captures[0],
-        p.captures[1]
-    ));
-    s
-}
-
-/// Star points: 9, 13, 19 and sensible ones for other sizes (odd sides from 7).
-pub fn is_star(size: sgf_go::BoardSize, p: Point) -> bool {
-    coords::star_points(size).contains(&p)
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }
     let doc = &loaded.parsed.document;
-    let c = locate(doc, args.game.saturating_sub(1), args.r#move, args.node)?;
+    let c = locate(doc, loaded.game_index(args.game)?, args.r#move, args.node)?;
     let p = c.position();
     let out = if args.json {
         let v = json!({
@@ -150,7 +92,14 @@ pub fn run(args: &Args) -> Result<u8> {
         });
         serde_json::to_string_pretty(&v)? + "\n"
     } else {
-        diagram(&c, doc)
+        // The same text diagram as `qipu render --format ascii`: one
+        // drawing, one convention for the last move and markup.
+        let opts = sgf_render::RenderOptions {
+            variations: sgf_render::Variations::None,
+            view: false,
+            ..sgf_render::RenderOptions::default()
+        };
+        sgf_render::Diagram::at(doc, c.node(), &opts)?.to_text(&opts, sgf_render::TextStyle::Ascii)
     };
     input::write_output(None, out.as_bytes())?;
     Ok(0)

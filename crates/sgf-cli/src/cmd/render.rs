@@ -1,5 +1,7 @@
 //! `qipu render`: a picture of the board at a move or node (SVG, PNG or text).
 
+use std::io::IsTerminal;
+
 use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, ValueEnum};
 use sgf_render::{Diagram, MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
@@ -18,6 +20,13 @@ pub enum Format {
     Ascii,
     /// Text with ●, ○ and box-drawing lines.
     Unicode,
+}
+
+impl Format {
+    /// Whether the output is text (safe to print on a terminal).
+    fn is_text(self) -> bool {
+        matches!(self, Format::Svg | Format::Ascii | Format::Unicode)
+    }
 }
 
 /// Colour themes.
@@ -131,12 +140,21 @@ fn format_of(args: &Args) -> Result<Format> {
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
     let format = format_of(args)?;
-    let loaded = input::load(&args.file)?;
+    if !format.is_text()
+        && args.output.as_deref().is_none_or(|o| o == "-")
+        && std::io::stdout().is_terminal()
+    {
+        bail!(
+            "a {} image is binary: write it to a file with -o FILE, or redirect standard output",
+            format!("{format:?}").to_uppercase()
+        );
+    }
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }
     let doc = &loaded.parsed.document;
-    let cursor = locate(doc, args.game.saturating_sub(1), args.r#move, args.node)?;
+    let cursor = locate(doc, loaded.game_index(args.game)?, args.r#move, args.node)?;
     let opts = RenderOptions {
         coordinates: !args.no_coordinates,
         move_numbers: args.numbers,

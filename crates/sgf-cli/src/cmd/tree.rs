@@ -174,14 +174,15 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
+    let loaded = input::load(&args.file)?.require_games()?;
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }
+    let only = args.game.map(|g| loaded.game_index(g)).transpose()?;
     let doc = &loaded.parsed.document;
     let mut out = String::new();
     for gi in 0..doc.game_count() {
-        if args.game.is_some_and(|g| g != gi + 1) {
+        if only.is_some_and(|g| g != gi) {
             continue;
         }
         let g = doc.game(gi).expect("in range");

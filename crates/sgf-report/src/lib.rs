@@ -1,5 +1,28 @@
-//! Human-readable diagnostics: a compiler-style snippet with a caret, or
-//! one line per diagnostic.
+//! # sgf-report: diagnostics as people and scripts see them
+//!
+//! One place for the forms a [`Diagnostic`] is shown in: a compiler-style
+//! snippet with a caret ([`render_in`]), one line ([`one_line_in`]), and a
+//! JSON object ([`to_json`]) — used by `qipu check`, the other commands and
+//! the viewer alike.
+//!
+//! A diagnostic's span is a byte range of the text it points into: the
+//! document's source, or for a record converted from another format, the
+//! input file ([`Sources`]). Text shown to people is decoded in the file's
+//! charset, and every span shown lands on a character boundary of that
+//! text, whatever bytes the span covers.
+//!
+//! ```
+//! let parsed = sgf_core::parse(b"(;GM[1]SZ[9];B[ee]");
+//! let sources = sgf_report::Sources::new(&parsed.document, None);
+//! let d = &parsed.diagnostics[0];
+//! let text = sgf_report::render_in("game.sgf", sources.of(d), d, false);
+//! assert!(text.contains("game.sgf:1:"));
+//! let json = sgf_report::to_json(&parsed.document, &sources, d);
+//! assert_eq!(json["line"], 1);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::borrow::Cow;
 
@@ -58,6 +81,21 @@ impl<'a> Source<'a> {
         }
         self.enc.decode_without_bom_handling(bytes).0.into_owned()
     }
+
+    /// The length of the decoded text of the characters complete within
+    /// `bytes`. A streaming decoder's output for a prefix is a prefix of
+    /// the whole decode, so this is always a character boundary of
+    /// `decode(longer)` for any `longer` starting with `bytes`, even when
+    /// `bytes` ends inside a multi-byte character.
+    fn decoded_prefix_len(&self, bytes: &[u8]) -> usize {
+        let mut dec = self.enc.new_decoder_without_bom_handling();
+        let mut out = String::with_capacity(
+            dec.max_utf8_buffer_length(bytes.len())
+                .unwrap_or(bytes.len() * 3 + 16),
+        );
+        let _ = dec.decode_to_string(bytes, &mut out, false);
+        out.len()
+    }
 }
 
 /// The sources of a loaded record: its document, and for a record converted
@@ -96,7 +134,6 @@ fn level(s: Severity) -> Level<'static> {
 }
 
 /// Renders one diagnostic with the offending source line and a caret.
-#[allow(dead_code)] // for callers that hold only a document
 pub fn render(name: &str, doc: &Document, d: &Diagnostic, color: bool) -> String {
     render_in(name, &Source::of(doc), d, color)
 }
@@ -121,17 +158,26 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
         }
     }
     let text = source.decode(&src[a..b]);
-    let pre = source.decode(&src[a..start.clamp(a, b)]).len();
+    // Offsets into `text` for the span: computed through the decoder, so
+    // they land on character boundaries whatever the span's bytes are.
+    let start = start.clamp(a, b);
     let end = (d.span.end as usize).clamp(start, b);
-    let span_len = source.decode(&src[start.min(b)..end]).len().max(1);
-    let span_end = (pre + span_len).min(text.len());
+    let pre = floor_boundary(&text, source.decoded_prefix_len(&src[a..start]));
+    let mut span_end = floor_boundary(&text, source.decoded_prefix_len(&src[a..end])).max(pre);
+    if span_end == pre {
+        // An empty span (or one inside a character) marks the next character.
+        span_end = text[pre..]
+            .chars()
+            .next()
+            .map_or(pre, |c| pre + c.len_utf8());
+    }
     let title = format!("[{}] {}", d.code.as_str(), d.message);
     let snippet = Snippet::source(text.as_str())
         .line_start(line as usize)
         .path(name)
         .annotation(
             AnnotationKind::Primary
-                .span(pre..span_end.max(pre))
+                .span(pre..span_end)
                 .label(d.code.name()),
         );
     let report = &[level(d.severity)
@@ -145,8 +191,16 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
     r.render(report).to_string()
 }
 
+/// The largest character boundary of `s` at or before `i`.
+fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 /// One line: `file:line:col: severity[code]: message`.
-#[allow(dead_code)] // for callers that hold only a document
 pub fn one_line(name: &str, doc: &Document, d: &Diagnostic) -> String {
     one_line_in(name, &Source::of(doc), d)
 }
@@ -160,4 +214,38 @@ pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
         d.code.as_str(),
         d.message
     )
+}
+
+/// The JSON object of a diagnostic, as `qipu check --json` prints it:
+/// `code`, `severity`, `message`, `line` and `column` (1-based), `start`
+/// and `end` (byte offsets in the file as read), `name`, and `fix` when the
+/// repair is known.
+pub fn to_json(doc: &Document, sources: &Sources<'_>, d: &Diagnostic) -> serde_json::Value {
+    let src = sources.of(d);
+    let (line, column) = src.line_col(d.span.start);
+    // Offsets in the document's source are mapped back to the file (they
+    // differ for a transcoded UTF-16 file); a converted record's input is
+    // the file already.
+    let (start, end) = if src.is_input() {
+        (d.span.start, d.span.end)
+    } else {
+        (
+            doc.original_offset(d.span.start),
+            doc.original_offset(d.span.end),
+        )
+    };
+    let mut o = serde_json::json!({
+        "code": d.code.as_str(),
+        "severity": d.severity.as_str(),
+        "message": d.message,
+        "line": line,
+        "column": column,
+        "start": start,
+        "end": end,
+        "name": d.code.name(),
+    });
+    if let Some(fix) = &d.fix {
+        o["fix"] = serde_json::json!(fix);
+    }
+    o
 }

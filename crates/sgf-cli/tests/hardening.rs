@@ -1,0 +1,264 @@
+//! Regressions of the hardening issue: inputs that crashed `qipu` or got an
+//! unclear answer, one test per item.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    c.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("qipu runs");
+    if let Some(input) = stdin {
+        let _ = child.stdin.take().unwrap().write_all(input);
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qipu-hardening-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Spans inside a multi-byte character of a legacy charset once panicked in
+/// the snippet renderer ("not a char boundary").
+#[test]
+fn human_check_output_survives_spans_inside_legacy_characters() {
+    let inputs: &[&[u8]] = &[
+        b"(;GM[1]CA[GBK]SZ[19];B[pd]\xb6U\x8cC;W[dd])",
+        b";M[]\xb6U\x8cC",
+        b"(;(;)V\xad",
+        b"(;CA[Shift_JIS]C[\x83]\x83\x5c\x83;B[aa]\x81)",
+        b"(;CA[Big5]PB[\xa4\x5d]\xa4;W[\xa4\x5c])",
+        b"(;CA[EUC-KR]\xb0\xa1\xb0;B[\xb0\xa1])",
+    ];
+    for input in inputs {
+        let out = qipu(&["check", "-"], Some(input));
+        assert!(
+            matches!(out.status.code(), Some(0..=2)),
+            "{:?}: {:?}\n{}",
+            String::from_utf8_lossy(input),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+        assert!(text.contains("file(s) checked"), "{text}");
+    }
+}
+
+/// Stray bytes are named by value, not shown as replacement characters.
+#[test]
+fn stray_bytes_are_shown_as_escapes() {
+    let out = qipu(&["check", "--json", "-"], Some(b";M[]\xb6U\x8cC"));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("unexpected `\\\\xB6`"), "{s}");
+}
+
+#[test]
+fn png_is_not_written_to_a_terminal_but_is_to_a_pipe() {
+    // A pipe is not a terminal: the PNG goes through.
+    let out = qipu(&["render", "--format", "png", "-"], Some(b"(;SZ[9];B[ee])"));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.starts_with(b"\x89PNG"));
+    // On a terminal (script(1) gives one) it is refused with a message.
+    let script = Command::new("script").arg("--version").output();
+    if script.is_err() {
+        eprintln!("skipped the terminal half: script(1) is not installed");
+        return;
+    }
+    let d = tmp("png");
+    let f = d.join("g.sgf");
+    std::fs::write(&f, "(;SZ[9];B[ee])").unwrap();
+    let cmd = format!(
+        "{} render --format png {}",
+        env!("CARGO_BIN_EXE_qipu"),
+        f.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("PNG\r\n"), "binary written to the terminal");
+    assert!(text.contains("binary"), "{text}");
+    assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_missing_game_is_an_error_in_every_command() {
+    let d = tmp("game");
+    let f = d.join("one.sgf");
+    std::fs::write(&f, "(;GM[1]SZ[9];B[ee];W[cc])").unwrap();
+    let f = f.to_str().unwrap();
+    let figs = d.join("figs");
+    for args in [
+        vec!["tree", "--game", "2", f],
+        vec!["position", "--game", "2", f],
+        vec!["render", "--game", "2", f],
+        vec!["figures", "--game", "2", f, "-o", figs.to_str().unwrap()],
+        vec!["position", "--game", "0", f],
+    ] {
+        let out = qipu(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no game"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_file_without_a_game_tree_is_an_error() {
+    let d = tmp("nogame");
+    let prose = d.join("notes.txt");
+    std::fs::write(
+        &prose,
+        "Notes (FF[1]–FF[4], any charset) about SGF [and] Go.\n(not a game) ;B[aa] in prose\n",
+    )
+    .unwrap();
+    let binary = d.join("blob.sgf");
+    let mut bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    bytes.extend_from_slice(b"\x7fELF\0\0(\x01;");
+    std::fs::write(&binary, bytes).unwrap();
+    let out_dir = d.join("out");
+    for f in [&prose, &binary] {
+        let f = f.to_str().unwrap();
+        for args in [
+            vec!["info", f],
+            vec!["fmt", f],
+            vec!["dump", f],
+            vec!["position", f],
+            vec!["tree", f],
+            vec!["render", f],
+            vec!["convert", f],
+            vec!["figures", f, "-o", out_dir.to_str().unwrap()],
+        ] {
+            let out = qipu(&args, None);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("S002"), "{args:?}: {err}");
+        }
+        // check reports it as a diagnostic (errors found), not a crash.
+        let out = qipu(&["check", "--json", f], None);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("\"S002\""));
+    }
+}
+
+#[test]
+fn check_caps_diagnostics_per_code() {
+    let mut sgf = b"(;GM[1]SZ[19]".to_vec();
+    for _ in 0..500 {
+        sgf.extend_from_slice(b";B[zz]");
+    }
+    sgf.push(b')');
+    let out = qipu(&["check", "-"], Some(&sgf));
+    assert_eq!(out.status.code(), Some(1));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(s.matches("[V017]").count(), 11, "10 shown and a count");
+    assert!(s.contains("and 490 more [V017]"), "{s}");
+    assert!(s.contains("500 error(s)"), "the summary counts all: {s}");
+    let out = qipu(&["check", "--max-diagnostics", "0", "-"], Some(&sgf));
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(s.matches("[V017]").count(), 500);
+    // JSON keeps every diagnostic unless asked, and says what it left out.
+    let out = qipu(&["check", "--json", "-"], Some(&sgf));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 500);
+    assert!(v.get("omitted").is_none());
+    let out = qipu(
+        &["check", "--json", "--max-diagnostics", "3", "-"],
+        Some(&sgf),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 3);
+    assert_eq!(v["omitted"]["V017"], 497);
+}
+
+/// Move N is the N-th `B`/`W` of the main line in every command, whether
+/// or not it can be played.
+#[test]
+fn one_move_number_everywhere() {
+    let sgf = b"(;SZ[9];B[zz];W[dd];B[zz];W[ee])";
+    let out = qipu(&["info", "--json", "-"], Some(sgf));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"][0]["moves"], 4);
+    for n in 1..=4 {
+        let out = qipu(
+            &["position", "--json", "--move", &n.to_string(), "-"],
+            Some(sgf),
+        );
+        assert_eq!(out.status.code(), Some(0), "move {n}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["move_number"], n, "move {n}");
+        assert_eq!(v["node"], n, "move {n}");
+    }
+    let out = qipu(&["position", "--move", "5", "-"], Some(sgf));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only 4 move(s)"));
+    let out = qipu(&["export", "--format", "jsonl", "-q", "-"], Some(sgf));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(v["moves"][0], serde_json::json!(["B", "zz"]));
+}
+
+/// `position` and `render --format ascii` draw the same diagram.
+#[test]
+fn one_last_move_mark() {
+    let sgf = b"(;SZ[9];B[ee];W[cc])";
+    let p = qipu(&["position", "-"], Some(sgf));
+    let r = qipu(&["render", "--format", "ascii", "-"], Some(sgf));
+    assert_eq!(p.status.code(), Some(0));
+    let p = String::from_utf8(p.stdout).unwrap();
+    assert_eq!(p, String::from_utf8(r.stdout).unwrap());
+    assert!(p.contains(">O"), "{p}");
+}
+
+/// A write that fails half-way (a full disk; emulated by a file size limit
+/// with SIGXFSZ ignored, so the write returns EFBIG) leaves the original
+/// whole and no temporary file behind.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_original_and_no_temporary_file() {
+    let d = tmp("full");
+    let f = d.join("g.sgf");
+    // Repaired output larger than 1 KiB (the limit), input smaller.
+    let mut sgf = String::from("(;GM[1]SZ[19]DT[2024/1/5]");
+    for i in 0..60 {
+        sgf.push_str(&format!(
+            ";B[{}{}]",
+            (b'a' + i % 19) as char,
+            (b'a' + i / 19) as char
+        ));
+        sgf.push_str(&format!(
+            ";W[{}{}]",
+            (b'a' + i % 19) as char,
+            (b'h' + i / 19) as char
+        ));
+    }
+    sgf.push(')');
+    assert!(sgf.len() < 1024);
+    std::fs::write(&f, &sgf).unwrap();
+    let cmd = format!(
+        "trap '' XFSZ; ulimit -f 1; exec {} check --fix --in-place {}",
+        env!("CARGO_BIN_EXE_qipu"),
+        f.display()
+    );
+    let out = Command::new("sh").args(["-c", &cmd]).output().unwrap();
+    let err =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), sgf);
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["g.sgf".to_string()]);
+}
