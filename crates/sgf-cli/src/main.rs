@@ -34,6 +34,7 @@ enum Command {
     Stats(cmd::stats::Args),
     View(cmd::view::Args),
     Export(cmd::export::Args),
+    Db(cmd::db::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::View(a) => cmd::view::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Db(a) => cmd::db::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -26,6 +26,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "archive")]
+pub mod archive;
 pub mod builder;
 mod common;
 pub mod dialect;

@@ -23,6 +23,9 @@ pub struct WalkOptions {
     pub max_depth: usize,
     /// Stop after examining this many directory entries of any kind.
     pub max_entries: usize,
+    /// Also list archives (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.7z`; see
+    /// [`is_archive_path`]) for a reader of their members (`crate::archive`).
+    pub archives: bool,
 }
 
 impl Default for WalkOptions {
@@ -31,6 +34,7 @@ impl Default for WalkOptions {
             max_files: 10_000_000,
             max_depth: 256,
             max_entries: 50_000_000,
+            archives: false,
         }
     }
 }
@@ -39,6 +43,12 @@ impl WalkOptions {
     /// Options with a bound on the number of files.
     pub fn with_max_files(mut self, n: usize) -> Self {
         self.max_files = n;
+        self
+    }
+
+    /// Options that also list archives.
+    pub fn with_archives(mut self, yes: bool) -> Self {
+        self.archives = yes;
         self
     }
 }
@@ -75,6 +85,24 @@ pub fn is_record_path(path: &Path) -> bool {
     crate::builtin()
         .formats()
         .any(|f| f.extensions().iter().any(|x| x.eq_ignore_ascii_case(ext)))
+}
+
+/// Extensions of the archives whose members can be read, lower case
+/// (`.tar.gz` is matched on the whole name).
+pub const ARCHIVE_EXTENSIONS: [&str; 5] = ["zip", "tar", "tar.gz", "tgz", "7z"];
+
+/// Whether a path names an archive of record files, by its extension in any
+/// case (see [`ARCHIVE_EXTENSIONS`]).
+pub fn is_archive_path(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let name = name.to_ascii_lowercase();
+    ARCHIVE_EXTENSIONS.iter().any(|e| {
+        name.len() > e.len() + 1
+            && name.ends_with(e)
+            && name.as_bytes()[name.len() - e.len() - 1] == b'.'
+    })
 }
 
 /// Walks a directory for record files (see the module docs).
@@ -139,7 +167,10 @@ pub fn walk_dir(root: &Path, opts: &WalkOptions) -> std::io::Result<Walk> {
                     continue;
                 };
                 if !target.starts_with(&canon_root) {
-                    if meta.is_dir() || is_record_path(&path) {
+                    if meta.is_dir()
+                        || is_record_path(&path)
+                        || (opts.archives && is_archive_path(&path))
+                    {
                         walk.warnings.push(format!(
                             "skipped {}: a link to outside {}",
                             path.display(),
@@ -165,7 +196,10 @@ pub fn walk_dir(root: &Path, opts: &WalkOptions) -> std::io::Result<Walk> {
                 if seen_dirs.insert(canon.clone()) {
                     subdirs.push((path, canon, depth + 1));
                 }
-            } else if is_file && is_record_path(&path) && seen_files.insert(canon) {
+            } else if is_file
+                && (is_record_path(&path) || (opts.archives && is_archive_path(&path)))
+                && seen_files.insert(canon)
+            {
                 if walk.files.len() >= opts.max_files {
                     walk.truncated = true;
                     walk.warnings
@@ -223,6 +257,10 @@ mod tests {
         assert!(is_record_path(Path::new("x.Ugi")));
         assert!(!is_record_path(Path::new("README.md")));
         assert!(!is_record_path(Path::new("sgf")));
+        assert!(is_archive_path(Path::new("a/games.TAR.GZ")));
+        assert!(is_archive_path(Path::new("x.7z")));
+        assert!(!is_archive_path(Path::new("zip")));
+        assert!(!is_archive_path(Path::new("a.sgf")));
     }
 }
 

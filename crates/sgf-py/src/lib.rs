@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 
 mod bulk;
 mod convert;
+mod db;
 mod errors;
 mod go;
 mod model;
@@ -44,6 +45,8 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<go::GameInfo>()?;
     m.add_class::<go::GameResult>()?;
     m.add_class::<bulk::ReadMany>()?;
+    m.add_class::<db::Database>()?;
+    m.add_function(wrap_pyfunction!(db::find_all, m)?)?;
     m.add_function(wrap_pyfunction!(model::parse, m)?)?;
     m.add_function(wrap_pyfunction!(model::read, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::read_many_native, m)?)?;

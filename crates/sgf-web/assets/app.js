@@ -444,6 +444,9 @@ document.addEventListener("paste", (e) => {
   if (text && text.includes("(;")) call("/api/open", { text, name: "pasted.sgf" });
 });
 
+// The small interface other panels (search.js) use.
+window.qipuPage = { state: () => state, boardPoint, show, message };
+
 // ---- start ----
 
 (async () => {

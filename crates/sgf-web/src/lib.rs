@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod db;
 mod session;
 
 use std::collections::HashMap;
@@ -51,6 +52,8 @@ pub struct ViewOptions {
     pub port: u16,
     /// A fixed token (tests); random when `None`.
     pub token: Option<String>,
+    /// A game database to search from the page (`qipu view --db`).
+    pub db: Option<PathBuf>,
 }
 
 /// The server's shared state.
@@ -70,6 +73,7 @@ pub struct App {
     /// The directory listing, walked once and again only when asked for
     /// (`/api/files`) or after a save.
     files: Mutex<Option<Arc<Vec<String>>>>,
+    db: db::Db,
 }
 
 /// A random token: 128 bits from the operating system's generator.
@@ -656,6 +660,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/save", post(save))
         .route("/api/files", get(files))
         .route("/api/export", get(export))
+        .route("/search.js", get(db::search_js))
+        .route("/api/db/info", get(db::info))
+        .route("/api/db/search", post(db::search))
+        .route("/api/db/open", post(db::open))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -699,6 +707,7 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         sessions: Mutex::new(HashMap::new()),
         next_id: Mutex::new(0),
         files: Mutex::new(None),
+        db: db::Db::new(opts.db.clone()),
     }))
 }
 

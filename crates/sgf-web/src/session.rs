@@ -175,6 +175,17 @@ impl Session {
         }
     }
 
+    /// The board at the current node: cells (0 empty, 1 black, 2 white),
+    /// columns, rows.
+    pub fn board(&self) -> (Vec<u8>, u8, u8) {
+        let size = self.cursor.size();
+        (
+            self.cursor.position().board.cells().to_vec(),
+            size.cols,
+            size.rows,
+        )
+    }
+
     /// Moves through the tree.
     pub fn nav(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
         let doc = &self.doc;

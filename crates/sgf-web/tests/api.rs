@@ -40,6 +40,7 @@ async fn the_guard_wants_the_token_and_a_loopback_host() {
     let app = app(&ViewOptions {
         path: Some(dir),
         port: 0,
+        db: None,
         token: Some(TOKEN.into()),
     })
     .unwrap();
@@ -86,6 +87,7 @@ async fn only_records_under_the_directory() {
     let app = app(&ViewOptions {
         path: Some(dir.clone()),
         port: 0,
+        db: None,
         token: Some(TOKEN.into()),
     })
     .unwrap();
@@ -140,6 +142,7 @@ async fn edit_and_save_change_only_what_was_edited() {
     let app = app(&ViewOptions {
         path: Some(dir.join("a.sgf")),
         port: 0,
+        db: None,
         token: Some(TOKEN.into()),
     })
     .unwrap();

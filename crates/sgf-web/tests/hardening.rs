@@ -25,6 +25,7 @@ fn serve(path: &Path) -> Arc<sgf_web::App> {
     app(&ViewOptions {
         path: Some(path.to_path_buf()),
         port: 0,
+        db: None,
         token: Some(TOKEN.into()),
     })
     .unwrap()

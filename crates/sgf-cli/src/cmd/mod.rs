@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod convert;
+pub mod db;
 pub mod dump;
 pub mod export;
 pub mod figures;

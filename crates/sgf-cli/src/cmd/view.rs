@@ -16,6 +16,9 @@ pub struct Args {
     /// Do not open the browser; only print the URL.
     #[arg(long)]
     pub no_open: bool,
+    /// A game database (`qipu db index`) to search from the page.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
 }
 
 fn open_browser(url: &str) {
@@ -43,6 +46,7 @@ pub fn run(args: &Args) -> Result<u8> {
         path: args.path.clone(),
         port: args.port,
         token: None,
+        db: args.db.clone(),
     };
     let no_open = args.no_open;
     sgf_web::serve(&opts, |url| {

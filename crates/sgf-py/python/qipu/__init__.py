@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Iterable, Union
 
 from ._qipu import (
     Collection,
+    Database,
     Diagnostic,
     EditError,
     Game,
@@ -58,6 +59,7 @@ from ._qipu import (
     QipuError,
     ReadMany,
     __version__,
+    find_all,
     parse,
     read,
 )
@@ -71,6 +73,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "Collection",
+    "Database",
     "Diagnostic",
     "EditError",
     "Game",
@@ -85,6 +88,7 @@ __all__ = [
     "SGF_EXTENSIONS",
     "__version__",
     "expand_paths",
+    "find_all",
     "parse",
     "read",
     "read_many",

@@ -1,0 +1,212 @@
+//! What the index keeps of one game: its information (from
+//! `sgf_go::GameInfo`), the Dyer signature, the final position's hash and
+//! the encoded moves.
+
+use sgf_core::{Color, Document};
+use sgf_go::{GameInfo, GameResult};
+
+use crate::encode::{EncodedGame, PASS, encode_game};
+use crate::filter::{date_key, fold};
+use crate::symmetry;
+
+/// One game ready to be stored.
+#[derive(Clone, Debug, Default)]
+pub struct GameRow {
+    /// Index in its file.
+    pub game: u32,
+    /// Black's name.
+    pub black: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's rank, normalised.
+    pub black_rank: Option<String>,
+    /// White's rank, normalised.
+    pub white_rank: Option<String>,
+    /// Event.
+    pub event: Option<String>,
+    /// Round.
+    pub round: Option<String>,
+    /// Place.
+    pub place: Option<String>,
+    /// `DT` as written.
+    pub date: Option<String>,
+    /// Earliest date as `YYYYMMDD` (missing parts 00).
+    pub date_min: Option<i64>,
+    /// Latest date as `YYYYMMDD` (missing parts 99).
+    pub date_max: Option<i64>,
+    /// The result in FF\[4\] form when it reads as one, else as written.
+    pub result: Option<String>,
+    /// `B`, `W`, `0` (draw).
+    pub winner: Option<&'static str>,
+    /// Komi.
+    pub komi: Option<f64>,
+    /// Handicap.
+    pub handicap: Option<i64>,
+    /// Rules.
+    pub rules: Option<String>,
+    /// Main-line moves.
+    pub moves: u32,
+    /// Dyer signature (least of the symmetric forms).
+    pub dyer: String,
+    /// Hash of the final position (least of the symmetric forms).
+    pub final_hash: i64,
+    /// The encoded game.
+    pub encoded: EncodedGame,
+}
+
+fn result_of(info: &GameInfo) -> Option<GameResult> {
+    info.result.as_ref()?.value.clone()
+}
+
+/// The Dyer signature: the points of main-line moves 20, 40, 60, 31, 51
+/// and 71 (`--` when the game is shorter, `tt` for a pass), the least
+/// string over the board's symmetries.
+pub fn dyer_signature(main: &[(Color, u16)], cols: u8, rows: u8) -> String {
+    let mut best: Option<String> = None;
+    for &s in symmetry::of_board(cols, rows) {
+        let mut sig = String::with_capacity(12);
+        for n in [20usize, 40, 60, 31, 51, 71] {
+            match main.get(n - 1) {
+                None => sig.push_str("--"),
+                Some(&(_, PASS)) => sig.push_str("tt"),
+                Some(&(_, p)) => {
+                    let (x, y) = ((p % cols as u16) as u8, (p / cols as u16) as u8);
+                    let (u, v) = symmetry::apply(s, x, y, cols, rows);
+                    sig.push_str(&crate::search::point_name(u, v));
+                }
+            }
+        }
+        if best.as_ref().is_none_or(|b| sig < *b) {
+            best = Some(sig);
+        }
+    }
+    best.unwrap_or_default()
+}
+
+/// A 63-bit hash of a board, the least over its symmetries.
+pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
+    let mut best = u64::MAX;
+    if cells.len() != cols as usize * rows as usize {
+        return 0;
+    }
+    for &s in symmetry::of_board(cols, rows) {
+        let (w, _) = symmetry::dims(s, cols, rows);
+        let mut t = vec![0u8; cells.len()];
+        for y in 0..rows {
+            for x in 0..cols {
+                let (u, v) = symmetry::apply(s, x, y, cols, rows);
+                t[v as usize * w as usize + u as usize] =
+                    cells[y as usize * cols as usize + x as usize];
+            }
+        }
+        // FNV-1a.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in t {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        best = best.min(h);
+    }
+    (best >> 1) as i64
+}
+
+/// Everything the index keeps of game `game` of `doc`.
+pub fn game_row(doc: &Document, game: usize) -> GameRow {
+    let info = GameInfo::of(doc, game);
+    let encoded = encode_game(doc, game);
+    let dates = info.dates.as_ref().and_then(|d| d.value.clone());
+    let result = result_of(&info);
+    let winner = match &result {
+        Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
+        Some(GameResult::Draw) => Some("0"),
+        _ => None,
+    };
+    let rank = |r: &Option<String>| {
+        r.as_deref()
+            .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
+            .filter(|r| !r.is_empty())
+    };
+    GameRow {
+        game: game as u32,
+        black_rank: rank(&info.black_rank),
+        white_rank: rank(&info.white_rank),
+        date_min: dates
+            .as_ref()
+            .and_then(|d| d.iter().map(|d| date_key(d, true)).min()),
+        date_max: dates
+            .as_ref()
+            .and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
+        date: info.dates.as_ref().map(|d| d.raw.clone()),
+        result: result
+            .as_ref()
+            .map(|r| r.to_string())
+            .or_else(|| info.result.as_ref().map(|r| r.raw.clone())),
+        winner,
+        komi: info.komi.as_ref().and_then(|k| k.value),
+        handicap: info.handicap.as_ref().and_then(|h| h.value),
+        moves: encoded.main_moves.len() as u32,
+        dyer: dyer_signature(&encoded.main_moves, encoded.cols, encoded.rows),
+        final_hash: position_hash(&encoded.final_cells, encoded.cols, encoded.rows),
+        black: info.black,
+        white: info.white,
+        event: info.event,
+        round: info.round,
+        place: info.place,
+        rules: info.rules,
+        encoded,
+    }
+}
+
+/// The folded form of a name, for the filters.
+pub(crate) fn key(s: &Option<String>) -> Option<String> {
+    s.as_deref().map(fold)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgf_core::parse;
+
+    #[test]
+    fn rows_signatures_and_hashes() {
+        let mut moves = String::new();
+        for i in 0..80u8 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            moves.push_str(&format!(
+                ";{c}[{}{}]",
+                (b'a' + i % 19) as char,
+                (b'a' + i / 19) as char
+            ));
+        }
+        let a = format!("(;SZ[19]PB[Ｌee]BR[9 dan]DT[2003/5/6]RE[B+Resign]KM[6.5]{moves})");
+        let doc = parse(a.as_bytes()).document;
+        let r = game_row(&doc, 0);
+        assert_eq!(r.moves, 80);
+        assert_eq!(r.winner, Some("B"));
+        assert_eq!(r.result.as_deref(), Some("B+R"));
+        assert_eq!(r.black_rank.as_deref(), Some("9d"));
+        assert_eq!((r.date_min, r.date_max), (Some(20030506), Some(20030506)));
+        assert_eq!(key(&r.black).as_deref(), Some("lee"));
+        assert_eq!(r.dyer.len(), 12);
+        // The mirror image has the same signature and final hash.
+        let mirrored: String = moves
+            .split(';')
+            .filter(|m| !m.is_empty())
+            .map(|m| {
+                let b = m.as_bytes();
+                format!(
+                    ";{}[{}{}]",
+                    b[0] as char,
+                    (b'a' + 18 - (b[2] - b'a')) as char,
+                    b[3] as char
+                )
+            })
+            .collect();
+        let doc2 = parse(format!("(;SZ[19]{mirrored})").as_bytes()).document;
+        let r2 = game_row(&doc2, 0);
+        assert_eq!(r.dyer, r2.dyer);
+        assert_eq!(r.final_hash, r2.final_hash);
+        let doc3 = parse(b"(;SZ[19];B[aa])").document;
+        assert_ne!(game_row(&doc3, 0).final_hash, r.final_hash);
+    }
+}

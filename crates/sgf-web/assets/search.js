@@ -1,0 +1,253 @@
+// Qipu viewer: the database search panel (`qipu view --db GAMES.qdb`).
+// It uses the page only through `window.qipuPage` (defined in app.js):
+//   state()        the last state from the server ({session, ...})
+//   boardPoint(ev) the SGF point ("dd") under a mouse event, or null
+//   show(state)    shows a state the server sent (after opening a hit)
+//   message(text, error)
+// Searches run on the server (crate sgf-db); this panel sends the current
+// session and an optional region, lists the hits, and draws the
+// continuations on the board with their counts and win rates.
+"use strict";
+
+(() => {
+  const page = window.qipuPage;
+  const TOKEN = window.QIPU_TOKEN;
+  if (!page) return;
+  const side = document.getElementById("side");
+  const panel = document.createElement("details");
+  panel.className = "panel";
+  panel.id = "searchpanel";
+  panel.innerHTML = `
+    <summary>Search the database</summary>
+    <div id="dbinfo" class="dbinfo">…</div>
+    <div class="dbopts">
+      <label><input id="dbanywhere" type="checkbox"> anywhere</label>
+      <label><input id="dbswap" type="checkbox"> colours swapped too</label>
+      <label><input id="dbvariations" type="checkbox"> variations</label>
+      <input id="dbplayer" placeholder="player (optional)">
+    </div>
+    <div class="dbbuttons">
+      <button id="dbposition" title="Games that pass through this whole-board position (8 symmetries)">Search position</button>
+      <button id="dbmark" title="Click two corners on the board">Mark region</button>
+      <button id="dbregion" disabled>Search region</button>
+      <button id="dbclear">Clear</button>
+    </div>
+    <div id="dbsummary" class="dbsummary"></div>
+    <ol id="dbconts" class="dbconts"></ol>
+    <ol id="dbhits" class="dbhits"></ol>`;
+  side.appendChild(panel);
+  const style = document.createElement("style");
+  style.textContent = `
+    .dbopts label { margin-right: .6em; white-space: nowrap; }
+    .dbbuttons { margin: .4em 0; display: flex; flex-wrap: wrap; gap: .3em; }
+    #dbmark.active { outline: 2px solid #d33; }
+    .dbhits { max-height: 16em; overflow: auto; padding-left: 1.6em; font-size: 90%; }
+    .dbhit { cursor: pointer; } .dbhit:hover { text-decoration: underline; }
+    .dbconts { padding-left: 1.6em; font-size: 90%; }
+    #board svg .dbregion { fill: rgba(220, 60, 60, .12); stroke: #d33; stroke-width: 2; }
+    #board svg .dbcont circle { fill: rgba(40, 120, 220, .8); stroke: #fff; }
+    #board svg .dbcont.white circle { fill: rgba(240, 170, 40, .85); }
+    #board svg .dbcont text { fill: #fff; font-family: sans-serif; font-weight: bold; pointer-events: none; }`;
+  document.head.appendChild(style);
+  const $ = (id) => document.getElementById(id);
+
+  let marking = null; // null, or the first corner [x, y] once clicked ([] before)
+  let region = null; // [x0, y0, x1, y1]
+  let result = null; // the last search's answer
+
+  async function api(path, body) {
+    const opts = { headers: { "x-qipu-token": TOKEN } };
+    if (body !== undefined) {
+      opts.method = "POST";
+      opts.headers["content-type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const res = await fetch(path, opts);
+    const data = await res.json().catch(() => ({ error: res.statusText }));
+    if (!res.ok || data.error) throw new Error(data.error || res.statusText);
+    return data;
+  }
+
+  const xy = (pt) => {
+    const v = (c) => (c >= "a" ? c.charCodeAt(0) - 97 : c.charCodeAt(0) - 65 + 26);
+    return [v(pt[0]), v(pt[1])];
+  };
+
+  // ---- the board overlay: region and continuations ----
+
+  function overlay() {
+    const svg = document.querySelector("#board svg");
+    if (!svg) return;
+    svg.querySelectorAll(".dbover").forEach((e) => e.remove());
+    const d = svg.dataset;
+    const cell = +d.cell;
+    const cx = (x) => +d.originX + (x - +d.x0) * cell;
+    const cy = (y) => +d.originY + (y - +d.y0) * cell;
+    const ns = "http://www.w3.org/2000/svg";
+    const g = document.createElementNS(ns, "g");
+    g.setAttribute("class", "dbover");
+    if (region) {
+      const r = document.createElementNS(ns, "rect");
+      r.setAttribute("class", "dbregion");
+      r.setAttribute("x", cx(region[0]) - cell / 2);
+      r.setAttribute("y", cy(region[1]) - cell / 2);
+      r.setAttribute("width", (region[2] - region[0] + 1) * cell);
+      r.setAttribute("height", (region[3] - region[1] + 1) * cell);
+      g.appendChild(r);
+    }
+    if (result) {
+      result.continuations.slice(0, 12).forEach((c, i) => {
+        const [x, y] = xy(c.move);
+        const t = document.createElementNS(ns, "g");
+        t.setAttribute("class", "dbcont " + (c.color === "B" ? "black" : "white"));
+        t.setAttribute("data-pt", c.move);
+        const circ = document.createElementNS(ns, "circle");
+        circ.setAttribute("cx", cx(x));
+        circ.setAttribute("cy", cy(y));
+        circ.setAttribute("r", cell * 0.42);
+        const text = document.createElementNS(ns, "text");
+        text.setAttribute("x", cx(x));
+        text.setAttribute("y", cy(y) + cell * 0.15);
+        text.setAttribute("text-anchor", "middle");
+        text.setAttribute("font-size", cell * 0.4);
+        text.textContent = i < 26 ? String.fromCharCode(65 + i) : "";
+        const title = document.createElementNS(ns, "title");
+        title.textContent = `${c.color} ${c.move}: ${c.count}× — ${winRate(c)}`;
+        t.append(circ, text, title);
+        g.appendChild(t);
+      });
+    }
+    svg.appendChild(g);
+  }
+
+  function winRate(c) {
+    const n = c.black_wins + c.white_wins;
+    if (!n) return "no results";
+    return `Black wins ${Math.round((100 * c.black_wins) / n)}%`;
+  }
+
+  // The page redraws the board on every state: put the overlay back.
+  new MutationObserver(() => {
+    const svg = document.querySelector("#board svg");
+    if (svg && !svg.querySelector(".dbover")) overlay();
+  }).observe($("board"), { childList: true, subtree: true });
+
+  // ---- marking a region: two clicks, before the page's own click handler ----
+
+  $("board").addEventListener(
+    "click",
+    (ev) => {
+      if (marking === null) return;
+      const pt = page.boardPoint(ev);
+      ev.stopImmediatePropagation();
+      ev.preventDefault();
+      if (!pt) return;
+      const p = xy(pt);
+      if (marking.length === 0) {
+        marking = p;
+        region = [p[0], p[1], p[0], p[1]];
+        page.message("Now click the opposite corner of the region");
+      } else {
+        region = [Math.min(marking[0], p[0]), Math.min(marking[1], p[1]), Math.max(marking[0], p[0]), Math.max(marking[1], p[1])];
+        marking = null;
+        $("dbmark").classList.remove("active");
+        $("dbregion").disabled = false;
+        page.message("");
+      }
+      overlay();
+    },
+    true,
+  );
+
+  $("dbmark").addEventListener("click", () => {
+    marking = [];
+    region = null;
+    $("dbmark").classList.add("active");
+    page.message("Click one corner of the region on the board");
+    overlay();
+  });
+
+  $("dbclear").addEventListener("click", () => {
+    marking = null;
+    region = null;
+    result = null;
+    $("dbregion").disabled = true;
+    $("dbsummary").textContent = "";
+    $("dbhits").innerHTML = "";
+    $("dbconts").innerHTML = "";
+    overlay();
+  });
+
+  // ---- searching and showing the answer ----
+
+  async function search(withRegion) {
+    const st = page.state();
+    if (!st) return;
+    $("dbsummary").textContent = "Searching…";
+    try {
+      result = await api("/api/db/search", {
+        session: st.session,
+        region: withRegion ? region : null,
+        anywhere: $("dbanywhere").checked,
+        swap_colors: $("dbswap").checked,
+        variations: $("dbvariations").checked,
+        player: $("dbplayer").value,
+        limit: 200,
+      });
+    } catch (e) {
+      result = null;
+      $("dbsummary").textContent = e.message;
+      return;
+    }
+    showResult();
+  }
+
+  function showResult() {
+    const r = result;
+    $("dbsummary").textContent = `${r.total} hit${r.total === 1 ? "" : "s"} in ${r.games} game${r.games === 1 ? "" : "s"}` +
+      (r.hits.length < r.total ? ` (first ${r.hits.length} listed)` : "");
+    const conts = $("dbconts");
+    conts.innerHTML = "";
+    r.continuations.slice(0, 12).forEach((c, i) => {
+      const li = document.createElement("li");
+      li.className = "dbcont";
+      li.dataset.move = c.move;
+      li.textContent = `${i < 26 ? String.fromCharCode(65 + i) : ""} ${c.color} ${c.move} — ${c.count}× (${winRate(c)})`;
+      conts.appendChild(li);
+    });
+    const hits = $("dbhits");
+    hits.innerHTML = "";
+    for (const h of r.hits) {
+      const li = document.createElement("li");
+      li.className = "dbhit";
+      const where = h.member ? `${h.path}:${h.member}` : h.path;
+      li.textContent = `${h.black || "?"} – ${h.white || "?"}  ${h.date || ""}  ${h.result || ""}  move ${h.move}${h.variation ? " (variation)" : ""}`;
+      li.title = `${where}, game ${h.game + 1}`;
+      li.addEventListener("click", () => openHit(h));
+      hits.appendChild(li);
+    }
+    overlay();
+  }
+
+  async function openHit(h) {
+    try {
+      const st = await api("/api/db/open", { id: h.id, node: h.node });
+      result = null; // the continuations belong to the searched position
+      region = null;
+      page.show(st);
+    } catch (e) {
+      page.message(e.message, true);
+    }
+  }
+
+  $("dbposition").addEventListener("click", () => search(false));
+  $("dbregion").addEventListener("click", () => search(true));
+
+  api("/api/db/info")
+    .then((i) => {
+      const on = !!i.database;
+      $("dbinfo").textContent = on ? `${i.database}: ${i.games} games` : "No database: start with qipu view --db GAMES.qdb";
+      for (const id of ["dbposition", "dbmark"]) $(id).disabled = !on;
+    })
+    .catch((e) => { $("dbinfo").textContent = e.message; });
+})();

@@ -1,0 +1,210 @@
+//! The viewer's database search (`qipu view --db GAMES.qdb`): the position
+//! shown, or a region of it, searched in the database (crate `sgf-db`);
+//! a hit opens as a new session at the matching node.
+//!
+//! | endpoint | body | answer |
+//! | --- | --- | --- |
+//! | `GET /search.js` | | the panel's script |
+//! | `GET /api/db/info` | | `{"database": "games.qdb" or null, "games": N}` |
+//! | `POST /api/db/search` | `{"session", "region": [x0, y0, x1, y1] or null, "anywhere", "swap_colors", "variations", "player", "limit"}` | `qipu db find --json`'s object, plus `"pattern_origin": [x0, y0]` |
+//! | `POST /api/db/open` | `{"id", "node"}` | the new session's state, at the hit's node |
+//!
+//! Searches and reading a hit's file run on the blocking pool (the
+//! server's `blocking`), so a long search does not hold up the page's
+//! other requests. A hit's game is
+//! read from the file the database indexed (which may be outside the
+//! served directory: `--db` grants that).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use sgf_db::{Database, Pattern, Query};
+
+use crate::{App, blocking, body_json, json_response};
+
+static SEARCH_JS: &str = include_str!("../assets/search.js");
+
+/// The database of a viewer, opened on first use.
+#[derive(Default)]
+pub struct Db {
+    path: Option<PathBuf>,
+    db: Mutex<Option<Arc<Mutex<Database>>>>,
+}
+
+impl Db {
+    /// A database at `path` (`None`: search is off).
+    pub fn new(path: Option<PathBuf>) -> Db {
+        Db {
+            path,
+            db: Mutex::new(None),
+        }
+    }
+
+    fn get(&self) -> Result<Arc<Mutex<Database>>, String> {
+        let Some(p) = &self.path else {
+            return Err("no database: start the viewer with --db GAMES.qdb".into());
+        };
+        let mut g = self.db.lock().map_err(|_| "internal lock")?;
+        if let Some(d) = &*g {
+            return Ok(d.clone());
+        }
+        let d = Arc::new(Mutex::new(
+            Database::open_existing(p).map_err(|e| e.to_string())?,
+        ));
+        *g = Some(d.clone());
+        Ok(d)
+    }
+}
+
+pub(crate) async fn search_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SEARCH_JS,
+    )
+        .into_response()
+}
+
+pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
+    let r = match &app.db.path {
+        None => Ok(json!({"database": null, "games": 0})),
+        Some(p) => app.db.get().and_then(|d| {
+            let n = d
+                .lock()
+                .map_err(|_| "internal lock")?
+                .game_count()
+                .map_err(|e| e.to_string())?;
+            Ok(json!({"database": p.file_name().map(|n| n.to_string_lossy().into_owned()), "games": n}))
+        }),
+    };
+    json_response(r)
+}
+
+/// The board of the session's current position: cells, columns, rows.
+fn board_of(app: &App, req: &Value) -> Result<(Vec<u8>, u8, u8), String> {
+    let id = req["session"].as_u64().ok_or("session expected")?;
+    let session = app.session(id)?;
+    let s = session.lock().map_err(|_| "internal lock")?;
+    Ok(s.board())
+}
+
+fn query_of(req: &Value, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8, u8)), String> {
+    let mut q = Query::default();
+    let (pattern, origin) = match req["region"].as_array() {
+        Some(r) if r.len() == 4 => {
+            let v: Vec<u8> = r
+                .iter()
+                .map(|x| x.as_u64().unwrap_or(0).min(51) as u8)
+                .collect();
+            let (x0, x1) = (v[0].min(v[2]), v[0].max(v[2]));
+            let (y0, y1) = (v[1].min(v[3]), v[1].max(v[3]));
+            let p = Pattern::region_of(cells, cols, rows, (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+                .map_err(|e| e.to_string())?;
+            (p, (x0, y0))
+        }
+        _ => (
+            Pattern::full_board(cells, cols, rows).map_err(|e| e.to_string())?,
+            (0, 0),
+        ),
+    };
+    q.pattern = Some(pattern);
+    q.options.anywhere = req["anywhere"].as_bool().unwrap_or(false);
+    q.options.swap_colors = req["swap_colors"].as_bool().unwrap_or(false);
+    q.options.variations = req["variations"].as_bool().unwrap_or(false);
+    if let Some(p) = req["player"].as_str().filter(|p| !p.trim().is_empty()) {
+        q.filter.player = Some(p.to_string());
+        q.filter.text_match = sgf_db::TextMatch::Substring;
+    }
+    q.limit = Some(req["limit"].as_u64().unwrap_or(200).min(5000) as usize);
+    Ok((q, origin))
+}
+
+pub(crate) async fn search(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    // On the blocking pool: a long search holds up no other request.
+    blocking(move || {
+        json_response((|| {
+            let req = body_json(&body)?;
+            let (cells, cols, rows) = board_of(&app, &req)?;
+            let (q, origin) = query_of(&req, &cells, cols, rows)?;
+            let db = app.db.get()?;
+            let db = db.lock().map_err(|_| "internal lock".to_string())?;
+            let res = db.find(&q).map_err(|e| e.to_string())?;
+            let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
+            v["pattern_origin"] = json!([origin.0, origin.1]);
+            Ok(v)
+        })())
+    })
+    .await
+}
+
+pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || {
+        json_response((|| {
+            let req = body_json(&body)?;
+            let id = req["id"].as_i64().ok_or("id expected")?;
+            let node = req["node"].as_u64().unwrap_or(0);
+            let (name, bytes) = {
+                let db = app.db.get()?;
+                let db = db.lock().map_err(|_| "internal lock".to_string())?;
+                let hit = hit_of(&db, id)?;
+                let mut out = Vec::new();
+                let problems =
+                    sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
+                        .map_err(|e| e.to_string())?;
+                if out.is_empty() {
+                    return Err(problems.join("; "));
+                }
+                let name = match &hit.member {
+                    Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
+                    None => hit
+                        .path
+                        .rsplit(['/', '\\'])
+                        .next()
+                        .unwrap_or(&hit.path)
+                        .to_string(),
+                };
+                (name, out)
+            };
+            let st = app.new_session(name, &bytes, false, None)?;
+            let sid = st["session"].as_u64().ok_or("no session")?;
+            let session = app.session(sid)?;
+            let mut s = session.lock().map_err(|_| "internal lock")?;
+            s.nav("node", &json!({ "node": node }))?;
+            Ok(s.state(None))
+        })())
+    })
+    .await
+}
+
+/// The hit of game `id` (as `write_hits_sgf` wants it).
+fn hit_of(db: &Database, id: i64) -> Result<sgf_db::Hit, String> {
+    db.connection()
+        .query_row(
+            "SELECT s.path, f.member, g.game FROM games g JOIN files f ON g.file_id = f.id
+             JOIN sources s ON f.source_id = s.id WHERE g.id = ?1",
+            [id],
+            |r| {
+                Ok(sgf_db::Hit {
+                    path: r.get(0)?,
+                    member: r.get(1)?,
+                    game: r.get(2)?,
+                    move_number: 0,
+                    node: 0,
+                    variation: false,
+                    black: None,
+                    white: None,
+                    date: None,
+                    result: None,
+                    symmetry: 0,
+                    swapped: false,
+                    continuation: None,
+                    id,
+                    db: 0,
+                })
+            },
+        )
+        .map_err(|e| format!("no game {id} in the database: {e}"))
+}

@@ -1,0 +1,147 @@
+//! The viewer's database endpoints in process (`/api/db/*`, module `db`).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use sgf_web::{ViewOptions, app, body_text, request, router};
+use tower::ServiceExt;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+async fn call(
+    app: &std::sync::Arc<sgf_web::App>,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let res = router(app.clone())
+        .oneshot(request(method, uri, 0, Some(TOKEN), body))
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    (
+        status,
+        serde_json::from_str(&body_text(res).await).unwrap_or(Value::Null),
+    )
+}
+
+fn games(tag: &str) -> (PathBuf, PathBuf) {
+    let d = std::env::temp_dir().join(format!("qipu-web-db-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("games")).unwrap();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/db");
+    for f in ["variations.sgf", "dup-a.sgf", "dup-b.sgf"] {
+        std::fs::copy(fixtures.join(f), d.join("games").join(f)).unwrap();
+    }
+    let db = d.join("games.qdb");
+    let mut database = sgf_db::Database::open(&db).unwrap();
+    database
+        .index(&[d.join("games")], &sgf_db::NoProgress)
+        .unwrap();
+    (d, db)
+}
+
+#[tokio::test]
+async fn without_a_database_search_says_how_to_get_one() {
+    let (d, _) = games("none");
+    let app = app(&ViewOptions {
+        path: Some(d.join("games/dup-a.sgf")),
+        port: 0,
+        db: None,
+        token: Some(TOKEN.into()),
+    })
+    .unwrap();
+    let (s, info) = call(&app, "GET", "/api/db/info", None).await;
+    assert_eq!((s, info["database"].clone()), (200, Value::Null));
+    let (_, st) = call(&app, "POST", "/api/start", Some(json!({}))).await;
+    let (s, e) = call(
+        &app,
+        "POST",
+        "/api/db/search",
+        Some(json!({"session": st["session"]})),
+    )
+    .await;
+    assert_eq!(s, 400);
+    assert!(e["error"].as_str().unwrap().contains("--db"));
+    let (s, js) = {
+        let res = router(app.clone())
+            .oneshot(request(
+                "GET",
+                &format!("/search.js?t={TOKEN}"),
+                0,
+                None,
+                None,
+            ))
+            .await
+            .unwrap();
+        (res.status().as_u16(), body_text(res).await)
+    };
+    assert_eq!(s, 200);
+    assert!(js.contains("window.qipuPage"));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[tokio::test]
+async fn search_the_position_shown_and_open_a_hit() {
+    let (d, db) = games("search");
+    let app = app(&ViewOptions {
+        path: Some(d.join("games/dup-a.sgf")),
+        port: 0,
+        db: Some(db),
+        token: Some(TOKEN.into()),
+    })
+    .unwrap();
+    let (_, info) = call(&app, "GET", "/api/db/info", None).await;
+    assert_eq!(info["games"], 7);
+    let (_, st) = call(&app, "POST", "/api/start", Some(json!({}))).await;
+    let session = st["session"].clone();
+    let (_, st) = call(
+        &app,
+        "POST",
+        "/api/nav",
+        Some(json!({"session": session, "action": "move", "move": 30})),
+    )
+    .await;
+    assert_eq!(st["node"]["move_number"], 30);
+    let (s, r) = call(
+        &app,
+        "POST",
+        "/api/db/search",
+        Some(json!({"session": session})),
+    )
+    .await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["total"], 2);
+    assert_eq!(r["continuations"][0]["count"], 2);
+    // A region: the bottom-left 3×3 corner, anywhere and both colours.
+    let (_, r2) = call(
+        &app,
+        "POST",
+        "/api/db/search",
+        Some(json!({"session": session, "region": [0, 6, 2, 8], "anywhere": true, "swap_colors": true})),
+    )
+    .await;
+    assert!(r2["total"].as_u64().unwrap() >= 2, "{r2}");
+    assert_eq!(r2["pattern_origin"], json!([0, 6]));
+    // The second hit (the mirrored game) opens at its node 30.
+    let hit = &r["hits"][1];
+    let (s, opened) = call(
+        &app,
+        "POST",
+        "/api/db/open",
+        Some(json!({"id": hit["id"], "node": hit["node"]})),
+    )
+    .await;
+    assert_eq!(s, 200, "{opened}");
+    assert_eq!(opened["node"]["number"], 30);
+    assert_ne!(opened["session"], session);
+    let (s, _) = call(
+        &app,
+        "POST",
+        "/api/db/open",
+        Some(json!({"id": 9999, "node": 0})),
+    )
+    .await;
+    assert_eq!(s, 400);
+    std::fs::remove_dir_all(&d).unwrap();
+}
