@@ -104,7 +104,10 @@ def test_game_info_typed():
         ("0", (None, "draw", None)),
         ("Void", (None, "void", None)),
         ("?", (None, "unknown", None)),
-        ("Black wins", (None, None, None)),
+        # Written as people write them: the library's one reading.
+        ("Black wins", ("B", "unspecified", None)),
+        ("黑胜2又3/4子", ("B", "score", 5.5)),
+        ("nobody knows", (None, None, None)),
     ],
 )
 def test_results(re_, expected):

@@ -106,11 +106,15 @@ fn list_records(dir: &Path) -> Vec<String> {
     let Ok(walk) = sgf_formats::walk::walk_dir(dir, &opts) else {
         return Vec::new();
     };
-    walk.files
+    let mut list: Vec<String> = walk
+        .files
         .iter()
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|rel| rel.to_string_lossy().replace('\\', "/"))
-        .collect()
+        .collect();
+    // Shown by path, as a file tree reads.
+    list.sort();
+    list
 }
 
 fn is_record(p: &Path) -> bool {
