@@ -363,6 +363,7 @@ pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions)
         scratch: Vec::new(),
         enc: UTF_8,
         dbcs: None,
+        lists: opts.point_lists,
     };
     cw.game(game);
     cw.newline();
@@ -389,6 +390,7 @@ fn canonical<W: Write>(
         scratch: Vec::new(),
         enc: UTF_8,
         dbcs: None,
+        lists: opts.point_lists,
     };
     for gi in 0..doc.games.len() {
         if gi > 0 {
@@ -414,6 +416,9 @@ struct Canon<'a> {
     scratch: Vec<u8>,
     enc: &'static Encoding,
     dbcs: Option<Dbcs>,
+    /// Point lists are compressed or expanded only where a point is two
+    /// letters (Go, the default game): in other games it is the game's own.
+    lists: PointLists,
 }
 
 impl Canon<'_> {
@@ -447,6 +452,11 @@ impl Canon<'_> {
         let g = &self.doc.games[gi];
         self.enc = g.encoding;
         self.dbcs = g.dbcs;
+        self.lists = if crate::validate::game_type(self.doc, gi) == 1 {
+            self.opts.point_lists
+        } else {
+            PointLists::AsWritten
+        };
         enum Item {
             Node(u32, bool),
             Close,
@@ -562,7 +572,7 @@ impl Canon<'_> {
                 self.values(vt, ident.len(), &vals);
             } else {
                 let vals = &doc.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
-                if vt.is_point_list() && self.opts.point_lists != PointLists::AsWritten {
+                if vt.is_point_list() && self.lists != PointLists::AsWritten {
                     let v: Vec<&ValueData> = vals.iter().collect();
                     self.values(vt, ident.len(), &v);
                 } else {
@@ -634,6 +644,10 @@ impl Canon<'_> {
         if p.key >= UNKNOWN_BASE || p.vlen != 1 || !self.enc.is_ascii_compatible() {
             return false;
         }
+        // A point list may be rewritten (`AB[cc:dd]` expanded).
+        if self.lists != PointLists::AsWritten && props::info(p.key).value.is_point_list() {
+            return false;
+        }
         let raw = doc.raw_value(&doc.values[p.vstart as usize]);
         if raw.len() > 16
             || !raw
@@ -659,7 +673,7 @@ impl Canon<'_> {
 
     fn values(&mut self, vt: ValueType, indent: usize, values: &[&ValueData]) {
         if vt.is_point_list()
-            && self.opts.point_lists != PointLists::AsWritten
+            && self.lists != PointLists::AsWritten
             && let Some(pts) = self.point_list(values)
         {
             for (j, p) in pts.iter().enumerate() {
@@ -692,7 +706,7 @@ impl Canon<'_> {
             return None;
         }
         let fmt_pt = |p: Point| p.to_sgf().to_vec();
-        Some(match self.opts.point_lists {
+        Some(match self.lists {
             PointLists::Expanded => pts.into_iter().map(fmt_pt).collect(),
             _ => value::compress_points(&pts)
                 .into_iter()
@@ -923,6 +937,20 @@ mod tests {
         let out = canon(b"(;CA[GB2312]PB[\xba\xda\xc6\xe5])");
         assert!(out.contains("PB[黑棋]"), "{out}");
         assert!(out.contains("CA[UTF-8]"));
+    }
+
+    /// `fmt --expand` once left a list alone when it was its node's only
+    /// property, and expanded lists in games whose points are not letters.
+    #[test]
+    fn expanding_alone_and_only_in_go() {
+        let opts = WriteOptions {
+            point_lists: PointLists::Expanded,
+            ..WriteOptions::default()
+        };
+        let doc = crate::parse(b"(;GM[1]SZ[19];AB[cc:dd])").document;
+        assert!(canon(&to_canonical_bytes(&doc, &opts)).ends_with(";AB[cc][dc][cd][dd])\n"));
+        let doc = crate::parse(b"(;GM[19]SZ[19];MA[ee:ff]B[aa])").document;
+        assert!(canon(&to_canonical_bytes(&doc, &opts)).contains("MA[ee:ff]"));
     }
 
     #[test]
