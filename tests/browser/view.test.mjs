@@ -285,6 +285,7 @@ test("pasted SGF text opens", async () => {
   await page.fill("#pastetext", "(;GM[1]SZ[9]PB[Pasted 貼り付け];B[ee];W[cc])");
   await page.click("#pasteopen");
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("pasted.sgf"));
+  await page.waitForFunction(() => document.querySelector("#info-PB").value !== "", null, { timeout: 5000 });
   assert.equal(await page.inputValue("#info-PB"), "Pasted 貼り付け");
 });
 
@@ -322,4 +323,28 @@ test("a dropped file opens and its diagnostics are shown", async () => {
   await page.click("#diagtoggle");
   assert.match(await page.textContent("#diagnostics"), /\[F004\]/);
   await page.screenshot({ path: join(shots, "dropped.png") });
+});
+
+test("repair lists every change before applying it, and undo reverts it", async () => {
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5]RE[黑胜2又3/4子];B[pd]W[dd])"], "damaged.sgf"));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("damaged.sgf"));
+  await page.click("#repair");
+  await page.waitForSelector("#repairdialog[open] #repairlist li");
+  const items = await page.$$eval("#repairlist li", (lis) => lis.map((l) => l.textContent));
+  assert.ok(items.some((t) => t.includes("DT[2018.04.27]") && t.includes("DT[2018-04-27]")), items.join("\n"));
+  assert.ok(items.some((t) => t.includes("RE[B+5.5]")), items.join("\n"));
+  assert.ok(items.some((t) => t.includes("F004")), items.join("\n"));
+  await page.screenshot({ path: join(shots, "repair.png") });
+  // Nothing has changed yet.
+  assert.equal(await page.inputValue("#info-DT"), "2018.04.27");
+  await page.click("#repairapply");
+  await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018-04-27");
+  assert.equal(await page.inputValue("#info-KM"), "5.5");
+  assert.match(await page.inputValue("#info-GC"), /DT as written: 2018\.04\.27/);
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018.04.27");
 });

@@ -133,7 +133,10 @@ const INFO_FIELDS = [
 
 function showInfo(info) {
   const form = $("info");
-  if (form.contains(document.activeElement)) return;
+  // Typing in a field of this record: leave it be. Another record: refresh.
+  const owner = `${state.session}`;
+  if (form.contains(document.activeElement) && form.dataset.owner === owner) return;
+  form.dataset.owner = owner;
   form.innerHTML = "";
   for (const [id, label] of INFO_FIELDS) {
     const l = document.createElement("label");
@@ -362,6 +365,45 @@ function conflict(text) {
   d.showModal();
 }
 click("save", () => save(false));
+
+// Repair: the library's pipeline (as `qipu check --fix`), shown before it is applied.
+async function repairPreview() {
+  const r = await api("/api/repair", { session: state.session, variation_level: $("repairlevel").checked })
+    .catch((e) => message(e.message, true));
+  if (!r) return;
+  const list = $("repairlist");
+  list.replaceChildren();
+  for (const c of r.changes) {
+    const li = document.createElement("li");
+    const where = document.createElement("code");
+    where.textContent = `${c.line}:${c.column} ${c.code}`;
+    li.append(where, " ", c.message);
+    if (c.before || c.after) {
+      const detail = document.createElement("div");
+      detail.className = "repairdetail";
+      detail.textContent = `${c.before || "—"} → ${c.after || "deleted"}`;
+      li.append(detail);
+    }
+    list.append(li);
+  }
+  $("repairsummary").textContent = r.changes.length
+    ? `${r.changes.length} change(s):`
+    : "Nothing to repair.";
+  $("repairapply").disabled = r.changes.length === 0;
+}
+click("repair", async () => {
+  await repairPreview();
+  const d = $("repairdialog");
+  d.returnValue = "";
+  d.onclose = async () => {
+    if (d.returnValue !== "apply") return;
+    await edit("repair", { variation_level: $("repairlevel").checked });
+    await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
+    message("Repaired (Undo reverts it).");
+  };
+  d.showModal();
+});
+$("repairlevel").addEventListener("change", repairPreview);
 click("saveas", async () => {
   const suggestion = (state.path || state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
   const path = prompt("Save the canonical FF[4] UTF-8 form as:", suggestion);

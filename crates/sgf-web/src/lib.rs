@@ -544,6 +544,23 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
     }
 }
 
+/// What the repair would change: `{"changes": […]}` (see
+/// [`Session::repair_preview`]); `/api/edit` with `op: "repair"` applies it.
+async fn repair_preview(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || {
+        let r = (|| {
+            let req = body_json(&body)?;
+            let id = req["session"].as_u64().ok_or("session expected")?;
+            let session = app.session(id)?;
+            let s = session.lock().map_err(|_| "internal lock")?;
+            let level = req["variation_level"].as_bool().unwrap_or(false);
+            Ok(json!({ "changes": s.repair_preview(level) }))
+        })();
+        json_response(r)
+    })
+    .await
+}
+
 async fn files(State(app): State<Arc<App>>) -> Response {
     blocking(move || {
         let list = if app.directory {
@@ -663,6 +680,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/edit", post(edit))
         .route("/api/save", post(save))
         .route("/api/files", get(files))
+        .route("/api/repair", post(repair_preview))
         .route("/api/export", get(export))
         .route("/search.js", get(db::search_js))
         .route("/api/db/info", get(db::info))

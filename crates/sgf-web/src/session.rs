@@ -427,6 +427,15 @@ impl Session {
                         .promote_to_main_line(here)
                         .map_err(|e| e.to_string())?;
                 }
+                "repair" => {
+                    let mut opts = sgf_formats::repair::RepairOptions::default();
+                    opts.variation_level = req["variation_level"].as_bool().unwrap_or(false);
+                    let changes = sgf_formats::repair::repair(&mut self.doc, &opts);
+                    if changes.is_empty() {
+                        return Err("nothing to repair".into());
+                    }
+                    self.recheck();
+                }
                 _ => return Err(format!("unknown edit `{op}`")),
             }
             Ok(())
@@ -454,6 +463,41 @@ impl Session {
                 Err(e)
             }
         }
+    }
+
+    /// What the repair would change (the library's pipeline, run on a
+    /// copy): `[{code, message, line, column, before, after}]`, lines and
+    /// columns in the file as opened.
+    pub fn repair_preview(&self, variation_level: bool) -> Value {
+        let mut copy = self.doc.clone();
+        let mut opts = sgf_formats::repair::RepairOptions::default();
+        opts.variation_level = variation_level;
+        let changes = sgf_formats::repair::repair(&mut copy, &opts);
+        Value::Array(
+            changes
+                .iter()
+                .map(|c| {
+                    let (line, column) = self.doc.line_col(c.span.start);
+                    json!({
+                        "code": c.code.as_str(),
+                        "message": c.message,
+                        "line": line,
+                        "column": column,
+                        "before": c.before,
+                        "after": c.after,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The diagnostics of the record as Save would write it now.
+    fn recheck(&mut self) {
+        let p = sgf_core::parse(&sgf_core::to_lossless_bytes(&self.doc));
+        let mut d = p.diagnostics;
+        d.extend(sgf_go::check::check(&p.document));
+        d.sort_by_key(|x| x.span.start);
+        self.diagnostics = d;
     }
 
     /// The bytes a plain save writes: the lossless form for SGF files,
