@@ -132,3 +132,17 @@ def test_deep_tree_does_not_overflow():
     coll = qipu.parse(data)
     node = coll[0].root
     assert len(node.main_line()) == depth + 1
+
+
+def test_repair_keeps_the_wording_and_is_idempotent():
+    coll = qipu.parse("(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5]RE[黑胜2又3/4子];B[pd]W[dd])".encode())
+    changes = coll.repair()
+    by_before = {c["before"]: c for c in changes}
+    assert by_before["DT[2018.04.27]"]["after"] == "DT[2018-04-27]"
+    assert by_before["KM[5。5]"]["after"] == "KM[5.5]"
+    assert by_before["RE[黑胜2又3/4子]"]["after"] == "RE[B+5.5]"
+    assert any(c["code"] == "F004" for c in changes)
+    assert all(isinstance(c["line"], int) and c["line"] >= 1 for c in changes)
+    assert coll[0].root["DT"] == "2018-04-27"
+    assert "DT as written: 2018.04.27" in coll[0].root["GC"]
+    assert coll.repair() == []

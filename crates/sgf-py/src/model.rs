@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use sgf_core::{
     Document, LineIndex, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions,
@@ -497,6 +497,34 @@ impl Collection {
     fn write(&self, py: Python<'_>, path: PathBuf, canonical: bool) -> PyResult<()> {
         let bytes = self.to_sgf(py, canonical, "as-written")?;
         std::fs::write(&path, bytes.as_bytes()).map_err(|e| os_err(&e, &path))
+    }
+
+    /// Repairs the collection in place, as `qipu check --fix` does (the
+    /// library's one pipeline: SGF dialects, then the tree, the values and
+    /// Go), and returns what was changed: one dict per change with `code`,
+    /// `message`, `line` and `column` (where in the input), and `before` /
+    /// `after` (the text, `""` for a change to the tree). Wording that a
+    /// repair rewrites or deletes is kept in the game comment `GC`
+    /// (`"DT as written: 2018.04.27"`). A second call returns `[]`.
+    #[pyo3(signature = (variation_level=false))]
+    fn repair<'py>(&self, py: Python<'py>, variation_level: bool) -> PyResult<Bound<'py, PyList>> {
+        let mut doc = self.inner.lock();
+        let mut opts = sgf_formats::repair::RepairOptions::default();
+        opts.variation_level = variation_level;
+        let changes = sgf_formats::repair::repair(&mut doc, &opts);
+        let list = PyList::empty(py);
+        for c in changes {
+            let (line, column) = doc.line_col(c.span.start);
+            let d = PyDict::new(py);
+            d.set_item("code", c.code.as_str())?;
+            d.set_item("message", c.message)?;
+            d.set_item("line", line)?;
+            d.set_item("column", column)?;
+            d.set_item("before", c.before)?;
+            d.set_item("after", c.after)?;
+            list.append(d)?;
+        }
+        Ok(list)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -98,6 +98,10 @@ class Collection:
     def to_sgf(self, canonical: bool = False, point_lists: Literal["as-written", "compressed", "expanded"] = "as-written") -> bytes:
         """Lossless bytes (default) or the canonical FF[4] UTF-8 form."""
     def write(self, path: PathLike, canonical: bool = False) -> None: ...
+    def repair(self, variation_level: bool = False) -> List[Dict[str, Any]]:
+        """Repairs in place as ``qipu check --fix`` does; returns the changes
+        (``code``, ``message``, ``line``, ``column``, ``before``, ``after``)."""
+        ...
 
 class Game:
     """A game tree of a collection."""
