@@ -1,5 +1,9 @@
 //! `qipu`: the command-line front end of the Qipu SGF toolkit.
 
+// Doc comments here are also the `--help` text, where `FF[4]` must read as
+// written, not as an escaped link.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use std::io::IsTerminal;
 use std::process::ExitCode;
 

@@ -1,7 +1,7 @@
 //! Diagnostics: every problem found in a file, with a stable code, a
 //! severity, a message and a byte span.
 //!
-//! The codes are listed once, in the [`codes!`] table below; `docs/diagnostics.md`
+//! The codes are listed once, in the `codes!` table below; `docs/diagnostics.md`
 //! is generated from it (a test fails when the two drift apart).
 
 use std::fmt;
@@ -143,7 +143,7 @@ codes! {
     ValueWithoutProperty = ("S013", "value-without-property", Error, "syntax", "(;B[aa][bb]C[x];[cc])", "the value is ignored");
     /// Nodes follow the variations of a node (Go Assistant style): read as one more variation.
     NodeAfterVariations = ("S014", "node-after-variations", Warning, "syntax", "(;B[aa](;W[bb])(;W[cc]);W[dd])", "read as another variation; fmt writes it as the main line");
-    /// Lower-case letters in a property identifier (FF[3] style); they are ignored.
+    /// Lower-case letters in a property identifier (FF\[3\] style); they are ignored.
     LowercaseIdentifier = ("S015", "lowercase-identifier", Warning, "syntax", "(;AddBlack[aa])", "the lower-case letters are dropped (`AB`)");
     /// A property identifier longer than 100 characters.
     IdentifierTooLong = ("S016", "identifier-too-long", Warning, "syntax", "(;AAAA…A[x])", "kept as an unknown property");
@@ -201,7 +201,7 @@ codes! {
     TooManyValues = ("F009", "too-many-values", Error, "ff4", "(;PB[a][b])", "the extra values are joined into the first (text) or deleted");
     /// An empty value where the property needs one.
     EmptyValue = ("F010", "empty-value", Warning, "ff4", "(;PB[])", "deleted");
-    /// An FF[1]–FF[3] property; its FF[4] equivalent is named.
+    /// An FF\[1\]–FF\[3\] property; its FF\[4\] equivalent is named.
     LegacyProperty = ("F011", "legacy-property", Info, "ff4", "(;L[aa][bb])", "converted (L→LB, M→MA, KI→KM, …) or kept");
     /// A move in the root node (bad style).
     MoveInRoot = ("F012", "move-in-root", Warning, "ff4", "(;GM[1]B[aa])", "the move is moved to a new child node");
@@ -241,7 +241,7 @@ codes! {
     OutOfRange = ("V009", "out-of-range", Error, "value", "(;SZ[60])", "clamped (SZ to 52) or the default assumed");
     /// `DT` not in the ISO format `YYYY-MM-DD` with its shortcuts.
     BadDate = ("V010", "bad-date", Error, "value", "(;DT[2024/1/5])", "corrected when the date is unambiguous (`2024-01-05`); otherwise kept and reported");
-    /// `RE` not in the FF[4] format (`B+3.5`, `W+R`, `0`, `Draw`, `Void`, `?`).
+    /// `RE` not in the FF\[4\] format (`B+3.5`, `W+R`, `0`, `Draw`, `Void`, `?`).
     BadResult = ("V011", "bad-result", Error, "value", "(;RE[Black wins])", "corrected when unambiguous (`B+`); otherwise the text is moved to GC and RE[?] kept");
     /// A point listed twice in `AB`/`AW`/`AE` of one node, or in the markup `CR`/`MA`/`SL`/`SQ`/`TR`.
     DuplicatePoint = ("V012", "duplicate-point", Error, "value", "(;AB[aa][aa])", "the later occurrence is deleted");
@@ -255,15 +255,15 @@ codes! {
     ReversedRectangle = ("V016", "reversed-rectangle", Error, "value", "(;AB[cc:aa])", "the corners are swapped");
     /// A point outside the board.
     PointOutsideBoard = ("V017", "point-outside-board", Error, "value", "(;SZ[9]B[kk])", "deleted");
-    /// A pass written `[tt]` (FF[3] style) on a board up to 19×19.
+    /// A pass written `[tt]` (FF\[3\] style) on a board up to 19×19.
     PassAsTt = ("V018", "pass-as-tt", Info, "value", "(;B[tt])", "written as `B[]`");
     /// An upper-case coordinate on a board of 26 lines or less.
     UppercaseCoordinate = ("V019", "uppercase-coordinate", Warning, "value", "(;B[DD])", "read as the lower-case letter");
     /// A `KM` or `TM` that is not a plain real number.
     BadKomi = ("V020", "bad-komi", Warning, "value", "(;KM[375])", "kept; scaled komi from Fox is noted");
-    /// A compressed point list in a file older than FF[4], or a rectangular board before FF[4].
+    /// A compressed point list in a file older than FF\[4\], or a rectangular board before FF\[4\].
     FeatureNotInVersion = ("V021", "feature-not-in-version", Warning, "value", "(;FF[3]AB[aa:cc])", "read anyway");
-    /// A pass `[]` in a file older than FF[4].
+    /// A pass `[]` in a file older than FF\[4\].
     EmptyPassBeforeFf4 = ("V022", "empty-pass-before-ff4", Info, "value", "(;FF[3]B[])", "kept; the output is FF[4]");
     /// Text that only white space or escapes make different from its canonical form.
     UselessEscape = ("V023", "useless-escape", Info, "value", "(;C[\\a])", "written without the escape");
@@ -271,7 +271,7 @@ codes! {
     ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied");
     /// A value that is not a valid real number or time in seconds (`TM`, `KM`), correctable from its wording.
     BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
-    /// `VW` in an FF[1]–FF[3] file with two points: the corners of the view, not two points of it.
+    /// `VW` in an FF\[1\]–FF\[3\] file with two points: the corners of the view, not two points of it.
     OldView = ("V026", "old-view", Warning, "value", "(;FF[3]VW[ba][db])", "converted to the rectangle `VW[ba:db]`");
     /// White space inside a value whose type has none (a point, a number, a colour, a date): readers differ on it.
     ValueWhitespace = ("V027", "value-whitespace", Warning, "value", "(;PL[ W];B[ aa])", "the white space removed");
@@ -311,7 +311,7 @@ codes! {
     FieldKept = ("R004", "field-kept", Info, "format", "GIB GAMECONDITION", "kept in GC or a private property");
     /// Handicap stones the record does not list were placed by a named convention.
     HandicapPlaced = ("R005", "handicap-placed", Info, "format", "GIB `INI 0 1 3 &4`", "`HA` and `AB` written; the convention (Tygem: third stone top-left) is named");
-    /// A construct of an SGF dialect was rewritten in FF[4] form; the original value is kept.
+    /// A construct of an SGF dialect was rewritten in FF\[4\] form; the original value is kept.
     DialectNormalised = ("R006", "dialect-normalised", Info, "format", "(;KO[黒6目半])", "rewritten (`KM[6.5]`); the original wording kept in `GC` (`KO as written: 黒6目半`)");
 }
 

@@ -668,7 +668,7 @@ impl<'d> Node<'d> {
             node,
         })
     }
-    /// The first property with FF[4] identifier `ident`.
+    /// The first property with FF\[4\] identifier `ident`.
     pub fn get(&self, ident: &str) -> Option<Prop<'d>> {
         let key = self.doc.find_key(ident)?;
         self.props().find(|p| p.data().key == key)
@@ -754,7 +754,7 @@ impl<'d> Prop<'d> {
     pub fn node(&self) -> NodeId {
         self.node
     }
-    /// The FF[4] identifier (lower-case letters of FF[3] files removed).
+    /// The FF\[4\] identifier (lower-case letters of FF\[3\] files removed).
     pub fn ident(&self) -> &'d str {
         self.doc.key_ident(self.data().key)
     }

@@ -1,4 +1,4 @@
-//! # sgf-core: SGF FF[1]–FF[4], read faithfully, checked precisely, written back losslessly
+//! # sgf-core: SGF FF\[1\]–FF\[4\], read faithfully, checked precisely, written back losslessly
 //!
 //! The game-independent core of Qipu: a lexer and a parser that never fail,
 //! never panic and never recurse on input depth; a lossless document model;

@@ -1,7 +1,7 @@
-//! The property registry: every property of SGF FF[1]–FF[4], the Go-specific
+//! The property registry: every property of SGF FF\[1\]–FF\[4\], the Go-specific
 //! ones and known private ones, with value type, property type and inherit
-//! flag (spec document 001; the FF[1] set from document 002; FF[3] from the
-//! official FF[1]–FF[4] property index).
+//! flag (spec document 001; the FF\[1\] set from document 002; FF\[3\] from the
+//! official FF\[1\]–FF\[4\] property index).
 
 /// The property type, which restricts where a property may stand.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -147,25 +147,25 @@ impl ValueType {
 pub enum GameScope {
     /// Any game.
     Any,
-    /// Go (GM[1]).
+    /// Go (GM\[1\]).
     Go,
-    /// Lines of Action (GM[9]).
+    /// Lines of Action (GM\[9\]).
     Loa,
 }
 
 /// FF versions a property is defined in, as a bit set.
 pub mod ff {
-    /// FF[1].
+    /// FF\[1\].
     pub const V1: u8 = 1;
-    /// FF[2] (never published; as FF[1]).
+    /// FF\[2\] (never published; as FF\[1\]).
     pub const V2: u8 = 2;
-    /// FF[3].
+    /// FF\[3\].
     pub const V3: u8 = 4;
-    /// FF[4].
+    /// FF\[4\].
     pub const V4: u8 = 8;
-    /// FF[1]–FF[4].
+    /// FF\[1\]–FF\[4\].
     pub const ALL: u8 = V1 | V2 | V3 | V4;
-    /// FF[3] and FF[4].
+    /// FF\[3\] and FF\[4\].
     pub const V34: u8 = V3 | V4;
     /// Not in any version (private).
     pub const PRIVATE: u8 = 0;
@@ -174,7 +174,7 @@ pub mod ff {
 /// What the registry knows about one property.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropInfo {
-    /// FF[4] identifier.
+    /// FF\[4\] identifier.
     pub ident: &'static str,
     /// English name.
     pub name: &'static str,
@@ -188,18 +188,18 @@ pub struct PropInfo {
     pub versions: u8,
     /// Game the property belongs to.
     pub game: GameScope,
-    /// The FF[4] equivalent of a legacy property.
+    /// The FF\[4\] equivalent of a legacy property.
     pub replaced_by: Option<&'static str>,
     /// The application that defines a private property.
     pub application: Option<&'static str>,
 }
 
 impl PropInfo {
-    /// Whether the property is part of FF[4].
+    /// Whether the property is part of FF\[4\].
     pub fn in_ff4(&self) -> bool {
         self.versions & ff::V4 != 0
     }
-    /// Whether it is a legacy (FF[1]–FF[3] only) property.
+    /// Whether it is a legacy (FF\[1\]–FF\[3\] only) property.
     pub fn is_legacy(&self) -> bool {
         self.versions != ff::PRIVATE && !self.in_ff4()
     }
@@ -483,7 +483,7 @@ pub(crate) static SHORT: [[u8; 27]; 26] = {
     t
 };
 
-/// Looks up an FF[4] identifier (upper case) in the registry.
+/// Looks up an FF\[4\] identifier (upper case) in the registry.
 #[inline]
 pub fn lookup(ident: &[u8]) -> Option<KnownId> {
     let k = match *ident {

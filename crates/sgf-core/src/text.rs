@@ -1,4 +1,4 @@
-//! Escaping and the white-space rules of SimpleText and Text (SGF FF[4],
+//! Escaping and the white-space rules of SimpleText and Text (SGF FF\[4\],
 //! "Text" and "SimpleText" value types).
 //!
 //! Raw value bytes are unescaped first (`\x` → `x`, `\`+line break → nothing),

@@ -1,4 +1,4 @@
-//! The game-independent rules of SGF FF[4]: where properties may stand, and
+//! The game-independent rules of SGF FF\[4\]: where properties may stand, and
 //! each value against its type (document 001's restrictions; SGFC's list as
 //! a checklist). Go-specific checks (points on the board, playing the moves)
 //! live in `sgf-go`.
@@ -31,7 +31,7 @@ pub fn game_type(doc: &Document, game: usize) -> i64 {
         .unwrap_or(1)
 }
 
-/// Checks every game of `doc` against the FF[4] rules that do not depend
+/// Checks every game of `doc` against the FF\[4\] rules that do not depend
 /// on the game: property placement, annotations, value types and ranges.
 pub fn validate(doc: &Document) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,7 +1,7 @@
 //! Typed values: Number, Real, Double, Color and the letter-pair points
 //! used by Go (`a`–`z` = 1–26, `A`–`Z` = 27–52).
 //!
-//! Parsing is strict (FF[4] syntax, surrounding white space allowed); the
+//! Parsing is strict (FF\[4\] syntax, surrounding white space allowed); the
 //! checker reports and repairs what these functions reject.
 
 use std::fmt;

@@ -1,5 +1,5 @@
 //! Writers: lossless (the input back, byte for byte, with edits spliced in)
-//! and canonical (FF[4], UTF-8, one node per line).
+//! and canonical (FF\[4\], UTF-8, one node per line).
 
 use std::io::{self, Write};
 
@@ -333,8 +333,8 @@ impl Default for WriteOptions {
     }
 }
 
-/// Writes the canonical FF[4] UTF-8 form: `FF[4]` and `CA[UTF-8]` in every
-/// root, identifiers in FF[4] form, repeated properties merged, text
+/// Writes the canonical FF\[4\] UTF-8 form: `FF\[4\]` and `CA[UTF-8]` in every
+/// root, identifiers in FF\[4\] form, repeated properties merged, text
 /// re-escaped, one node per line, variations in order.
 ///
 /// # Errors

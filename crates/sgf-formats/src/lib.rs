@@ -31,6 +31,7 @@ pub mod archive;
 pub mod builder;
 mod common;
 pub mod dialect;
+pub mod format;
 pub mod gib;
 pub mod ngf;
 pub mod registry;
@@ -43,4 +44,5 @@ pub mod walk;
 
 pub use common::{HandicapOrder, handicap_points};
 pub use dialect::{Dialect, detect_dialects, dialect_diagnostics, normalize};
-pub use registry::{Format, Loaded, ReadError, ReadOptions, Registry, builtin, read_any};
+pub use format::{Format, Loaded, ReadError, ReadOptions};
+pub use registry::{Registry, builtin, read_any};

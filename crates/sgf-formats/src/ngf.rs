@@ -19,7 +19,7 @@ use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
 use crate::common::{self, HandicapOrder, Line, Report, handicap_points};
-use crate::registry::{Format, Loaded, ReadError, ReadOptions};
+use crate::format::{Format, Loaded, ReadError, ReadOptions};
 
 /// The NGF format.
 #[derive(Debug, Clone, Copy, Default)]

@@ -30,7 +30,7 @@ use crate::dialect;
 /// A repaired document written out.
 #[derive(Clone, Debug)]
 pub struct Repaired {
-    /// The canonical FF[4] UTF-8 bytes.
+    /// The canonical FF\[4\] UTF-8 bytes.
     pub bytes: Vec<u8>,
     /// What was changed, in pipeline order.
     pub changes: Vec<Change>,

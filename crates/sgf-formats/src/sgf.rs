@@ -4,7 +4,7 @@
 
 use crate::common;
 use crate::dialect;
-use crate::registry::{Format, Loaded, ReadError, ReadOptions};
+use crate::format::{Format, Loaded, ReadError, ReadOptions};
 
 /// The SGF format (`FF[1]`–`FF[4]` and the dialects of [`crate::dialect`]).
 #[derive(Debug, Clone, Copy, Default)]

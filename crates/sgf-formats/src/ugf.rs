@@ -16,7 +16,7 @@ use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
 use crate::common::{self, Line, Report};
-use crate::registry::{Format, Loaded, ReadError, ReadOptions};
+use crate::format::{Format, Loaded, ReadError, ReadOptions};
 
 /// The UGF/UGI format.
 #[derive(Debug, Clone, Copy, Default)]

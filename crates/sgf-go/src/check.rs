@@ -11,7 +11,7 @@ use crate::coords::{self, BoardSize, CoordIssue, SizeIssue};
 use crate::info;
 use crate::replay::{Cursor, Event};
 
-/// Every check of a document: the game-independent FF[4] rules
+/// Every check of a document: the game-independent FF\[4\] rules
 /// ([`sgf_core::validate::validate`]) and the Go ones.
 pub fn check(doc: &Document) -> Vec<Diagnostic> {
     let mut out = sgf_core::validate::validate(doc);

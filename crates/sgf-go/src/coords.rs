@@ -130,7 +130,7 @@ pub enum CoordIssue {
     Invalid,
     /// Off the board.
     OutsideBoard,
-    /// `[tt]` pass (FF[3] style) on a board up to 19×19.
+    /// `[tt]` pass (FF\[3\] style) on a board up to 19×19.
     TtPass,
     /// Upper-case letters on a board of 26 lines or less: read as lower case.
     Uppercase,
@@ -323,7 +323,7 @@ pub fn points_of(node: &Node<'_>, ident: &str, size: BoardSize) -> Vec<Point> {
         .collect()
 }
 
-/// The two corners of an FF[1]–FF[3] `VW[ul][lr]` (upper left, lower
+/// The two corners of an FF\[1\]–FF\[3\] `VW[ul][lr]` (upper left, lower
 /// right), when `VW` has that form: exactly two single points on the board.
 pub fn old_view_corners(node: &Node<'_>, size: BoardSize) -> Option<(Point, Point)> {
     let mut vals = node.values("VW");
@@ -338,7 +338,7 @@ pub fn old_view_corners(node: &Node<'_>, size: BoardSize) -> Option<(Point, Poin
     (size.contains(pa) && size.contains(pb)).then_some((pa, pb))
 }
 
-/// The points `VW` shows in a file of format version `ff`: in FF[4] its
+/// The points `VW` shows in a file of format version `ff`: in FF\[4\] its
 /// point list; before, two points are the corners of the view.
 pub fn view_points(node: &Node<'_>, size: BoardSize, ff: i64) -> Vec<Point> {
     if ff < 4

@@ -37,23 +37,36 @@ pub fn play(
     color: Color,
     mv: Move,
 ) -> Result<NodeId, EditError> {
-    let size = cursor.size();
-    let here = cursor.node();
+    let child = play_below(doc, cursor.node(), cursor.size(), color, mv)?;
+    cursor.down(doc, child);
+    Ok(child)
+}
+
+/// The move `mv` below `node` (on a board of `size`): the existing child
+/// that plays it, or a new child (a variation when there are children).
+///
+/// # Errors
+/// Only if the document refuses the edit.
+pub fn play_below(
+    doc: &mut Document,
+    node: NodeId,
+    size: BoardSize,
+    color: Color,
+    mv: Move,
+) -> Result<NodeId, EditError> {
     let existing = doc
-        .node(here)
+        .node(node)
         .children()
         .map(|c| c.id())
         .find(|&c| node_move(doc, c, size) == Some((color, mv)));
-    let child = match existing {
-        Some(c) => c,
+    match existing {
+        Some(c) => Ok(c),
         None => {
-            let c = doc.add_child(here)?;
+            let c = doc.add_child(node)?;
             doc.set_raw(c, color.as_str(), &[move_raw(mv)])?;
-            c
+            Ok(c)
         }
-    };
-    cursor.down(doc, child);
-    Ok(child)
+    }
 }
 
 /// The points of a list property of a node, expanded.

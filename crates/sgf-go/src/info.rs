@@ -9,7 +9,7 @@ pub use crate::values::{GameResult, PartialDate, WinBy, parse_dates, parse_resul
 
 /// A value with its raw text (SimpleText rules applied) and what it means,
 /// as [`values`] reads it: the typed value is there whenever the text can
-/// be read, in the FF[4] form or as people write it (`KM[650]` from Fox is
+/// be read, in the FF\[4\] form or as people write it (`KM[650]` from Fox is
 /// 6.5, `RE[黑中盘胜]` is a win by resignation); the raw text is kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parsed<T> {

@@ -17,7 +17,6 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 use rayon::prelude::*;
 
 use sgf_core::{Color, Document, Severity};
-use sgf_go::{GameResult, Move, WinBy};
 
 use crate::errors::{ParseError, QipuError, os_err, panic_message};
 use crate::model::{Collection, Inner, read_file};
@@ -236,27 +235,12 @@ fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
         });
         let (winner, win_by, margin) = match info.result.as_ref().and_then(|r| r.value.as_ref()) {
             None => (None, None, None),
-            Some(GameResult::Draw) => (None, Some("draw"), None),
-            Some(GameResult::Void) => (None, Some("void"), None),
-            Some(GameResult::Unknown) => (None, Some("unknown"), None),
-            Some(GameResult::Win { winner, by }) => match by {
-                WinBy::Score(s) => (Some(*winner), Some("score"), Some(*s)),
-                WinBy::Unspecified => (Some(*winner), Some("unspecified"), None),
-                WinBy::Resign => (Some(*winner), Some("resign"), None),
-                WinBy::Time => (Some(*winner), Some("time"), None),
-                WinBy::Forfeit => (Some(*winner), Some("forfeit"), None),
-            },
+            Some(r) => (r.winner(), Some(r.kind()), r.margin()),
         };
         let mut moves = Vec::new();
-        for n in game.main_line() {
-            if let Some((c, m)) = sgf_go::edit::node_move(doc, n.id(), size) {
-                moves.push((
-                    c,
-                    match m {
-                        Move::Pass => None,
-                        Move::Play(p) => Some((p.x, p.y)),
-                    },
-                ));
+        for m in sgf_go::main_line_moves(doc, gi) {
+            if let Some(mv) = m.mv {
+                moves.push((m.color, mv.point().map(|p| (p.x, p.y))));
             }
         }
         let pts = |id: &str| -> Vec<(u8, u8)> {

@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict};
 
 use sgf_core::{Color, Document, Point};
-use sgf_go::{Cursor, Move, PartialDate, WinBy};
+use sgf_go::{Cursor, Move, PartialDate};
 
 use crate::convert;
 use crate::errors::guard;
@@ -261,19 +261,7 @@ impl GameResult {
     fn new(p: &sgf_go::info::Parsed<sgf_go::GameResult>) -> GameResult {
         let (winner, by, margin) = match &p.value {
             None => (None, None, None),
-            Some(sgf_go::GameResult::Draw) => (None, Some("draw"), None),
-            Some(sgf_go::GameResult::Void) => (None, Some("void"), None),
-            Some(sgf_go::GameResult::Unknown) => (None, Some("unknown"), None),
-            Some(sgf_go::GameResult::Win { winner, by }) => {
-                let (b, m) = match by {
-                    WinBy::Score(s) => ("score", Some(*s)),
-                    WinBy::Unspecified => ("unspecified", None),
-                    WinBy::Resign => ("resign", None),
-                    WinBy::Time => ("time", None),
-                    WinBy::Forfeit => ("forfeit", None),
-                };
-                (Some(winner.as_str()), Some(b), m)
-            }
+            Some(r) => (r.winner().map(|c| c.as_str()), Some(r.kind()), r.margin()),
         };
         GameResult {
             winner,

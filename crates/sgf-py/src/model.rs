@@ -640,13 +640,12 @@ impl Game {
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
         let doc = self.inner.lock();
         let i = self.index_in(&doc)?;
-        let size = convert::size_of(&doc, self.root);
         let mut out = Vec::new();
-        if let Some(g) = doc.game(i) {
-            for n in g.main_line() {
-                if let Some((c, m)) = sgf_go::edit::node_move(&doc, n.id(), size) {
-                    out.push((c.as_str(), convert::move_py(py, m)?));
-                }
+        // Unplayable moves (off the board) are left out here; they are
+        // reported as errors (see `Collection.diagnostics`).
+        for m in sgf_go::main_line_moves(&doc, i) {
+            if let Some(mv) = m.mv {
+                out.push((m.color.as_str(), convert::move_py(py, mv)?));
             }
         }
         Ok(out)
@@ -952,20 +951,7 @@ impl Node {
                 p.x, p.y
             )));
         }
-        let existing = doc
-            .node(self.id)
-            .children()
-            .map(|ch| ch.id())
-            .find(|&ch| sgf_go::edit::node_move(&doc, ch, size) == Some((c, mv)));
-        if let Some(ch) = existing {
-            return Ok(self.with(ch));
-        }
-        let child = doc.add_child(self.id).map_err(edit_err)?;
-        let raw = match mv {
-            sgf_go::Move::Pass => String::new(),
-            sgf_go::Move::Play(p) => p.to_string(),
-        };
-        doc.set_raw(child, c.as_str(), &[raw]).map_err(edit_err)?;
+        let child = sgf_go::edit::play_below(&mut doc, self.id, size, c, mv).map_err(edit_err)?;
         Ok(self.with(child))
     }
 

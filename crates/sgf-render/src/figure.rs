@@ -1,6 +1,6 @@
 //! Book-style figures: a game split into printed diagrams.
 //!
-//! A new figure starts at each main-line node with `FG` (FF[4]: "a new figure
+//! A new figure starts at each main-line node with `FG` (FF\[4\]: "a new figure
 //! starts at the node containing a figure property"), and, when asked, every
 //! N moves. A figure shows the position before its first node without
 //! numbers and the moves of the figure numbered as `PM` says (`0` none, `1`

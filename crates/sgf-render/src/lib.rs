@@ -40,7 +40,7 @@
 //!
 //! ## For interactive clients
 //! The SVG is self-contained and deterministic, sized by the board through
-//! its `viewBox`; [`geometry`] (also written into the root element's
+//! its `viewBox`; [`geometry`](Diagram::geometry) (also written into the root element's
 //! `data-*` attributes) maps a click to a point. Stones and markup have
 //! stable classes and a `data-pt` attribute with the SGF point.
 //!

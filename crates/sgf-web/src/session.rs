@@ -339,7 +339,6 @@ impl Session {
             }
         }
         self.snapshot();
-        let before_nodes = self.doc.node_capacity();
         let result: Result<(), OpError> = (|| {
             match op {
                 "play" => {
@@ -445,7 +444,6 @@ impl Session {
                 self.dirty = true;
                 let node = self.cursor.node();
                 self.reindex();
-                let _ = before_nodes;
                 // The position at the node may have changed (setup, deleted stones): replay.
                 self.cursor = Cursor::new(&self.doc, self.game);
                 self.goto(node);
@@ -514,7 +512,7 @@ impl Session {
         sgf_core::to_lossless_bytes_checked(&self.doc).map_err(|e| format!("{e} (\"Save as\")"))
     }
 
-    /// The canonical FF[4] UTF-8 form.
+    /// The canonical FF\[4\] UTF-8 form.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         to_canonical_bytes(&self.doc, &Default::default())
     }

@@ -29,10 +29,43 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     let doc = &loaded.parsed.document;
     let out = if args.json {
-        sgf_core::dump::dump_string(doc)
+        dump_json(doc).to_string() + "\n"
     } else {
         sgf_core::dump::listing(doc)
     };
     input::write_output(args.output.as_deref(), out.as_bytes())?;
     Ok(0)
+}
+
+/// `{"games": [{"charset": "UTF-8", "nodes": [{"parent": null, "props": [["FF", ["4"]], …]}, …]}]}`:
+/// nodes in file order (pre-order), `parent` the index of the parent in
+/// that list, values decoded (escapes resolved, soft line breaks removed).
+fn dump_json(doc: &sgf_core::Document) -> serde_json::Value {
+    let games: Vec<serde_json::Value> = doc
+        .games()
+        .map(|game| {
+            let mut index = std::collections::HashMap::new();
+            let nodes: Vec<serde_json::Value> = game
+                .nodes()
+                .enumerate()
+                .map(|(i, node)| {
+                    index.insert(node.id(), i);
+                    let props: Vec<serde_json::Value> = node
+                        .props()
+                        .map(|p| {
+                            let vals: Vec<String> =
+                                p.values().map(|v| v.decoded().into_owned()).collect();
+                            serde_json::json!([p.ident(), vals])
+                        })
+                        .collect();
+                    serde_json::json!({
+                        "parent": node.parent().map(|p| index[&p.id()]),
+                        "props": props,
+                    })
+                })
+                .collect();
+            serde_json::json!({"charset": game.charset(), "nodes": nodes})
+        })
+        .collect();
+    serde_json::json!({ "games": games })
 }

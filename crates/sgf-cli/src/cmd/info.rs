@@ -71,15 +71,8 @@ fn typed(doc: &Document, gi: usize) -> Value {
         match r {
             sgf_go::GameResult::Win { winner, by } => {
                 o.insert("winner".into(), json!(winner.as_str()));
-                let (kind, margin) = match by {
-                    sgf_go::WinBy::Score(s) => ("score", Some(*s)),
-                    sgf_go::WinBy::Unspecified => ("unspecified", None),
-                    sgf_go::WinBy::Resign => ("resign", None),
-                    sgf_go::WinBy::Time => ("time", None),
-                    sgf_go::WinBy::Forfeit => ("forfeit", None),
-                };
-                o.insert("by".into(), json!(kind));
-                if let Some(s) = margin {
+                o.insert("by".into(), json!(by.as_str()));
+                if let Some(s) = by.margin() {
                     o.insert("margin".into(), json!(s));
                 }
             }

@@ -87,17 +87,17 @@ fn result_bucket(re: Option<&str>) -> String {
         Some(GameResult::Draw) => "Draw".into(),
         Some(GameResult::Void) => "Void".into(),
         Some(GameResult::Unknown) => "?".into(),
-        Some(GameResult::Win { winner, by }) => format!(
-            "{}+{}",
-            winner.as_str(),
-            match by {
-                WinBy::Score(_) => "Score",
-                WinBy::Unspecified => "",
-                WinBy::Resign => "Resign",
-                WinBy::Time => "Time",
-                WinBy::Forfeit => "Forfeit",
+        // `B+Resign`, `W+Score`, `B+` (unspecified).
+        Some(GameResult::Win { winner, by }) => {
+            let mut how = match by {
+                WinBy::Unspecified => String::new(),
+                by => by.as_str().to_string(),
+            };
+            if let Some(c) = how.get_mut(..1) {
+                c.make_ascii_uppercase();
             }
-        ),
+            format!("{}+{how}", winner.as_str())
+        }
     }
 }
 

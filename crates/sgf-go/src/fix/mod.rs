@@ -1,5 +1,5 @@
 //! Repairs: what `qipu check --fix` does to a document before writing it in
-//! the canonical FF[4] UTF-8 form, in three families, in this order:
+//! the canonical FF\[4\] UTF-8 form, in three families, in this order:
 //! the structure (the tree), the values (each value against its type, game
 //! information) and Go (moves and stones on the board). The SGF
 //! dialects are normalised before them by `sgf_formats::repair`, which is

@@ -1,4 +1,4 @@
-//! Dates: `DT` in the FF[4] form (`1996-12-27,28,1997-01-03,04`), and as
+//! Dates: `DT` in the FF\[4\] form (`1996-12-27,28,1997-01-03,04`), and as
 //! people write them: `2024/1/5`, `2018.04.27`, `2024年1月5日`, `20240105`,
 //! `2024-1-5`, `August 1, 2001`, `1 Aug 2001`, `12th and 13th march 94`,
 //! timestamps (`2016- 3-26-17-29-25`, `2012:11:22:18:03`,
@@ -47,7 +47,7 @@ fn digits(s: &str, n: usize) -> Option<u16> {
     (s.len() == n && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
 }
 
-/// Parses `DT` as FF[4] defines it: comma-separated ISO dates with the
+/// Parses `DT` as FF\[4\] defines it: comma-separated ISO dates with the
 /// shortcuts `MM-DD`, `MM` and `DD` that inherit the preceding year and month
 /// (`1996-12-27,28,1997-01-03,04`). `None` when it is not in that format.
 pub fn parse_dates(s: &str) -> Option<Vec<PartialDate>> {
@@ -245,7 +245,7 @@ fn worded_date(t: &str) -> Option<String> {
     parse_dates(&r).map(|_| r)
 }
 
-/// A date as people write it, in the FF[4] `DT` form; `None` when no
+/// A date as people write it, in the FF\[4\] `DT` form; `None` when no
 /// single reading exists (`5/1/2024`, `yesterday`).
 pub fn read_date(s: &str) -> Option<String> {
     let f = fold(s);

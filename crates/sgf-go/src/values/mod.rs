@@ -8,9 +8,9 @@
 //! dialect normaliser (`qipu fmt`), the other formats' readers, [`GameInfo`],
 //! `info`, `export`, the viewer and Python.
 //!
-//! Each kind has a strict reader for the FF[4] form (`parse_…`) and a
+//! Each kind has a strict reader for the FF\[4\] form (`parse_…`) and a
 //! lenient one for what people write (`read_…`), which returns the typed
-//! value; the FF[4] text of a value is its `Display` (or [`fmt_real`]).
+//! value; the FF\[4\] text of a value is its `Display` (or [`fmt_real`]).
 //!
 //! Conventions:
 //! - Chinese counting gives margins and komi in stones (子): one stone is

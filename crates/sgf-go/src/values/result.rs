@@ -1,4 +1,4 @@
-//! Results: `RE` in the FF[4] form (`B+3.5`, `W+R`, `0`, `Void`, `?`), and
+//! Results: `RE` in the FF\[4\] form (`B+3.5`, `W+R`, `0`, `Void`, `?`), and
 //! as people write them in English (`Black wins by resignation`, `B+Res.`,
 //! `white wins by 5 3/4 points`), Chinese (`黑中盘胜`, `黑胜2又3/4子`,
 //! `白超时负`, `和棋`), Japanese (`黒中押し勝ち`, `白1目半勝`, `持碁`) and
@@ -45,6 +45,26 @@ pub enum WinBy {
 }
 
 impl GameResult {
+    /// What kind of result, as the JSON of `info`, `export` and Python name
+    /// it: `draw`, `void`, `unknown`, or how a win was won
+    /// ([`WinBy::as_str`]: `score`, `resign`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GameResult::Draw => "draw",
+            GameResult::Void => "void",
+            GameResult::Unknown => "unknown",
+            GameResult::Win { by, .. } => by.as_str(),
+        }
+    }
+
+    /// The margin in points of a win by points.
+    pub fn margin(&self) -> Option<f64> {
+        match self {
+            GameResult::Win { by, .. } => by.margin(),
+            _ => None,
+        }
+    }
+
     /// The winner, if any.
     pub fn winner(&self) -> Option<Color> {
         match self {
@@ -74,7 +94,7 @@ impl fmt::Display for GameResult {
     }
 }
 
-/// Parses `RE` in the FF[4] format: `0`, `Draw`, `Void`, `?`, `B+3.5`,
+/// Parses `RE` in the FF\[4\] format: `0`, `Draw`, `Void`, `?`, `B+3.5`,
 /// `W+R`, `B+Resign`, `W+T`, `B+Time`, `W+F`, `B+Forfeit`, `B+`.
 pub fn parse_result(s: &str) -> Option<GameResult> {
     let t = s.trim();

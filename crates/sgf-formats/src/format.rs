@@ -1,0 +1,81 @@
+//! What a record format is to Qipu: the [`Format`] trait every reader
+//! implements, what reading gives ([`Loaded`]) or why it failed
+//! ([`ReadError`]), and the options ([`ReadOptions`]). The readers and the
+//! [registry](crate::registry) both depend on this module, not on each
+//! other.
+
+use sgf_core::{Diagnostic, Parsed};
+
+/// Options for reading foreign formats.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// Copy e-mail addresses (UGF `PlayerB`/`PlayerW`) into the SGF record.
+    /// Off by default: a converted file is often shared.
+    pub keep_email: bool,
+}
+
+/// A record read by [`read_any`](crate::read_any) or a [`Format`].
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The format it was read as (`SGF`, `GIB`, `NGF`, `UGF`).
+    pub format: &'static str,
+    /// The charset of the input (`UTF-8`, `GBK`, `Shift_JIS`, `ASCII`, …;
+    /// for SGF the first game's).
+    pub charset: &'static str,
+    /// Whether the record was converted from another format. Then
+    /// `parsed.document` is the converted SGF and the spans of
+    /// `parsed.diagnostics` are offsets in the *input* bytes; for SGF they are
+    /// offsets in `parsed.document.source()` (the same bytes, except for
+    /// transcoded UTF-16).
+    pub converted: bool,
+    /// The document and the diagnostics.
+    pub parsed: Parsed,
+}
+
+impl Loaded {
+    /// The encoding of the input named by [`Loaded::charset`] (UTF-8 for a
+    /// name encoding_rs does not know, such as `ASCII`, which UTF-8 covers).
+    pub fn encoding(&self) -> &'static encoding_rs::Encoding {
+        encoding_rs::Encoding::for_label(self.charset.as_bytes()).unwrap_or(encoding_rs::UTF_8)
+    }
+}
+
+/// A file that could not be read at all (an encrypted UGF, a file with
+/// nothing the sniffed format can use).
+#[derive(Clone, Debug)]
+pub struct ReadError {
+    /// The format that was tried.
+    pub format: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// Diagnostics gathered before giving up (spans into the input).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a readable {} record: {}", self.format, self.message)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A record format Qipu can read into SGF.
+pub trait Format: Send + Sync {
+    /// Short name, upper case (`GIB`).
+    fn name(&self) -> &'static str;
+    /// One line for `--help` and docs.
+    fn description(&self) -> &'static str;
+    /// File name extensions, lower case, without the dot.
+    fn extensions(&self) -> &'static [&'static str];
+    /// How sure the content looks like this format: 0 = not at all, 100 =
+    /// certain. Must be cheap (look at the first few KB) and never panic.
+    fn sniff(&self, bytes: &[u8]) -> u8;
+    /// Reads the record. Bad lines become diagnostics; an error means
+    /// nothing usable was found.
+    ///
+    /// # Errors
+    /// When the file cannot be read as this format at all.
+    fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError>;
+}
