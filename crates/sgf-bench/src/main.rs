@@ -185,6 +185,139 @@ fn stats(dir: &Path, rounds: usize) {
     );
 }
 
+/// Runs a command and returns its wall time and peak memory (the largest
+/// `VmHWM` seen in `/proc/PID/status` while it runs, in bytes; 0 where
+/// `/proc` is not available), or `None` when it fails.
+fn run_measured(cmd: &Path, args: &[&std::ffi::OsStr]) -> Option<(f64, u64)> {
+    let t = Instant::now();
+    let mut child = std::process::Command::new(cmd)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status_path)
+            && let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak = peak.max(kb * 1024);
+        }
+        match child.try_wait() {
+            Ok(Some(st)) => {
+                let secs = t.elapsed().as_secs_f64();
+                // `check` exits 1 when it finds problems: that is a result.
+                return (st.code().is_some_and(|c| c <= 1)).then_some((secs, peak));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(2)),
+            Err(_) => return None,
+        }
+    }
+}
+
+/// `qipu check`, `qipu check --fix`, `qipu fmt` and, when the environment
+/// variable `SGFC` names an SGFC binary, SGFC's check (`sgfc IN`) and
+/// repair (`sgfc IN OUT`), on every collection: best time of `rounds`,
+/// peak memory, and the ratios.
+fn commands(files: &[(String, Vec<u8>)], dir: &Path, rounds: usize) {
+    let Some(qipu) = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            p.parent()
+                .map(|d| d.join(format!("qipu{}", std::env::consts::EXE_SUFFIX)))
+        })
+        .filter(|p| p.exists())
+    else {
+        println!("\ncommands: skipped (build qipu first: cargo build --release -p sgf-cli)");
+        return;
+    };
+    let sgfc = std::env::var_os("SGFC").map(PathBuf::from);
+    let tmp = std::env::temp_dir().join(format!("qipu-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&tmp);
+    let out = tmp.join("out.sgf");
+    let o = out.as_os_str();
+    let mut jobs: Vec<(&str, PathBuf, Vec<&str>)> = vec![
+        ("qipu check", qipu.clone(), vec!["check", "-q"]),
+        (
+            "qipu check --fix",
+            qipu.clone(),
+            vec!["check", "-q", "--fix", "-o"],
+        ),
+        ("qipu fmt", qipu.clone(), vec!["fmt", "-q", "-o"]),
+    ];
+    if let Some(s) = &sgfc {
+        jobs.push(("sgfc (check)", s.clone(), vec![]));
+        jobs.push(("sgfc (repair)", s.clone(), vec!["OUT"]));
+    } else {
+        println!("\n(set SGFC to an SGFC binary to time it on the same files)");
+    }
+    println!(
+        "\n{:<18} {:>9} {:>10} {:>10} {:>12}",
+        "command", "seconds", "MB/s", "games/s", "peak MB/in"
+    );
+    let total_mb: f64 = files.iter().map(|f| f.1.len() as f64).sum::<f64>() / 1e6;
+    let games: usize = files
+        .iter()
+        .map(|f| parse(&f.1).document.game_count())
+        .sum();
+    let mut times = Vec::new();
+    for (label, bin, pre) in &jobs {
+        let (mut secs, mut worst_ratio) = (0.0, 0.0f64);
+        let mut ok = true;
+        for (name, bytes) in files {
+            let input = dir.join(name);
+            let mut best = f64::MAX;
+            for _ in 0..rounds {
+                let mut args: Vec<&std::ffi::OsStr> = Vec::new();
+                // `-o OUT` after the input for qipu; `IN OUT` for sgfc.
+                let (flags, tail): (Vec<&str>, bool) = match pre.last() {
+                    Some(&"-o") => (pre[..pre.len() - 1].to_vec(), true),
+                    Some(&"OUT") => (Vec::new(), false),
+                    _ => (pre.clone(), false),
+                };
+                args.extend(flags.iter().map(std::ffi::OsStr::new));
+                args.push(input.as_os_str());
+                if tail {
+                    args.push(std::ffi::OsStr::new("-o"));
+                    args.push(o);
+                } else if pre.last() == Some(&"OUT") {
+                    args.push(o);
+                }
+                match run_measured(bin, &args) {
+                    Some((t, peak)) => {
+                        best = best.min(t);
+                        worst_ratio = worst_ratio.max(peak as f64 / bytes.len() as f64);
+                    }
+                    None => ok = false,
+                }
+            }
+            secs += best;
+        }
+        if !ok {
+            println!("{label:<18} failed on some file");
+            continue;
+        }
+        println!(
+            "{label:<18} {secs:>9.2} {:>10.1} {:>10.0} {worst_ratio:>11.1}x",
+            total_mb / secs,
+            games as f64 / secs
+        );
+        times.push((*label, secs));
+    }
+    let t = |l: &str| times.iter().find(|(x, _)| *x == l).map(|x| x.1);
+    if let (Some(s), Some(q)) = (t("sgfc (check)"), t("qipu check")) {
+        println!("ratio: qipu check is {:.1}x SGFC's check", s / q);
+    }
+    if let (Some(s), Some(q)) = (t("sgfc (repair)"), t("qipu check --fix")) {
+        println!("ratio: qipu check --fix is {:.1}x SGFC's repair", s / q);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 fn main() {
     let dir = std::env::args()
         .nth(1)
@@ -201,13 +334,38 @@ fn main() {
         std::process::exit(2);
     }
     let rounds = 3;
+    // QIPU_BENCH=parse,pergame,replay,stats,commands picks sections (default: all).
+    let only = std::env::var("QIPU_BENCH").ok();
+    let want = |s: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|x| x.trim() == s))
+    };
     println!("corpus: {} ({} files)", dir.display(), files.len());
+    if want("parse") {
+        parse_table(&files, rounds);
+    }
+    if want("pergame") {
+        per_game(&dir, &files, rounds);
+    }
+    if want("replay") {
+        replay(&files, rounds);
+    }
+    if want("stats") {
+        stats(&dir, rounds);
+    }
+    if want("commands") {
+        commands(&files, &dir, rounds);
+    }
+}
+
+/// Parse and parse + canonical write, per file and in all, beside sgf-parse.
+fn parse_table(files: &[(String, Vec<u8>)], rounds: usize) {
     println!(
         "{:<28} {:>9} {:>9} {:>10} {:>10} {:>9} {:>9}",
         "file", "MB", "games", "qipu MB/s", "+fmt MB/s", "sgf-parse", "ratio"
     );
     let (mut tb, mut tq, mut tf, mut ts, mut ts_ok) = (0usize, 0f64, 0f64, 0f64, 0usize);
-    for (name, bytes) in &files {
+    for (name, bytes) in files {
         let mb = bytes.len() as f64 / 1e6;
         let (t_q, games) = best(rounds, || parse(bytes).document.game_count());
         let opts = WriteOptions::default();
@@ -238,9 +396,6 @@ fn main() {
             ts_ok += bytes.len();
         }
     }
-    per_game(&dir, &files, rounds);
-    replay(&files, rounds);
-    stats(&dir, rounds);
     let mb = tb as f64 / 1e6;
     println!(
         "\ntotal {:.1} MB: qipu parse {:.1} MB/s, qipu parse+fmt {:.1} MB/s, sgf-parse {:.1} MB/s (on the {:.1} MB it accepts)",

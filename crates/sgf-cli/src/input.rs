@@ -48,6 +48,16 @@ pub fn load_with(
     opts: &sgf_formats::ReadOptions,
 ) -> Result<Loaded> {
     let bytes = read_bytes(path)?;
+    load_bytes(path, bytes, format, opts)
+}
+
+/// [`load_with`] on bytes already read from `path`.
+pub fn load_bytes(
+    path: &str,
+    bytes: Vec<u8>,
+    format: Option<&str>,
+    opts: &sgf_formats::ReadOptions,
+) -> Result<Loaded> {
     let registry = sgf_formats::builtin();
     let hint = (path != "-").then(|| Path::new(path));
     let reader = match format {
@@ -62,16 +72,21 @@ pub fn load_with(
         .with_context(|| format!("cannot read {path}"))?;
     let original = loaded.converted.then(|| (bytes, loaded.encoding()));
     Ok(Loaded {
-        name: if path == "-" {
-            "<stdin>".into()
-        } else {
-            path.into()
-        },
+        name: display_name(path),
         parsed: loaded.parsed,
         format: loaded.format,
         charset: loaded.charset,
         original,
     })
+}
+
+/// The name a path is shown by (`<stdin>` for `-`).
+pub fn display_name(path: &str) -> String {
+    if path == "-" {
+        "<stdin>".into()
+    } else {
+        path.into()
+    }
 }
 
 /// Writes bytes to `out` (a path) or standard output.

@@ -5,29 +5,16 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Reads a record for counting or exporting: like [`crate::input::load`], but
-/// an SGF file is parsed without the informational report of the dialects it
-/// uses, which reads every game a second time and changes no count (the
-/// document is the same). Other formats go through `crate::input`.
+/// Reads a record for counting or exporting: like [`crate::input::load`],
+/// without the informational report of the SGF dialects it uses (it reads
+/// every game once more and changes no count).
 ///
 /// # Errors
 /// When the file cannot be read or converted.
 pub fn load_record(path: &Path) -> Result<crate::input::Loaded> {
-    let name = path.to_string_lossy().into_owned();
-    let bytes = crate::input::read_bytes(&name)?;
-    let format = sgf_formats::builtin().detect(&bytes, Some(path));
-    if format.name() != "SGF" {
-        return crate::input::load(&name);
-    }
-    let parsed = sgf_core::parse(&bytes);
-    let charset = parsed.document.game(0).map_or("UTF-8", |g| g.charset());
-    Ok(crate::input::Loaded {
-        name,
-        parsed,
-        format: "SGF",
-        charset,
-        original: None,
-    })
+    let mut opts = sgf_formats::ReadOptions::default();
+    opts.dialect_report = false;
+    crate::input::load_with(&path.to_string_lossy(), None, &opts)
 }
 
 /// The record files named by `paths` (see [`sgf_formats::walk`]): files as

@@ -381,7 +381,8 @@ impl Document {
     pub fn preorder(&self, root: NodeId) -> Preorder<'_> {
         Preorder {
             doc: self,
-            stack: vec![root.0],
+            root: root.0,
+            next: root.0,
         }
     }
 
@@ -455,25 +456,43 @@ impl Default for Document {
     }
 }
 
-/// Pre-order iterator over a game tree (explicit stack, no recursion).
+/// Pre-order iterator over a game tree: follows the first-child,
+/// next-sibling and parent links, so it needs no stack and no allocation
+/// (and no recursion, whatever the depth).
 pub struct Preorder<'d> {
     doc: &'d Document,
-    stack: Vec<u32>,
+    root: u32,
+    next: u32,
 }
 
 impl Iterator for Preorder<'_> {
     type Item = NodeId;
     fn next(&mut self) -> Option<NodeId> {
-        let n = self.stack.pop()?;
-        let nd = &self.doc.nodes[n as usize];
-        // Push children in reverse so the first child comes out first.
-        let start = self.stack.len();
-        let mut c = nd.first_child;
-        while c != NONE {
-            self.stack.push(c);
-            c = self.doc.nodes[c as usize].next_sibling;
+        let n = self.next;
+        if n == NONE {
+            return None;
         }
-        self.stack[start..].reverse();
+        let nodes = &self.doc.nodes;
+        let nd = &nodes[n as usize];
+        self.next = if nd.first_child != NONE {
+            nd.first_child
+        } else {
+            // Up to the first ancestor (below the root) with a next sibling.
+            let mut c = n;
+            loop {
+                if c == self.root {
+                    break NONE;
+                }
+                let cd = &nodes[c as usize];
+                if cd.next_sibling != NONE {
+                    break cd.next_sibling;
+                }
+                c = cd.parent;
+                if c == NONE {
+                    break NONE;
+                }
+            }
+        };
         Some(NodeId(n))
     }
 }
@@ -630,6 +649,11 @@ impl<'d> Node<'d> {
     pub fn is_after_variations(&self) -> bool {
         self.data().flags & F_AFTER_VARIATIONS != 0
     }
+    /// Whether the node opens a parenthesis of its own (`(;B[pd]` as the
+    /// first node of a variation or game tree), as written in the input.
+    pub fn opens_parenthesis(&self) -> bool {
+        self.doc.parens_of(self.id.0).0 != NONE
+    }
     /// Whether the node has no `;` in the source (a repaired missing semicolon).
     pub fn missing_semicolon(&self) -> bool {
         let d = self.data();
@@ -688,6 +712,31 @@ impl<'d> Node<'d> {
             }
         }
         set
+    }
+
+    /// The node's move when the node is nothing but one move written the
+    /// plain way: a single `B` or `W` property with one two-letter
+    /// lower-case value (`;B[pd]`). Most nodes of real games are that; the
+    /// checks and repairs skip them quickly.
+    #[inline]
+    pub fn simple_move(&self) -> Option<(crate::Color, [u8; 2])> {
+        let d = self.data();
+        if d.plen != 1 {
+            return None;
+        }
+        let p = &self.doc.props[d.pstart as usize];
+        let color = match p.key {
+            k if k == props::id::B => crate::Color::Black,
+            k if k == props::id::W => crate::Color::White,
+            _ => return None,
+        };
+        if p.vlen != 1 {
+            return None;
+        }
+        match *self.doc.raw_value(&self.doc.values[p.vstart as usize]) {
+            [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase() => Some((color, [a, b])),
+            _ => None,
+        }
     }
 
     /// Whether a known property is present (fast path by registry id).

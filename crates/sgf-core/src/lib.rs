@@ -47,6 +47,7 @@ pub mod edit;
 pub mod lexer;
 pub mod parse;
 pub mod props;
+pub mod split;
 pub mod text;
 pub mod validate;
 pub mod value;

@@ -34,46 +34,92 @@ pub fn game_type(doc: &Document, game: usize) -> i64 {
 /// Checks every game of `doc` against the FF\[4\] rules that do not depend
 /// on the game: property placement, annotations, value types and ranges.
 pub fn validate(doc: &Document) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let mut versions = Vec::new();
-    let mut types = Vec::new();
+    let mut out = validate_document(doc);
     for gi in 0..doc.game_count() {
-        let game = doc.game(gi).expect("in range");
-        let root = game.root();
-        let ff = ff_version(doc, gi);
-        versions.push(ff);
-        let gm = game_type(doc, gi);
-        types.push(gm);
-        if let Some(v) = root.value("GM")
-            && v.number().is_some()
-            && gm != 1
-        {
-            out.push(Diagnostic::new(
-                Code::NotGo,
-                value_span(&v),
-                format!("the game is not Go (GM[{gm}]): moves and points are not checked"),
-            ));
-        }
-        // Pre-order with the "game-info node above" flag carried down.
-        let mut stack: Vec<(NodeId, Option<NodeId>)> = vec![(root.id(), None)];
-        while let Some((n, gi_above)) = stack.pop() {
-            let node = doc.node(n);
-            let here = check_node(doc, &node, gi_above, ff, &mut out);
-            let below = gi_above.or(here);
-            let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
-            for k in kids.into_iter().rev() {
-                stack.push((k, below));
-            }
+        validate_game(doc, gi, &mut out);
+    }
+    out
+}
+
+/// The game-independent FF\[4\] rules of game `gi` (see [`validate`]).
+pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+    let Some(game) = doc.game(gi) else { return };
+    let root = game.root();
+    let ff = ff_version(doc, gi);
+    let gm = game_type(doc, gi);
+    if let Some(v) = root.value("GM")
+        && v.number().is_some()
+        && gm != 1
+    {
+        out.push(Diagnostic::new(
+            Code::NotGo,
+            value_span(&v),
+            format!("the game is not Go (GM[{gm}]): moves and points are not checked"),
+        ));
+    }
+    // Pre-order with the "game-info node above" flag carried down.
+    let mut stack: Vec<(NodeId, Option<NodeId>)> = vec![(root.id(), None)];
+    let mut kids: Vec<NodeId> = Vec::new();
+    while let Some((n, gi_above)) = stack.pop() {
+        let node = doc.node(n);
+        let here = if node.parent().is_some() && node.simple_move().is_some() {
+            // A plain move node breaks no rule of this layer.
+            None
+        } else {
+            check_node(doc, &node, gi_above, ff, out)
+        };
+        let below = gi_above.or(here);
+        kids.clear();
+        kids.extend(node.children().map(|c| c.id()));
+        for &k in kids.iter().rev() {
+            stack.push((k, below));
         }
     }
-    if let Some(second) = doc.game(1) {
-        let at = second.root().span().start;
+}
+
+/// What the rules about a whole file need to know of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameFacts {
+    /// Where its root starts (a byte offset in the file).
+    pub start: u32,
+    /// Its `FF` version.
+    pub ff: i64,
+    /// Its `GM` game type.
+    pub gm: i64,
+}
+
+/// The facts of game `gi` (see [`document_rules`]).
+pub fn game_facts(doc: &Document, gi: usize) -> GameFacts {
+    GameFacts {
+        start: doc.game(gi).map_or(0, |g| g.root().span().start),
+        ff: ff_version(doc, gi),
+        gm: game_type(doc, gi),
+    }
+}
+
+/// The rules about a whole file: several games, mixed game types and
+/// FF versions (see [`validate`]).
+pub fn validate_document(doc: &Document) -> Vec<Diagnostic> {
+    let facts: Vec<GameFacts> = (0..doc.game_count())
+        .map(|gi| game_facts(doc, gi))
+        .collect();
+    document_rules(&facts)
+}
+
+/// [`validate_document`] from the facts of the games of a file, for a
+/// reader that saw the file a part at a time.
+pub fn document_rules(facts: &[GameFacts]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let versions: Vec<i64> = facts.iter().map(|f| f.ff).collect();
+    let mut types: Vec<i64> = facts.iter().map(|f| f.gm).collect();
+    if let Some(second) = facts.get(1) {
+        let at = second.start;
         out.push(Diagnostic::new(
             Code::SeveralGames,
             Span::new(at, at),
             format!(
                 "the file is a collection of {} game trees; some programs read only the first",
-                doc.game_count()
+                facts.len()
             ),
         ));
     }

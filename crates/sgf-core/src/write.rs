@@ -344,6 +344,11 @@ pub fn write_canonical<W: Write>(doc: &Document, opts: &WriteOptions, w: &mut W)
     w.write_all(&rest)
 }
 
+/// What the canonical form writes between two games (each game ends with
+/// a line break of its own): a reader that wrote a collection a part at a
+/// time joins the parts with it.
+pub const GAME_SEPARATOR: &[u8] = b"\n";
+
 /// The canonical output as bytes.
 pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     canonical::<Vec<u8>>(doc, opts, None, usize::MAX).expect("no writer, no error")
@@ -394,6 +399,7 @@ fn canonical<W: Write>(
     };
     for gi in 0..doc.games.len() {
         if gi > 0 {
+            // GAME_SEPARATOR.
             cw.newline();
         }
         cw.game(gi);
@@ -818,6 +824,18 @@ mod tests {
     fn canon(s: &[u8]) -> String {
         let p = parse(s);
         String::from_utf8(to_canonical_bytes(&p.document, &WriteOptions::default())).unwrap()
+    }
+
+    /// Parts of a collection written one by one and joined with
+    /// `GAME_SEPARATOR` give the collection's canonical form.
+    #[test]
+    fn parts_join_into_the_collection() {
+        let opts = WriteOptions::default();
+        let whole = crate::parse(b"(;B[aa])\n(;W[bb]C[x])\n(;B[cc])").document;
+        let a = to_canonical_bytes(&crate::parse(b"(;B[aa])").document, &opts);
+        let b = to_canonical_bytes(&crate::parse(b"(;W[bb]C[x])\n(;B[cc])").document, &opts);
+        let joined = [a, GAME_SEPARATOR.to_vec(), b].concat();
+        assert_eq!(to_canonical_bytes(&whole, &opts), joined);
     }
 
     /// Fuzzing found it: junk the reader ignored (`[s]` without an

@@ -6,13 +6,26 @@
 
 use sgf_core::{Diagnostic, Parsed};
 
-/// Options for reading foreign formats.
-#[derive(Clone, Debug, Default)]
+/// Options for reading.
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ReadOptions {
     /// Copy e-mail addresses (UGF `PlayerB`/`PlayerW`) into the SGF record.
     /// Off by default: a converted file is often shared.
     pub keep_email: bool,
+    /// Report the SGF dialects a file uses (information, `R003`). On by
+    /// default; callers that count or repair turn it off: it reads every
+    /// game once more and changes nothing in the document.
+    pub dialect_report: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            keep_email: false,
+            dialect_report: true,
+        }
+    }
 }
 
 /// A record read by [`read_any`](crate::read_any) or a [`Format`].

@@ -45,15 +45,17 @@ impl Format for Sgf {
             }
         }
     }
-    fn read(&self, bytes: &[u8], _opts: &ReadOptions) -> Result<Loaded, ReadError> {
+    fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         let mut parsed = sgf_core::parse(bytes);
         let charset = parsed.document.game(0).map_or("UTF-8", |g| g.charset());
-        parsed
-            .diagnostics
-            .extend(dialect::dialect_diagnostics(&parsed.document));
-        parsed
-            .diagnostics
-            .sort_by_key(|d| (d.span.start, d.span.end));
+        if opts.dialect_report {
+            parsed
+                .diagnostics
+                .extend(dialect::dialect_diagnostics(&parsed.document));
+            parsed
+                .diagnostics
+                .sort_by_key(|d| (d.span.start, d.span.end));
+        }
         Ok(Loaded {
             format: "SGF",
             charset,

@@ -14,8 +14,20 @@ use crate::replay::{Cursor, Event};
 /// Every check of a document: the game-independent FF\[4\] rules
 /// ([`sgf_core::validate::validate`]) and the Go ones.
 pub fn check(doc: &Document) -> Vec<Diagnostic> {
-    let mut out = sgf_core::validate::validate(doc);
-    out.extend(check_go(doc));
+    let mut out = sgf_core::validate::validate_document(doc);
+    for gi in 0..doc.game_count() {
+        out.extend(check_game(doc, gi));
+    }
+    out
+}
+
+/// Every check of game `gi`: the games of a collection are independent,
+/// so a caller may check them in parallel; [`check`] is
+/// `validate_document` and this for every game.
+pub fn check_game(doc: &Document, gi: usize) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    sgf_core::validate::validate_game(doc, gi, &mut out);
+    check_go_game(doc, gi, &mut out);
     out
 }
 
@@ -23,8 +35,16 @@ pub fn check(doc: &Document) -> Vec<Diagnostic> {
 pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for gi in 0..doc.game_count() {
+        check_go_game(doc, gi, &mut out);
+    }
+    out
+}
+
+/// The Go checks of game `gi` (none when it is not Go).
+fn check_go_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+    {
         if game_type(doc, gi) != 1 {
-            continue;
+            return;
         }
         let ff = ff_version(doc, gi);
         let game = doc.game(gi).expect("in range");
@@ -60,13 +80,26 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
                 format!("a rectangular board in an FF[{ff}] file"),
             ));
         }
-        check_game_info(doc, gi, &mut out);
+        check_game_info(doc, gi, out);
         for node in game.nodes() {
-            check_points(&node, size, ff, &mut out);
+            // A plain move on the board needs no point check.
+            if let Some((_, [a, b])) = node.simple_move()
+                && (a - b'a') < size.cols
+                && (b - b'a') < size.rows
+                && [a, b] != *b"tt"
+            {
+                continue;
+            }
+            check_points(&node, size, ff, out);
         }
-        play(doc, gi, &mut out);
-        handicap(&root, size, &mut out);
+        play(doc, gi, out);
+        handicap(&root, size, out);
+        use sgf_core::props::id as pid;
+        const SETUP: u128 = 1 << pid::AB | 1 << pid::AW | 1 << pid::AE;
         for node in game.main_line().skip(1) {
+            if node.simple_move().is_some() || node.known_set() & SETUP == 0 {
+                continue;
+            }
             if let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id)) {
                 out.push(Diagnostic::new(
                     Code::SetupInMainLine,
@@ -92,7 +125,6 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
             );
         }
     }
-    out
 }
 
 /// Variations written one level too deep (what SGFC's `-v` corrects): at a
@@ -112,6 +144,10 @@ pub fn misplaced_variations(doc: &Document, gi: usize) -> Vec<(NodeId, NodeId)> 
         return out;
     };
     for n in game.nodes() {
+        // Only a node with variations can have one too deep: a cheap test first.
+        if n.first_child().is_none_or(|c| c.next_sibling().is_none()) {
+            continue;
+        }
         let Some(c) = color(&n) else { continue };
         if n.parent().is_none() {
             continue;

@@ -36,6 +36,14 @@ pub struct Source<'a> {
     bytes: &'a [u8],
     lines: Cow<'a, LineIndex>,
     enc: &'static Encoding,
+    /// Where the games of a collection read in different charsets start,
+    /// with their charset (empty when one charset holds for all).
+    game_charsets: Vec<(u32, &'static Encoding)>,
+    /// Where these bytes stand in the file: lines before them, and their
+    /// first byte (a part of a collection read on its own; see
+    /// [`Source::at`]).
+    line_offset: u32,
+    byte_offset: u32,
 }
 
 impl<'a> Source<'a> {
@@ -48,11 +56,32 @@ impl<'a> Source<'a> {
         } else {
             enc
         };
+        // Charsets are decided per game: a line is shown in its game's.
+        let transcoded = doc.original().len() != doc.source().len();
+        let game_charsets = if !transcoded && doc.games().any(|g| g.encoding() != enc) {
+            doc.games()
+                .map(|g| (g.root().span().start, g.encoding()))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Source {
             bytes: doc.source(),
             lines: Cow::Borrowed(doc.line_index()),
             enc,
+            game_charsets,
+            line_offset: 0,
+            byte_offset: 0,
         }
+    }
+
+    /// The same source as a part of a larger file that starts at the
+    /// beginning of line `lines_before + 1`, at byte `byte_offset`: lines
+    /// and offsets shown are the file's.
+    pub fn at(mut self, lines_before: u32, byte_offset: u32) -> Source<'a> {
+        self.line_offset = lines_before;
+        self.byte_offset = byte_offset;
+        self
     }
 
     /// Input bytes in a known charset (a converted record).
@@ -61,12 +90,16 @@ impl<'a> Source<'a> {
             bytes,
             lines: Cow::Owned(LineIndex::new(bytes)),
             enc,
+            game_charsets: Vec::new(),
+            line_offset: 0,
+            byte_offset: 0,
         }
     }
 
-    /// 1-based line and byte column of an offset.
+    /// 1-based line and byte column of an offset, in the file.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        self.lines.line_col(offset)
+        let (l, c) = self.lines.line_col(offset);
+        (l + self.line_offset, c)
     }
 
     /// Whether this is the input of a converted record (offsets are as they are).
@@ -75,11 +108,21 @@ impl<'a> Source<'a> {
     }
 
     /// Decodes a source line for display in the charset of the file.
-    fn decode(&self, bytes: &[u8]) -> String {
-        if self.enc == encoding_rs::UTF_8 {
+    /// The charset of the text at `offset` (its game's).
+    fn enc_at(&self, offset: u32) -> &'static Encoding {
+        let i = self
+            .game_charsets
+            .partition_point(|&(start, _)| start <= offset);
+        self.game_charsets
+            .get(i.saturating_sub(1))
+            .map_or(self.enc, |&(_, e)| e)
+    }
+
+    fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
+        if enc == encoding_rs::UTF_8 {
             return String::from_utf8_lossy(bytes).into_owned();
         }
-        self.enc.decode_without_bom_handling(bytes).0.into_owned()
+        enc.decode_without_bom_handling(bytes).0.into_owned()
     }
 
     /// The length of the decoded text of the characters complete within
@@ -87,8 +130,8 @@ impl<'a> Source<'a> {
     /// the whole decode, so this is always a character boundary of
     /// `decode(longer)` for any `longer` starting with `bytes`, even when
     /// `bytes` ends inside a multi-byte character.
-    fn decoded_prefix_len(&self, bytes: &[u8]) -> usize {
-        let mut dec = self.enc.new_decoder_without_bom_handling();
+    fn decoded_prefix_len(enc: &'static Encoding, bytes: &[u8]) -> usize {
+        let mut dec = enc.new_decoder_without_bom_handling();
         let mut out = String::with_capacity(
             dec.max_utf8_buffer_length(bytes.len())
                 .unwrap_or(bytes.len() * 3 + 16),
@@ -112,6 +155,13 @@ impl<'a> Sources<'a> {
             doc: Source::of(doc),
             input: original.map(|(b, e)| Source::bytes(b, e)),
         }
+    }
+
+    /// The same sources as a part of a larger file (see [`Source::at`]);
+    /// a converted record's input is a file of its own and stays as it is.
+    pub fn at(mut self, lines_before: u32, byte_offset: u32) -> Self {
+        self.doc = self.doc.at(lines_before, byte_offset);
+        self
     }
 
     /// The source `d` points into. The reader's own diagnostics of a
@@ -157,13 +207,15 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
             b += 1;
         }
     }
-    let text = source.decode(&src[a..b]);
+    let enc = source.enc_at(start as u32);
+    let text = Source::decode(enc, &src[a..b]);
     // Offsets into `text` for the span: computed through the decoder, so
     // they land on character boundaries whatever the span's bytes are.
     let start = start.clamp(a, b);
     let end = (d.span.end as usize).clamp(start, b);
-    let pre = floor_boundary(&text, source.decoded_prefix_len(&src[a..start]));
-    let mut span_end = floor_boundary(&text, source.decoded_prefix_len(&src[a..end])).max(pre);
+    let pre = floor_boundary(&text, Source::decoded_prefix_len(enc, &src[a..start]));
+    let mut span_end =
+        floor_boundary(&text, Source::decoded_prefix_len(enc, &src[a..end])).max(pre);
     if span_end == pre {
         // An empty span (or one inside a character) marks the next character.
         span_end = text[pre..]
@@ -173,7 +225,7 @@ pub fn render_in(name: &str, source: &Source, d: &Diagnostic, color: bool) -> St
     }
     let title = format!("[{}] {}", d.code.as_str(), d.message);
     let snippet = Snippet::source(text.as_str())
-        .line_start(line as usize)
+        .line_start((line + source.line_offset) as usize)
         .path(name)
         .annotation(
             AnnotationKind::Primary
@@ -207,7 +259,7 @@ pub fn one_line(name: &str, doc: &Document, d: &Diagnostic) -> String {
 
 /// [`one_line`] against any source.
 pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
-    let (l, c) = source.lines.line_col(d.span.start);
+    let (l, c) = source.line_col(d.span.start);
     format!(
         "{name}:{l}:{c}: {}[{}]: {}",
         d.severity,
@@ -230,8 +282,8 @@ pub fn to_json(doc: &Document, sources: &Sources<'_>, d: &Diagnostic) -> serde_j
         (d.span.start, d.span.end)
     } else {
         (
-            doc.original_offset(d.span.start),
-            doc.original_offset(d.span.end),
+            doc.original_offset(d.span.start) + src.byte_offset,
+            doc.original_offset(d.span.end) + src.byte_offset,
         )
     };
     let mut o = serde_json::json!({

@@ -60,12 +60,12 @@ const DEFAULT_MAX_PER_CODE: usize = 10;
 
 /// Keeps at most `max` diagnostics of each code (0: all); returns what was
 /// left out, per code, in order of first appearance.
-fn cap_per_code(diags: &mut Vec<Diagnostic>, max: usize) -> Vec<(Code, usize)> {
+fn cap_per_code(diags: &mut Vec<(usize, Diagnostic)>, max: usize) -> Vec<(Code, usize)> {
     if max == 0 {
         return Vec::new();
     }
     let mut seen: Vec<(Code, usize)> = Vec::new();
-    diags.retain(|d| {
+    diags.retain(|(_, d)| {
         let i = match seen.iter().position(|(c, _)| *c == d.code) {
             Some(i) => i,
             None => {
@@ -82,17 +82,28 @@ fn cap_per_code(diags: &mut Vec<Diagnostic>, max: usize) -> Vec<(Code, usize)> {
         .collect()
 }
 
+/// A part of a file as checked: the whole file, or a run of whole games
+/// of a large collection (see [`sgf_core::split`]), with the document its
+/// diagnostics point into (kept only when there is something to show).
+struct Part {
+    doc: Option<Document>,
+    /// The input of a record converted from another format: the reader's
+    /// diagnostics point into it (see [`report::Sources`]).
+    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    /// Lines of the file before the part, and its first byte.
+    lines_before: u32,
+    byte_offset: u32,
+}
+
 /// The outcome of checking one file.
 struct FileReport {
     name: String,
     /// The input (differs from `name` after --fix -o).
     input: String,
-    doc: Option<Document>,
-    /// The input of a record converted from another format: the reader's
-    /// diagnostics point into it (see [`report::Sources`]).
-    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
-    diagnostics: Vec<Diagnostic>,
-    /// Repairs, with their line and column in the input.
+    parts: Vec<Part>,
+    /// What is left to report, with the part each points into.
+    diagnostics: Vec<(usize, Diagnostic)>,
+    /// Repairs, with their line and column in the input (spans in the file).
     changes: Vec<(Change, u32, u32)>,
     /// Diagnostics left out by `--max-diagnostics`, per code.
     omitted: Vec<(Code, usize)>,
@@ -101,60 +112,230 @@ struct FileReport {
     error: Option<String>,
 }
 
-/// Every diagnostic of a parsed document: parse, FF[4] and Go.
-pub fn diagnostics_of(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
+impl FileReport {
+    fn failed(path: &str, error: String) -> FileReport {
+        FileReport {
+            name: path.to_string(),
+            input: path.to_string(),
+            parts: Vec::new(),
+            diagnostics: Vec::new(),
+            changes: Vec::new(),
+            omitted: Vec::new(),
+            counts: (0, 0),
+            error: Some(error),
+        }
+    }
+}
+
+/// The diagnostics of reading and of every game, without the rules about
+/// the whole file; the games are checked on every core.
+fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
+    let doc = &parsed.document;
     let mut all = parsed.diagnostics.clone();
-    all.extend(sgf_go::check::check(&parsed.document));
+    let per_game: Vec<Vec<Diagnostic>> = (0..doc.game_count())
+        .into_par_iter()
+        .map(|gi| sgf_go::check::check_game(doc, gi))
+        .collect();
+    all.extend(per_game.into_iter().flatten());
     all.sort_by_key(|d| (d.span.start, d.span.end));
     all
 }
 
+/// Large collections are checked a part of about this many bytes at a time.
+fn part_bytes() -> usize {
+    // `QIPU_PART_BYTES` (tests) makes parts small enough to exercise them.
+    std::env::var("QIPU_PART_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 20)
+}
+
+/// What checking (and repairing) one part gives.
+struct PartResult {
+    diagnostics: Vec<Diagnostic>,
+    /// What the diagnostics point into: the input, or the repaired output.
+    doc: Document,
+    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    /// The repairs, with their line and column in the part.
+    changes: Vec<(Change, u32, u32)>,
+    /// The repaired output of the part.
+    output: Option<Vec<u8>>,
+    facts: Vec<sgf_core::validate::GameFacts>,
+}
+
+/// Checks a record (or a part of one), repairing it first with `--fix`.
+fn check_loaded(loaded: crate::input::Loaded, args: &Args) -> PartResult {
+    if !args.fix {
+        let diagnostics = game_diagnostics(&loaded.parsed);
+        let doc = loaded.parsed.document;
+        let facts = (0..doc.game_count())
+            .map(|gi| sgf_core::validate::game_facts(&doc, gi))
+            .collect();
+        return PartResult {
+            diagnostics,
+            doc,
+            original: loaded.original,
+            changes: Vec::new(),
+            output: None,
+            facts,
+        };
+    }
+    // Repaired in place (the source, and so every span, stays as read);
+    // what is reported is what is left in the output.
+    let mut doc = loaded.parsed.document;
+    let mut opts = sgf_formats::repair::RepairOptions::default();
+    opts.variation_level = args.variation_level;
+    let changes = sgf_formats::repair::repair(&mut doc, &opts)
+        .into_iter()
+        .map(|c| {
+            let (l, col) = doc.line_col(c.span.start);
+            (c, l, col)
+        })
+        .collect();
+    let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
+    drop(doc);
+    let re = sgf_core::parse(&bytes);
+    let diagnostics = game_diagnostics(&re);
+    let facts = (0..re.document.game_count())
+        .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
+        .collect();
+    PartResult {
+        diagnostics,
+        doc: re.document,
+        original: None,
+        changes,
+        output: Some(bytes),
+        facts,
+    }
+}
+
 fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
-    let loaded = match input::load(path) {
-        Ok(l) => l,
-        Err(e) => {
-            return FileReport {
-                name: path.to_string(),
-                input: path.to_string(),
-                doc: None,
-                original: None,
-                diagnostics: Vec::new(),
-                changes: Vec::new(),
-                omitted: Vec::new(),
-                counts: (0, 0),
-                error: Some(format!("{e:#}")),
-            };
+    let bytes = match input::read_bytes(path) {
+        Ok(b) => b,
+        Err(e) => return FileReport::failed(path, format!("{e:#}")),
+    };
+    let read = sgf_formats::save::Fingerprint::of(&bytes);
+    // A repair reports what it changes, not the dialects it reads.
+    let mut read_opts = sgf_formats::ReadOptions::default();
+    read_opts.dialect_report = !args.fix;
+    let hint = (path != "-").then(|| std::path::Path::new(path));
+    let is_sgf = sgf_formats::builtin().detect(&bytes, hint).name() == "SGF";
+    let ranges = if is_sgf {
+        sgf_core::split::split_collection(&bytes, part_bytes())
+    } else {
+        None
+    };
+    // The parts of a large collection are read, checked and repaired side
+    // by side and dropped when done; a file that cannot be split safely is
+    // read whole.
+    let results: Vec<(u32, Result<PartResult, String>)> = match &ranges {
+        Some(ranges) => ranges
+            .par_iter()
+            .map(|r| {
+                let part = bytes[r.clone()].to_vec();
+                let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
+                    .map(|l| check_loaded(l, args))
+                    .map_err(|e| format!("{e:#}"));
+                (r.start as u32, res)
+            })
+            .collect(),
+        None => {
+            let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
+                .map(|l| check_loaded(l, args))
+                .map_err(|e| format!("{e:#}"));
+            vec![(0, res)]
         }
     };
-    let read = sgf_formats::save::Fingerprint::of(match &loaded.original {
-        Some((bytes, _)) => bytes,
-        None => loaded.parsed.document.original(),
-    });
-    let mut diags = diagnostics_of(&loaded.parsed);
-    let mut doc = loaded.parsed.document;
-    let mut original = loaded.original;
+    let whole = ranges.is_none();
+    let mut parts = Vec::new();
+    let mut diags: Vec<(usize, Diagnostic)> = Vec::new();
     let mut changes = Vec::new();
+    let mut facts = Vec::new();
+    let mut output = Vec::new();
+    let mut out_lines = 0u32;
     let mut error = None;
-    if args.fix {
-        let mut fixed = doc.clone();
-        let mut repair_opts = sgf_formats::repair::RepairOptions::default();
-        repair_opts.variation_level = args.variation_level;
-        // Converted records are written in FF[4] form by their reader: no
-        // dialect to normalise, but the rest of the repair applies.
-        let repaired = sgf_formats::repair::repair_to_canonical(
-            &mut fixed,
-            &WriteOptions::default(),
-            &repair_opts,
-        );
-        let bytes = repaired.bytes;
-        changes = repaired
-            .changes
+    // Line numbers: in the input for the changes, in what is reported for
+    // the diagnostics (the output after a repair).
+    let mut in_lines = 0u32;
+    let mut at = 0usize;
+    for (start, res) in results {
+        let r = match res {
+            Ok(r) => r,
+            Err(e) => return FileReport::failed(path, e),
+        };
+        let start = start as usize;
+        in_lines += memchr::memchr_iter(b'\n', &bytes[at..start]).count() as u32;
+        at = start;
+        for (mut c, l, col) in r.changes {
+            c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
+            changes.push((c, l + in_lines, col));
+        }
+        // Where this part's diagnostics point: the input part, or its
+        // repaired output.
+        let (base, lines_before) = match &r.output {
+            Some(out) => {
+                if !output.is_empty() {
+                    output.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
+                    out_lines +=
+                        memchr::memchr_iter(b'\n', sgf_core::write::GAME_SEPARATOR).count() as u32;
+                }
+                let base = output.len() as u32;
+                let lines = out_lines;
+                out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
+                output.extend_from_slice(out);
+                (base, lines)
+            }
+            None => (start as u32, in_lines),
+        };
+        // The file's rules point at its start and at its second game: the
+        // parts holding them keep their document to show them.
+        let holds_rules = parts.is_empty() || (facts.len() < 2 && facts.len() + r.facts.len() >= 2);
+        for mut f in r.facts {
+            f.start += base;
+            facts.push(f);
+        }
+        let mut kept: Vec<Diagnostic> = r
+            .diagnostics
             .into_iter()
-            .map(|c| {
-                let (l, col) = doc.line_col(c.span.start);
-                (c, l, col)
-            })
+            .filter(|d| !allow.contains(&d.code))
             .collect();
+        if whole {
+            kept.extend(sgf_core::validate::validate_document(&r.doc));
+        }
+        let index = parts.len();
+        diags.extend(kept.iter().cloned().map(|d| (index, d)));
+        parts.push(Part {
+            doc: (!kept.is_empty() || whole || holds_rules).then_some(r.doc),
+            original: r.original,
+            lines_before,
+            byte_offset: if whole { 0 } else { base },
+        });
+    }
+    if !whole {
+        // The rules about the whole file, from the facts of every game:
+        // their spans are in the file, shown with a part at offset 0.
+        let rules: Vec<Diagnostic> = sgf_core::validate::document_rules(&facts)
+            .into_iter()
+            .filter(|d| !allow.contains(&d.code))
+            .collect();
+        for d in rules {
+            // Shown against the part it falls in.
+            let pi = parts
+                .iter()
+                .rposition(|p| p.byte_offset <= d.span.start && p.doc.is_some())
+                .unwrap_or(0);
+            let off = parts.get(pi).map_or(0, |p| p.byte_offset);
+            let mut d = d;
+            d.span = sgf_core::Span::new(
+                d.span.start - off.min(d.span.start),
+                d.span.end - off.min(d.span.end),
+            );
+            if parts.get(pi).is_some_and(|p| p.doc.is_some()) {
+                diags.push((pi, d));
+            }
+        }
+    }
+    if args.fix {
         let target = if args.in_place {
             Some(path.to_string())
         } else {
@@ -162,37 +343,32 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         };
         match target {
             Some(t) if t == "-" || (t == path && path == "-") => {
-                let _ = std::io::stdout().lock().write_all(&bytes);
+                let _ = std::io::stdout().lock().write_all(&output);
             }
             Some(t) => {
-                if let Err(e) = write_fixed(&t, path, &bytes, args.backup, read) {
+                if let Err(e) = write_fixed(&t, path, &output, args.backup, read) {
                     error = Some(format!("{e:#}"));
                 }
             }
             None => {}
         }
-        // The exit status and report of --fix describe what is left.
-        let re = sgf_core::parse(&bytes);
-        diags = diagnostics_of(&re);
-        doc = re.document;
-        original = None;
     }
-    diags.retain(|d| !allow.contains(&d.code));
     if args.warnings_as_errors {
-        for d in &mut diags {
+        for (_, d) in &mut diags {
             if d.severity == Severity::Warning {
                 d.severity = Severity::Error;
             }
         }
     }
+    diags.sort_by_key(|(p, d)| (*p, d.span.start, d.span.end));
     let counts = (
         diags
             .iter()
-            .filter(|d| d.severity == Severity::Error)
+            .filter(|(_, d)| d.severity == Severity::Error)
             .count(),
         diags
             .iter()
-            .filter(|d| d.severity == Severity::Warning)
+            .filter(|(_, d)| d.severity == Severity::Warning)
             .count(),
     );
     let max = args
@@ -202,13 +378,12 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     // After --fix -o, what is left is in the output file: name it.
     let name = match (&args.output, args.fix) {
         (Some(o), true) if o != "-" => o.clone(),
-        _ => loaded.name,
+        _ => input::display_name(path),
     };
     FileReport {
         name,
         input: path.to_string(),
-        doc: Some(doc),
-        original,
+        parts,
         diagnostics: diags,
         changes,
         omitted,
@@ -236,16 +411,16 @@ fn write_fixed(
 }
 
 fn json_line(r: &FileReport) -> String {
-    let doc = r.doc.as_ref();
-    let sources = doc.map(|doc| report::Sources::new(doc, r.original.as_ref()));
-    let diags: Vec<serde_json::Value> = match (doc, &sources) {
-        (Some(doc), Some(sources)) => r
-            .diagnostics
-            .iter()
-            .map(|d| report::to_json(doc, sources, d))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let sources: Vec<Option<report::Sources>> = r.parts.iter().map(part_sources).collect();
+    let diags: Vec<serde_json::Value> = r
+        .diagnostics
+        .iter()
+        .filter_map(|(pi, d)| {
+            let doc = r.parts.get(*pi)?.doc.as_ref()?;
+            let sources = sources.get(*pi)?.as_ref()?;
+            Some(report::to_json(doc, sources, d))
+        })
+        .collect();
     let mut o = json!({"path": r.name, "diagnostics": diags});
     if !r.changes.is_empty() {
         o["changes"] = json!(
@@ -362,13 +537,17 @@ pub fn run(args: &Args) -> Result<u8> {
     })
 }
 
+/// The sources a part's diagnostics are shown against, placed in the file.
+fn part_sources(p: &Part) -> Option<report::Sources<'_>> {
+    let doc = p.doc.as_ref()?;
+    Some(report::Sources::new(doc, p.original.as_ref()).at(p.lines_before, p.byte_offset))
+}
+
 fn human(r: &FileReport, args: &Args, color: bool) -> String {
     let mut s = String::new();
     if let Some(e) = &r.error {
         s.push_str(&format!("{}: {e}\n", r.name));
     }
-    let Some(doc) = &r.doc else { return s };
-    let sources = report::Sources::new(doc, r.original.as_ref());
     for (c, l, col) in &r.changes {
         if !args.quiet {
             s.push_str(&format!(
@@ -382,11 +561,19 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
     if args.quiet {
         return s;
     }
-    for d in &r.diagnostics {
+    // A part's line index is built only when something of it is shown.
+    let mut sources: Vec<Option<Option<report::Sources>>> = r.parts.iter().map(|_| None).collect();
+    for (pi, d) in &r.diagnostics {
         if d.severity == Severity::Info && !args.info {
             continue;
         }
-        s.push_str(&report::render_in(&r.name, sources.of(d), d, color));
+        let Some(slot) = sources.get_mut(*pi) else {
+            continue;
+        };
+        let Some(src) = slot.get_or_insert_with(|| part_sources(&r.parts[*pi])) else {
+            continue;
+        };
+        s.push_str(&report::render_in(&r.name, src.of(d), d, color));
         s.push('\n');
     }
     for (c, n) in &r.omitted {

@@ -188,19 +188,34 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
         [c, c]
     });
     let (mut after, mut nested, mut mixed, mut passes) = (None, 0usize, None, None);
-    let src = doc.source();
     for n in game.nodes() {
         if after.is_none() && n.is_after_variations() {
             after = Some(n.span());
         }
-        if let Some(p) = n.parent()
-            && p.child_count() == 1
+        if n.opens_parenthesis() && n.parent().is_some_and(|p| p.child_count() == 1) {
+            nested += 1;
+        }
+        // A plain move node (`;B[pd]`) shows a dialect only as a pass
+        // outside the board: checked here without the general loop.
+        if let Some((_, pair)) = n.simple_move()
+            && n.props().next().is_some_and(|p| p.raw_ident().len() == 1)
         {
-            let start = n.span().start as usize;
-            let before = src[..start.min(src.len())].trim_ascii_end();
-            if before.last() == Some(&b'(') {
-                nested += 1;
+            if passes.is_none()
+                && let Some(out) = outside
+                && pair == out
+                && pair != *b"tt"
+            {
+                let p = n.props().next().expect("one property");
+                passes = Some((
+                    p.span(),
+                    format!(
+                        "{}[{}] on {size}×{size}",
+                        p.ident(),
+                        String::from_utf8_lossy(&pair)
+                    ),
+                ));
             }
+            continue;
         }
         for p in n.props() {
             if mixed.is_none() && p.raw_ident() != p.ident().as_bytes() {

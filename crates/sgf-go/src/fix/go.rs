@@ -264,7 +264,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
 }
 
 /// Setup stones that change nothing are deleted (the position stays the same).
-pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize) {
+pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool) {
     let doc = &*f.doc;
     let game = doc.game(gi).expect("in range");
     let size = coords::board_size(&game.root()).0;
@@ -279,6 +279,9 @@ pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize) {
         }
     };
     collect(&cursor);
+    if root_only {
+        stack.clear();
+    }
     while let Some(top) = stack.last_mut() {
         match *top {
             Some(child) => {

@@ -225,7 +225,9 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
             structure::variation_levels(&mut f, gi);
         }
         for n in nodes_of(f.doc, gi) {
-            structure::node_rules(&mut f, n);
+            if !plain_move(f.doc, n, None) {
+                structure::node_rules(&mut f, n);
+            }
         }
         // The values.
         let size = f
@@ -234,7 +236,11 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
             .map(|g| coords::board_size(&g.root()).0)
             .unwrap_or_default();
         values_fix::root_values(&mut f, root, size);
-        let nodes = nodes_of(f.doc, gi);
+        // Plain moves on the board (most nodes) need none of what follows.
+        let nodes: Vec<NodeId> = nodes_of(f.doc, gi)
+            .into_iter()
+            .filter(|&n| !plain_move(f.doc, n, Some(size)))
+            .collect();
         // One cursor for the game, made when a node needs the board: nodes
         // come in pre-order, so each step from the last one is short.
         let mut cursor = None;
@@ -249,10 +255,35 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
                 go::points(&mut f, n, size);
             }
             go::handicap(&mut f, root);
-            go::setup_without_effect(&mut f, gi);
+            // Only setup stones can be without effect: no replay without them.
+            use sgf_core::props::id as pid;
+            let setup = 1u128 << pid::AB | 1u128 << pid::AW | 1u128 << pid::AE;
+            let with_setup: Vec<NodeId> = nodes
+                .iter()
+                .copied()
+                .filter(|&n| f.doc.node(n).known_set() & setup != 0)
+                .collect();
+            if !with_setup.is_empty() {
+                // Setup in the root alone (handicap stones) is checked
+                // against the empty board, without replaying the game.
+                let root_only = with_setup == [root];
+                go::setup_without_effect(&mut f, gi, root_only);
+            }
         }
     }
     f.changes
+}
+
+/// Whether node `n` is one plain move (`;B[pd]`, not the root), on the
+/// board when `size` is given.
+fn plain_move(doc: &Document, n: NodeId, size: Option<BoardSize>) -> bool {
+    let node = doc.node(n);
+    match node.simple_move() {
+        Some((_, [a, b])) if node.parent().is_some() => size.is_none_or(|size| {
+            (a - b'a') < size.cols && (b - b'a') < size.rows && [a, b] != *b"tt"
+        }),
+        _ => false,
+    }
 }
 
 fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {

@@ -1,0 +1,111 @@
+//! `qipu check` cuts big collections into parts checked in parallel. Whatever
+//! the cut, every output must be the one the whole file gives.
+
+use std::process::{Command, Output};
+
+fn qipu(args: &[&str], part_bytes: Option<usize>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    c.args(args);
+    match part_bytes {
+        Some(n) => c.env("QIPU_PART_BYTES", n.to_string()),
+        None => c.env("QIPU_PART_BYTES", usize::MAX.to_string()),
+    };
+    c.output().expect("qipu runs")
+}
+
+/// A collection with problems of every level: per game and for the whole
+/// document (mixed FF versions, several games).
+fn collection() -> Vec<u8> {
+    let mut s = Vec::new();
+    for i in 0..40 {
+        let game: String = match i % 8 {
+            0 => format!(
+                "(;GM[1]FF[4]SZ[19]PB[Black {i}]DT[2003.04.{:02}];B[pd];W[dp];B[pp])",
+                i % 28 + 1
+            ),
+            1 => "(;GM[1]FF[3]SZ[19]KM[5。5];B[zz];W[dd](;B[qq])(;B[dq]))".to_string(),
+            2 => "(;GM[1]FF[4]SZ[9]RE[w+4.5];B[ee];W[ee];B[];W[tt])".to_string(),
+            3 => "(;GM[1]FF[4]SZ[19]C[黑胜 comment]AB[aa][bb]AE[aa];B[cc])".to_string(),
+            4 => "(;GM[1]FF[4]SZ[19];B[pd]C[unescaped ] here])".to_string(),
+            5 => "(;GM[2]FF[4]SZ[8];B[aa])".to_string(),
+            6 => "(;FF[4]GM[1]SZ[19]HA[0]AB[dd][pp];W[qd];W[dp])".to_string(),
+            _ => "(;GM[1]FF[4]SZ[19];B[pd];W[dd];B[pq]XX[private value];W[dp])".to_string(),
+        };
+        s.extend_from_slice(game.as_bytes());
+        s.push(b'\n');
+    }
+    s
+}
+
+/// Equal texts, or the first line that differs.
+fn same_text(got: &[u8], want: &[u8], what: &str) {
+    let (got, want) = (String::from_utf8_lossy(got), String::from_utf8_lossy(want));
+    for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        assert_eq!(g, w, "{what}: line {}", i + 1);
+    }
+    assert_eq!(
+        got.lines().count(),
+        want.lines().count(),
+        "{what}: line count"
+    );
+    assert_eq!(got, want, "{what}");
+}
+
+fn dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qipu-parts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn parts_give_the_outputs_of_the_whole_file() {
+    let d = dir("same");
+    let input = d.join("collection.sgf");
+    let bytes = collection();
+    // The fixture is one that gets cut.
+    assert!(sgf_core::split::split_collection(&bytes, 64).is_some());
+    std::fs::write(&input, &bytes).unwrap();
+    let input = input.to_str().unwrap();
+    let out = d.join("out.sgf");
+    let out_s = out.to_str().unwrap();
+
+    let runs: &[&[&str]] = &[
+        &["check", input],
+        &["check", "--json", input],
+        &["check", "--max-diagnostics", "3", input],
+        &["check", "--fix", "-o", out_s, input],
+        &["check", "--fix", "--json", "-o", out_s, input],
+    ];
+    for args in runs {
+        let whole = qipu(args, None);
+        let whole_file = std::fs::read(&out).ok();
+        let _ = std::fs::remove_file(&out);
+        for part in [1, 64, 200, 1000] {
+            let cut = qipu(args, Some(part));
+            assert_eq!(cut.status.code(), whole.status.code(), "{args:?} at {part}");
+            same_text(
+                &cut.stdout,
+                &whole.stdout,
+                &format!("stdout of {args:?} at {part}"),
+            );
+            same_text(
+                &cut.stderr,
+                &whole.stderr,
+                &format!("stderr of {args:?} at {part}"),
+            );
+            assert_eq!(
+                std::fs::read(&out).ok(),
+                whole_file,
+                "written file of {args:?} with parts of {part} bytes"
+            );
+            let _ = std::fs::remove_file(&out);
+        }
+    }
+    // The check really found things, so the comparison means something.
+    let json = qipu(&["check", "--json", input], Some(64));
+    let text = String::from_utf8_lossy(&json.stdout);
+    for code in ["F018", "F016", "\"V0"] {
+        assert!(text.contains(code), "{code} missing from {text}");
+    }
+}
