@@ -2,7 +2,7 @@
 //!
 //! Reads the records that Chinese, Korean and Japanese servers hand out —
 //! Tygem **GIB**, WBaduk/Cyberoro/Sina **NGF** (both variants), Pandanet
-//! **UGF/UGI** (with the review tree as real variations) — into ordinary
+//! **UGF/UGI** (with the review tree as real variations), QQ Go **WGS** — into ordinary
 //! SGF documents of `sgf-core`, and normalises the SGF dialects of Sina and
 //! the Nihon Ki-in, Fox, Go Assistant and OGS.
 //!
@@ -36,9 +36,12 @@ mod replay;
 pub mod sgf;
 pub mod ugf;
 pub mod walk;
+pub mod wgs;
 
 pub use common::{
     HandicapOrder, fmt_real, handicap_points, normalize_rank, parse_date_loose, parse_result_text,
 };
 pub use dialect::{Dialect, detect_dialects, dialect_diagnostics, normalize};
-pub use registry::{Format, Loaded, ReadError, ReadOptions, Registry, builtin, read_any};
+pub use registry::{
+    Format, Loaded, ReadError, ReadOptions, Registry, UNSUPPORTED, Unsupported, builtin, read_any,
+};
