@@ -480,21 +480,33 @@ async fn export(State(app): State<Arc<App>>, req: Request) -> Response {
         s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
         doc.node(s.node()).number()
     );
-    match format.as_str() {
-        "png" => match sgf_render::render_png(doc, s.node(), &opts, size) {
-            Ok(png) => (
-                [
-                    (header::CONTENT_TYPE, "image/png".to_string()),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"{name}.png\""),
-                    ),
-                ],
-                png,
-            )
-                .into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    // png, jpg/jpeg (`quality`, 1-100) and bmp: the same pixels.
+    let image = sgf_render::ImageFormat::from_extension(&format).map(|f| match f {
+        sgf_render::ImageFormat::Jpeg { .. } => sgf_render::ImageFormat::Jpeg {
+            quality: query_param(q.as_deref(), "quality")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(sgf_render::ImageFormat::DEFAULT_JPEG_QUALITY)
+                .clamp(1, 100),
         },
+        f => f,
+    });
+    match image {
+        Some(image) => {
+            match sgf_render::render_image(doc, s.node(), &opts, size, image) {
+                Ok(bytes) => (
+                    [
+                        (header::CONTENT_TYPE, image.mime_type().to_string()),
+                        (
+                            header::CONTENT_DISPOSITION,
+                            format!("attachment; filename=\"{name}.{}\"", image.extension()),
+                        ),
+                    ],
+                    bytes,
+                )
+                    .into_response(),
+                Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+            }
+        }
         _ => match sgf_render::render_svg(doc, s.node(), &opts) {
             Ok(svg) => (
                 [
