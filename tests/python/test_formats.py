@@ -1,4 +1,4 @@
-"""Other record formats (GIB, NGF, UGF/UGI) through qipu.read, read_many and to_arrow."""
+"""Other record formats (GIB, NGF, UGF/UGI, WGS) through qipu.read, read_many and to_arrow."""
 
 import pytest
 
@@ -13,6 +13,7 @@ def test_read_other_formats():
         (FORMATS / "gib" / "china_gbk.gib", "GIB"),
         (FORMATS / "ngf" / "even.ngf", "NGF"),
         (FORMATS / "ugf" / "sjis_handicap.ugf", "UGF"),
+        (FORMATS / "wgs" / "even_resign.wgs", "WGS"),
     ]:
         coll = qipu.read(path)
         assert coll.format == fmt, path
@@ -51,10 +52,31 @@ def test_bulk_reads_every_format():
     files = qipu.expand_paths(FORMATS)
     assert any(f.endswith(".gib") for f in files) and any(f.endswith(".ugi") for f in files)
     colls = list(qipu.read_many(files, threads=2, skip_errors=True))
-    assert {c.format for c in colls} == {"SGF", "GIB", "NGF", "UGF"}
+    assert {c.format for c in colls} == {"SGF", "GIB", "NGF", "UGF", "WGS"}
     with pytest.raises(qipu.ParseError):
         list(qipu.read_many(files, threads=2))
     pa = pytest.importorskip("pyarrow")
     table = qipu.to_arrow(FORMATS, skip_errors=True)
     assert table.num_rows == sum(len(c) for c in colls)
     assert isinstance(table, pa.Table)
+
+
+def test_wgs_from_qq_go():
+    coll = qipu.read(FORMATS / "wgs" / "handicap3_counting.wgs")
+    assert coll.format == "WGS"
+    game = coll[0]
+    assert (game.info.black, game.info.white) == ("alpha", "beta")
+    assert len(game.moves()) == 5
+    data = (FORMATS / "wgs" / "even_resign.wgs").read_bytes()
+    assert qipu.parse(data).format == "WGS"
+    with pytest.raises(qipu.ParseError) as e:
+        qipu.parse(data[:100], format="WGS")
+    assert "truncated" in str(e.value)
+
+
+def test_formats_multigo_reads_and_qipu_cannot(tmp_path):
+    p = tmp_path / "game.bdx"
+    p.write_bytes(b"\x42\x44\x00\x01\xff\xfe")
+    with pytest.raises(qipu.ParseError) as e:
+        qipu.read(p)
+    assert "format not supported" in str(e.value) and "BDX" in str(e.value)

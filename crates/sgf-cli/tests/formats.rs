@@ -185,9 +185,13 @@ fn the_format_can_be_forced() {
     let out = qipu(&["convert", "-q", "--from", "ngf", "-"], Some(body));
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(";B[pd]\n;W[dp])"), "{}", stdout(&out));
+    let out = qipu(&["convert", "--from", "xyz", "-"], Some(body));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown format `xyz`"));
+    // A format Qipu knows of but cannot read says so.
     let out = qipu(&["convert", "--from", "bdx", "-"], Some(body));
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown format `bdx`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("format not supported"));
 }
 
 #[test]
@@ -302,7 +306,7 @@ fn check_finds_every_format_in_a_directory() {
     // crypt.ugf cannot be read.
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stdout(&out).contains("19 file(s) checked"),
+        stdout(&out).contains("22 file(s) checked"),
         "{}",
         stdout(&out)
     );

@@ -10,8 +10,9 @@ use sgf_core::{Diagnostic, Parsed};
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ReadOptions {
-    /// Copy e-mail addresses (UGF `PlayerB`/`PlayerW`) into the SGF record.
-    /// Off by default: a converted file is often shared.
+    /// Copy contact addresses into the SGF record: the e-mail addresses of
+    /// UGF `PlayerB`/`PlayerW` and the players' QQ numbers of WGS. Off by
+    /// default: a converted file is often shared.
     pub keep_email: bool,
     /// Report the SGF dialects a file uses (information, `R003`). On by
     /// default; callers that count or repair turn it off: it reads every
@@ -31,7 +32,7 @@ impl Default for ReadOptions {
 /// A record read by [`read_any`](crate::read_any) or a [`Format`].
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    /// The format it was read as (`SGF`, `GIB`, `NGF`, `UGF`).
+    /// The format it was read as (`SGF`, `GIB`, `NGF`, `UGF`, `WGS`).
     pub format: &'static str,
     /// The charset of the input (`UTF-8`, `GBK`, `Shift_JIS`, `ASCII`, …;
     /// for SGF the first game's).

@@ -2,7 +2,7 @@
 //!
 //! Reads the records that Chinese, Korean and Japanese servers hand out —
 //! Tygem **GIB**, WBaduk/Cyberoro/Sina **NGF** (both variants), Pandanet
-//! **UGF/UGI** (with the review tree as real variations) — into ordinary
+//! **UGF/UGI** (with the review tree as real variations), QQ Go **WGS** — into ordinary
 //! SGF documents of `sgf-core`, and normalises the SGF dialects of Sina and
 //! the Nihon Ki-in, Fox, Go Assistant and OGS.
 //!
@@ -41,8 +41,9 @@ pub mod save;
 pub mod sgf;
 pub mod ugf;
 pub mod walk;
+pub mod wgs;
 
 pub use common::{HandicapOrder, handicap_points};
 pub use dialect::{Dialect, detect_dialects, dialect_diagnostics, normalize};
 pub use format::{Format, Loaded, ReadError, ReadOptions};
-pub use registry::{Registry, builtin, read_any};
+pub use registry::{Registry, UNSUPPORTED, Unsupported, builtin, read_any};

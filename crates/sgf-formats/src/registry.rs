@@ -4,6 +4,10 @@
 //!
 //! # Adding a format (BDX, GOS, the China Game Center `.GO`, …)
 //!
+//! These three are listed in [`UNSUPPORTED`] until someone has a sample:
+//! a file with their extension whose content no reader recognises fails
+//! with "format not supported", naming the format.
+//!
 //! 1. Write a type implementing [`Format`] in its own module: `sniff` looks
 //!    at the first bytes and says how sure it is (0–100); `read` builds an
 //!    [`SgfBuilder`](crate::builder::SgfBuilder) (root game info with
@@ -44,13 +48,14 @@ impl Registry {
         }
     }
 
-    /// SGF, GIB, NGF, UGF/UGI.
+    /// SGF, GIB, NGF, UGF/UGI, WGS.
     pub fn builtin() -> Registry {
         let mut r = Registry::empty();
         r.register(Box::new(crate::sgf::Sgf));
         r.register(Box::new(crate::gib::Gib));
         r.register(Box::new(crate::ngf::Ngf));
         r.register(Box::new(crate::ugf::Ugf));
+        r.register(Box::new(crate::wgs::Wgs));
         r
     }
 
@@ -64,7 +69,9 @@ impl Registry {
         self.formats.iter().map(|f| &**f)
     }
 
-    /// A format by name or extension, case-insensitive (`gib`, `UGI`).
+    /// A format by name or extension, case-insensitive (`gib`, `UGI`). A
+    /// format Qipu knows of but cannot read ([`UNSUPPORTED`], `bdx`) is
+    /// found too: reading with it gives the "not supported" error.
     pub fn by_name(&self, name: &str) -> Option<&dyn Format> {
         let n = name.trim_start_matches('.');
         self.formats()
@@ -73,11 +80,22 @@ impl Registry {
                 self.formats()
                     .find(|f| f.extensions().iter().any(|e| e.eq_ignore_ascii_case(n)))
             })
+            .or_else(|| {
+                UNSUPPORTED
+                    .iter()
+                    .find(|u| {
+                        u.name.eq_ignore_ascii_case(n)
+                            || u.extensions.iter().any(|e| e.eq_ignore_ascii_case(n))
+                    })
+                    .map(|u| u as &dyn Format)
+            })
     }
 
     /// The format of `bytes`: the best content score when it is sure
     /// (≥ 50), else the format of the file's extension, else the best
-    /// content score above 0, else SGF (whose parser reads anything).
+    /// content score above 0, else a format of [`UNSUPPORTED`] when the
+    /// extension names one (its `read` says it is not supported), else SGF
+    /// (whose parser reads anything).
     pub fn detect(&self, bytes: &[u8], path: Option<&Path>) -> &dyn Format {
         let mut best: Option<(&dyn Format, u8)> = None;
         for f in self.formats() {
@@ -104,6 +122,9 @@ impl Registry {
         if let Some((f, _)) = best {
             return f;
         }
+        if let Some(u) = path.and_then(Unsupported::of_path) {
+            return u;
+        }
         self.by_name("SGF").unwrap_or(&crate::sgf::Sgf)
     }
 
@@ -118,6 +139,75 @@ impl Registry {
         opts: &ReadOptions,
     ) -> Result<Loaded, ReadError> {
         self.detect(bytes, path).read(bytes, opts)
+    }
+}
+
+/// A record format that MultiGo reads and Qipu cannot: no description,
+/// reader or sample of it is public. Recognised by its extension only, so
+/// that reading such a file says so instead of failing as SGF; not part of
+/// any registry's [`Registry::formats`] (a directory walk does not pick up
+/// `.go` source files).
+#[derive(Debug)]
+pub struct Unsupported {
+    /// Short name (`BDX`).
+    pub name: &'static str,
+    /// Whose format it is.
+    pub description: &'static str,
+    /// File name extensions, lower case, without the dot.
+    pub extensions: &'static [&'static str],
+}
+
+/// The formats MultiGo reads that Qipu cannot (see `docs/formats.md`).
+pub const UNSUPPORTED: &[Unsupported] = &[
+    Unsupported {
+        name: "BDX",
+        description: "the Qingfeng (清风) server's record",
+        extensions: &["bdx"],
+    },
+    Unsupported {
+        name: "GOS",
+        description: "the Ourgame / Lianzhong (联众) record",
+        extensions: &["gos"],
+    },
+    Unsupported {
+        name: "GO",
+        description: "the China Game Center (中国游戏中心) record",
+        extensions: &["go"],
+    },
+];
+
+impl Unsupported {
+    /// The unsupported format a path's extension names.
+    pub fn of_path(path: &Path) -> Option<&'static Unsupported> {
+        let ext = path.extension()?.to_str()?;
+        UNSUPPORTED
+            .iter()
+            .find(|u| u.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+    }
+}
+
+impl Format for Unsupported {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn description(&self) -> &'static str {
+        self.description
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
+    }
+    fn sniff(&self, _bytes: &[u8]) -> u8 {
+        0
+    }
+    fn read(&self, _bytes: &[u8], _opts: &ReadOptions) -> Result<Loaded, ReadError> {
+        Err(ReadError {
+            format: self.name,
+            message: format!(
+                "format not supported: Qipu cannot read {}, {}: no description, reader or sample of it is public (MultiGo can convert it to SGF)",
+                self.name, self.description
+            ),
+            diagnostics: Vec::new(),
+        })
     }
 }
 

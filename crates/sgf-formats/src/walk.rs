@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn extensions_come_from_the_registry() {
         let ext = record_extensions();
-        for e in ["sgf", "sgfs", "mgt", "gib", "ngf", "ugf", "ugi"] {
+        for e in ["sgf", "sgfs", "mgt", "gib", "ngf", "ugf", "ugi", "wgs"] {
             assert!(ext.contains(&e), "{e} missing from {ext:?}");
         }
         assert!(is_record_path(Path::new("a/B.SGF")));

@@ -201,6 +201,20 @@ const SAMPLES: &[Expect] = &[
         end: (110, 106, 3, 0),
         unreadable: 0,
     },
+    Expect {
+        file: "wgs/wgs2sgf-demo.wgs",
+        format: "WGS",
+        charset: "gb18030",
+        pb: "中流击水",
+        pw: "闻鸡起舞",
+        // Ending 9 (resignation), winner 1 (Black): wgs2sgf writes 白认输/黑胜.
+        re: Some("B+R"),
+        km: "7.5",
+        ha: None,
+        moves: 267,
+        end: (126, 129, 4, 8),
+        unreadable: 0,
+    },
 ];
 
 #[test]
@@ -220,7 +234,8 @@ fn every_format_sample_reads_as_expected() {
                 sub.file_name().to_string_lossy(),
                 f.file_name().to_string_lossy()
             );
-            if !name.ends_with(".json") {
+            // Expected outputs of other converters are not samples.
+            if !name.ends_with(".json") && !name.contains(".expected.") {
                 on_disk.push(name);
             }
         }
@@ -331,6 +346,62 @@ fn weiqihub_gib_matches_its_expected_move_list() {
     let played: Vec<String> = all.into_iter().filter(|m| !m.ends_with("[]")).collect();
     assert_eq!(played.len(), 289);
     assert_eq!(played, want);
+}
+
+#[test]
+fn wgs_sample_has_the_facts_of_the_wgs2sgf_output() {
+    let Some(dir) = corpus_dir() else { return };
+    let wgs = dir.join("formats/wgs/wgs2sgf-demo.wgs");
+    let sgf = dir.join("formats/wgs/wgs2sgf-demo.expected.sgf");
+    if !wgs.is_file() || !sgf.is_file() {
+        eprintln!("SKIPPED: the QQ Go sample is absent");
+        return;
+    }
+    let ours = read_any(&std::fs::read(wgs).unwrap(), None).unwrap();
+    assert_eq!((ours.format, ours.converted), ("WGS", true));
+    let theirs = sgf_core::parse(&std::fs::read(sgf).unwrap()).document;
+    let (a, b) = (summarize(&ours.parsed.document, 0), summarize(&theirs, 0));
+    // Same players, size, komi, moves and final position; wgs2sgf's DT is the
+    // file's modification time (the record has no date) and its ranks and
+    // result are Chinese sentences, compared below; it writes HA[0] for no
+    // handicap, which FF[4] leaves out.
+    assert_eq!((a.ha.as_deref(), b.ha.as_deref()), (None, Some("0")));
+    let facts = |s: &Summary| Summary {
+        br: None,
+        wr: None,
+        re: None,
+        dt: None,
+        ha: None,
+        ..s.clone()
+    };
+    assert_eq!(facts(&a), facts(&b));
+    assert_eq!(a.moves, 267);
+    assert_eq!(
+        main_line_moves(&ours.parsed.document, 0),
+        main_line_moves(&theirs, 0)
+    );
+    assert_eq!(main_line_moves(&ours.parsed.document, 0)[0], "B[pd]");
+    // 3级(业余1段) and 3级: the level, and Black's assessed amateur dan.
+    assert_eq!(b.br.as_deref(), Some("3级(业余1段)"));
+    assert_eq!(b.wr.as_deref(), Some("3级"));
+    assert_eq!((a.br.as_deref(), a.wr.as_deref()), (Some("3k"), Some("3k")));
+    let root = ours.parsed.document.game(0).unwrap().root();
+    let kept: Vec<String> = root
+        .values("WGSHEADER")
+        .map(|v| v.decoded().into_owned())
+        .collect();
+    for k in [
+        "BAMATEURDAN=1",
+        "BRATING=-119",
+        "WRATING=-157",
+        "END=9",
+        "WINNER=1",
+    ] {
+        assert!(kept.iter().any(|x| x == k), "{k} missing from {kept:?}");
+    }
+    // 白认输/黑胜: White resigned, Black won.
+    assert_eq!(b.re.as_deref(), Some("白认输/黑胜"));
+    assert_eq!(a.re.as_deref(), Some("B+R"));
 }
 
 #[test]

@@ -423,5 +423,38 @@ fn sniffing_by_content_beats_the_extension() {
     assert_eq!(r.detect(b"", p("x.ngf").as_deref()).name(), "NGF");
     assert_eq!(r.detect(b"hello", None).name(), "SGF");
     assert_eq!(r.by_name("ugi").unwrap().name(), "UGF");
-    assert!(r.by_name("bdx").is_none());
+    assert_eq!(r.by_name("wgs").unwrap().name(), "WGS");
+    assert!(r.by_name("xyz").is_none());
+}
+
+#[test]
+fn formats_multigo_reads_and_qipu_cannot_say_so() {
+    let r = sgf_formats::builtin();
+    let opts = sgf_formats::ReadOptions::default();
+    for (file, name, whose) in [
+        ("game.bdx", "BDX", "清风"),
+        ("GAME.GOS", "GOS", "联众"),
+        ("game.go", "GO", "China Game Center"),
+    ] {
+        let path = Some(std::path::Path::new(file));
+        let binary = [0x17u8, 0, 0x80, 0xff, 3, 0, 0, 0];
+        let f = r.detect(&binary, path);
+        assert_eq!(f.name(), name);
+        let e = f.read(&binary, &opts).unwrap_err();
+        assert_eq!(e.format, name);
+        assert!(e.message.starts_with("format not supported"), "{e}");
+        assert!(e.message.contains(whose), "{e}");
+        assert!(e.to_string().contains(name), "{e}");
+        // The registry's read says the same.
+        let e = r.read(&binary, path, &opts).unwrap_err();
+        assert!(e.message.starts_with("format not supported"), "{e}");
+        assert_eq!(r.by_name(name).unwrap().name(), name);
+        // What a reader recognises is read, whatever the extension.
+        let sgf = r.read(b"(;GM[1];B[aa])", path, &opts).unwrap();
+        assert_eq!(sgf.format, "SGF");
+        // A directory walk does not take `.go` source files for records.
+        assert!(!sgf_formats::walk::is_record_path(std::path::Path::new(
+            file
+        )));
+    }
 }

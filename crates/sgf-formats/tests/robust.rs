@@ -123,6 +123,8 @@ const FIXTURES: &[&str] = &[
     "sgf/nihon_kiin_sjis.sgf",
     "sgf/fox_handicap_moves.sgf",
     "sgf/go_assistant.sgf",
+    "wgs/even_resign.wgs",
+    "wgs/handicap3_counting.wgs",
 ];
 
 proptest! {
@@ -134,6 +136,24 @@ proptest! {
     #[test]
     fn format_flavoured_garbage(bytes in lines()) {
         exercise(&bytes);
+    }
+
+    /// WGS-shaped bytes: a header with a board size, any other header
+    /// bytes, and move bytes of any kind and length.
+    #[test]
+    fn wgs_shaped(
+        header in prop::collection::vec(any::<u8>(), 122),
+        size in 2u8..=52,
+        moves in prop::collection::vec(any::<u8>(), 0..200),
+        exact in prop::bool::ANY,
+    ) {
+        let mut b = header;
+        b[101] = size;
+        if exact {
+            b[120..122].copy_from_slice(&((moves.len() / 2) as u16).to_le_bytes());
+        }
+        b.extend_from_slice(&moves);
+        exercise(&b);
     }
 
     #[test]

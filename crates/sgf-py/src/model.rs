@@ -424,7 +424,7 @@ impl Collection {
         self.inner.path.clone()
     }
 
-    /// The format it was read as: `"SGF"`, or `"GIB"`, `"NGF"`, `"UGF"` for
+    /// The format it was read as: `"SGF"`, or `"GIB"`, `"NGF"`, `"UGF"`, `"WGS"` for
     /// a record converted to SGF (whose diagnostics point into the input).
     #[getter]
     fn format(&self) -> &'static str {

@@ -126,6 +126,21 @@ impl Figure {
     pub fn to_svg(&self, theme: Theme) -> String {
         self.diagram.to_svg(&self.render_options(theme))
     }
+
+    /// The figure as a PNG, JPEG or BMP picture, the longer side `size_px`
+    /// pixels.
+    ///
+    /// # Errors
+    /// See [`Diagram::to_image`].
+    pub fn to_image(
+        &self,
+        theme: Theme,
+        size_px: u32,
+        format: crate::ImageFormat,
+    ) -> Result<Vec<u8>, crate::RenderError> {
+        self.diagram
+            .to_image(&self.render_options(theme), size_px, format)
+    }
 }
 
 /// Reads an `FG` value: flags and name.

@@ -60,6 +60,7 @@ pub mod figure;
 mod font;
 pub mod geometry;
 pub mod options;
+pub mod raster;
 mod svg;
 mod text;
 
@@ -71,6 +72,7 @@ pub use diagram::{Diagram, Region, Shape, Status};
 pub use figure::{Figure, FigureOptions, figures};
 pub use geometry::Geometry;
 pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
+pub use raster::ImageFormat;
 
 /// Why a picture could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +83,8 @@ pub enum RenderError {
     BadSize(u32),
     /// The rasteriser refused the drawing (a bug: the SVG is our own).
     Raster(String),
+    /// The requested JPEG quality is out of range (1–100).
+    BadQuality(u8),
 }
 
 impl fmt::Display for RenderError {
@@ -91,6 +95,7 @@ impl fmt::Display for RenderError {
             }
             RenderError::BadSize(s) => write!(f, "image size {s} is out of range (1-16384 pixels)"),
             RenderError::Raster(e) => write!(f, "cannot rasterise the diagram: {e}"),
+            RenderError::BadQuality(q) => write!(f, "JPEG quality {q} is out of range (1-100)"),
         }
     }
 }
@@ -121,6 +126,22 @@ pub fn render_png(
     size_px: u32,
 ) -> Result<Vec<u8>, RenderError> {
     Diagram::at(doc, node, opts)?.to_png(opts, size_px)
+}
+
+/// The diagram at `node` as a PNG, JPEG or BMP picture; the longer side is
+/// `size_px` pixels.
+///
+/// # Errors
+/// As [`render_png`], and [`RenderError::BadQuality`] for a JPEG quality
+/// outside 1–100.
+pub fn render_image(
+    doc: &Document,
+    node: NodeId,
+    opts: &RenderOptions,
+    size_px: u32,
+    format: ImageFormat,
+) -> Result<Vec<u8>, RenderError> {
+    Diagram::at(doc, node, opts)?.to_image(opts, size_px, format)
 }
 
 /// The diagram at `node` as text.
@@ -169,13 +190,46 @@ impl Diagram {
     /// # Errors
     /// [`RenderError::BadSize`] for a size outside 1–16384.
     pub fn to_png(&self, opts: &RenderOptions, size_px: u32) -> Result<Vec<u8>, RenderError> {
+        self.to_image(opts, size_px, ImageFormat::Png)
+    }
+
+    /// A PNG, JPEG or BMP picture, the longer side `size_px` pixels; the
+    /// three are encoded from the same pixels.
+    ///
+    /// ```
+    /// use sgf_render::{Diagram, ImageFormat, RenderOptions};
+    ///
+    /// let doc = sgf_core::parse(b"(;SZ[9];B[ee])").document;
+    /// let node = doc.game(0).unwrap().main_line().last().unwrap().id();
+    /// let opts = RenderOptions::default();
+    /// let d = Diagram::at(&doc, node, &opts).unwrap();
+    /// let jpg = d.to_image(&opts, 300, ImageFormat::Jpeg { quality: 85 }).unwrap();
+    /// let bmp = d.to_image(&opts, 300, ImageFormat::Bmp).unwrap();
+    /// assert!(jpg.starts_with(&[0xff, 0xd8, 0xff]) && bmp.starts_with(b"BM"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`RenderError::BadSize`] for a size outside 1–16384,
+    /// [`RenderError::BadQuality`] for a JPEG quality outside 1–100.
+    pub fn to_image(
+        &self,
+        opts: &RenderOptions,
+        size_px: u32,
+        format: ImageFormat,
+    ) -> Result<Vec<u8>, RenderError> {
         if !(1..=16384).contains(&size_px) {
             return Err(RenderError::BadSize(size_px));
+        }
+        if let ImageFormat::Jpeg { quality } = format
+            && !(1..=100).contains(&quality)
+        {
+            return Err(RenderError::BadQuality(quality));
         }
         let options = raster_options();
         // Without a CJK font, text the bundled glyphs lack is drawn as its box.
         let boxes = !has_fonts(&options);
-        svg_to_png(&svg::write(self, opts, boxes), size_px, &options)
+        let pixmap = rasterise(&svg::write(self, opts, boxes), size_px, &options)?;
+        raster::encode(&pixmap, format)
     }
 }
 
@@ -248,11 +302,11 @@ const CJK_FONTS: &[&str] = &[
 ];
 
 /// Rasterises an SVG of ours; the longer side becomes `size_px` pixels.
-fn svg_to_png(
+fn rasterise(
     svg: &str,
     size_px: u32,
     options: &resvg::usvg::Options<'_>,
-) -> Result<Vec<u8>, RenderError> {
+) -> Result<resvg::tiny_skia::Pixmap, RenderError> {
     use resvg::{tiny_skia, usvg};
     let tree =
         usvg::Tree::from_str(svg, options).map_err(|e| RenderError::Raster(e.to_string()))?;
@@ -264,10 +318,10 @@ fn svg_to_png(
         tiny_skia::Pixmap::new(w, h).ok_or_else(|| RenderError::Raster("empty image".into()))?;
     resvg::render(
         &tree,
-        tiny_skia::Transform::from_scale(scale, scale),
+        // Stretched by under half a pixel so that the picture fills the
+        // rounded size: no half-transparent last row or column.
+        tiny_skia::Transform::from_scale(w as f32 / s.width(), h as f32 / s.height()),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Raster(e.to_string()))
+    Ok(pixmap)
 }

@@ -611,12 +611,22 @@ fn export_blocking(app: &App, q: Option<&str>) -> Response {
         Ok(x) => x,
         Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     };
-    let (mime, ext, bytes) = match format.as_str() {
-        "png" => match diagram.to_png(&opts, size) {
-            Ok(png) => ("image/png", "png", png),
+    // png, jpg/jpeg (`quality`, 1-100) and bmp: the same pixels.
+    let image = sgf_render::ImageFormat::from_extension(&format).map(|f| match f {
+        sgf_render::ImageFormat::Jpeg { .. } => sgf_render::ImageFormat::Jpeg {
+            quality: query_param(q, "quality")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(sgf_render::ImageFormat::DEFAULT_JPEG_QUALITY)
+                .clamp(1, 100),
+        },
+        f => f,
+    });
+    let (mime, ext, bytes) = match image {
+        Some(image) => match diagram.to_image(&opts, size, image) {
+            Ok(b) => (image.mime_type(), image.extension(), b),
             Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
         },
-        _ => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
+        None => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
     };
     (
         [

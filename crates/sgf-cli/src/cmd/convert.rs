@@ -13,10 +13,13 @@ use crate::input;
 ///
 /// Reads SGF (any FF version and charset, and the dialects of Sina / Nihon
 /// Ki-in, Fox, Go Assistant and OGS, which are normalised), Tygem GIB,
-/// WBaduk/Sina NGF and Pandanet UGF/UGI (review variations and comments
-/// included). The format is sniffed from the content; the extension only
+/// WBaduk/Sina NGF, Pandanet UGF/UGI (review variations and comments
+/// included) and QQ Go WGS. The format is sniffed from the content; the extension only
 /// breaks ties. Several inputs without `-d` make one collection; with
 /// `-d DIR --split`, every game of a collection gets a file of its own.
+///
+/// BDX, GOS and China Game Center `.go` files (which MultiGo reads) are not
+/// supported: no description or sample of them is public; reading one says so.
 ///
 /// Exit status: 0 when every input was converted, 2 when one could not be
 /// read (the others are still converted) or on bad usage.
@@ -34,10 +37,10 @@ pub struct Args {
     /// With `-d`: one file per game (`NAME-001.sgf`, `NAME-002.sgf`, …) instead of one per input.
     #[arg(long, requires = "dir")]
     pub split: bool,
-    /// Read every input as this format (SGF, GIB, NGF, UGF) instead of sniffing it.
+    /// Read every input as this format (SGF, GIB, NGF, UGF, WGS) instead of sniffing it.
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
-    /// Copy e-mail addresses of UGF player fields into the SGF (left out by default).
+    /// Copy contact addresses into the SGF: e-mail addresses of UGF player fields, QQ numbers of WGS players (left out by default).
     #[arg(long)]
     pub keep_email: bool,
     /// Do not print diagnostics or the list of converted files.

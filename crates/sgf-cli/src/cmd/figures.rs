@@ -1,25 +1,60 @@
-//! `qipu figures`: a game split into book-style diagrams, one SVG each, plus an HTML index.
+//! `qipu figures`: a game split into book-style diagrams, one picture each (SVG, PNG, JPEG or BMP), plus an HTML index.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use clap::Args as ClapArgs;
+use clap::{Args as ClapArgs, ValueEnum};
 use sgf_go::GameInfo;
 use sgf_render::figure::{FigureFlags, FigureOptions, figures};
-use sgf_render::{Figure, Theme};
+use sgf_render::{Figure, ImageFormat, Theme};
 
 use crate::cmd::render::ThemeArg;
 use crate::input;
 
-/// Split a game into printed figures (at each FG, or every N moves): SVGs and an index page.
+/// Picture formats of figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FigureFormat {
+    /// Scalable vector graphics.
+    Svg,
+    /// PNG images.
+    Png,
+    /// JPEG images (quality from --quality).
+    #[value(alias = "jpeg")]
+    Jpg,
+    /// 24-bit BMP images.
+    Bmp,
+}
+
+impl FigureFormat {
+    /// The raster format, `None` for SVG.
+    fn image(self, quality: u8) -> Option<ImageFormat> {
+        match self {
+            FigureFormat::Svg => None,
+            FigureFormat::Png => Some(ImageFormat::Png),
+            FigureFormat::Jpg => Some(ImageFormat::Jpeg { quality }),
+            FigureFormat::Bmp => Some(ImageFormat::Bmp),
+        }
+    }
+}
+
+/// Split a game into printed figures (at each FG, or every N moves): one picture each and an index page.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).
     pub file: String,
-    /// Directory to write `figure-001.svg`, … and `index.html` into (created if needed).
+    /// Directory to write `figure-001.svg` (or .png, .jpg, .bmp), … and `index.html` into (created if needed).
     #[arg(short, long)]
     pub output: String,
+    /// Picture format of the figures.
+    #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
+    pub format: FigureFormat,
+    /// Longer side of PNG, JPEG or BMP figures in pixels.
+    #[arg(long, default_value_t = 800)]
+    pub size: u32,
+    /// JPEG quality, 1 (smallest file) to 100 (best picture).
+    #[arg(long, default_value_t = ImageFormat::DEFAULT_JPEG_QUALITY, value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub quality: u8,
     /// Game of the collection (from 1).
     #[arg(long, default_value_t = 1)]
     pub game: usize,
@@ -44,13 +79,14 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The file name of figure `n`.
-fn file_name(n: usize) -> String {
-    format!("figure-{n:03}.svg")
+/// The file name of figure `n`; `ext` without the dot.
+fn file_name(n: usize, ext: &str) -> String {
+    format!("figure-{n:03}.{ext}")
 }
 
-/// The index page: the figures in order, each with its moves not shown and its comments.
-pub fn index_html(title: &str, figs: &[Figure]) -> String {
+/// The index page: the figures in order (pictures `figure-NNN.ext`), each
+/// with its moves not shown and its comments.
+pub fn index_html(title: &str, figs: &[Figure], ext: &str) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
@@ -68,7 +104,7 @@ img{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{font-we
             "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>\n<img src=\"{}\" alt=\"{}\">",
             f.number,
             html_escape(&f.title()),
-            file_name(f.number),
+            file_name(f.number, ext),
             html_escape(&f.title())
         );
         if !f.not_shown.is_empty() {
@@ -114,10 +150,17 @@ pub fn run(args: &Args) -> Result<u8> {
     };
     let dir = Path::new(&args.output);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let image = args.format.image(args.quality);
+    let ext = image.map_or("svg", ImageFormat::extension);
     for f in &figs {
-        let path = dir.join(file_name(f.number));
-        std::fs::write(&path, f.to_svg(theme))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let path = dir.join(file_name(f.number, ext));
+        let bytes = match image {
+            None => f.to_svg(theme).into_bytes(),
+            Some(format) => f
+                .to_image(theme, args.size, format)
+                .with_context(|| format!("cannot draw figure {}", f.number))?,
+        };
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let info = GameInfo::of(doc, game);
     let title = match (&info.name, &info.black, &info.white) {
@@ -126,7 +169,7 @@ pub fn run(args: &Args) -> Result<u8> {
         _ => format!("{} – game {}", loaded.name, args.game),
     };
     let index = dir.join("index.html");
-    std::fs::write(&index, index_html(&title, &figs))
+    std::fs::write(&index, index_html(&title, &figs, ext))
         .with_context(|| format!("cannot write {}", index.display()))?;
     eprintln!("{} figure(s) written to {}", figs.len(), dir.display());
     Ok(0)

@@ -9,8 +9,8 @@ use crate::input;
 /// Write the canonical FF[4] UTF-8 form of a record.
 ///
 /// The SGF dialects of Sina / Nihon Ki-in, Fox, Go Assistant and OGS are
-/// normalised (the values replaced are kept in `ORIGINAL`); other formats
-/// (GIB, NGF, UGF/UGI) are converted.
+/// normalised (the wording replaced is kept in `GC`); other formats
+/// (GIB, NGF, UGF/UGI, WGS) are converted.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

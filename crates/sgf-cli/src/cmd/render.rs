@@ -1,10 +1,10 @@
-//! `qipu render`: a picture of the board at a move or node (SVG, PNG or text).
+//! `qipu render`: a picture of the board at a move or node (SVG, PNG, JPEG, BMP or text).
 
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, ValueEnum};
-use sgf_render::{Diagram, MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
+use sgf_render::{Diagram, ImageFormat, MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
 
 use crate::cmd::position::locate;
 use crate::input;
@@ -16,6 +16,11 @@ pub enum Format {
     Svg,
     /// A PNG image.
     Png,
+    /// A JPEG image (quality from --quality).
+    #[value(alias = "jpeg")]
+    Jpg,
+    /// A 24-bit BMP image.
+    Bmp,
     /// Text: X, O, . and + with ASCII marks.
     Ascii,
     /// Text with ●, ○ and box-drawing lines.
@@ -51,7 +56,7 @@ pub enum VariationsArg {
     None,
 }
 
-/// Draw the board at a move or node, with its markup, as SVG, PNG or text.
+/// Draw the board at a move or node, with its markup, as SVG, PNG, JPEG, BMP or text.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).
@@ -65,15 +70,18 @@ pub struct Args {
     /// At node K in file order (from 0).
     #[arg(long)]
     pub node: Option<usize>,
-    /// Output file; its extension chooses the format (.svg, .png, .txt). Text goes to standard output without it.
+    /// Output file; its extension chooses the format (.svg, .png, .jpg/.jpeg, .bmp, .txt). Text goes to standard output without it.
     #[arg(short, long)]
     pub output: Option<String>,
     /// Output format (default: from the extension of the output file, else ascii).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Longer side of a PNG in pixels.
+    /// Longer side of a PNG, JPEG or BMP in pixels.
     #[arg(long, default_value_t = 800)]
     pub size: u32,
+    /// JPEG quality, 1 (smallest file) to 100 (best picture).
+    #[arg(long, default_value_t = ImageFormat::DEFAULT_JPEG_QUALITY, value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub quality: u8,
     /// Colours.
     #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
     pub theme: ThemeArg,
@@ -131,9 +139,18 @@ fn format_of(args: &Args) -> Result<Format> {
         .map(str::to_ascii_lowercase);
     Ok(match ext.as_deref() {
         Some("svg") => Format::Svg,
-        Some("png") => Format::Png,
         Some("txt" | "text") => Format::Ascii,
-        _ => bail!("cannot tell the format from `{out}`: use --format svg|png|ascii|unicode"),
+        Some(e) => match ImageFormat::from_extension(e) {
+            Some(ImageFormat::Png) => Format::Png,
+            Some(ImageFormat::Jpeg { .. }) => Format::Jpg,
+            Some(ImageFormat::Bmp) => Format::Bmp,
+            None => bail!(
+                "cannot tell the format from `{out}`: use --format svg|png|jpg|bmp|ascii|unicode"
+            ),
+        },
+        None => {
+            bail!("cannot tell the format from `{out}`: use --format svg|png|jpg|bmp|ascii|unicode")
+        }
     })
 }
 
@@ -176,9 +193,18 @@ pub fn run(args: &Args) -> Result<u8> {
     let diagram = Diagram::at(doc, cursor.node(), &opts)?;
     let bytes = match format {
         Format::Svg => diagram.to_svg(&opts).into_bytes(),
-        Format::Png => diagram
-            .to_png(&opts, args.size)
-            .context("cannot make the PNG")?,
+        Format::Png | Format::Jpg | Format::Bmp => {
+            let image = match format {
+                Format::Png => ImageFormat::Png,
+                Format::Jpg => ImageFormat::Jpeg {
+                    quality: args.quality,
+                },
+                _ => ImageFormat::Bmp,
+            };
+            diagram
+                .to_image(&opts, args.size, image)
+                .with_context(|| format!("cannot make the {}", image.extension().to_uppercase()))?
+        }
         Format::Ascii => diagram.to_text(&opts, TextStyle::Ascii).into_bytes(),
         Format::Unicode => diagram.to_text(&opts, TextStyle::Unicode).into_bytes(),
     };

@@ -99,7 +99,7 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: File extensions picked up when a directory is given (case-insensitive):
-#: those of every format Qipu reads (SGF, Tygem GIB, NGF, Pandanet UGF/UGI…).
+#: those of every format Qipu reads (SGF, Tygem GIB, NGF, Pandanet UGF/UGI, QQ Go WGS).
 SGF_EXTENSIONS = tuple(_record_extensions())
 
 

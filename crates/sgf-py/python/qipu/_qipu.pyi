@@ -42,12 +42,12 @@ def parse(
 ) -> "Collection":
     """Parses SGF bytes (charset from CA or detected) or str. Never fails on
     bad input unless ``strict``: problems are in ``Collection.diagnostics``.
-    ``format`` ("GIB", "NGF", "UGF" or "auto") reads another record format."""
+    ``format`` ("GIB", "NGF", "UGF", "WGS" or "auto") reads another record format."""
 
 def read(
     path: PathLike, *, strict: bool = False, charset: Optional[str] = None, format: Optional[str] = None
 ) -> "Collection":
-    """Reads a file in any format Qipu reads (SGF, GIB, NGF, UGF/UGI);
+    """Reads a file in any format Qipu reads (SGF, GIB, NGF, UGF/UGI, WGS);
     ``OSError`` when it cannot be read, ``ParseError`` when in no known format."""
 
 def read_many_native(paths: List[str], threads: int, skip_errors: bool = False) -> "ReadMany": ...
@@ -90,7 +90,7 @@ class Collection:
     def path(self) -> Optional[str]: ...
     @property
     def format(self) -> str:
-        """``"SGF"``, or ``"GIB"``, ``"NGF"``, ``"UGF"`` for a converted record."""
+        """``"SGF"``, or ``"GIB"``, ``"NGF"``, ``"UGF"``, ``"WGS"`` for a converted record."""
     @property
     def is_edited(self) -> bool: ...
     def check(self) -> List[Diagnostic]:
