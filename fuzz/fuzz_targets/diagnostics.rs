@@ -11,7 +11,7 @@ fn render_all(doc: &sgf_core::Document, input: Option<&(Vec<u8>, &'static encodi
         assert!(s.contains(d.code.as_str()));
         let _ = sgf_report::render_in("fuzz.sgf", sources.of(d), d, true);
         let _ = sgf_report::one_line_in("fuzz.sgf", sources.of(d), d);
-        let j = sgf_report::to_json(doc, &sources, d);
+        let j = sgf_report::to_json(&sources, d);
         assert!(j["line"].as_u64().is_some_and(|l| l >= 1));
     }
 }

@@ -18,17 +18,18 @@ fn qipu(args: &[&str], part_bytes: Option<usize>) -> Output {
 fn collection() -> Vec<u8> {
     let mut s = Vec::new();
     for i in 0..40 {
-        let game: String = match i % 8 {
+        let game: String = match i % 9 {
             0 => format!(
                 "(;GM[1]FF[4]SZ[19]PB[Black {i}]DT[2003.04.{:02}];B[pd];W[dp];B[pp])",
                 i % 28 + 1
             ),
             1 => "(;GM[1]FF[3]SZ[19]KM[5。5];B[zz];W[dd](;B[qq])(;B[dq]))".to_string(),
             2 => "(;GM[1]FF[4]SZ[9]RE[w+4.5];B[ee];W[ee];B[];W[tt])".to_string(),
-            3 => "(;GM[1]FF[4]SZ[19]C[黑胜 comment]AB[aa][bb]AE[aa];B[cc])".to_string(),
+            3 => "(;GM[1]FF[4]SZ[19]PW[白]C[黑胜 comment]AB[aa][bb]AE[aa];B[cc])".to_string(),
             4 => "(;GM[1]FF[4]SZ[19];B[pd]C[unescaped ] here])".to_string(),
             5 => "(;GM[2]FF[4]SZ[8];B[aa])".to_string(),
             6 => "(;FF[4]GM[1]SZ[19]HA[0]AB[dd][pp];W[qd];W[dp])".to_string(),
+            7 => "(;GM[1]FF[4]AP[foxwq]SZ[19]KM[375]TC[3]TT[40];B[pd];W[dd])".to_string(),
             _ => "(;GM[1]FF[4]SZ[19];B[pd];W[dd];B[pq]XX[private value];W[dp])".to_string(),
         };
         s.extend_from_slice(game.as_bytes());
@@ -105,7 +106,45 @@ fn parts_give_the_outputs_of_the_whole_file() {
     // The check really found things, so the comparison means something.
     let json = qipu(&["check", "--json", input], Some(64));
     let text = String::from_utf8_lossy(&json.stdout);
-    for code in ["F018", "F016", "\"V0"] {
+    for code in ["F018", "F016", "R003", "\"V0"] {
         assert!(text.contains(code), "{code} missing from {text}");
     }
+}
+
+/// Shift_JIS text whose trail byte `\` is not escaped: the scan for parts
+/// cannot tell where such a value ends, the charset-aware reading can. The
+/// outputs must still be the whole file's.
+#[test]
+fn unescaped_trail_bytes_give_the_outputs_of_the_whole_file() {
+    let d = dir("sjis");
+    let mut bytes = Vec::new();
+    for i in 0..12 {
+        if i == 5 {
+            bytes.extend_from_slice(
+                b"(;GM[1]FF[4]CA[Shift_JIS]SZ[19]C[\x83\x5c\x83\x5d];B[aa]C[x];W[bb])\n",
+            );
+        } else {
+            bytes.extend_from_slice(b"(;GM[1]FF[4]SZ[19]DT[2003.04.01];B[pd];W[dp])\n");
+        }
+    }
+    let split = sgf_core::split::split_collection(&bytes, 64).expect("cut");
+    assert!(split.dbcs_doubt);
+    let input = d.join("sjis.sgf");
+    std::fs::write(&input, &bytes).unwrap();
+    let input = input.to_str().unwrap();
+    let out = d.join("out.sgf");
+    let out_s = out.to_str().unwrap();
+    for args in [
+        &["check", "--json", input][..],
+        &["check", input],
+        &["check", "--fix", "--json", "-o", out_s, input],
+    ] {
+        let whole = qipu(args, None);
+        let whole_file = std::fs::read(&out).ok();
+        let cut = qipu(args, Some(64));
+        same_text(&cut.stdout, &whole.stdout, &format!("{args:?}"));
+        assert_eq!(std::fs::read(&out).ok(), whole_file, "{args:?}");
+    }
+    let json = qipu(&["check", "--json", input], Some(64));
+    assert!(String::from_utf8_lossy(&json.stdout).contains("C006"));
 }

@@ -2,23 +2,43 @@
 //! file can be read, checked and repaired a part at a time — on several
 //! cores, with memory for a few parts instead of the whole tree.
 //!
-//! The split is made only where it is certain to fall between game trees:
-//! the file is scanned with the grammar's rules (values end at an
-//! unescaped `]`, trees nest in parentheses), and refused when that scan
-//! could be wrong (a byte ≥ 0x80 right before `]` or `\`, where a
-//! double-byte charset could hide a trail byte; UTF-16; anything but white
-//! space between trees; a tree left open). Readers then fall back on
-//! reading the file whole, which is always right.
+//! The split is made only where it falls between game trees: the file is
+//! scanned with the grammar's rules (values end at an unescaped `]`, trees
+//! nest in parentheses), and refused when that scan could be wrong (UTF-16;
+//! anything but white space between trees; a tree left open). Readers then
+//! fall back on reading the file whole, which is always right.
+//!
+//! One doubt remains: a byte ≥ 0x80 right before `]` or `\` can be the
+//! lead byte of a double-byte character whose trail byte is that `]`, when
+//! the parser reads a game charset-aware (see [`crate::Document::dbcs_of`]).
+//! The split says so ([`Split::dbcs_doubt`]); it holds when no part is read
+//! that way, as the parser then reads every value as the scan did. A file
+//! that is valid UTF-8 and declares no other charset has no such doubt.
 
 use std::ops::Range;
 
+/// A collection cut into parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Byte ranges that cover the file exactly, in order, without gaps.
+    pub ranges: Vec<Range<usize>>,
+    /// A byte ≥ 0x80 stands right before a `]` or `\` in a file that may be
+    /// read in a double-byte charset: the split holds only if no game of
+    /// any part is read charset-aware (see the module docs).
+    pub dbcs_doubt: bool,
+}
+
 /// Byte ranges that cover `bytes` exactly (in order, without gaps), each
 /// holding whole game trees and about `target` bytes, when `bytes` can be
-/// split safely into at least two of them (see the module docs).
-pub fn split_collection(bytes: &[u8], target: usize) -> Option<Vec<Range<usize>>> {
+/// split into at least two of them (see the module docs).
+pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
     if bytes.len() / 2 < target.max(1) || crate::charset::sniff_utf16(bytes).is_some() {
         return None;
     }
+    // In UTF-8 a byte ≥ 0x80 before `]` ends a character: no trail byte
+    // can be `]` or `\`.
+    let utf8 = only_utf8(bytes);
+    let mut dbcs_doubt = false;
     let mut parts = Vec::new();
     let mut part_start = 0usize;
     let mut depth = 0usize;
@@ -33,9 +53,9 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Vec<Range<usize>>
                 loop {
                     let off = memchr::memchr2(b']', b'\\', &bytes[i..])?;
                     let at = i + off;
-                    if at > 0 && bytes[at - 1] >= 0x80 {
+                    if at > 0 && bytes[at - 1] >= 0x80 && !utf8 {
                         // Possibly the trail byte of a double-byte character.
-                        return None;
+                        dbcs_doubt = true;
                     }
                     if bytes[at] == b'\\' {
                         i = at + 2;
@@ -87,7 +107,24 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Vec<Range<usize>>
     if part_start < n {
         parts.push(part_start..n);
     }
-    (parts.len() >= 2).then_some(parts)
+    (parts.len() >= 2).then_some(Split {
+        ranges: parts,
+        dbcs_doubt,
+    })
+}
+
+/// Whether `bytes` are valid UTF-8 and every `CA` they hold says UTF-8,
+/// so that no reader takes them for a double-byte charset.
+fn only_utf8(bytes: &[u8]) -> bool {
+    if std::str::from_utf8(bytes).is_err() {
+        return false;
+    }
+    memchr::memmem::find_iter(bytes, b"CA[").all(|at| {
+        let value = &bytes[at + 3..];
+        let end = memchr::memchr(b']', value).unwrap_or(value.len());
+        let v = value[..end].trim_ascii();
+        v.eq_ignore_ascii_case(b"UTF-8") || v.eq_ignore_ascii_case(b"UTF8")
+    })
 }
 
 #[cfg(test)]
@@ -97,7 +134,9 @@ mod tests {
     #[test]
     fn splits_between_trees_only() {
         let file = b"(;C[a)b\\]](;B[aa]))\n(;C[(])\n\n(;W[bb]) (;W[cc])";
-        let parts = split_collection(file, 1).unwrap();
+        let split = split_collection(file, 1).unwrap();
+        assert!(!split.dbcs_doubt);
+        let parts = split.ranges;
         // Only where a line break separates two trees.
         assert_eq!(
             parts.iter().map(|r| &file[r.clone()]).collect::<Vec<_>>(),
@@ -108,21 +147,34 @@ mod tests {
             ]
         );
         // Parts hold several trees when the target is larger.
-        let parts = split_collection(file, 15).unwrap();
+        let parts = split_collection(file, 15).unwrap().ranges;
         assert_eq!(split_collection(file, usize::MAX), None);
         assert_eq!(parts.len(), 2);
         assert_eq!(parts.last().unwrap().end, file.len());
     }
 
     #[test]
+    fn splits_utf8_text_ending_before_brackets() {
+        let file = "(;CA[utf-8]C[黑])\n(;C[白\\]])\n".as_bytes();
+        let split = split_collection(file, 1).unwrap();
+        assert_eq!((split.ranges.len(), split.dbcs_doubt), (2, false));
+        // Other bytes before `]` leave a doubt, for the reader to settle.
+        for doubt in [
+            "(;CA[GBK]C[黑])\n(;C[y])".as_bytes(),
+            b"(;C[\x83]])\n(;C[y])",
+            b"(;C[\x83\\]])\n(;C[y])",
+        ] {
+            assert!(split_collection(doubt, 1).unwrap().dbcs_doubt);
+        }
+    }
+
+    #[test]
     fn refuses_what_could_be_wrong() {
         for bad in [
-            &b"(;C[x])junk(;C[y])"[..],
-            b"(;C[x])(;C[y",
-            b"(;C[\x83]])(;C[y])",
-            b"(;C[\x83\\])(;C[y])",
-            b")(;C[x])(;C[y])",
-            b"(;C[x])(;C[y]",
+            &b"(;C[x])\njunk(;C[y])"[..],
+            b"(;C[x])\n(;C[y",
+            b")(;C[x])\n(;C[y])",
+            b"(;C[x])\n(;C[y]",
             b"(;C[x])",
         ] {
             assert_eq!(

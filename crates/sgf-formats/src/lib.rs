@@ -44,6 +44,9 @@ pub mod walk;
 pub mod wgs;
 
 pub use common::{HandicapOrder, handicap_points};
-pub use dialect::{Dialect, detect_dialects, dialect_diagnostics, normalize};
+pub use dialect::{
+    Dialect, DialectCount, detect_dialects, dialect_counts, dialect_diagnostics, dialect_report,
+    merge_dialect_counts, normalize,
+};
 pub use format::{Format, Loaded, ReadError, ReadOptions};
 pub use registry::{Registry, UNSUPPORTED, Unsupported, builtin, read_any};

@@ -17,7 +17,7 @@
 //! let d = &parsed.diagnostics[0];
 //! let text = sgf_report::render_in("game.sgf", sources.of(d), d, false);
 //! assert!(text.contains("game.sgf:1:"));
-//! let json = sgf_report::to_json(&parsed.document, &sources, d);
+//! let json = sgf_report::to_json(&sources, d);
 //! assert_eq!(json["line"], 1);
 //! ```
 
@@ -39,6 +39,11 @@ pub struct Source<'a> {
     /// Where the games of a collection read in different charsets start,
     /// with their charset (empty when one charset holds for all).
     game_charsets: Vec<(u32, &'static Encoding)>,
+    /// The document these bytes are the source of: its offsets are mapped
+    /// back to the file's (they differ for a transcoded UTF-16 file).
+    doc: Option<&'a Document>,
+    /// The input of a converted record: offsets are the file's already.
+    input: bool,
     /// Where these bytes stand in the file: lines before them, and their
     /// first byte (a part of a collection read on its own; see
     /// [`Source::at`]).
@@ -49,27 +54,20 @@ pub struct Source<'a> {
 impl<'a> Source<'a> {
     /// The source of a parsed SGF document.
     pub fn of(doc: &'a Document) -> Source<'a> {
-        let enc = doc.game(0).map_or(encoding_rs::UTF_8, |g| g.encoding());
         // A transcoded UTF-16 file is UTF-8 in `source()`.
-        let enc = if doc.original().len() != doc.source().len() {
-            encoding_rs::UTF_8
-        } else {
-            enc
-        };
-        // Charsets are decided per game: a line is shown in its game's.
         let transcoded = doc.original().len() != doc.source().len();
-        let game_charsets = if !transcoded && doc.games().any(|g| g.encoding() != enc) {
-            doc.games()
-                .map(|g| (g.root().span().start, g.encoding()))
-                .collect()
+        let (enc, game_charsets) = if transcoded {
+            (encoding_rs::UTF_8, Vec::new())
         } else {
-            Vec::new()
+            game_charsets(doc)
         };
         Source {
             bytes: doc.source(),
             lines: Cow::Borrowed(doc.line_index()),
             enc,
             game_charsets,
+            doc: Some(doc),
+            input: false,
             line_offset: 0,
             byte_offset: 0,
         }
@@ -87,10 +85,26 @@ impl<'a> Source<'a> {
     /// Input bytes in a known charset (a converted record).
     pub fn bytes(bytes: &'a [u8], enc: &'static Encoding) -> Source<'a> {
         Source {
+            input: true,
+            ..Source::text(bytes, (enc, Vec::new()))
+        }
+    }
+
+    /// SGF text without its document: `bytes` in the charsets that
+    /// [`game_charsets`] gave for the document they were read into. Used to
+    /// show the diagnostics of a document that is no longer held (a part
+    /// of a large collection, checked and dropped).
+    pub fn text(
+        bytes: &'a [u8],
+        (enc, game_charsets): (&'static Encoding, Vec<(u32, &'static Encoding)>),
+    ) -> Source<'a> {
+        Source {
             bytes,
             lines: Cow::Owned(LineIndex::new(bytes)),
             enc,
-            game_charsets: Vec::new(),
+            game_charsets,
+            doc: None,
+            input: false,
             line_offset: 0,
             byte_offset: 0,
         }
@@ -104,10 +118,17 @@ impl<'a> Source<'a> {
 
     /// Whether this is the input of a converted record (offsets are as they are).
     pub fn is_input(&self) -> bool {
-        matches!(self.lines, Cow::Owned(_))
+        self.input
     }
 
-    /// Decodes a source line for display in the charset of the file.
+    /// The offset in the file of an offset in these bytes.
+    pub fn file_offset(&self, offset: u32) -> u32 {
+        if self.input {
+            return offset;
+        }
+        self.doc.map_or(offset, |d| d.original_offset(offset)) + self.byte_offset
+    }
+
     /// The charset of the text at `offset` (its game's).
     fn enc_at(&self, offset: u32) -> &'static Encoding {
         let i = self
@@ -141,6 +162,22 @@ impl<'a> Source<'a> {
     }
 }
 
+/// The charset of a document's text, and where each game read in another
+/// one starts (empty when one charset holds for all): what [`Source::text`]
+/// needs to show the document's source after the document is gone.
+pub fn game_charsets(doc: &Document) -> (&'static Encoding, Vec<(u32, &'static Encoding)>) {
+    let enc = doc.game(0).map_or(encoding_rs::UTF_8, |g| g.encoding());
+    // Charsets are decided per game: a line is shown in its game's.
+    let per_game = if doc.games().any(|g| g.encoding() != enc) {
+        doc.games()
+            .map(|g| (g.root().span().start, g.encoding()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (enc, per_game)
+}
+
 /// The sources of a loaded record: its document, and for a record converted
 /// from another format, the input.
 pub struct Sources<'a> {
@@ -154,6 +191,14 @@ impl<'a> Sources<'a> {
         Sources {
             doc: Source::of(doc),
             input: original.map(|(b, e)| Source::bytes(b, e)),
+        }
+    }
+
+    /// Sources that are one text (see [`Source::text`]).
+    pub fn one(source: Source<'a>) -> Self {
+        Sources {
+            doc: source,
+            input: None,
         }
     }
 
@@ -272,20 +317,10 @@ pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
 /// `code`, `severity`, `message`, `line` and `column` (1-based), `start`
 /// and `end` (byte offsets in the file as read), `name`, and `fix` when the
 /// repair is known.
-pub fn to_json(doc: &Document, sources: &Sources<'_>, d: &Diagnostic) -> serde_json::Value {
+pub fn to_json(sources: &Sources<'_>, d: &Diagnostic) -> serde_json::Value {
     let src = sources.of(d);
     let (line, column) = src.line_col(d.span.start);
-    // Offsets in the document's source are mapped back to the file (they
-    // differ for a transcoded UTF-16 file); a converted record's input is
-    // the file already.
-    let (start, end) = if src.is_input() {
-        (d.span.start, d.span.end)
-    } else {
-        (
-            doc.original_offset(d.span.start) + src.byte_offset,
-            doc.original_offset(d.span.end) + src.byte_offset,
-        )
-    };
+    let (start, end) = (src.file_offset(d.span.start), src.file_offset(d.span.end));
     let mut o = serde_json::json!({
         "code": d.code.as_str(),
         "severity": d.severity.as_str(),

@@ -712,7 +712,7 @@ impl Session {
             .iter()
             .filter(|d| d.severity != Severity::Info)
             .take(500)
-            .map(|d| sgf_report::to_json(&self.doc, &sources, d))
+            .map(|d| sgf_report::to_json(&sources, d))
             .collect();
         Value::Array(list)
     }

@@ -83,17 +83,39 @@ fn cap_per_code(diags: &mut Vec<(usize, Diagnostic)>, max: usize) -> Vec<(Code, 
 }
 
 /// A part of a file as checked: the whole file, or a run of whole games
-/// of a large collection (see [`sgf_core::split`]), with the document its
-/// diagnostics point into (kept only when there is something to show).
+/// of a large collection (see [`sgf_core::split`]), with what its
+/// diagnostics are shown against.
 struct Part {
-    doc: Option<Document>,
-    /// The input of a record converted from another format: the reader's
-    /// diagnostics point into it (see [`report::Sources`]).
-    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    shown: Shown,
     /// Lines of the file before the part, and its first byte.
     lines_before: u32,
     byte_offset: u32,
 }
+
+/// What a part's diagnostics point into.
+enum Shown {
+    /// The document of a file read whole, and for a record converted from
+    /// another format its input, where the reader's diagnostics point
+    /// (see [`report::Sources`]).
+    Doc(
+        Box<Document>,
+        Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    ),
+    /// A part's bytes in the input, or in the repaired output, read in
+    /// these charsets: the part's document is dropped once checked, so
+    /// that memory holds a part or two, not the whole tree.
+    Text {
+        in_output: bool,
+        range: std::ops::Range<usize>,
+        charsets: Charsets,
+    },
+}
+
+/// A text's charset and where its games read in others start.
+type Charsets = (
+    &'static encoding_rs::Encoding,
+    Vec<(u32, &'static encoding_rs::Encoding)>,
+);
 
 /// The outcome of checking one file.
 struct FileReport {
@@ -110,6 +132,10 @@ struct FileReport {
     /// Errors and warnings found, before any were left out.
     counts: (usize, usize),
     error: Option<String>,
+    /// The input and the repaired output, which the parts' diagnostics
+    /// point into.
+    bytes: Vec<u8>,
+    output: Vec<u8>,
 }
 
 impl FileReport {
@@ -123,6 +149,8 @@ impl FileReport {
             omitted: Vec::new(),
             counts: (0, 0),
             error: Some(error),
+            bytes: Vec::new(),
+            output: Vec::new(),
         }
     }
 }
@@ -153,28 +181,62 @@ fn part_bytes() -> usize {
 /// What checking (and repairing) one part gives.
 struct PartResult {
     diagnostics: Vec<Diagnostic>,
-    /// What the diagnostics point into: the input, or the repaired output.
-    doc: Document,
-    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    /// What the diagnostics point into: the document (a file read whole),
+    /// or the charsets of the part's text (the input, or the output).
+    shown: Result<Shown, Charsets>,
     /// The repairs, with their line and column in the part.
     changes: Vec<(Change, u32, u32)>,
     /// The repaired output of the part.
     output: Option<Vec<u8>>,
     facts: Vec<sgf_core::validate::GameFacts>,
+    /// A game was read charset-aware (double-byte trail bytes unescaped).
+    read_aware: bool,
+    /// The dialects of a part's games, reported once for the whole file.
+    dialects: Vec<sgf_formats::DialectCount>,
+}
+
+/// Whether a game of `doc` was read charset-aware.
+fn read_aware(doc: &Document) -> bool {
+    doc.games().any(|g| doc.dbcs_of(g.root().id()).is_some())
+}
+
+/// What a part's diagnostics are shown against: its document when the file
+/// is read whole (or its text is not the file's bytes), else its charsets.
+fn shown_of(
+    doc: Document,
+    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    whole: bool,
+) -> Result<Shown, Charsets> {
+    if whole || original.is_some() || doc.original().len() != doc.source().len() {
+        Ok(Shown::Doc(Box::new(doc), original))
+    } else {
+        Err(report::game_charsets(&doc))
+    }
 }
 
 /// Checks a record (or a part of one), repairing it first with `--fix`.
-fn check_loaded(loaded: crate::input::Loaded, args: &Args) -> PartResult {
+fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartResult {
     if !args.fix {
-        let diagnostics = game_diagnostics(&loaded.parsed);
+        let mut diagnostics = game_diagnostics(&loaded.parsed);
         let doc = loaded.parsed.document;
+        if whole {
+            diagnostics.extend(sgf_core::validate::validate_document(&doc));
+        }
         let facts = (0..doc.game_count())
             .map(|gi| sgf_core::validate::game_facts(&doc, gi))
             .collect();
+        // The reader reports the dialects of a file read whole; a part's
+        // are counted for the file.
+        let dialects = if whole {
+            Vec::new()
+        } else {
+            sgf_formats::dialect_counts(&doc)
+        };
         return PartResult {
+            dialects,
+            read_aware: read_aware(&doc),
             diagnostics,
-            doc,
-            original: loaded.original,
+            shown: shown_of(doc, loaded.original, whole),
             changes: Vec::new(),
             output: None,
             facts,
@@ -183,6 +245,7 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args) -> PartResult {
     // Repaired in place (the source, and so every span, stays as read);
     // what is reported is what is left in the output.
     let mut doc = loaded.parsed.document;
+    let aware = read_aware(&doc);
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = args.variation_level;
     let changes = sgf_formats::repair::repair(&mut doc, &opts)
@@ -195,21 +258,48 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args) -> PartResult {
     let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
     drop(doc);
     let re = sgf_core::parse(&bytes);
-    let diagnostics = game_diagnostics(&re);
+    let mut diagnostics = game_diagnostics(&re);
+    if whole {
+        diagnostics.extend(sgf_core::validate::validate_document(&re.document));
+    }
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();
     PartResult {
+        dialects: Vec::new(),
+        read_aware: aware,
         diagnostics,
-        doc: re.document,
-        original: None,
+        shown: shown_of(re.document, None, whole),
         changes,
         output: Some(bytes),
         facts,
     }
 }
 
-fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
+/// A file checked: its report as printed, and its counts.
+struct Checked {
+    text: String,
+    counts: (usize, usize),
+    unreadable: bool,
+}
+
+/// Checks (and repairs) one file and renders its report: in the worker,
+/// so that no document outlives its part.
+fn check_one(path: &str, args: &Args, allow: &[Code], color: bool) -> Checked {
+    let r = check_file(path, args, allow);
+    let text = if args.json {
+        json_line(&r) + "\n"
+    } else {
+        human(&r, args, color)
+    };
+    Checked {
+        text,
+        counts: r.counts,
+        unreadable: r.error.is_some(),
+    }
+}
+
+fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let bytes = match input::read_bytes(path) {
         Ok(b) => b,
         Err(e) => return FileReport::failed(path, format!("{e:#}")),
@@ -220,7 +310,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     read_opts.dialect_report = !args.fix;
     let hint = (path != "-").then(|| std::path::Path::new(path));
     let is_sgf = sgf_formats::builtin().detect(&bytes, hint).name() == "SGF";
-    let ranges = if is_sgf {
+    let split = if is_sgf {
         sgf_core::split::split_collection(&bytes, part_bytes())
     } else {
         None
@@ -228,29 +318,41 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     // The parts of a large collection are read, checked and repaired side
     // by side and dropped when done; a file that cannot be split safely is
     // read whole.
-    let results: Vec<(u32, Result<PartResult, String>)> = match &ranges {
-        Some(ranges) => ranges
+    let mut results: Vec<(std::ops::Range<usize>, Result<PartResult, String>)> = match &split {
+        Some(split) => split
+            .ranges
             .par_iter()
             .map(|r| {
                 let part = bytes[r.clone()].to_vec();
+                let mut read_opts = read_opts.clone();
+                read_opts.dialect_report = false;
                 let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
-                    .map(|l| check_loaded(l, args))
+                    .map(|l| check_loaded(l, args, false))
                     .map_err(|e| format!("{e:#}"));
-                (r.start as u32, res)
+                (r.clone(), res)
             })
             .collect(),
-        None => {
-            let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
-                .map(|l| check_loaded(l, args))
-                .map_err(|e| format!("{e:#}"));
-            vec![(0, res)]
-        }
+        None => Vec::new(),
     };
-    let whole = ranges.is_none();
+    // A part read charset-aware may hold a `]` the split took for the end
+    // of a value: then only the whole file is read right.
+    let doubt = split.as_ref().is_some_and(|s| s.dbcs_doubt)
+        && results
+            .iter()
+            .any(|(_, r)| r.as_ref().is_ok_and(|r| r.read_aware));
+    let whole = split.is_none() || doubt;
+    if whole {
+        results.clear();
+        let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
+            .map(|l| check_loaded(l, args, true))
+            .map_err(|e| format!("{e:#}"));
+        results.push((0..bytes.len(), res));
+    }
     let mut parts = Vec::new();
     let mut diags: Vec<(usize, Diagnostic)> = Vec::new();
     let mut changes = Vec::new();
     let mut facts = Vec::new();
+    let mut dialects = Vec::new();
     let mut output = Vec::new();
     let mut out_lines = 0u32;
     let mut error = None;
@@ -258,12 +360,12 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     // the diagnostics (the output after a repair).
     let mut in_lines = 0u32;
     let mut at = 0usize;
-    for (start, res) in results {
+    for (range, res) in results {
         let r = match res {
             Ok(r) => r,
             Err(e) => return FileReport::failed(path, e),
         };
-        let start = start as usize;
+        let start = range.start;
         in_lines += memchr::memchr_iter(b'\n', &bytes[at..start]).count() as u32;
         at = start;
         for (mut c, l, col) in r.changes {
@@ -272,68 +374,76 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         }
         // Where this part's diagnostics point: the input part, or its
         // repaired output.
-        let (base, lines_before) = match &r.output {
+        let (base, lines_before, text_range) = match &r.output {
             Some(out) => {
                 if !output.is_empty() {
                     output.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
                     out_lines +=
                         memchr::memchr_iter(b'\n', sgf_core::write::GAME_SEPARATOR).count() as u32;
                 }
-                let base = output.len() as u32;
+                let base = output.len();
                 let lines = out_lines;
                 out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
                 output.extend_from_slice(out);
-                (base, lines)
+                (base, lines, base..output.len())
             }
-            None => (start as u32, in_lines),
+            None => (start, in_lines, range.clone()),
         };
-        // The file's rules point at its start and at its second game: the
-        // parts holding them keep their document to show them.
-        let holds_rules = parts.is_empty() || (facts.len() < 2 && facts.len() + r.facts.len() >= 2);
         for mut f in r.facts {
-            f.start += base;
+            f.start += base as u32;
             facts.push(f);
         }
-        let mut kept: Vec<Diagnostic> = r
-            .diagnostics
-            .into_iter()
-            .filter(|d| !allow.contains(&d.code))
-            .collect();
-        if whole {
-            kept.extend(sgf_core::validate::validate_document(&r.doc));
-        }
+        sgf_formats::merge_dialect_counts(&mut dialects, r.dialects, base as u32);
         let index = parts.len();
-        diags.extend(kept.iter().cloned().map(|d| (index, d)));
+        diags.extend(
+            r.diagnostics
+                .into_iter()
+                .filter(|d| !allow.contains(&d.code))
+                .map(|d| (index, d)),
+        );
+        let shown = match r.shown {
+            Ok(shown) => shown,
+            Err(charsets) => Shown::Text {
+                in_output: r.output.is_some(),
+                range: text_range,
+                charsets,
+            },
+        };
         parts.push(Part {
-            doc: (!kept.is_empty() || whole || holds_rules).then_some(r.doc),
-            original: r.original,
+            shown,
             lines_before,
-            byte_offset: if whole { 0 } else { base },
+            byte_offset: if whole { 0 } else { base as u32 },
         });
     }
     if !whole {
         // The rules about the whole file, from the facts of every game:
-        // their spans are in the file, shown with a part at offset 0.
-        let rules: Vec<Diagnostic> = sgf_core::validate::document_rules(&facts)
-            .into_iter()
-            .filter(|d| !allow.contains(&d.code))
-            .collect();
-        for d in rules {
-            // Shown against the part it falls in.
+        // their spans are in the file, shown with the part they fall in.
+        // Placed as reading the whole file places them: the reader's
+        // dialect reports before what else is found at the same place, the
+        // rules about the file after.
+        let place = |mut d: Diagnostic| {
             let pi = parts
                 .iter()
-                .rposition(|p| p.byte_offset <= d.span.start && p.doc.is_some())
+                .rposition(|p| p.byte_offset <= d.span.start)
                 .unwrap_or(0);
             let off = parts.get(pi).map_or(0, |p| p.byte_offset);
-            let mut d = d;
             d.span = sgf_core::Span::new(
                 d.span.start - off.min(d.span.start),
                 d.span.end - off.min(d.span.end),
             );
-            if parts.get(pi).is_some_and(|p| p.doc.is_some()) {
-                diags.push((pi, d));
-            }
-        }
+            (pi, d)
+        };
+        let reported: Vec<(usize, Diagnostic)> = sgf_formats::dialect_report(&dialects)
+            .into_iter()
+            .filter(|d| !allow.contains(&d.code))
+            .map(place)
+            .collect();
+        diags.splice(0..0, reported);
+        let rules = sgf_core::validate::document_rules(&facts)
+            .into_iter()
+            .filter(|d| !allow.contains(&d.code))
+            .map(place);
+        diags.extend(rules);
     }
     if args.fix {
         let target = if args.in_place {
@@ -353,6 +463,9 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             None => {}
         }
     }
+    // In file order, whichever step made them (dialects first, repairs
+    // after, part by part).
+    changes.sort_by_key(|(c, _, _)| c.span.start);
     if args.warnings_as_errors {
         for (_, d) in &mut diags {
             if d.severity == Severity::Warning {
@@ -389,6 +502,8 @@ fn check_one(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         omitted,
         counts,
         error,
+        bytes,
+        output,
     }
 }
 
@@ -411,14 +526,16 @@ fn write_fixed(
 }
 
 fn json_line(r: &FileReport) -> String {
-    let sources: Vec<Option<report::Sources>> = r.parts.iter().map(part_sources).collect();
+    // A part's line index is built only when something of it is shown.
+    let mut sources: Vec<Option<report::Sources>> = r.parts.iter().map(|_| None).collect();
     let diags: Vec<serde_json::Value> = r
         .diagnostics
         .iter()
         .filter_map(|(pi, d)| {
-            let doc = r.parts.get(*pi)?.doc.as_ref()?;
-            let sources = sources.get(*pi)?.as_ref()?;
-            Some(report::to_json(doc, sources, d))
+            let src = sources
+                .get_mut(*pi)?
+                .get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
+            Some(report::to_json(src, d))
         })
         .collect();
     let mut o = json!({"path": r.name, "diagnostics": diags});
@@ -479,10 +596,10 @@ pub fn run(args: &Args) -> Result<u8> {
         (0usize, 0usize, 0usize, 0usize);
     // Chunks keep memory flat and the output in input order.
     for chunk in files.chunks(256) {
-        let reports: Vec<FileReport> = chunk
+        let reports: Vec<Checked> = chunk
             .par_iter()
             .map(|p| {
-                let r = check_one(p, args, &allow);
+                let r = check_one(p, args, &allow, color);
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -490,7 +607,7 @@ pub fn run(args: &Args) -> Result<u8> {
             })
             .collect();
         for r in reports {
-            if r.error.is_some() {
+            if r.unreadable {
                 unreadable += 1;
             }
             let (e, w) = r.counts;
@@ -499,14 +616,9 @@ pub fn run(args: &Args) -> Result<u8> {
             if e + w > 0 {
                 files_with += 1;
             }
-            let text = if args.json {
-                json_line(&r) + "\n"
-            } else {
-                human(&r, args, color)
-            };
             let out = match &bar {
-                Some(b) => b.suspend(|| stdout.write_all(text.as_bytes())),
-                None => stdout.write_all(text.as_bytes()),
+                Some(b) => b.suspend(|| stdout.write_all(r.text.as_bytes())),
+                None => stdout.write_all(r.text.as_bytes()),
             };
             if out.is_err() {
                 return Ok(2);
@@ -538,9 +650,20 @@ pub fn run(args: &Args) -> Result<u8> {
 }
 
 /// The sources a part's diagnostics are shown against, placed in the file.
-fn part_sources(p: &Part) -> Option<report::Sources<'_>> {
-    let doc = p.doc.as_ref()?;
-    Some(report::Sources::new(doc, p.original.as_ref()).at(p.lines_before, p.byte_offset))
+fn part_sources<'a>(r: &'a FileReport, p: &'a Part) -> report::Sources<'a> {
+    let sources = match &p.shown {
+        Shown::Doc(doc, original) => report::Sources::new(doc, original.as_ref()),
+        Shown::Text {
+            in_output,
+            range,
+            charsets,
+        } => {
+            let text = if *in_output { &r.output } else { &r.bytes };
+            let text = text.get(range.clone()).unwrap_or_default();
+            report::Sources::one(report::Source::text(text, charsets.clone()))
+        }
+    };
+    sources.at(p.lines_before, p.byte_offset)
 }
 
 fn human(r: &FileReport, args: &Args, color: bool) -> String {
@@ -562,7 +685,7 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         return s;
     }
     // A part's line index is built only when something of it is shown.
-    let mut sources: Vec<Option<Option<report::Sources>>> = r.parts.iter().map(|_| None).collect();
+    let mut sources: Vec<Option<report::Sources>> = r.parts.iter().map(|_| None).collect();
     for (pi, d) in &r.diagnostics {
         if d.severity == Severity::Info && !args.info {
             continue;
@@ -570,9 +693,7 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         let Some(slot) = sources.get_mut(*pi) else {
             continue;
         };
-        let Some(src) = slot.get_or_insert_with(|| part_sources(&r.parts[*pi])) else {
-            continue;
-        };
+        let src = slot.get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
         s.push_str(&report::render_in(&r.name, src.of(d), d, color));
         s.push('\n');
     }

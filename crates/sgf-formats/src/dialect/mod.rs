@@ -10,8 +10,6 @@
 //! `;` before the root, lower-case identifiers, unescaped double-byte trail
 //! bytes, charsets); this module handles the meaning.
 
-use std::collections::BTreeMap;
-
 use sgf_core::value::{self, Color, Point};
 use sgf_core::{Code, Diagnostic, Document, NodeId, Severity, Span};
 
@@ -289,27 +287,66 @@ pub fn detect_dialects(doc: &Document) -> Vec<Dialect> {
     v
 }
 
-/// One `R003` diagnostic per dialect found (at its first occurrence, with
-/// the number of games when there are several).
-pub fn dialect_diagnostics(doc: &Document) -> Vec<Diagnostic> {
-    let mut agg: BTreeMap<Dialect, (usize, Span, String)> = BTreeMap::new();
+/// A dialect found in a document: in how many games, and where first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DialectCount {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The games written in it.
+    pub games: usize,
+    /// Its first occurrence.
+    pub span: Span,
+    /// What was seen there (`no CA`, …).
+    pub detail: String,
+}
+
+/// The dialects of a document's games, in [`Dialect`] order.
+pub fn dialect_counts(doc: &Document) -> Vec<DialectCount> {
+    let mut counts = Vec::new();
     for gi in 0..doc.game_count() {
-        for f in findings(doc, gi) {
-            agg.entry(f.dialect)
-                .and_modify(|e| e.0 += 1)
-                .or_insert((1, f.span, f.detail));
+        let found = findings(doc, gi)
+            .into_iter()
+            .map(|f| DialectCount {
+                dialect: f.dialect,
+                games: 1,
+                span: f.span,
+                detail: f.detail,
+            })
+            .collect();
+        merge_dialect_counts(&mut counts, found, 0);
+    }
+    counts
+}
+
+/// Adds the counts of a later part of a file, whose spans start at
+/// `offset` in it, to those of the parts before.
+pub fn merge_dialect_counts(into: &mut Vec<DialectCount>, later: Vec<DialectCount>, offset: u32) {
+    for mut c in later {
+        match into.iter_mut().find(|e| e.dialect == c.dialect) {
+            Some(e) => e.games += c.games,
+            None => {
+                c.span = Span::new(c.span.start + offset, c.span.end + offset);
+                into.push(c);
+            }
         }
     }
-    agg.into_iter()
-        .map(|(d, (count, span, detail))| {
-            let mut msg = d.description().to_string();
-            if !detail.is_empty() {
-                msg.push_str(&format!(": {detail}"));
+    into.sort_by_key(|c| c.dialect);
+}
+
+/// One `R003` diagnostic per dialect counted (at its first occurrence,
+/// with the number of games when there are several).
+pub fn dialect_report(counts: &[DialectCount]) -> Vec<Diagnostic> {
+    counts
+        .iter()
+        .map(|c| {
+            let mut msg = c.dialect.description().to_string();
+            if !c.detail.is_empty() {
+                msg.push_str(&format!(": {}", c.detail));
             }
-            if count > 1 {
-                msg.push_str(&format!(" ({count} games)"));
+            if c.games > 1 {
+                msg.push_str(&format!(" ({} games)", c.games));
             }
-            Diagnostic::new(Code::DialectDetected, span, msg).with_fix(match d {
+            Diagnostic::new(Code::DialectDetected, c.span, msg).with_fix(match c.dialect {
                 Dialect::PassOutsideBoard => "reported, not changed".to_string(),
                 Dialect::OgsNesting | Dialect::MixedCaseIdentifiers => {
                     "fmt writes the FF[4] form".to_string()
@@ -318,6 +355,12 @@ pub fn dialect_diagnostics(doc: &Document) -> Vec<Diagnostic> {
             })
         })
         .collect()
+}
+
+/// One `R003` diagnostic per dialect found (at its first occurrence, with
+/// the number of games when there are several).
+pub fn dialect_diagnostics(doc: &Document) -> Vec<Diagnostic> {
+    dialect_report(&dialect_counts(doc))
 }
 
 /// What normalisation did and found: the changes (each with the text before

@@ -79,12 +79,18 @@ impl Fixer<'_> {
 
     /// Values of a property as (raw content with escapes, decoded text, span).
     fn values(&self, n: NodeId, ident: &str) -> Vec<(String, String, Span)> {
-        self.doc
-            .node(n)
-            .values(ident)
+        let node = self.doc.node(n);
+        // A value set by an earlier step has no place in the source: its
+        // changes point at the node.
+        let mut node_span = None;
+        node.values(ident)
             .map(|v| {
                 let raw = String::from_utf8_lossy(v.raw()).into_owned();
-                (raw, v.decoded().into_owned(), v.span())
+                let mut span = v.span();
+                if span == Span::default() {
+                    span = *node_span.get_or_insert_with(|| node.span());
+                }
+                (raw, v.decoded().into_owned(), span)
             })
             .collect()
     }
