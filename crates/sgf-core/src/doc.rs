@@ -28,6 +28,9 @@ pub(crate) const F_DETACHED: u16 = 2;
 pub(crate) const F_SYNTHETIC: u16 = 4;
 /// Node flag: stood after its parent's variations in the source (Go Assistant style).
 pub(crate) const F_AFTER_VARIATIONS: u16 = 8;
+/// Node flag: has an entry in `parens` (the first node of a tree or
+/// variation as read), so that nodes without one skip the search.
+pub(crate) const F_PARENS: u16 = 16;
 
 /// Identifies a node of a [`Document`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -371,6 +374,13 @@ impl Document {
 
     /// The source parentheses of a node's tree: (`(` offset, `)` offset), NONE when absent.
     pub(crate) fn parens_of(&self, node: u32) -> (u32, u32) {
+        if self
+            .nodes
+            .get(node as usize)
+            .is_none_or(|d| d.flags & F_PARENS == 0)
+        {
+            return (NONE, NONE);
+        }
         match self.parens.binary_search_by_key(&node, |p| p.node) {
             Ok(i) => (self.parens[i].open, self.parens[i].close),
             Err(_) => (NONE, NONE),

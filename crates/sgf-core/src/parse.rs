@@ -8,8 +8,8 @@ use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 use crate::charset::{self, CharsetSource, Dbcs};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::doc::{
-    Document, F_AFTER_VARIATIONS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData, NodeId,
-    Parens, PropData, ValueData,
+    Document, F_AFTER_VARIATIONS, F_PARENS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData,
+    NodeId, Parens, PropData, ValueData,
 };
 use crate::lexer;
 use crate::props::{self, PROPERTIES};
@@ -691,6 +691,7 @@ impl<'a> Builder<'a> {
         let first_of_frame = f.first == NONE && !f.junk;
         if first_of_frame {
             nd.parent = f.parent;
+            nd.flags |= F_PARENS;
             self.doc.parens.push(Parens {
                 node: id,
                 open: f.open,

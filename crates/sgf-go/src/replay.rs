@@ -80,6 +80,16 @@ pub fn apply_node_into(
     rep.moves.clear();
     rep.captured.clear();
     rep.events.clear();
+    // Most nodes are one plain move (`;B[pd]`): played without the
+    // general pass over the properties.
+    if let Some((color, pair)) = node.simple_move()
+        && let Some(v) = node.props().next().and_then(|p| p.first())
+    {
+        let pm = coords::parse_move(&pair, pos.board.size());
+        let ident = if color == Color::Black { "B" } else { "W" };
+        play_value(pos, log, rep, (ident, color, v), pm, false, false);
+        return;
+    }
     // One pass over the properties finds what replay needs.
     let (mut setup, mut pl, mut black, mut white, mut mn) = (false, None, None, None, None);
     for p in node.props() {
@@ -137,76 +147,100 @@ pub fn apply_node_into(
     for (ident, color, value) in [("B", Color::Black, black), ("W", Color::White, white)] {
         let Some(v) = value else { continue };
         let pm = coords::parse_move(v.raw(), size);
-        if let Some(issue) = pm.issue
-            && issue != CoordIssue::TtPass
-        {
-            rep.events.push(NodeEvent {
-                event: Event::BadCoordinate { issue },
-                ident: static_ident(ident),
-                span: v.span(),
-            });
-        }
-        let Some(mv) = pm.mv else {
-            // A move that cannot be played still counts (see `crate::moves`);
-            // the board stays as it was.
-            pos.move_number += 1;
-            pos.to_play = color.opponent();
-            pos.last_move = None;
-            pos.ko = None;
-            continue;
-        };
-        if pos.last_move.is_some_and(|(c, _)| c == color) && !setup && pl_set.is_none() {
-            rep.events.push(NodeEvent {
-                event: Event::SameColorTwice,
-                ident: static_ident(ident),
-                span: v.span(),
-            });
-        }
-        // The undo log: the point's old content, then every removed stone.
-        let snapshot_point = mv.point().map(|p| (idx(p), pos.board.get(p) as u8));
-        let MoveReport { effect, ko_retake } = pos.play(color, mv);
-        if let Some(entry) = snapshot_point {
-            log.push(entry);
-        }
-        for &p in &effect.captured {
-            log.push((idx(p), Stone::of(color.opponent()) as u8));
-        }
-        for &p in &effect.suicide {
-            log.push((idx(p), Stone::of(color) as u8));
-        }
-        if let (Some(_), Some(p)) = (effect.occupied, mv.point()) {
-            rep.events.push(NodeEvent {
-                event: Event::Occupied { point: p },
-                ident: static_ident(ident),
-                span: v.span(),
-            });
-        }
-        if !effect.suicide.is_empty() {
-            rep.events.push(NodeEvent {
-                event: Event::Suicide {
-                    stones: effect.suicide.len(),
-                },
-                ident: static_ident(ident),
-                span: v.span(),
-            });
-        }
-        if ko_retake {
-            rep.events.push(NodeEvent {
-                event: Event::KoRetake {
-                    point: mv.point().expect("a ko retake is a stone"),
-                },
-                ident: static_ident(ident),
-                span: v.span(),
-            });
-        }
-        rep.captured.extend(effect.captured);
-        rep.moves.push((color, mv));
+        play_value(
+            pos,
+            log,
+            rep,
+            (ident, color, v),
+            pm,
+            setup,
+            pl_set.is_some(),
+        );
     }
     if let Some(n) = mn.and_then(|v| v.number())
         && n >= 0
     {
         pos.move_number = n as u32;
     }
+}
+
+/// Executes one `B` or `W` value, read as `pm`, logging what it changes
+/// for undo and reporting what is odd about it.
+fn play_value(
+    pos: &mut Position,
+    log: &mut Vec<(u16, u8)>,
+    rep: &mut NodeReport,
+    (ident, color, v): (&str, Color, sgf_core::Value<'_>),
+    pm: coords::ParsedMove,
+    setup: bool,
+    pl_set: bool,
+) {
+    let cols = pos.board.size().cols as usize;
+    let idx = |p: Point| (p.y as usize * cols + p.x as usize) as u16;
+    if let Some(issue) = pm.issue
+        && issue != CoordIssue::TtPass
+    {
+        rep.events.push(NodeEvent {
+            event: Event::BadCoordinate { issue },
+            ident: static_ident(ident),
+            span: v.span(),
+        });
+    }
+    let Some(mv) = pm.mv else {
+        // A move that cannot be played still counts (see `crate::moves`);
+        // the board stays as it was.
+        pos.move_number += 1;
+        pos.to_play = color.opponent();
+        pos.last_move = None;
+        pos.ko = None;
+        return;
+    };
+    if pos.last_move.is_some_and(|(c, _)| c == color) && !setup && !pl_set {
+        rep.events.push(NodeEvent {
+            event: Event::SameColorTwice,
+            ident: static_ident(ident),
+            span: v.span(),
+        });
+    }
+    // The undo log: the point's old content, then every removed stone.
+    let snapshot_point = mv.point().map(|p| (idx(p), pos.board.get(p) as u8));
+    let MoveReport { effect, ko_retake } = pos.play(color, mv);
+    if let Some(entry) = snapshot_point {
+        log.push(entry);
+    }
+    for &p in &effect.captured {
+        log.push((idx(p), Stone::of(color.opponent()) as u8));
+    }
+    for &p in &effect.suicide {
+        log.push((idx(p), Stone::of(color) as u8));
+    }
+    if let (Some(_), Some(p)) = (effect.occupied, mv.point()) {
+        rep.events.push(NodeEvent {
+            event: Event::Occupied { point: p },
+            ident: static_ident(ident),
+            span: v.span(),
+        });
+    }
+    if !effect.suicide.is_empty() {
+        rep.events.push(NodeEvent {
+            event: Event::Suicide {
+                stones: effect.suicide.len(),
+            },
+            ident: static_ident(ident),
+            span: v.span(),
+        });
+    }
+    if ko_retake {
+        rep.events.push(NodeEvent {
+            event: Event::KoRetake {
+                point: mv.point().expect("a ko retake is a stone"),
+            },
+            ident: static_ident(ident),
+            span: v.span(),
+        });
+    }
+    rep.captured.extend(effect.captured);
+    rep.moves.push((color, mv));
 }
 
 fn static_ident(s: &str) -> &'static str {
