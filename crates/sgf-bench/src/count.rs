@@ -119,11 +119,13 @@ fn main() {
                     let (winner, margin) = counted(&info).expect("counted game");
                     let settings = Settings::of_game(&info);
                     let end = main_line_end(doc, gi);
-                    let dead = match engine.as_mut() {
-                        Some(e) => match e
-                            .replay(doc, gi, end.node())
-                            .and_then(|_| e.final_status_dead(end.size()))
-                        {
+                    let (dead, dame) = match engine.as_mut() {
+                        Some(e) => match e.replay(doc, gi, end.node()).and_then(|_| {
+                            Ok((
+                                e.final_status_dead(end.size())?,
+                                e.final_status_dame(end.size(), end.position())?,
+                            ))
+                        }) {
                             Ok(d) => d,
                             Err(err) => {
                                 eprintln!("{file} game {}: engine: {err}", gi + 1);
@@ -133,9 +135,9 @@ fn main() {
                                 continue;
                             }
                         },
-                        None => score::estimate_dead(&end.position().board),
+                        None => (score::estimate_dead(&end.position().board), Vec::new()),
                     };
-                    let got = score::count(end.position(), &dead, &settings);
+                    let got = score::count_with(end.position(), &dead, &dame, &settings);
                     let want = GameResult::Win {
                         winner,
                         by: WinBy::Score(margin),

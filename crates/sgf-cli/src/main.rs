@@ -33,6 +33,7 @@ enum Command {
     Stats(cmd::stats::Args),
     View(cmd::view::Args),
     Export(cmd::export::Args),
+    Score(cmd::score::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cmd::stats::run(a),
         Command::View(a) => cmd::view::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Score(a) => cmd::score::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -270,6 +270,13 @@ impl Grid {
 /// stone are ignored). Territory is every empty region, dead stones'
 /// points included, bordered by live stones of one colour only.
 pub fn count(pos: &Position, dead: &[Point], settings: &Settings) -> Score {
+    count_with(pos, dead, &[], settings)
+}
+
+/// [`count`] with `dame`: empty points that count for nobody even when
+/// one colour surrounds them, such as the points an engine calls dame or
+/// seki (a point a player must fill before the end under Japanese rules).
+pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Settings) -> Score {
     let size = pos.board.size();
     let grid = Grid::of(size);
     let mut cells = pos.board.cells().to_vec();
@@ -277,6 +284,14 @@ pub fn count(pos: &Position, dead: &[Point], settings: &Settings) -> Score {
     for &p in dead {
         if size.contains(p) && cells[grid.index(p)] != 0 {
             dead_mask[grid.index(p)] = true;
+        }
+    }
+    // Under area scoring a point a player must fill is area all the same.
+    let area = settings.rules.scoring() == Scoring::Area;
+    let mut dame_mask = vec![false; cells.len()];
+    for &p in dame {
+        if size.contains(p) {
+            dame_mask[grid.index(p)] = true;
         }
     }
     let (mut black, mut white) = (Side::default(), Side::default());
@@ -316,12 +331,14 @@ pub fn count(pos: &Position, dead: &[Point], settings: &Settings) -> Score {
             _ => None,
         };
         for &i in &region {
-            owner[i] = who;
-        }
-        match who {
-            Some(Color::Black) => black.territory += region.len() as u32,
-            Some(Color::White) => white.territory += region.len() as u32,
-            None => {}
+            // An empty point named dame is nobody's; a dead stone's point stays territory.
+            let neutral = pos.board.cells()[i] == 0 && dame_mask[i] && !area;
+            owner[i] = if neutral { None } else { who };
+            match owner[i] {
+                Some(Color::Black) => black.territory += 1,
+                Some(Color::White) => white.territory += 1,
+                None => {}
+            }
         }
     }
     let (b, w) = count_stones(&cells);
@@ -381,6 +398,41 @@ pub fn dead_from_marks(board: &Board, node: &Node<'_>) -> Option<Vec<Point>> {
     sort_points(&mut dead);
     dead.dedup();
     Some(dead)
+}
+
+/// Where a list of dead stones came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DeadFrom {
+    /// An engine's `final_status_list dead`.
+    Engine,
+    /// The record's `TB`/`TW` at the node counted.
+    Marks,
+    /// Qipu's own estimator.
+    Estimator,
+    /// Chosen by the user (groups toggled while counting).
+    User,
+}
+
+impl DeadFrom {
+    /// `engine`, `marks`, `estimator` or `user`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeadFrom::Engine => "engine",
+            DeadFrom::Marks => "marks",
+            DeadFrom::Estimator => "estimator",
+            DeadFrom::User => "user",
+        }
+    }
+}
+
+/// The dead stones at the cursor's node without an engine: the record's
+/// `TB`/`TW` when the node has them, else Qipu's estimator.
+pub fn record_dead(doc: &sgf_core::Document, cursor: &crate::Cursor) -> (Vec<Point>, DeadFrom) {
+    let board = &cursor.position().board;
+    match dead_from_marks(board, &doc.node(cursor.node())) {
+        Some(d) => (d, DeadFrom::Marks),
+        None => (estimate_dead(board), DeadFrom::Estimator),
+    }
 }
 
 fn sort_points(points: &mut [Point]) {
@@ -716,6 +768,15 @@ mod tests {
         assert_eq!(s.black.dead, 1);
         assert_eq!(s.black.territory, 4);
         assert_eq!(s.result().to_string(), "W+7");
+        // A dame point in White's area counts for nobody.
+        let s2 = count_with(
+            &pos,
+            &[Point::new(4, 2)],
+            &[Point::new(3, 0)],
+            &japanese(0.0),
+        );
+        assert_eq!(s2.white.territory, 9);
+        assert_eq!(s2.owner[3], None);
         // Points that hold no stone are not dead stones.
         let s = count(&pos, &[Point::new(3, 3)], &japanese(0.0));
         assert!(s.dead.is_empty());

@@ -331,21 +331,46 @@ impl Engine {
     /// The engine lacks the command, fails, or names points off the board.
     pub fn final_status_dead(&mut self, size: BoardSize) -> Result<Vec<Point>> {
         let answer = self.command("final_status_list dead")?;
-        let mut out = Vec::new();
-        for t in answer.split_whitespace() {
-            match EngineMove::parse(t, size) {
-                Some(EngineMove::Play(p)) => out.push(p),
-                _ => {
-                    return Err(Error::Protocol {
-                        engine: self.spec.name.clone(),
-                        message: format!("`final_status_list dead` named `{t}`, not a point"),
-                    });
-                }
-            }
-        }
+        let mut out = self.points(&answer, "dead", size)?;
         out.sort_by_key(|p| (p.y, p.x));
         out.dedup();
         Ok(out)
+    }
+
+    /// The empty points the engine counts for nobody although one colour
+    /// may surround them: `final_status_list dame` and the empty points of
+    /// `final_status_list seki`, row-major. Empty for engines without
+    /// these lists (only GNU Go has them).
+    ///
+    /// # Errors
+    /// The engine fails or names points off the board.
+    pub fn final_status_dame(&mut self, size: BoardSize, pos: &Position) -> Result<Vec<Point>> {
+        let mut out = Vec::new();
+        for kind in ["dame", "seki"] {
+            let answer = match self.command(&format!("final_status_list {kind}")) {
+                Ok(a) => a,
+                Err(Error::Refused { .. }) => continue,
+                Err(e) => return Err(e),
+            };
+            out.extend(self.points(&answer, kind, size)?);
+        }
+        out.retain(|&p| pos.board.get(p) == Stone::Empty);
+        out.sort_by_key(|p| (p.y, p.x));
+        out.dedup();
+        Ok(out)
+    }
+
+    fn points(&self, answer: &str, kind: &str, size: BoardSize) -> Result<Vec<Point>> {
+        answer
+            .split_whitespace()
+            .map(|t| match EngineMove::parse(t, size) {
+                Some(EngineMove::Play(p)) => Ok(p),
+                _ => Err(Error::Protocol {
+                    engine: self.spec.name.clone(),
+                    message: format!("`final_status_list {kind}` named `{t}`, not a point"),
+                }),
+            })
+            .collect()
     }
 
     /// The engine's own count (`final_score`), e.g. `B+3.5`.

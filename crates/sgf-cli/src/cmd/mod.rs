@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod info;
 pub mod position;
 pub mod render;
+pub mod score;
 pub mod stats;
 pub mod tree;
 pub mod view;
