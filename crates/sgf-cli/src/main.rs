@@ -34,6 +34,7 @@ enum Command {
     View(cmd::view::Args),
     Export(cmd::export::Args),
     Score(cmd::score::Args),
+    Analyze(cmd::analyze::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -79,6 +80,7 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Score(a) => cmd::score::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

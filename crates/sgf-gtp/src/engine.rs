@@ -513,10 +513,10 @@ impl Engine {
 
     /// Analyses the engine's position with `to_play` to move until the
     /// search has `visits` visits or `max_time` has passed, and returns the
-    /// last update.
+    /// last update (one without candidates when the engine said nothing).
     ///
     /// # Errors
-    /// No analysis command, no update at all in `max_time`, or the engine failed.
+    /// No analysis command, or the engine failed.
     pub fn analyze(
         &mut self,
         to_play: Color,
@@ -541,10 +541,15 @@ impl Engine {
             }
         }
         self.stop_analysis()?;
-        last.ok_or_else(|| Error::Protocol {
-            engine: self.spec.name.clone(),
-            message: format!("no analysis within {} s", max_time.as_secs_f64()),
-        })
+        // Silence is an answer: Leela Zero reports nothing once both players passed.
+        Ok(last.unwrap_or(Analysis {
+            to_play,
+            candidates: Vec::new(),
+            ownership: None,
+            root_winrate: None,
+            root_score_lead: None,
+            root_visits: None,
+        }))
     }
 
     /// Ends the engine: `quit`, then a kill if it does not go.

@@ -31,6 +31,7 @@ mod engine;
 mod error;
 pub mod katago;
 mod process;
+pub mod review;
 pub mod spec;
 
 pub use analysis::{Analysis, AnalysisFormat, Candidate, EngineMove, parse_analysis_line};
