@@ -39,6 +39,8 @@ enum Command {
     View(cmd::view::Args),
     Export(cmd::export::Args),
     Db(cmd::db::Args),
+    Score(cmd::score::Args),
+    Analyze(cmd::analyze::Args),
 }
 
 /// Prints the warnings and errors of a loaded file on standard error, one per line.
@@ -84,6 +86,8 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Db(a) => cmd::db::run(a),
+        Command::Score(a) => cmd::score::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -380,6 +380,26 @@ pub fn human(p: Point, size: BoardSize) -> String {
     }
 }
 
+/// Reads human (GTP) coordinates, the inverse of [`human`]: a column
+/// letter without `I` (either case) and a row number from the bottom, on
+/// boards of up to 25 columns. `None` when not such a point of the board.
+pub fn parse_human(s: &str, size: BoardSize) -> Option<Point> {
+    let letters = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let s = s.trim();
+    let first = s.as_bytes().first()?.to_ascii_uppercase();
+    let x = letters.iter().position(|&l| l == first)?;
+    let digits = s.get(1..)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 3 {
+        return None;
+    }
+    let row: u32 = digits.parse().ok()?;
+    if size.cols > 25 || row == 0 || row > size.rows as u32 {
+        return None;
+    }
+    let p = Point::new(x as u8, (size.rows as u32 - row) as u8);
+    size.contains(p).then_some(p)
+}
+
 /// The star points (hoshi) of a board: the usual nine on 19×19 and five on
 /// 9×9 and 13×13, and sensible ones for other sizes and rectangles (lines 3
 /// or 4 from each edge, the centre on odd sides, side stars only when both
@@ -512,5 +532,16 @@ mod tests {
         assert_eq!(human(Point::new(15, 3), s), "Q16");
         assert_eq!(human(Point::new(3, 15), s), "D4");
         assert_eq!(human(Point::new(8, 0), s), "J19");
+        for y in 0..19 {
+            for x in 0..19 {
+                let p = Point::new(x, y);
+                assert_eq!(parse_human(&human(p, s), s), Some(p));
+            }
+        }
+        assert_eq!(parse_human("q16", s), Some(Point::new(15, 3)));
+        for bad in ["I5", "A0", "A20", "Z1", "", "A", "A-1", "A1x", "pass"] {
+            assert_eq!(parse_human(bad, s), None, "{bad}");
+        }
+        assert_eq!(parse_human("K5", BoardSize::square(9)), None);
     }
 }

@@ -6,7 +6,7 @@
 //! of occupied-point, suicide and ko-retake moves — executed as SGF requires,
 //! reported to the caller. A [`Cursor`] walks the game tree back and forth
 //! with an undo log; [`GameInfo`] reads dates and results; [`edit`] plays
-//! moves and edits setup and markup.
+//! moves and edits setup and markup; [`score`] counts the end of a game.
 //!
 //! ```
 //! use sgf_core::parse;
@@ -33,6 +33,7 @@ pub mod fix;
 pub mod info;
 pub mod moves;
 pub mod replay;
+pub mod score;
 pub mod values;
 
 pub use board::{Board, MoveEffect, Position, Stone};

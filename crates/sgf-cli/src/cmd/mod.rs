@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod check;
 pub mod convert;
 pub mod db;
@@ -10,6 +11,7 @@ pub mod fmt;
 pub mod info;
 pub mod position;
 pub mod render;
+pub mod score;
 pub mod stats;
 pub mod tree;
 pub mod view;

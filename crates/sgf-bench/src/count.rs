@@ -1,0 +1,174 @@
+//! `qipu-count-bench [--engine CMD] [--sample N] [--threads T] [KGS_DIR]`:
+//! how often counting the end of a real game gives exactly the recorded
+//! result, over the KGS games that ended by counting (`RE[B+n.5]`,
+//! `RE[W+n.5]`) of `../shared/corpus/real/kgs` (or KGS_DIR).
+//!
+//! Build with `cargo run --release -p sgf-bench --bin qipu-count-bench`.
+//! Without `--engine` the dead stones come from Qipu's own estimator; with
+//! `--engine "gnugo --mode gtp"` from the engine's `final_status_list dead`,
+//! counted by Qipu (as `qipu score --engine` does). The sample is every
+//! k-th counted game, spread over all files, so runs are comparable.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use sgf_core::{Document, parse};
+use sgf_go::score::{self, Settings};
+use sgf_go::{GameInfo, GameResult, WinBy, main_line_end};
+use sgf_gtp::{Engine, EngineSpec};
+
+struct Args {
+    engine: Option<String>,
+    sample: usize,
+    threads: usize,
+    dir: PathBuf,
+    verbose: bool,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        engine: None,
+        sample: 200,
+        threads: 2,
+        dir: PathBuf::from("../shared/corpus/real/kgs"),
+        verbose: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--engine" => a.engine = it.next(),
+            "--sample" => a.sample = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.sample),
+            "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
+            "-v" | "--verbose" => a.verbose = true,
+            _ => a.dir = PathBuf::from(x),
+        }
+    }
+    a
+}
+
+/// The recorded margin of a game that ended by counting with a half-point result.
+fn counted(info: &GameInfo) -> Option<(sgf_core::Color, f64)> {
+    match info.result.as_ref()?.value.as_ref()? {
+        GameResult::Win {
+            winner,
+            by: WinBy::Score(m),
+        } if m.fract() == 0.5 => Some((*winner, *m)),
+        _ => None,
+    }
+}
+
+fn main() {
+    let a = args();
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(&a.dir) {
+        Ok(rd) => rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+            .collect(),
+        Err(e) => {
+            eprintln!("cannot read {}: {e}", a.dir.display());
+            std::process::exit(2);
+        }
+    };
+    files.sort();
+    let docs: Vec<(String, Document)> = files
+        .iter()
+        .map(|p| {
+            (
+                name(p),
+                parse(&std::fs::read(p).expect("readable")).document,
+            )
+        })
+        .collect();
+    let mut games: Vec<(usize, usize)> = Vec::new();
+    for (di, (_, doc)) in docs.iter().enumerate() {
+        for gi in 0..doc.game_count() {
+            if counted(&GameInfo::of(doc, gi)).is_some() {
+                games.push((di, gi));
+            }
+        }
+    }
+    let total = games.len();
+    let step = (total / a.sample.max(1)).max(1);
+    let sample: Vec<(usize, usize)> = games.into_iter().step_by(step).take(a.sample).collect();
+    println!(
+        "{} games ended by counting in {}; sample of {} (every {step}th)",
+        total,
+        a.dir.display(),
+        sample.len()
+    );
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..a.threads.max(1) {
+            s.spawn(|| {
+                let mut engine = a.engine.as_ref().map(|cmd| {
+                    let spec = EngineSpec::from_command_line(cmd).expect("engine command");
+                    Engine::start(&spec).expect("engine starts")
+                });
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(di, gi)) = sample.get(k) else {
+                        break;
+                    };
+                    let (file, doc) = &docs[di];
+                    let info = GameInfo::of(doc, gi);
+                    let (winner, margin) = counted(&info).expect("counted game");
+                    let settings = Settings::of_game(&info);
+                    let end = main_line_end(doc, gi);
+                    let (dead, dame) = match engine.as_mut() {
+                        Some(e) => match e.replay(doc, gi, end.node()).and_then(|_| {
+                            Ok((
+                                e.final_status_dead(end.size())?,
+                                e.final_status_dame(end.size(), end.position())?,
+                            ))
+                        }) {
+                            Ok(d) => d,
+                            Err(err) => {
+                                eprintln!("{file} game {}: engine: {err}", gi + 1);
+                                if !e.is_alive() {
+                                    *e = Engine::start(e.spec()).expect("engine restarts");
+                                }
+                                continue;
+                            }
+                        },
+                        None => (score::estimate_dead(&end.position().board), Vec::new()),
+                    };
+                    let got = score::count_with(end.position(), &dead, &dame, &settings);
+                    let want = GameResult::Win {
+                        winner,
+                        by: WinBy::Score(margin),
+                    };
+                    let ok = got.result() == want;
+                    if a.verbose && !ok {
+                        println!(
+                            "{file} game {}: recorded {want}, counted {} ({} dead, {})",
+                            gi + 1,
+                            got.result(),
+                            got.dead.len(),
+                            settings.rules.as_str()
+                        );
+                    }
+                    results.lock().expect("lock").push(ok);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("lock");
+    let good = results.iter().filter(|&&ok| ok).count();
+    println!(
+        "{}: {good} of {} games give exactly the recorded result ({:.1}%), {:.2} s per game",
+        a.engine.as_deref().unwrap_or("Qipu's estimator"),
+        results.len(),
+        100.0 * good as f64 / results.len().max(1) as f64,
+        t.elapsed().as_secs_f64() * a.threads.max(1) as f64 / results.len().max(1) as f64
+    );
+}
+
+fn name(p: &Path) -> String {
+    p.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}

@@ -1,0 +1,104 @@
+//! `qipu analyze`: an engine's evaluation of every position of the main
+//! line, written into the record (comments, Sabaki's `SBKV`, Lizzie's `LZ`).
+
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::Args as ClapArgs;
+use indicatif::{ProgressBar, ProgressStyle};
+use sgf_gtp::EngineSpec;
+use sgf_gtp::review::{self, Analyzer};
+
+use crate::input;
+
+/// Analyse a game with Leela Zero or KataGo and write each position's
+/// evaluation (win rate, score lead, best move and its variation) into the record.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file (`-` for standard input).
+    pub file: String,
+    /// The engine: a name from engines.toml, or a command line such as
+    /// "leelaz --gtp -w weights.gz" or "katago analysis -config a.cfg -model m.bin.gz".
+    #[arg(long)]
+    pub engine: String,
+    /// Visits per position.
+    #[arg(long, default_value_t = 100)]
+    pub visits: u64,
+    /// Seconds per position at most (GTP engines), whatever the visits.
+    #[arg(long, default_value_t = 30.0)]
+    pub max_time: f64,
+    /// Game of the collection (from 1).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// Output file (`-` for standard output).
+    #[arg(short, long)]
+    pub output: String,
+    /// No progress bar and no diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<u8> {
+    if !(args.max_time.is_finite() && args.max_time > 0.0) {
+        bail!("--max-time must be a positive number of seconds");
+    }
+    let loaded = input::load(&args.file)?;
+    if !args.quiet {
+        crate::print_diagnostics(&loaded);
+    }
+    let mut doc = loaded.parsed.document;
+    let game = args.game.saturating_sub(1);
+    let Some(g) = doc.game(game) else {
+        bail!(
+            "the file has {} game(s); there is no game {}",
+            doc.game_count(),
+            args.game
+        );
+    };
+    let size = sgf_go::board_size(&g.root()).0;
+    let spec = EngineSpec::resolve(&args.engine)?;
+    let pb = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let pb = ProgressBar::new(0);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} positions (eta {eta})",
+        ) {
+            pb.set_style(style);
+        }
+        pb
+    };
+    let evaluated = Analyzer::start(&spec).and_then(|mut a| {
+        review::analyze_main_line(
+            &mut a,
+            &doc,
+            game,
+            args.visits,
+            Duration::from_secs_f64(args.max_time),
+            |done, total| {
+                pb.set_length(total as u64);
+                pb.set_position(done as u64);
+            },
+        )
+    });
+    pb.finish_and_clear();
+    let evaluated = match evaluated {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("qipu: {e}");
+            return Ok(3);
+        }
+    };
+    review::annotate(&mut doc, &evaluated, &spec.name, size)?;
+    input::write_output(Some(&args.output), &sgf_core::to_lossless_bytes(&doc))?;
+    if !args.quiet && args.output != "-" {
+        eprintln!(
+            "{} positions analysed by {} → {}",
+            evaluated.len(),
+            spec.name,
+            args.output
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,595 @@
+//! A GTP engine: commands with ids and time limits, the record replayed
+//! into it, moves asked of it, dead stones, and streaming analysis.
+
+use std::time::{Duration, Instant};
+
+use sgf_core::{Color, Document, NodeId, Point};
+use sgf_go::coords::BoardSize;
+use sgf_go::score::{Rules, Settings};
+use sgf_go::{Cursor, GameInfo, Move, Position, Stone};
+
+use crate::analysis::{Analysis, AnalysisFormat, EngineMove, parse_analysis_line};
+use crate::error::{Error, Result};
+use crate::process::{Process, Read1};
+use crate::spec::{EngineSpec, Protocol};
+
+/// Streaming analysis in progress.
+struct Streaming {
+    format: AnalysisFormat,
+    size: BoardSize,
+    to_play: Color,
+    command: String,
+}
+
+/// A running GTP engine. Dropping it ends the engine (`quit`, then kill).
+pub struct Engine {
+    spec: EngineSpec,
+    proc: Process,
+    next_id: u32,
+    known: Vec<String>,
+    streaming: Option<Streaming>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("spec", &self.spec).finish()
+    }
+}
+
+/// A colour as GTP writes it.
+pub fn gtp_color(c: Color) -> &'static str {
+    match c {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
+
+/// KataGo's name of a rule set (`kata-set-rules`).
+fn katago_rules(r: Rules) -> Option<&'static str> {
+    Some(match r {
+        Rules::Japanese => "japanese",
+        Rules::Korean => "korean",
+        Rules::Chinese => "chinese",
+        Rules::Aga => "aga",
+        Rules::NewZealand => "new-zealand",
+        Rules::TrompTaylor => "tromp-taylor",
+        _ => return None,
+    })
+}
+
+impl Engine {
+    /// Starts a GTP engine and checks that it answers (`list_commands`).
+    ///
+    /// # Errors
+    /// The program cannot be started, exits, does not answer within the
+    /// spec's time limit, or the spec is not a GTP engine.
+    pub fn start(spec: &EngineSpec) -> Result<Engine> {
+        if spec.protocol != Protocol::Gtp {
+            return Err(Error::Unsupported(format!(
+                "engine `{}` speaks KataGo's JSON analysis protocol, not GTP (use its `gtp` mode here)",
+                spec.name
+            )));
+        }
+        let proc = Process::start(spec)?;
+        let mut e = Engine {
+            spec: spec.clone(),
+            proc,
+            next_id: 1,
+            known: Vec::new(),
+            streaming: None,
+        };
+        let list = e.command("list_commands")?;
+        e.known = list.split_whitespace().map(str::to_string).collect();
+        Ok(e)
+    }
+
+    /// How the engine was started.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// Whether the engine process is still running.
+    pub fn is_alive(&mut self) -> bool {
+        self.proc.is_alive()
+    }
+
+    /// The last part of what the engine wrote on standard error.
+    pub fn stderr(&self) -> String {
+        self.proc.stderr()
+    }
+
+    /// Whether the engine lists `command` among its commands.
+    pub fn supports(&self, command: &str) -> bool {
+        self.known.iter().any(|k| k == command)
+    }
+
+    /// Sends a command and returns the engine's answer (the text after `=`).
+    /// A streaming analysis in progress is stopped first.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] for a GTP failure (`?`); timeout, exit and
+    /// protocol errors; a command with a line break is refused unsent.
+    pub fn command(&mut self, command: &str) -> Result<String> {
+        if command.contains(['\n', '\r']) || command.trim().is_empty() {
+            return Err(Error::Unsupported(format!(
+                "not a single GTP command: {command:?}"
+            )));
+        }
+        let id = self.send(command)?;
+        let deadline = Instant::now() + self.spec.timeout;
+        self.streaming = None;
+        self.read_response(id, command, deadline)
+    }
+
+    fn send(&mut self, command: &str) -> Result<u32> {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        self.proc.write_line(&format!("{id} {command}"), command)?;
+        Ok(id)
+    }
+
+    /// Reads lines until the response to `id`: skips analysis lines, blank
+    /// lines and answers to other ids; then the body up to the blank line.
+    fn read_response(&mut self, id: u32, command: &str, deadline: Instant) -> Result<String> {
+        let mut body: Option<(bool, Vec<String>)> = None;
+        loop {
+            let line = match self.proc.read_line(deadline) {
+                Read1::Line(l) => l,
+                Read1::Timeout => return Err(self.proc.timed_out(command, self.spec.timeout)),
+                Read1::Closed => return Err(self.proc.exited(command)),
+            };
+            match body.as_mut() {
+                Some((ok, lines)) => {
+                    if line.trim().is_empty() {
+                        let text = lines.join("\n");
+                        return if *ok {
+                            Ok(text)
+                        } else {
+                            Err(Error::Refused {
+                                engine: self.spec.name.clone(),
+                                command: command.to_string(),
+                                message: text,
+                            })
+                        };
+                    }
+                    lines.push(line);
+                }
+                None => {
+                    let Some((ok, rid, text)) = response_start(&line) else {
+                        continue;
+                    };
+                    if rid.is_some_and(|r| r != id) {
+                        // An answer to an earlier command (one that timed out): skip it.
+                        self.skip_to_blank(command, deadline)?;
+                        continue;
+                    }
+                    body = Some((ok, vec![text.to_string()]));
+                }
+            }
+        }
+    }
+
+    fn skip_to_blank(&mut self, command: &str, deadline: Instant) -> Result<()> {
+        loop {
+            match self.proc.read_line(deadline) {
+                Read1::Line(l) if l.trim().is_empty() => return Ok(()),
+                Read1::Line(_) => {}
+                Read1::Timeout => return Err(self.proc.timed_out(command, self.spec.timeout)),
+                Read1::Closed => return Err(self.proc.exited(command)),
+            }
+        }
+    }
+
+    /// Sets up an empty board of `size` with the komi and rules of `settings`.
+    ///
+    /// # Errors
+    /// A size GTP cannot name (over 25 lines), a rectangle the engine does
+    /// not play, or the engine's refusal.
+    pub fn new_game(&mut self, size: BoardSize, settings: &Settings) -> Result<()> {
+        if size.cols > 25 || size.rows > 25 {
+            return Err(Error::Unsupported(format!(
+                "GTP names points on boards of up to 25×25; this board is {size}"
+            )));
+        }
+        if size.cols == size.rows {
+            self.command(&format!("boardsize {}", size.cols))?;
+        } else if self.supports("rectangular_boardsize") {
+            self.command(&format!(
+                "rectangular_boardsize {} {}",
+                size.cols, size.rows
+            ))?;
+        } else {
+            return Err(Error::Unsupported(format!(
+                "engine `{}` plays square boards only; this board is {size}",
+                self.spec.name
+            )));
+        }
+        self.command("clear_board")?;
+        self.command(&format!("komi {}", settings.komi))?;
+        if self.supports("kata-set-rules")
+            && let Some(r) = katago_rules(settings.rules)
+        {
+            self.command(&format!("kata-set-rules {r}"))?;
+        }
+        Ok(())
+    }
+
+    /// Plays a move (or pass) on the engine's board.
+    ///
+    /// # Errors
+    /// The engine refuses it (an illegal move for the engine), or fails.
+    pub fn play(&mut self, color: Color, mv: Move, size: BoardSize) -> Result<()> {
+        let v = match mv {
+            Move::Pass => "pass".to_string(),
+            Move::Play(p) => sgf_go::coords::human(p, size),
+        };
+        self.command(&format!("play {} {v}", gtp_color(color)))
+            .map(drop)
+    }
+
+    /// Puts the stones of `pos` on the (empty) engine board: black stones
+    /// only as `set_free_handicap` when `handicap` allows and the engine
+    /// knows it, else one `play` per stone.
+    fn place(&mut self, pos: &Position, handicap: bool) -> Result<()> {
+        let size = pos.board.size();
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for y in 0..size.rows {
+            for x in 0..size.cols {
+                let p = Point::new(x, y);
+                match pos.board.get(p) {
+                    Stone::Black => black.push(p),
+                    Stone::White => white.push(p),
+                    Stone::Empty => {}
+                }
+            }
+        }
+        if handicap && white.is_empty() && black.len() >= 2 && self.supports("set_free_handicap") {
+            let list: Vec<String> = black
+                .iter()
+                .map(|&p| sgf_go::coords::human(p, size))
+                .collect();
+            match self.command(&format!("set_free_handicap {}", list.join(" "))) {
+                Ok(_) => return Ok(()),
+                Err(Error::Refused { .. }) => {
+                    self.command("clear_board")?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        for (c, stones) in [(Color::Black, black), (Color::White, white)] {
+            for p in stones {
+                self.play(c, Move::Play(p), size)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replays game `game` of `doc` from the root to `node` into the
+    /// engine: board size, komi and rules of the record (KataGo), the
+    /// root's setup (`set_free_handicap` for handicap stones), then every
+    /// move with `play`. Setup later in the game (`AB`/`AW`/`AE`) clears
+    /// the engine's board and places the position anew. Returns the
+    /// position at `node`.
+    ///
+    /// # Errors
+    /// `node` not in the game, a board GTP cannot describe, or a move the
+    /// engine refuses.
+    pub fn replay(&mut self, doc: &Document, game: usize, node: NodeId) -> Result<Cursor> {
+        if doc.game(game).is_none() {
+            return Err(Error::Unsupported(format!("there is no game {}", game + 1)));
+        }
+        let mut target = Cursor::new(doc, game);
+        if !target.goto(doc, node) {
+            return Err(Error::Unsupported("the node is not in this game".into()));
+        }
+        let path: Vec<NodeId> = target.path().collect();
+        let settings = Settings::of_game(&GameInfo::of(doc, game));
+        let size = target.size();
+        self.new_game(size, &settings)?;
+        let mut c = Cursor::new(doc, game);
+        self.place(c.position(), true)?;
+        for &id in &path[1..] {
+            c.down(doc, id);
+            let n = doc.node(id);
+            if n.has("AB") || n.has("AW") || n.has("AE") {
+                self.command("clear_board")?;
+                self.place(c.position(), false)?;
+                continue;
+            }
+            let moves = c.report().moves.clone();
+            for (color, mv) in moves {
+                self.play(color, mv, size)?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Asks the engine for a move of `color` (it is played on its board).
+    ///
+    /// # Errors
+    /// The engine fails or answers something that is not a vertex.
+    pub fn genmove(&mut self, color: Color, size: BoardSize) -> Result<EngineMove> {
+        let answer = self.command(&format!("genmove {}", gtp_color(color)))?;
+        EngineMove::parse(&answer, size).ok_or_else(|| Error::Protocol {
+            engine: self.spec.name.clone(),
+            message: format!("`genmove` answered `{answer}`, not a move"),
+        })
+    }
+
+    /// Takes back the last move on the engine's board.
+    ///
+    /// # Errors
+    /// The engine refuses (nothing to undo) or fails.
+    pub fn undo(&mut self) -> Result<()> {
+        self.command("undo").map(drop)
+    }
+
+    /// The stones the engine considers dead (`final_status_list dead`), row-major.
+    ///
+    /// # Errors
+    /// The engine lacks the command, fails, or names points off the board.
+    pub fn final_status_dead(&mut self, size: BoardSize) -> Result<Vec<Point>> {
+        let answer = self.command("final_status_list dead")?;
+        let mut out = self.points(&answer, "dead", size)?;
+        out.sort_by_key(|p| (p.y, p.x));
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The empty points the engine counts for nobody although one colour
+    /// may surround them: `final_status_list dame` and the empty points of
+    /// `final_status_list seki`, row-major. Empty for engines without
+    /// these lists (only GNU Go has them).
+    ///
+    /// # Errors
+    /// The engine fails or names points off the board.
+    pub fn final_status_dame(&mut self, size: BoardSize, pos: &Position) -> Result<Vec<Point>> {
+        let mut out = Vec::new();
+        for kind in ["dame", "seki"] {
+            let answer = match self.command(&format!("final_status_list {kind}")) {
+                Ok(a) => a,
+                Err(Error::Refused { .. }) => continue,
+                Err(e) => return Err(e),
+            };
+            out.extend(self.points(&answer, kind, size)?);
+        }
+        out.retain(|&p| pos.board.get(p) == Stone::Empty);
+        out.sort_by_key(|p| (p.y, p.x));
+        out.dedup();
+        Ok(out)
+    }
+
+    fn points(&self, answer: &str, kind: &str, size: BoardSize) -> Result<Vec<Point>> {
+        answer
+            .split_whitespace()
+            .map(|t| match EngineMove::parse(t, size) {
+                Some(EngineMove::Play(p)) => Ok(p),
+                _ => Err(Error::Protocol {
+                    engine: self.spec.name.clone(),
+                    message: format!("`final_status_list {kind}` named `{t}`, not a point"),
+                }),
+            })
+            .collect()
+    }
+
+    /// The engine's own count (`final_score`), e.g. `B+3.5`.
+    ///
+    /// # Errors
+    /// The engine lacks the command or fails.
+    pub fn final_score(&mut self) -> Result<String> {
+        self.command("final_score")
+    }
+
+    /// The streaming analysis the engine offers: `kata-analyze` before
+    /// `lz-analyze`; `None` for engines without one (GNU Go).
+    pub fn analysis_format(&self) -> Option<AnalysisFormat> {
+        if self.supports("kata-analyze") {
+            Some(AnalysisFormat::KataGo)
+        } else if self.supports("lz-analyze") {
+            Some(AnalysisFormat::LeelaZero)
+        } else {
+            None
+        }
+    }
+
+    /// Starts streaming analysis of the engine's position with `to_play`
+    /// to move, an update every `interval` (KataGo: with ownership). The
+    /// next command, or [`Engine::stop_analysis`], stops it.
+    ///
+    /// # Errors
+    /// The engine has no analysis command, refuses, or fails.
+    pub fn start_analysis(
+        &mut self,
+        to_play: Color,
+        size: BoardSize,
+        interval: Duration,
+    ) -> Result<()> {
+        let Some(format) = self.analysis_format() else {
+            return Err(Error::Unsupported(format!(
+                "engine `{}` has no analysis command (lz-analyze or kata-analyze)",
+                self.spec.name
+            )));
+        };
+        let centis = (interval.as_millis() / 10).clamp(1, 100_000);
+        let mut command = format!("{} {} {centis}", format.command(), gtp_color(to_play));
+        if format == AnalysisFormat::KataGo {
+            command.push_str(" ownership true");
+        }
+        let id = self.send(&command)?;
+        let deadline = Instant::now() + self.spec.timeout;
+        // The answer starts (`=id`) and then streams lines until stopped.
+        loop {
+            let line = match self.proc.read_line(deadline) {
+                Read1::Line(l) => l,
+                Read1::Timeout => return Err(self.proc.timed_out(&command, self.spec.timeout)),
+                Read1::Closed => return Err(self.proc.exited(&command)),
+            };
+            let Some((ok, rid, text)) = response_start(&line) else {
+                continue;
+            };
+            if rid.is_some_and(|r| r != id) {
+                self.skip_to_blank(&command, deadline)?;
+                continue;
+            }
+            if !ok {
+                let mut message = text.to_string();
+                loop {
+                    match self.proc.read_line(deadline) {
+                        Read1::Line(l) if l.trim().is_empty() => break,
+                        Read1::Line(l) => {
+                            message.push('\n');
+                            message.push_str(&l);
+                        }
+                        Read1::Timeout => {
+                            return Err(self.proc.timed_out(&command, self.spec.timeout));
+                        }
+                        Read1::Closed => return Err(self.proc.exited(&command)),
+                    }
+                }
+                return Err(Error::Refused {
+                    engine: self.spec.name.clone(),
+                    command,
+                    message,
+                });
+            }
+            self.streaming = Some(Streaming {
+                format,
+                size,
+                to_play,
+                command,
+            });
+            return Ok(());
+        }
+    }
+
+    /// Whether a streaming analysis is running.
+    pub fn is_analysing(&self) -> bool {
+        self.streaming.is_some()
+    }
+
+    /// The next update of the streaming analysis, waiting up to `wait`.
+    /// `Ok(None)` when none came in that time, or when the stream ended
+    /// ([`Engine::is_analysing`] then says false).
+    ///
+    /// # Errors
+    /// No analysis running, or the engine died.
+    pub fn next_analysis(&mut self, wait: Duration) -> Result<Option<Analysis>> {
+        let Some(s) = self.streaming.as_ref() else {
+            return Err(Error::Unsupported("no analysis is running".into()));
+        };
+        let (format, size, to_play) = (s.format, s.size, s.to_play);
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.proc.read_line(deadline) {
+                Read1::Line(l) if l.trim().is_empty() => {
+                    self.streaming = None;
+                    return Ok(None);
+                }
+                Read1::Line(l) => {
+                    if let Some(a) = parse_analysis_line(&l, format, size, to_play) {
+                        return Ok(Some(a));
+                    }
+                }
+                Read1::Timeout => return Ok(None),
+                Read1::Closed => {
+                    let command = self.streaming.take().map(|s| s.command).unwrap_or_default();
+                    return Err(self.proc.exited(&command));
+                }
+            }
+        }
+    }
+
+    /// Stops a streaming analysis (sends `protocol_version`, which ends it).
+    ///
+    /// # Errors
+    /// The engine died.
+    pub fn stop_analysis(&mut self) -> Result<()> {
+        if self.streaming.is_some() {
+            self.command("protocol_version")?;
+        }
+        Ok(())
+    }
+
+    /// Analyses the engine's position with `to_play` to move until the
+    /// search has `visits` visits or `max_time` has passed, and returns the
+    /// last update (one without candidates when the engine said nothing).
+    ///
+    /// # Errors
+    /// No analysis command, or the engine failed.
+    pub fn analyze(
+        &mut self,
+        to_play: Color,
+        size: BoardSize,
+        visits: u64,
+        max_time: Duration,
+    ) -> Result<Analysis> {
+        self.start_analysis(to_play, size, Duration::from_millis(100))?;
+        let end = Instant::now() + max_time;
+        let mut last: Option<Analysis> = None;
+        while self.is_analysing() {
+            let now = Instant::now();
+            if now >= end {
+                break;
+            }
+            if let Some(a) = self.next_analysis(end - now)? {
+                let done = a.visits() >= visits;
+                last = Some(a);
+                if done {
+                    break;
+                }
+            }
+        }
+        self.stop_analysis()?;
+        // Silence is an answer: Leela Zero reports nothing once both players passed.
+        Ok(last.unwrap_or(Analysis {
+            to_play,
+            candidates: Vec::new(),
+            ownership: None,
+            root_winrate: None,
+            root_score_lead: None,
+            root_visits: None,
+        }))
+    }
+
+    /// Ends the engine: `quit`, then a kill if it does not go.
+    pub fn quit(mut self) {
+        self.proc.shutdown(Some("quit"));
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.proc.shutdown(Some("quit"));
+    }
+}
+
+/// `=id text` or `?id text`: (success, id, text).
+fn response_start(line: &str) -> Option<(bool, Option<u32>, &str)> {
+    let ok = match line.as_bytes().first()? {
+        b'=' => true,
+        b'?' => false,
+        _ => return None,
+    };
+    let rest = &line[1..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let id = rest[..digits].parse().ok();
+    Some((ok, id, rest[digits..].trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn response_lines() {
+        assert_eq!(response_start("=12 D4"), Some((true, Some(12), "D4")));
+        assert_eq!(response_start("= "), Some((true, None, "")));
+        assert_eq!(
+            response_start("?3 illegal move"),
+            Some((false, Some(3), "illegal move"))
+        );
+        assert_eq!(response_start("info move D4"), None);
+        assert_eq!(response_start(""), None);
+    }
+}
