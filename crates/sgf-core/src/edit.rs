@@ -262,6 +262,55 @@ impl Document {
         Ok(())
     }
 
+    /// Renames property `from` of `node` to `to` where `from` first stood,
+    /// its values kept byte for byte (no re-encoding, so text that the
+    /// charset could not take back survives); other occurrences of `from`
+    /// and `to` are removed. Returns false when `node` has no `from`.
+    ///
+    /// # Errors
+    /// A bad identifier or node.
+    pub fn rename_property(
+        &mut self,
+        node: NodeId,
+        from: &str,
+        to: &str,
+    ) -> Result<bool, EditError> {
+        self.check_node(node)?;
+        if !valid_ident(to) {
+            return Err(EditError::BadIdentifier(to.into()));
+        }
+        let has = |k: Key| {
+            self.node(node)
+                .props()
+                .any(|p| self.props[p.id().0 as usize].key == k)
+        };
+        let Some(old) = self.find_key(from).filter(|&k| has(k)) else {
+            return Ok(false);
+        };
+        let key = self.key_or_err(to)?;
+        if key == old {
+            return Ok(true);
+        }
+        self.rewrite_props(node, |ps| {
+            let at = ps.iter().position(|p| p.key == old).expect("present");
+            let mut out = Vec::with_capacity(ps.len());
+            for (i, p) in ps.drain(..).enumerate() {
+                if i == at {
+                    out.push(PropData {
+                        key,
+                        ident: NONE,
+                        ident_len: 0,
+                        ..p
+                    });
+                } else if p.key != old && p.key != key {
+                    out.push(p);
+                }
+            }
+            *ps = out;
+        });
+        Ok(true)
+    }
+
     /// Sets a property to one text value (escaped for you). For composed
     /// types (`LB`, `AP`, `FG`) pass the parts to [`Document::set_composed`].
     ///

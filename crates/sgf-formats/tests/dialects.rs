@@ -286,3 +286,20 @@ fn plain_ff4_is_left_alone() {
     assert!(normalize(&mut doc).is_empty());
     assert_eq!(sgf_core::to_lossless_bytes(&doc), src);
 }
+
+/// Found by the `fmt_idempotent` fuzz target: a Sina `TE` whose Shift_JIS
+/// text does not decode (U+FFFD) could not be re-encoded as `EV`, so the
+/// first `fmt` kept `TE` and the second (on UTF-8) renamed it.
+#[test]
+fn undecodable_te_is_renamed_with_its_bytes() {
+    let input = b"(;GM[1]FF[4]CA[Shift_JIS]TE[\x83\x65\xff\x81 cup]C[x];B[pd])";
+    let fmt = |bytes: &[u8]| {
+        let mut p = sgf_core::parse(bytes);
+        sgf_formats::repair::fmt(&mut p);
+        to_canonical_bytes(&p.document, &WriteOptions::default())
+    };
+    let once = fmt(input);
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("EV[") && !text.contains("TE["), "{text}");
+    assert_eq!(fmt(&once), once, "fmt is not idempotent");
+}

@@ -41,7 +41,7 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Node>()?;
     m.add_class::<model::Diagnostic>()?;
     m.add_class::<go::Position>()?;
-    m.add_class::<go::Positions>()?;
+    m.add_class::<model::Positions>()?;
     m.add_class::<go::GameInfo>()?;
     m.add_class::<go::GameResult>()?;
     m.add_class::<bulk::ReadMany>()?;

@@ -16,7 +16,7 @@ use sgf_go::Cursor;
 
 use crate::convert;
 use crate::errors::{EditError, ParseError, QipuError, edit_err, guard, os_err};
-use crate::go::{GameInfo, Position, Positions};
+use crate::go::{GameInfo, Position};
 
 /// What a collection and all its handles share.
 pub struct Inner {
@@ -1051,5 +1051,61 @@ impl Node {
             }
         }
         format!("<qipu.Node {s}>")
+    }
+}
+
+/// Iterator of `(node, position)` along a game's main line (`Game.positions()`).
+#[pyclass(module = "qipu")]
+pub struct Positions {
+    inner: Arc<Inner>,
+    cursor: Cursor,
+    started: bool,
+    done: bool,
+}
+
+impl Positions {
+    pub fn new(inner: Arc<Inner>, cursor: Cursor) -> Positions {
+        Positions {
+            inner,
+            cursor,
+            started: false,
+            done: false,
+        }
+    }
+}
+
+#[pymethods]
+impl Positions {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> PyResult<Option<(Node, Position)>> {
+        if self.done {
+            return Ok(None);
+        }
+        let doc = self.inner.lock();
+        let cursor = &mut self.cursor;
+        let started = self.started;
+        let step = guard("positions", || {
+            if started && !cursor.next(&doc) {
+                return Ok(None);
+            }
+            Ok(Some((cursor.node(), Position::from_cursor(cursor, &doc))))
+        })?;
+        self.started = true;
+        match step {
+            Some((id, pos)) => Ok(Some((
+                Node {
+                    inner: self.inner.clone(),
+                    id,
+                },
+                pos,
+            ))),
+            None => {
+                self.done = true;
+                Ok(None)
+            }
+        }
     }
 }

@@ -509,7 +509,15 @@ fn replace(
             if !sgf_go::fix::same_wording(old, &v) {
                 keep(doc, root, from, old, ch);
             }
-            match doc.replace_property(root, from, to, &[raw]) {
+            // The same text under another name is renamed, its bytes kept:
+            // text the charset cannot take back (U+FFFD) survives, and
+            // writing the result again changes nothing.
+            let done = if v == old && from != to {
+                doc.rename_property(root, from, to).map(|_| ())
+            } else {
+                doc.replace_property(root, from, to, &[raw])
+            };
+            match done {
                 Ok(()) => Some(v),
                 Err(e) => {
                     ch.failed(span, from, &e);
