@@ -68,7 +68,7 @@ def test_wgs_from_qq_go():
     assert (game.info.black, game.info.white) == ("alpha", "beta")
     assert len(game.moves()) == 5
     data = (FORMATS / "wgs" / "even_resign.wgs").read_bytes()
-    assert qipu.parse(data).format == "WGS"
+    assert qipu.parse(data, format="auto").format == "WGS"
     with pytest.raises(qipu.ParseError) as e:
         qipu.parse(data[:100], format="WGS")
     assert "truncated" in str(e.value)

@@ -181,3 +181,24 @@ fn each_rule_has_its_code_and_line() {
         );
     }
 }
+
+/// Found by the `fix` fuzz target: two `PB` values in a Big5 game whose
+/// bytes do not all decode were joined only by the second repair (the
+/// first could not write U+FFFD in Big5).
+#[test]
+fn joining_undecodable_text_is_idempotent() {
+    let input = b"(;GM[1]CA[Big5]PB[\xb3\xf2\xb4\xd1\xa4j\xae\x01v;d][Bp])\n";
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("v;d, Bp]"), "{text}");
+    assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
+}

@@ -175,7 +175,7 @@ fn part_bytes() -> usize {
     std::env::var("QIPU_PART_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1 << 20)
+        .unwrap_or(1 << 18)
 }
 
 /// What checking (and repairing) one part gives.
@@ -360,6 +360,15 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     // the diagnostics (the output after a repair).
     let mut in_lines = 0u32;
     let mut at = 0usize;
+    // The repaired parts are joined into one buffer of the right size, each
+    // freed once copied.
+    let sep = sgf_core::write::GAME_SEPARATOR.len();
+    output.reserve(
+        results
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok()?.output.as_ref().map(|o| o.len() + sep))
+            .sum(),
+    );
     for (range, res) in results {
         let r = match res {
             Ok(r) => r,
@@ -526,39 +535,53 @@ fn write_fixed(
 }
 
 fn json_line(r: &FileReport) -> String {
+    // Written piece by piece, one diagnostic at a time: a collection can
+    // have hundreds of thousands. The keys come in the order serde_json
+    // writes an object's (sorted), as when it was one `Value`.
+    let mut out = String::from("{");
+    if !r.changes.is_empty() {
+        out.push_str("\"changes\":[");
+        for (i, (c, l, col)) in r.changes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end, "before": c.before, "after": c.after}).to_string());
+        }
+        out.push_str("],");
+    }
+    out.push_str("\"diagnostics\":[");
     // A part's line index is built only when something of it is shown.
     let mut sources: Vec<Option<report::Sources>> = r.parts.iter().map(|_| None).collect();
-    let diags: Vec<serde_json::Value> = r
-        .diagnostics
-        .iter()
-        .filter_map(|(pi, d)| {
-            let src = sources
-                .get_mut(*pi)?
-                .get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
-            Some(report::to_json(src, d))
-        })
-        .collect();
-    let mut o = json!({"path": r.name, "diagnostics": diags});
-    if !r.changes.is_empty() {
-        o["changes"] = json!(
-            r.changes
-                .iter()
-                .map(|(c, l, col)| json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end, "before": c.before, "after": c.after}))
-                .collect::<Vec<_>>()
-        );
+    let mut first = true;
+    for (pi, d) in &r.diagnostics {
+        let Some(slot) = sources.get_mut(*pi) else {
+            continue;
+        };
+        let src = slot.get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push_str(&report::to_json(src, d).to_string());
+    }
+    out.push(']');
+    if let Some(e) = &r.error {
+        out.push_str(",\"error\":");
+        out.push_str(&json!(e).to_string());
     }
     if !r.omitted.is_empty() {
-        o["omitted"] = r
+        let omitted: serde_json::Map<_, _> = r
             .omitted
             .iter()
             .map(|(c, n)| (c.as_str().to_string(), json!(n)))
-            .collect::<serde_json::Map<_, _>>()
-            .into();
+            .collect();
+        out.push_str(",\"omitted\":");
+        out.push_str(&serde_json::Value::from(omitted).to_string());
     }
-    if let Some(e) = &r.error {
-        o["error"] = json!(e);
-    }
-    o.to_string()
+    out.push_str(",\"path\":");
+    out.push_str(&json!(r.name).to_string());
+    out.push('}');
+    out
 }
 
 /// Runs the command.

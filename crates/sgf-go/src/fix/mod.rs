@@ -101,9 +101,16 @@ impl Fixer<'_> {
             self.doc.remove_property(n, ident);
         } else {
             let raws: Vec<String> = texts.iter().map(|t| text::escape(t, false)).collect();
-            // Text the game's charset cannot hold is written in UTF-8 by the
-            // canonical writer anyway; the edit itself cannot fail otherwise.
-            let _ = self.doc.set_raw(n, ident, &raws);
+            // U+FFFD stands for bytes that were not text in the game's
+            // charset, which cannot hold it: such a value is written with
+            // `?` in their place (the bytes are not text either way), so
+            // that repairing the repaired file changes nothing.
+            if let Err(sgf_core::EditError::Unrepresentable { .. }) =
+                self.doc.set_raw(n, ident, &raws)
+            {
+                let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
+                let _ = self.doc.set_raw(n, ident, &raws);
+            }
         }
     }
 
