@@ -202,3 +202,23 @@ fn joining_undecodable_text_is_idempotent() {
     assert!(text.contains("v;d, Bp]"), "{text}");
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
+
+/// Found by the `fix` fuzz target: a bad move deleted by the value repairs
+/// left its `KO` alone, which only the second repair deleted.
+#[test]
+fn annotations_of_a_deleted_move_go_with_it() {
+    let input = b"(;GM[1]FF[4];W[zz]KO[];B[dd])\n";
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once);
+    assert!(!text.contains("KO"), "{text}");
+    assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
+}

@@ -283,6 +283,10 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
                 go::setup_without_effect(&mut f, gi, root_only);
             }
         }
+        // A move deleted above may have left its annotations alone.
+        for &n in &nodes {
+            structure::annotations_without_move(&mut f, n);
+        }
     }
     f.changes
 }

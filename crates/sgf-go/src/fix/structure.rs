@@ -206,21 +206,7 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             }
         }
     }
-    let node = f.doc.node(n);
-    let has_move = node.has("B") || node.has("W");
-    // Annotations that need a move.
-    if !has_move {
-        for id in ["KO", "BM", "DO", "IT", "TE"] {
-            if let Some(span) = f.doc.node(n).get(id).map(|p| p.span()) {
-                f.doc.remove_property(n, id);
-                f.note(
-                    Code::AnnotationWithoutMove,
-                    span,
-                    format!("{id} without a move deleted"),
-                );
-            }
-        }
-    }
+    annotations_without_move(f, n);
     // Exclusive annotations.
     let node = f.doc.node(n);
     if node.has("TE") && node.has("BM") {
@@ -362,4 +348,24 @@ pub(super) fn prop_text(doc: &Document, n: NodeId, ident: &str) -> String {
         .map(|v| v.decoded().into_owned())
         .collect::<Vec<_>>()
         .join("][")
+}
+
+/// Move annotations (`KO`, `BM`, `DO`, `IT`, `TE`) in a node without a
+/// move are deleted. Run again after the values and the points are
+/// repaired, as deleting a bad move can leave its annotations alone.
+pub(super) fn annotations_without_move(f: &mut Fixer<'_>, n: NodeId) {
+    let node = f.doc.node(n);
+    if node.has("B") || node.has("W") {
+        return;
+    }
+    for id in ["KO", "BM", "DO", "IT", "TE"] {
+        if let Some(span) = f.doc.node(n).get(id).map(|p| p.span()) {
+            f.doc.remove_property(n, id);
+            f.note(
+                Code::AnnotationWithoutMove,
+                span,
+                format!("{id} without a move deleted"),
+            );
+        }
+    }
 }
