@@ -222,3 +222,28 @@ fn annotations_of_a_deleted_move_go_with_it() {
     assert!(!text.contains("KO"), "{text}");
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
+
+/// Found by the `fix` fuzz target: in a game not in UTF-8, a repair of a
+/// raw value (`AP[name]` → `AP[name:]`) saw the bytes as UTF-8, could not
+/// write them back and did nothing; the second repair (on UTF-8) did it.
+#[test]
+fn raw_repairs_work_in_legacy_charsets() {
+    let input = "(;GM[1]FF[4]CA[GBK]AP[围棋]C[对局])\n";
+    let (bytes, _, _) = encoding_rs::GBK.encode(input);
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let once = fix(&bytes);
+    let text = String::from_utf8_lossy(&once);
+    assert!(
+        text.contains("AP[围棋:]") && text.contains("C[对局]"),
+        "{text}"
+    );
+    assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
+}

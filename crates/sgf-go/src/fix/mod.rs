@@ -85,7 +85,16 @@ impl Fixer<'_> {
         let mut node_span = None;
         node.values(ident)
             .map(|v| {
-                let raw = String::from_utf8_lossy(v.raw()).into_owned();
+                // The raw text in the game's charset, escapes as written:
+                // written back, it gives the same bytes.
+                let raw = if v.encoding().name() == "UTF-8" {
+                    String::from_utf8_lossy(v.raw()).into_owned()
+                } else {
+                    v.encoding()
+                        .decode_without_bom_handling(v.raw())
+                        .0
+                        .into_owned()
+                };
                 let mut span = v.span();
                 if span == Span::default() {
                     span = *node_span.get_or_insert_with(|| node.span());
@@ -101,24 +110,22 @@ impl Fixer<'_> {
             self.doc.remove_property(n, ident);
         } else {
             let raws: Vec<String> = texts.iter().map(|t| text::escape(t, false)).collect();
-            // U+FFFD stands for bytes that were not text in the game's
-            // charset, which cannot hold it: such a value is written with
-            // `?` in their place (the bytes are not text either way), so
-            // that repairing the repaired file changes nothing.
-            if let Err(sgf_core::EditError::Unrepresentable { .. }) =
-                self.doc.set_raw(n, ident, &raws)
-            {
-                let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
-                let _ = self.doc.set_raw(n, ident, &raws);
-            }
+            self.set_raws(n, ident, &raws);
         }
     }
 
     fn set_raws(&mut self, n: NodeId, ident: &str, raws: &[String]) {
         if raws.is_empty() {
             self.doc.remove_property(n, ident);
-        } else {
-            let _ = self.doc.set_raw(n, ident, raws);
+        } else if let Err(sgf_core::EditError::Unrepresentable { .. }) =
+            self.doc.set_raw(n, ident, raws)
+        {
+            // U+FFFD stands for bytes that were not text in the game's
+            // charset, which cannot hold it: such a value is written with
+            // `?` in their place (the bytes are not text either way), so
+            // that repairing the repaired file changes nothing.
+            let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
+            let _ = self.doc.set_raw(n, ident, &raws);
         }
     }
 
