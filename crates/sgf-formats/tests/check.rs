@@ -247,3 +247,28 @@ fn raw_repairs_work_in_legacy_charsets() {
     );
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
+
+/// Found by the `fix` fuzz target: a value read past an unescaped `]`
+/// (`AP[GoGui:1.4.9]` then `8]`) kept as the one `AP` value could not be
+/// written back raw, so the first repair left both values.
+#[test]
+fn values_read_past_a_bracket_are_repaired_at_once() {
+    let input = b"(;FF[4]AP[GoGui:1.4.9]\n8]AP[GoGui:1.4.9]-08];B[ab])\n";
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once);
+    assert!(
+        text.contains("AP[GoGui:1.4.9\\]\n8]\n") || text.contains("AP[GoGui:1.4.9\\]\n8]"),
+        "{text}"
+    );
+    assert!(!text.contains("-08"), "{text}");
+    assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
+}

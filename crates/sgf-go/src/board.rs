@@ -53,6 +53,39 @@ pub struct Board {
     stamp: u32,
     stack: Vec<u16>,
     group: Vec<u16>,
+    /// The neighbours of every point (`u16::MAX` for none), shared by the
+    /// boards of one size: no division per step of a flood fill.
+    nbrs: std::sync::Arc<[[u16; 4]]>,
+}
+
+/// The neighbour table of a board size, made once per size and thread.
+fn neighbour_table(size: BoardSize) -> std::sync::Arc<[[u16; 4]]> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    thread_local! {
+        static TABLES: RefCell<HashMap<(u8, u8), Arc<[[u16; 4]]>>> = RefCell::new(HashMap::new());
+    }
+    TABLES.with(|t| {
+        t.borrow_mut()
+            .entry((size.cols, size.rows))
+            .or_insert_with(|| {
+                let (c, r) = (size.cols as usize, size.rows as usize);
+                (0..c * r)
+                    .map(|i| {
+                        let (x, y) = (i % c, i / c);
+                        let none = u16::MAX;
+                        [
+                            if x > 0 { (i - 1) as u16 } else { none },
+                            if x + 1 < c { (i + 1) as u16 } else { none },
+                            if y > 0 { (i - c) as u16 } else { none },
+                            if y + 1 < r { (i + c) as u16 } else { none },
+                        ]
+                    })
+                    .collect()
+            })
+            .clone()
+    })
 }
 
 impl PartialEq for Board {
@@ -85,6 +118,7 @@ impl Board {
             stamp: 0,
             stack: Vec::with_capacity(16),
             group: Vec::with_capacity(16),
+            nbrs: neighbour_table(size),
         }
     }
 
@@ -142,36 +176,20 @@ impl Board {
     /// The up to four neighbours of point `i` (`usize::MAX` for none).
     #[inline]
     fn neighbour_array(&self, i: usize) -> [usize; 4] {
-        let c = self.size.cols as usize;
-        let r = self.size.rows as usize;
-        let (x, y) = (i % c, i / c);
-        [
-            if x > 0 { i - 1 } else { usize::MAX },
-            if x + 1 < c { i + 1 } else { usize::MAX },
-            if y > 0 { i - c } else { usize::MAX },
-            if y + 1 < r { i + c } else { usize::MAX },
-        ]
+        self.nbrs[i].map(|j| {
+            if j == u16::MAX {
+                usize::MAX
+            } else {
+                j as usize
+            }
+        })
     }
 
     #[inline]
     fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + use<> {
-        let c = self.size.cols as usize;
-        let r = self.size.rows as usize;
-        let (x, y) = (i % c, i / c);
-        let mut n = [usize::MAX; 4];
-        if x > 0 {
-            n[0] = i - 1;
-        }
-        if x + 1 < c {
-            n[1] = i + 1;
-        }
-        if y > 0 {
-            n[2] = i - c;
-        }
-        if y + 1 < r {
-            n[3] = i + c;
-        }
-        n.into_iter().filter(|&j| j != usize::MAX)
+        self.neighbour_array(i)
+            .into_iter()
+            .filter(|&j| j != usize::MAX)
     }
 
     fn next_stamp(&mut self) -> u32 {

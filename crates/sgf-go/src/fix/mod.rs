@@ -117,15 +117,24 @@ impl Fixer<'_> {
     fn set_raws(&mut self, n: NodeId, ident: &str, raws: &[String]) {
         if raws.is_empty() {
             self.doc.remove_property(n, ident);
-        } else if let Err(sgf_core::EditError::Unrepresentable { .. }) =
-            self.doc.set_raw(n, ident, raws)
-        {
+            return;
+        }
+        match self.doc.set_raw(n, ident, raws) {
             // U+FFFD stands for bytes that were not text in the game's
             // charset, which cannot hold it: such a value is written with
             // `?` in their place (the bytes are not text either way), so
             // that repairing the repaired file changes nothing.
-            let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
-            let _ = self.doc.set_raw(n, ident, &raws);
+            Err(sgf_core::EditError::Unrepresentable { .. }) => {
+                let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
+                let _ = self.doc.set_raw(n, ident, &raws);
+            }
+            // A value read past an unescaped `]` holds it as written: the
+            // repaired value escapes it, as the canonical writer does.
+            Err(sgf_core::EditError::BadRaw(_)) => {
+                let raws: Vec<String> = raws.iter().map(|r| escape_stray(r)).collect();
+                let _ = self.doc.set_raw(n, ident, &raws);
+            }
+            _ => {}
         }
     }
 
@@ -314,4 +323,24 @@ fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {
     doc.game(gi)
         .map(|g| g.nodes().map(|n| n.id()).collect())
         .unwrap_or_default()
+}
+
+/// A raw value with its unescaped `]` (and a lone `\` at its end) escaped.
+fn escape_stray(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len() + 2);
+    let mut escaped = false;
+    for c in raw.chars() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == ']' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    if escaped {
+        out.push('\\');
+    }
+    out
 }
