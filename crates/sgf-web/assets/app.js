@@ -424,6 +424,8 @@ function exportAs(format) {
 }
 click("png", () => exportAs("png"));
 click("svg", () => exportAs("svg"));
+click("jpg", () => exportAs("jpg"));
+click("bmp", () => exportAs("bmp"));
 $("numbers").addEventListener("change", () => call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&tree_version=" + tree.version));
 $("game").addEventListener("change", (e) => nav("game", { game: +e.target.value }));
 $("jump").addEventListener("change", (e) => {

@@ -240,6 +240,27 @@ async fn edit_and_save_change_only_what_was_edited() {
         .await
         .unwrap();
     assert_eq!(res.headers()["content-type"], "image/png");
+    // JPEG (with a quality) and BMP, as MultiGo saves boards.
+    for (format, mime, magic) in [
+        ("jpg&quality=80", "image/jpeg", &b"\xff\xd8\xff"[..]),
+        ("bmp", "image/bmp", b"BM"),
+    ] {
+        let res = router(app.clone())
+            .oneshot(request(
+                "GET",
+                &format!("/api/export?session={s}&format={format}&size=200"),
+                0,
+                Some(TOKEN),
+                None,
+            ))
+            .await
+            .unwrap();
+        assert_eq!(res.headers()["content-type"], mime);
+        let body = axum::body::to_bytes(res.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert!(body.starts_with(magic), "{format}");
+    }
     // "Save as" over the file itself: the canonical form, the replaced file kept.
     let lossless = std::fs::read(dir.join("a.sgf")).unwrap();
     let (code, body) = call(
