@@ -41,7 +41,24 @@ pub struct Repaired {
 /// Repairs `doc` in place: dialects, then the tree, the values and Go.
 pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     let mut changes = dialect::normalize_document(doc).changes;
-    changes.extend(sgf_go::fix::repair_with(doc, opts));
+    let fixed = sgf_go::fix::repair_with(doc, opts);
+    // A move deleted or split by the repairs can uncover a dialect (Fox's
+    // handicap stones played as moves behind an unreadable one): looked
+    // for again then, so that repairing the repaired file changes nothing.
+    let moves_changed = fixed.iter().any(|c| {
+        matches!(
+            c.code,
+            Code::InvalidPoint | Code::PointOutsideBoard | Code::BlackAndWhite
+        )
+    });
+    changes.extend(fixed);
+    if moves_changed {
+        let again = dialect::normalize_document(doc).changes;
+        if !again.is_empty() {
+            changes.extend(again);
+            changes.extend(sgf_go::fix::repair_with(doc, opts));
+        }
+    }
     changes
 }
 

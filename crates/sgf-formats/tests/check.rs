@@ -272,3 +272,25 @@ fn values_read_past_a_bracket_are_repaired_at_once() {
     assert!(!text.contains("-08"), "{text}");
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
+
+/// Found by the `fix` fuzz target: Fox's handicap stones played as moves
+/// were seen only once an unreadable move before them was deleted, i.e. by
+/// the second repair.
+#[test]
+fn a_dialect_behind_a_deleted_move_is_normalised_at_once() {
+    let input =
+        b"(;GM[1]FF[4]SZ[19]KM[50]HA[2]RU[Japanese]AP[foxwq];B[p`];B[dp];B[oq];W[qp];W[dd])\n";
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("AB[dp][oq]"), "{text}");
+    assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
+}
