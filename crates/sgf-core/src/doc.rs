@@ -175,6 +175,8 @@ pub struct Document {
     pub(crate) uniform: Option<&'static Encoding>,
     pub(crate) edited: bool,
     pub(crate) lines: OnceLock<LineIndex>,
+    /// The change being recorded (see [`Document::begin_change`]).
+    pub(crate) journal: Option<Box<crate::edit::Change>>,
 }
 
 impl Document {
@@ -194,6 +196,7 @@ impl Document {
             uniform: Some(encoding_rs::UTF_8),
             edited: false,
             lines: OnceLock::new(),
+            journal: None,
         }
     }
 
