@@ -187,6 +187,24 @@ impl App {
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<Value, String> {
+        let id = {
+            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
+            *n += 1;
+            *n
+        };
+        let hint = path
+            .as_ref()
+            .map(|(p, _)| p.clone())
+            .unwrap_or_else(|| PathBuf::from(&name));
+        // A large collection is kept as its bytes, a part parsed at a time.
+        let large = if text || bytes.len() < session::PARTS_FROM_BYTES {
+            None
+        } else {
+            Session::open_collection(id, name.clone(), bytes, &hint)
+        };
+        if let Some(s) = large {
+            return Ok(self.add_session(s, path, bytes));
+        }
         let mut input = None;
         let (doc, diags, format, charset) = if text {
             let s = String::from_utf8_lossy(bytes);
@@ -198,10 +216,6 @@ impl App {
                 "UTF-8".to_string(),
             )
         } else {
-            let hint = path
-                .as_ref()
-                .map(|(p, _)| p.clone())
-                .unwrap_or_else(|| PathBuf::from(&name));
             let r = sgf_formats::read_any(bytes, Some(&hint))
                 .map_err(|e| format!("{name}: {}", e.message))?;
             if r.converted {
@@ -214,13 +228,13 @@ impl App {
                 r.charset.to_string(),
             )
         };
-        let id = {
-            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
-            *n += 1;
-            *n
-        };
         let mut s = Session::new(id, name, doc, diags, format, charset);
         s.input = input;
+        Ok(self.add_session(s, path, bytes))
+    }
+
+    /// Registers a new session; its state for the page.
+    fn add_session(&self, mut s: Session, path: Option<(PathBuf, String)>, bytes: &[u8]) -> Value {
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);
@@ -231,11 +245,22 @@ impl App {
         if self.directory {
             st["files"] = json!(*self.file_list(false));
         }
+        let id = s.id;
         self.sessions
             .lock()
-            .map_err(|_| "internal lock")?
+            .unwrap_or_else(|e| e.into_inner())
             .insert(id, Arc::new(Mutex::new(s)));
-        Ok(st)
+        st
+    }
+
+    /// Forgets a session (the page shows another file, or was closed).
+    fn close(&self, id: u64) {
+        let gone = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        drop(gone);
     }
 
     fn open_path(&self, rel: &str) -> Result<Value, String> {
@@ -371,6 +396,30 @@ async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response 
 fn open_blocking(app: &App, body: &[u8]) -> Response {
     let r = (|| {
         let req = body_json(body)?;
+        let r = open_request(app, &req);
+        // `replace`: the session the page showed before, now freed.
+        if r.is_ok()
+            && let Some(old) = req["replace"].as_u64()
+        {
+            app.close(old);
+        }
+        r
+    })();
+    json_response(r)
+}
+
+/// Frees a session: `{"session": id}` (the page was closed).
+async fn close(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let r = body_json(&body).and_then(|req| {
+        let id = req["session"].as_u64().ok_or("session expected")?;
+        app.close(id);
+        Ok(json!({"closed": id}))
+    });
+    json_response(r)
+}
+
+fn open_request(app: &App, req: &Value) -> Result<Value, String> {
+    {
         if let Some(p) = req["path"].as_str() {
             return app.open_path(p);
         }
@@ -383,8 +432,7 @@ fn open_blocking(app: &App, body: &[u8]) -> Response {
             return app.new_session(name, &bytes, false, None);
         }
         Err("nothing to open".to_string())
-    })();
-    json_response(r)
+    }
 }
 
 fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
@@ -498,7 +546,7 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
                 let bytes = s.lossless_bytes().map_err(err)?;
                 let mut opts = SaveOptions::default();
                 opts.backup = true;
-                opts.original = Some(s.document().original());
+                opts.original = Some(s.original());
                 opts.expected = if force { None } else { s.on_disk };
                 let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
                 s.on_disk = Some(Fingerprint::of(&bytes));
@@ -685,6 +733,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/app.css", get(app_css))
         .route("/api/start", post(start))
         .route("/api/open", post(open))
+        .route("/api/close", post(close))
         .route("/api/state", get(state))
         .route("/api/nav", post(nav))
         .route("/api/edit", post(edit))
