@@ -348,3 +348,108 @@ test("repair lists every change before applying it, and undo reverts it", async 
   await page.click("#undo");
   await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018.04.27");
 });
+
+// ---- trust (issue 15) ----
+
+test("unsaved work: asked before discarding, comments and game information applied as typed", async () => {
+  // The repair undone above left the dropped record modified.
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  let asked = "";
+  page.once("dialog", (d) => { asked = d.message(); d.dismiss(); });
+  await page.click("#filelist li:text-is('example.sgf')");
+  await page.waitForFunction(() => document.querySelector("#message") !== null);
+  assert.match(asked, /unsaved changes/);
+  assert.match(await page.textContent("#title"), /damaged\.sgf/);
+  page.once("dialog", (d) => d.accept());
+  await page.click("#filelist li:text-is('example.sgf')");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  assert.ok(!(await page.textContent("#title")).startsWith("•"));
+  // A comment typed, then ▶ without "Set comment": it is kept.
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  const before = await page.inputValue("#comment");
+  await page.click("#comment");
+  await page.keyboard.press("End");
+  await page.keyboard.type(" typed, not set");
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  await page.click("#prev");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  assert.equal(await page.inputValue("#comment"), before + " typed, not set");
+  // Closing or reloading the tab would ask.
+  const cancelled = await page.evaluate(() => {
+    const e = new Event("beforeunload", { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.ok(cancelled, "beforeunload asks when there are unsaved changes");
+  // The whole typing is one undo step.
+  await page.click("#undo");
+  await page.waitForFunction((b) => document.querySelector("#comment").value === b, before);
+  // Game information too, as typed.
+  await page.evaluate(() => (document.querySelector("#infopanel").open = true));
+  await page.click("#info-EV");
+  await page.keyboard.press("End");
+  await page.keyboard.type(" Cup");
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  const st = await page.evaluate(async () => {
+    const s = window.qipuPage.state().session;
+    const r = await fetch(`/api/state?session=${s}`, { headers: { "x-qipu-token": window.QIPU_TOKEN } });
+    return r.json();
+  });
+  assert.match(st.info.EV, / Cup$/);
+  assert.equal(st.dirty, true);
+  await page.click("#undo");
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+});
+
+test("board keys work after choosing in a drop-down, not in text fields", async () => {
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.selectOption("#tool", "TR");
+  await page.focus("#tool");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+  assert.equal(await page.inputValue("#tool"), "TR");
+  await page.focus("#tool");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 28"));
+  await page.focus("#numbers");
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  // In the comment, arrows move the caret, not the game.
+  await page.click("#comment");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("End");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.match(await status(), /^Move 0/);
+  await page.selectOption("#tool", "play");
+});
+
+test("illegal moves are warned of, and played when the user insists", async () => {
+  // After B[cb] takes the white stone on bb, White's retake there is a ko.
+  await page.click("#open");
+  await page.fill("#pastetext", "(;GM[1]FF[4]SZ[9]PB[Ko]AB[ab][ba][bc]AW[ca][db][cc][bb];B[cb])");
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#info-PB").value === "Ko");
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.selectOption("#tool", "play");
+  let asked = "";
+  page.once("dialog", (d) => { asked = d.message(); d.dismiss(); });
+  await clickPoint("bb");
+  await page.waitForFunction(() => /ko/.test(document.querySelector("#message").textContent));
+  assert.match(asked, /retakes a ko/);
+  assert.match(await status(), /^Move 1/);
+  page.once("dialog", (d) => d.accept());
+  await clickPoint("bb");
+  await page.waitForFunction(() => /^Move 2 \(White B8\)/.test(document.querySelector("#status").textContent));
+});
