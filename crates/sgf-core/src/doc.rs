@@ -252,6 +252,19 @@ impl Document {
         self.line_index().line_col(offset)
     }
 
+    /// Heap bytes the document holds (its source and arenas), to report
+    /// memory use.
+    pub fn heap_bytes(&self) -> usize {
+        self.src.len()
+            + self.original.as_ref().map_or(0, |o| o.len())
+            + self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.parens.capacity() * std::mem::size_of::<Parens>()
+            + self.props.capacity() * std::mem::size_of::<PropData>()
+            + self.values.capacity() * std::mem::size_of::<ValueData>()
+            + self.games.capacity() * std::mem::size_of::<GameData>()
+            + self.owned.iter().map(|o| o.len() + 16).sum::<usize>()
+    }
+
     /// Whether the document was changed since it was parsed.
     pub fn is_edited(&self) -> bool {
         self.edited

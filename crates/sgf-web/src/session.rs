@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 use sgf_core::{
@@ -36,7 +35,7 @@ struct Step {
 /// A large collection kept as its bytes: each part (whole game trees, cut
 /// by `sgf_core::split`) is parsed when shown; edited parts stay parsed.
 struct Parts {
-    bytes: Arc<[u8]>,
+    bytes: Vec<u8>,
     ranges: Vec<Range<usize>>,
     /// The global number of each part's first game (and the total last).
     first_game: Vec<usize>,
@@ -186,17 +185,57 @@ impl Session {
     }
 
     /// A session on a large SGF collection (at least [`PARTS_FROM_BYTES`]),
-    /// kept as its bytes with one part parsed at a time; `None` when the file
-    /// cannot be cut safely between game trees (then it is read whole).
+    /// kept as its bytes with one part parsed at a time; the bytes back
+    /// when the file cannot be cut safely between game trees (then it is
+    /// read whole).
     pub fn open_collection(
         id: u64,
         name: String,
+        bytes: Vec<u8>,
+        hint: &std::path::Path,
+    ) -> Result<Session, Vec<u8>> {
+        if bytes.len() < PARTS_FROM_BYTES {
+            return Err(bytes);
+        }
+        match Session::collection_parts(&bytes, hint) {
+            Some((split, first_game, charset, diagnostics, first)) => {
+                let mut s = Session::new(
+                    id,
+                    name,
+                    first,
+                    Vec::new(),
+                    "SGF".into(),
+                    charset.to_string(),
+                );
+                s.diagnostics.clear();
+                s.parts = Some(Parts {
+                    bytes,
+                    ranges: split,
+                    first_game,
+                    kept: HashMap::new(),
+                    current: 0,
+                    diagnostics: Value::Array(diagnostics),
+                });
+                s.reindex();
+                Ok(s)
+            }
+            None => Err(bytes),
+        }
+    }
+
+    /// The parts of a collection: their ranges, the number of each one's
+    /// first game, the charset, the file's diagnostics and the first part.
+    #[allow(clippy::type_complexity)]
+    fn collection_parts(
         bytes: &[u8],
         hint: &std::path::Path,
-    ) -> Option<Session> {
-        if bytes.len() < PARTS_FROM_BYTES {
-            return None;
-        }
+    ) -> Option<(
+        Vec<Range<usize>>,
+        Vec<usize>,
+        &'static str,
+        Vec<Value>,
+        Document,
+    )> {
         let split = sgf_core::split::split_collection(bytes, 1)?;
         let mut first_game = Vec::with_capacity(split.ranges.len() + 1);
         let mut games = 0usize;
@@ -234,32 +273,22 @@ impl Session {
             }
         }
         first_game.push(games);
-        let first = read_part(&bytes[split.ranges[0].clone()], hint)?;
-        let mut s = Session::new(
-            id,
-            name,
-            first.parsed.document,
-            Vec::new(),
-            "SGF".into(),
-            charset.unwrap_or("UTF-8").to_string(),
-        );
-        s.diagnostics.clear();
-        s.parts = Some(Parts {
-            bytes: Arc::from(bytes),
-            ranges: split.ranges,
+        let first = read_part(&bytes[split.ranges.first()?.clone()], hint)?;
+        Some((
+            split.ranges,
             first_game,
-            kept: HashMap::new(),
-            current: 0,
-            diagnostics: Value::Array(diagnostics),
-        });
-        s.reindex();
-        Some(s)
+            charset.unwrap_or("UTF-8"),
+            diagnostics,
+            first.parsed.document,
+        ))
     }
 
     /// The game's index in `doc` (the shown part, or the whole file).
     fn lg(&self) -> usize {
         match &self.parts {
-            Some(p) => self.game - p.first_game[p.current],
+            Some(p) => self
+                .game
+                .saturating_sub(p.first_game.get(p.current).copied().unwrap_or(0)),
             None => self.game,
         }
     }
@@ -333,6 +362,22 @@ impl Session {
             .chain(&self.redo)
             .map(|s| s.change.heap_bytes() + std::mem::size_of::<Step>())
             .sum()
+    }
+
+    /// Heap bytes the record holds: the file's bytes (a large collection),
+    /// the documents parsed, undo and redo.
+    pub fn held_bytes(&self) -> usize {
+        let parts = self.parts.as_ref().map_or(0, |p| {
+            p.bytes.capacity()
+                + p.ranges.capacity() * std::mem::size_of::<Range<usize>>()
+                + p.first_game.capacity() * std::mem::size_of::<usize>()
+                + p.kept.values().map(Document::heap_bytes).sum::<usize>()
+        });
+        self.doc.heap_bytes()
+            + parts
+            + self.undo_bytes()
+            + self.order.capacity() * std::mem::size_of::<NodeId>()
+            + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
     }
 
     /// The document shown (for a large collection, the part that holds the game).
@@ -753,7 +798,7 @@ impl Session {
 
     /// After undo or redo: the diagnostics again when a repair may be undone.
     fn recheck_if_whole(&mut self) {
-        if self.parts.is_none() && self.doc.game_count() < 100 {
+        if self.parts.is_none() && self.input.is_none() && self.doc.game_count() < 100 {
             self.recheck();
         }
     }
@@ -848,7 +893,7 @@ impl Session {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if let Some(mut s) = Session::open_collection(self.id, name, bytes, &path) {
+            if let Ok(mut s) = Session::open_collection(self.id, name, bytes.to_vec(), &path) {
                 s.path = Some(path);
                 s.rel = Some(rel);
                 s.format = "SGF".into();
