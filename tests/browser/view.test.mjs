@@ -453,3 +453,64 @@ test("illegal moves are warned of, and played when the user insists", async () =
   await clickPoint("bb");
   await page.waitForFunction(() => /^Move 2 \(White B8\)/.test(document.querySelector("#status").textContent));
 });
+
+test("memory: 200 edits in a 10,000-game collection, then re-opened six times", async () => {
+  let sgf = "";
+  for (let g = 0; g < 10000; g++) {
+    sgf += `(;GM[1]FF[4]SZ[19]PB[Black ${g}]PW[White ${g}]RE[W+R]\n`;
+    for (let k = 0; k < 150; k++) {
+      const i = (k * 7 + g) % 361;
+      sgf += `;${k % 2 ? "W" : "B"}[${String.fromCharCode(97 + (i % 19), 97 + Math.floor(i / 19))}]`;
+      if (k % 10 === 9) sgf += "\n";
+    }
+    sgf += ")\n";
+  }
+  writeFileSync(join(dir, "collection.sgf"), sgf);
+  const size = Buffer.byteLength(sgf);
+  const r = await page.evaluate(async () => {
+    const post = async (path, body) => {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+        body: JSON.stringify(body),
+      });
+      return res.json();
+    };
+    const memory = async () => (await fetch("/api/memory", { headers: { "x-qipu-token": window.QIPU_TOKEN } })).json();
+    const t0 = performance.now();
+    let st = await post("/api/open", { path: "collection.sgf", replace: window.qipuPage.state().session });
+    const openMs = performance.now() - t0;
+    const s = st.session;
+    for (let e = 0; e < 200; e++) {
+      if (e % 10 === 0) {
+        await post("/api/nav", { session: s, action: "game", game: (e * 487) % 10000 });
+        await post("/api/nav", { session: s, action: "move", move: 30 });
+      }
+      const op = [
+        { op: "play", point: "ss", force: true },
+        { op: "comment", text: `edit ${e}` },
+        { op: "info", props: { EV: `Cup ${e}` } },
+      ][e % 3];
+      st = await post("/api/edit", Object.assign({ session: s, tree_version: 1e9 }, op));
+      if (st.message) throw new Error(st.message);
+    }
+    const edited = await memory();
+    let id = s;
+    for (let i = 0; i < 6; i++) id = (await post("/api/open", { path: "collection.sgf", replace: id })).session;
+    const reopened = await memory();
+    window.qipuPage.show(await post("/api/nav", { session: id, action: "first" }));
+    return { openMs, games: st.games, edited, reopened };
+  });
+  const mb = (b) => (b / 1048576).toFixed(1);
+  console.log(`memory: ${mb(size)} MB file opened in ${Math.round(r.openMs)} ms; ` +
+    `resident ${mb(r.edited.rss_bytes)} MB after 200 edits (held ${mb(r.edited.held_bytes)} MB), ` +
+    `${mb(r.reopened.rss_bytes)} MB after 6 re-opens (${r.reopened.sessions} session(s) open)`);
+  assert.equal(r.games, 10000);
+  const goal = 2 * size + 50 * 1048576;
+  assert.ok(r.edited.held_bytes <= goal);
+  if (r.edited.rss_bytes !== null) {
+    assert.ok(r.edited.rss_bytes <= goal, `${mb(r.edited.rss_bytes)} MB resident`);
+    assert.ok(r.reopened.rss_bytes <= goal, `${mb(r.reopened.rss_bytes)} MB resident after re-opens`);
+  }
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("collection.sgf"));
+});
