@@ -228,10 +228,23 @@ async fn a_large_collection_is_edited_a_part_at_a_time() {
         src.push_str(&game(100, n));
         n += 1;
     }
+    // A damaged game near the end: B and W in one node (F004).
+    let bad = src.rfind(";B[").unwrap();
+    src.insert_str(bad + 6, "W[aa]");
+    let line = src[..bad].matches('\n').count() + 1;
     let (dir, app) = served("parts", &[("c.sgf", src.as_bytes())]);
     let st = open(&app, "c.sgf").await;
     let s = st["session"].clone();
     assert_eq!(st["games"], n, "{}", st["games"]);
+    // The file's diagnostics, at their lines in the whole file.
+    let f004: Vec<&Value> = st["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "F004")
+        .collect();
+    assert_eq!(f004.len(), 1, "{}", st["diagnostics"]);
+    assert_eq!(f004[0]["line"], line, "{}", f004[0]);
     let st = nav(&app, &s, json!({"action": "game", "game": n - 1})).await;
     assert_eq!(st["info"]["PB"], format!("Black {}", n - 1));
     assert_eq!(st["game"], n - 1);
