@@ -348,3 +348,169 @@ test("repair lists every change before applying it, and undo reverts it", async 
   await page.click("#undo");
   await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018.04.27");
 });
+
+// ---- trust (issue 15) ----
+
+test("unsaved work: asked before discarding, comments and game information applied as typed", async () => {
+  // The repair undone above left the dropped record modified.
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  let asked = "";
+  page.once("dialog", (d) => { asked = d.message(); d.dismiss(); });
+  await page.click("#filelist li:text-is('example.sgf')");
+  await page.waitForFunction(() => document.querySelector("#message") !== null);
+  assert.match(asked, /unsaved changes/);
+  assert.match(await page.textContent("#title"), /damaged\.sgf/);
+  page.once("dialog", (d) => d.accept());
+  await page.click("#filelist li:text-is('example.sgf')");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  assert.ok(!(await page.textContent("#title")).startsWith("•"));
+  // A comment typed, then ▶ without "Set comment": it is kept.
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  const before = await page.inputValue("#comment");
+  await page.click("#comment");
+  await page.keyboard.press("End");
+  await page.keyboard.type(" typed, not set");
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  await page.click("#prev");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  assert.equal(await page.inputValue("#comment"), before + " typed, not set");
+  // Closing or reloading the tab would ask.
+  const cancelled = await page.evaluate(() => {
+    const e = new Event("beforeunload", { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  });
+  assert.ok(cancelled, "beforeunload asks when there are unsaved changes");
+  // The whole typing is one undo step.
+  await page.click("#undo");
+  await page.waitForFunction((b) => document.querySelector("#comment").value === b, before);
+  // Game information too, as typed.
+  await page.evaluate(() => (document.querySelector("#infopanel").open = true));
+  await page.click("#info-EV");
+  await page.keyboard.press("End");
+  await page.keyboard.type(" Cup");
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  const st = await page.evaluate(async () => {
+    const s = window.qipuPage.state().session;
+    const r = await fetch(`/api/state?session=${s}`, { headers: { "x-qipu-token": window.QIPU_TOKEN } });
+    return r.json();
+  });
+  assert.match(st.info.EV, / Cup$/);
+  assert.equal(st.dirty, true);
+  await page.click("#undo");
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+});
+
+test("board keys work after choosing in a drop-down, not in text fields", async () => {
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.selectOption("#tool", "TR");
+  await page.focus("#tool");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+  assert.equal(await page.inputValue("#tool"), "TR");
+  await page.focus("#tool");
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 28"));
+  await page.focus("#numbers");
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  // In the comment, arrows move the caret, not the game.
+  await page.click("#comment");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("End");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.match(await status(), /^Move 0/);
+  await page.selectOption("#tool", "play");
+});
+
+test("illegal moves are warned of, and played when the user insists", async () => {
+  // After B[cb] takes the white stone on bb, White's retake there is a ko.
+  await page.click("#open");
+  await page.fill("#pastetext", "(;GM[1]FF[4]SZ[9]PB[Ko]AB[ab][ba][bc]AW[ca][db][cc][bb];B[cb])");
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#info-PB").value === "Ko");
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.selectOption("#tool", "play");
+  let asked = "";
+  page.once("dialog", (d) => { asked = d.message(); d.dismiss(); });
+  await clickPoint("bb");
+  await page.waitForFunction(() => /ko/.test(document.querySelector("#message").textContent));
+  assert.match(asked, /retakes a ko/);
+  assert.match(await status(), /^Move 1/);
+  page.once("dialog", (d) => d.accept());
+  await clickPoint("bb");
+  await page.waitForFunction(() => /^Move 2 \(White B8\)/.test(document.querySelector("#status").textContent));
+});
+
+test("memory: 200 edits in a 10,000-game collection, then re-opened six times", async () => {
+  let sgf = "";
+  for (let g = 0; g < 10000; g++) {
+    sgf += `(;GM[1]FF[4]SZ[19]PB[Black ${g}]PW[White ${g}]RE[W+R]\n`;
+    for (let k = 0; k < 150; k++) {
+      const i = (k * 7 + g) % 361;
+      sgf += `;${k % 2 ? "W" : "B"}[${String.fromCharCode(97 + (i % 19), 97 + Math.floor(i / 19))}]`;
+      if (k % 10 === 9) sgf += "\n";
+    }
+    sgf += ")\n";
+  }
+  writeFileSync(join(dir, "collection.sgf"), sgf);
+  const size = Buffer.byteLength(sgf);
+  const r = await page.evaluate(async () => {
+    const post = async (path, body) => {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+        body: JSON.stringify(body),
+      });
+      return res.json();
+    };
+    const memory = async () => (await fetch("/api/memory", { headers: { "x-qipu-token": window.QIPU_TOKEN } })).json();
+    const t0 = performance.now();
+    let st = await post("/api/open", { path: "collection.sgf", replace: window.qipuPage.state().session });
+    const openMs = performance.now() - t0;
+    const s = st.session;
+    for (let e = 0; e < 200; e++) {
+      if (e % 10 === 0) {
+        await post("/api/nav", { session: s, action: "game", game: (e * 487) % 10000 });
+        await post("/api/nav", { session: s, action: "move", move: 30 });
+      }
+      const op = [
+        { op: "play", point: "ss", force: true },
+        { op: "comment", text: `edit ${e}` },
+        { op: "info", props: { EV: `Cup ${e}` } },
+      ][e % 3];
+      st = await post("/api/edit", Object.assign({ session: s, tree_version: 1e9 }, op));
+      if (st.message) throw new Error(st.message);
+    }
+    const edited = await memory();
+    let id = s;
+    for (let i = 0; i < 6; i++) id = (await post("/api/open", { path: "collection.sgf", replace: id })).session;
+    const reopened = await memory();
+    window.qipuPage.show(await post("/api/nav", { session: id, action: "first" }));
+    return { openMs, games: st.games, edited, reopened };
+  });
+  const mb = (b) => (b / 1048576).toFixed(1);
+  console.log(`memory: ${mb(size)} MB file opened in ${Math.round(r.openMs)} ms; ` +
+    `resident ${mb(r.edited.rss_bytes)} MB after 200 edits (held ${mb(r.edited.held_bytes)} MB), ` +
+    `${mb(r.reopened.rss_bytes)} MB after 6 re-opens (${r.reopened.sessions} session(s) open)`);
+  assert.equal(r.games, 10000);
+  const goal = 2 * size + 50 * 1048576;
+  assert.ok(r.edited.held_bytes <= goal);
+  if (r.edited.rss_bytes !== null) {
+    assert.ok(r.edited.rss_bytes <= goal, `${mb(r.edited.rss_bytes)} MB resident`);
+    assert.ok(r.reopened.rss_bytes <= goal, `${mb(r.reopened.rss_bytes)} MB resident after re-opens`);
+  }
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("collection.sgf"));
+});

@@ -178,6 +178,8 @@ pub struct Document {
     pub(crate) uniform: Option<&'static Encoding>,
     pub(crate) edited: bool,
     pub(crate) lines: OnceLock<LineIndex>,
+    /// The change being recorded (see [`Document::begin_change`]).
+    pub(crate) journal: Option<Box<crate::edit::Change>>,
 }
 
 impl Document {
@@ -197,6 +199,7 @@ impl Document {
             uniform: Some(encoding_rs::UTF_8),
             edited: false,
             lines: OnceLock::new(),
+            journal: None,
         }
     }
 
@@ -250,6 +253,19 @@ impl Document {
     /// 1-based line and byte column of a source offset.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         self.line_index().line_col(offset)
+    }
+
+    /// Heap bytes the document holds (its source and arenas), to report
+    /// memory use.
+    pub fn heap_bytes(&self) -> usize {
+        self.src.len()
+            + self.original.as_ref().map_or(0, |o| o.len())
+            + self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.parens.capacity() * std::mem::size_of::<Parens>()
+            + self.props.capacity() * std::mem::size_of::<PropData>()
+            + self.values.capacity() * std::mem::size_of::<ValueData>()
+            + self.games.capacity() * std::mem::size_of::<GameData>()
+            + self.owned.iter().map(|o| o.len() + 16).sum::<usize>()
     }
 
     /// Whether the document was changed since it was parsed.

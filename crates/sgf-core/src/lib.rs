@@ -55,7 +55,7 @@ pub mod write;
 
 pub use diag::{Code, Diagnostic, LineIndex, Severity, Span};
 pub use doc::{Document, Game, Node, NodeId, Prop, Value};
-pub use edit::EditError;
+pub use edit::{Change, EditError};
 pub use parse::{ParseOptions, Parsed, parse, parse_str, parse_with};
 pub use props::{PropInfo, PropKind, ValueType};
 pub use value::{Color, Point};

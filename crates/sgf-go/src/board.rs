@@ -344,6 +344,38 @@ pub struct Position {
     pub last_move: Option<(Color, Move)>,
 }
 
+/// A move the rules forbid (see [`Position::legality`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// The point holds a stone.
+    Occupied,
+    /// The move would leave its own group without liberties.
+    Suicide,
+    /// The move retakes a ko immediately.
+    KoRetake,
+}
+
+impl Illegal {
+    /// A short code: `occupied`, `suicide`, `ko`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Illegal::Occupied => "occupied",
+            Illegal::Suicide => "suicide",
+            Illegal::KoRetake => "ko",
+        }
+    }
+}
+
+impl std::fmt::Display for Illegal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Illegal::Occupied => "there is already a stone on this point",
+            Illegal::Suicide => "this move is a suicide (its group would have no liberty)",
+            Illegal::KoRetake => "this move retakes a ko immediately",
+        })
+    }
+}
+
 /// What happened when a move was executed, for the caller to report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveReport {
@@ -399,6 +431,27 @@ impl Position {
         rep
     }
 
+    /// Why `mv` by `color` would break the rules here, if it would: an
+    /// occupied point, a suicide, or an immediate ko retake. SGF records
+    /// such moves all the same; editors warn before playing them.
+    pub fn legality(&self, color: Color, mv: Move) -> Option<Illegal> {
+        let Move::Play(p) = mv else { return None };
+        if !self.board.size().contains(p) {
+            return None;
+        }
+        if self.board.get(p) != Stone::Empty {
+            return Some(Illegal::Occupied);
+        }
+        if self.ko == Some(p) && self.last_move.is_some_and(|(c, _)| c != color) {
+            return Some(Illegal::KoRetake);
+        }
+        let mut after = self.board.clone();
+        if !after.play(color, p).suicide.is_empty() {
+            return Some(Illegal::Suicide);
+        }
+        None
+    }
+
     /// Rows top to bottom as text: `X` black, `O` white, `.` empty.
     pub fn rows(&self) -> Vec<String> {
         let s = self.board.size();
@@ -437,6 +490,26 @@ mod tests {
             }
         }
         p
+    }
+
+    #[test]
+    fn legality_warns_of_ko_suicide_and_occupied_points() {
+        // Black captures at b in a ko shape; White may not retake at once.
+        let mut p = pos(&[".XO..", "XO.O.", ".XO..", ".....", "....."]);
+        let r = p.play(Color::Black, Move::Play(Point::new(2, 1)));
+        assert_eq!(r.effect.captured.len(), 1);
+        let retake = Move::Play(Point::new(1, 1));
+        assert_eq!(p.legality(Color::White, retake), Some(Illegal::KoRetake));
+        assert_eq!(
+            p.legality(Color::White, Move::Play(Point::new(2, 1))),
+            Some(Illegal::Occupied)
+        );
+        // The corner point is a suicide for White, fine for Black.
+        let corner = Move::Play(Point::new(0, 0));
+        assert_eq!(p.legality(Color::White, corner), Some(Illegal::Suicide));
+        assert_eq!(p.legality(Color::Black, corner), None);
+        assert_eq!(p.legality(Color::White, Move::Pass), None);
+        assert_eq!(Illegal::KoRetake.code(), "ko");
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub mod replay;
 pub mod score;
 pub mod values;
 
-pub use board::{Board, MoveEffect, Position, Stone};
+pub use board::{Board, Illegal, MoveEffect, Position, Stone};
 pub use coords::{BoardSize, CoordIssue, Move, board_size, parse_move};
 pub use info::{GameInfo, GameResult, PartialDate, WinBy, parse_dates, parse_result};
 pub use moves::{GameMove, main_line_move_count, main_line_moves};

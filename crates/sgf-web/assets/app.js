@@ -52,12 +52,79 @@ function call(path, body) {
 
 function nav(action, extra = {}) {
   if (!state) return;
+  flushTyping();
   return call("/api/nav", () => Object.assign({ session: state.session, action, tree_version: tree.version }, extra));
 }
 
 function edit(op, extra = {}) {
   if (!state) return;
+  if (!extra.merge_key) flushTyping();
   return call("/api/edit", () => Object.assign({ session: state.session, op, tree_version: tree.version, numbers: $("numbers").checked }, extra));
+}
+
+// ---- typing: comments and game information are applied as they are typed ----
+
+// Each field, from focus to blur, is one undo step on the server (merge_key).
+let focusSerial = 0;
+let typing = null; // {timer, send} of the field typed in last, not yet sent
+
+function flushTyping() {
+  if (!typing) return;
+  clearTimeout(typing.timer);
+  const t = typing;
+  typing = null;
+  t.send();
+}
+
+function typed(key, send) {
+  if (typing && typing.key !== key) flushTyping();
+  if (typing) clearTimeout(typing.timer);
+  typing = { key, send, timer: setTimeout(flushTyping, 250) };
+}
+
+function watchField(el, make) {
+  el.addEventListener("focus", () => (el.dataset.serial = ++focusSerial));
+  el.addEventListener("input", () => {
+    if (!state) return;
+    const node = state.node.number, session = state.session;
+    const key = `${el.id}:${session}:${node}:${el.dataset.serial || ++focusSerial}`;
+    typed(key, () => {
+      // Sent for the node it was typed at; skipped if the page moved on
+      // without it (it never does: navigation sends it first).
+      if (!state || state.session !== session) return;
+      const [op, extra] = make(el);
+      edit(op, Object.assign(extra, { merge_key: key }));
+    });
+  });
+  el.addEventListener("blur", flushTyping);
+}
+
+// Asks before anything discards unsaved changes; true when it may go on.
+function discardOk(what = "Opening another file") {
+  flushTyping();
+  if (!state || !state.dirty) return true;
+  return confirm(`${state.name} has unsaved changes. ${what} discards them. Continue?`);
+}
+
+window.addEventListener("beforeunload", (e) => {
+  if (typing || (state && state.dirty)) {
+    flushTyping();
+    e.preventDefault();
+    e.returnValue = "";
+  }
+});
+// The tab closed (or reloaded): the server frees the record.
+window.addEventListener("pagehide", () => {
+  if (state && navigator.sendBeacon) {
+    navigator.sendBeacon(`/api/close?t=${TOKEN}`, JSON.stringify({ session: state.session }));
+  }
+});
+
+// Opens another record in place of this one (the server frees this one).
+function openRecord(body, what) {
+  if (!discardOk(what)) return;
+  if (state) body.replace = state.session;
+  return call("/api/open", body);
 }
 
 // ---- showing a state ----
@@ -146,6 +213,7 @@ function showInfo(info) {
     input.id = "info-" + id;
     input.name = id;
     input.value = info[id] || "";
+    watchField(input, (el) => ["info", { props: { [el.name]: el.value } }]);
     form.append(l, input);
   }
 }
@@ -174,7 +242,7 @@ function showFiles(files) {
     const li = document.createElement("li");
     li.textContent = f;
     if (state && state.path === f) li.className = "current";
-    li.onclick = () => call("/api/open", { path: f });
+    li.onclick = () => openRecord({ path: f });
     ul.appendChild(li);
   }
 }
@@ -204,7 +272,7 @@ $("board").addEventListener("click", (ev) => {
   const pt = boardPoint(ev);
   if (!pt || !state) return;
   const tool = $("tool").value;
-  if (tool === "play") return edit("play", { point: pt });
+  if (tool === "play") return play(pt);
   if (tool.startsWith("setup")) return edit("setup", { point: pt, stone: tool.slice(5) });
   if (tool === "label") {
     const text = prompt("Label text (empty to remove):", "");
@@ -213,6 +281,14 @@ $("board").addEventListener("click", (ev) => {
   }
   return edit("markup", { point: pt, kind: tool });
 });
+
+// A move the rules forbid (ko, suicide, occupied point) is refused with a
+// warning, as in Sabaki; the user may insist.
+async function play(point) {
+  const s = await edit("play", { point });
+  if (s && s.illegal && confirm(s.message)) return edit("play", { point, force: true });
+  return s;
+}
 
 $("board").addEventListener("wheel", (ev) => {
   ev.preventDefault();
@@ -331,6 +407,8 @@ click("saveinfo", () => {
   for (const el of $("info").elements) props[el.name] = el.value;
   edit("info", { props });
 });
+watchField($("comment"), (el) => ["comment", { text: el.value }]);
+watchField($("name"), (el) => ["comment", { name: el.value }]);
 // Save: the server refuses to overwrite a file another program changed
 // since it was opened; the user then chooses what happens.
 async function save(force = false) {
@@ -359,7 +437,7 @@ function conflict(text) {
     else if (choice === "saveas") $("saveas").click();
     else if (choice === "reload") {
       if (state.dirty && !confirm("Reloading discards your unsaved changes. Reload anyway?")) return;
-      call("/api/open", { path: state.path });
+      call("/api/open", { path: state.path, replace: state.session });
     }
   };
   d.showModal();
@@ -434,27 +512,37 @@ $("jump").addEventListener("change", (e) => {
 });
 $("diagtoggle").addEventListener("click", () => ($("diagnostics").hidden = !$("diagnostics").hidden));
 
+// Board keys work whatever control has the focus (a drop-down, a button,
+// a checkbox), except where text is typed.
+const NOT_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+function isTextField(t) {
+  return t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !NOT_TEXT.has(t.type));
+}
 document.addEventListener("keydown", (ev) => {
   const t = ev.target;
-  if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "checkbox") || t.tagName === "SELECT") return;
+  if (isTextField(t) || document.querySelector("dialog[open]")) return;
+  if (ev.altKey) return;
   const keys = {
     ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
     PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
   };
   if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
   if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
-  if (keys[ev.key]) {
+  if (keys[ev.key] && !ev.ctrlKey && !ev.metaKey) {
+    // Not the drop-down's own meaning (changing the tool or the game).
     ev.preventDefault();
+    ev.stopPropagation();
+    if (t.tagName === "SELECT") t.blur();
     nav(keys[ev.key]);
   }
-});
+}, true);
 
 // ---- opening files: list, drop, paste ----
 
 click("open", () => $("opendialog").showModal());
 click("pasteopen", (ev) => {
   const text = $("pastetext").value;
-  if (text.trim()) call("/api/open", { text, name: "pasted.sgf" });
+  if (text.trim()) openRecord({ text, name: "pasted.sgf" });
 });
 $("filepick").addEventListener("change", (e) => {
   const f = e.target.files[0];
@@ -468,7 +556,7 @@ function openFile(f) {
     const bytes = new Uint8Array(reader.result);
     let bin = "";
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    call("/api/open", { data_b64: btoa(bin), name: f.name });
+    openRecord({ data_b64: btoa(bin), name: f.name });
   };
   reader.readAsArrayBuffer(f);
 }
@@ -485,11 +573,15 @@ document.addEventListener("paste", (e) => {
   const t = e.target;
   if (t.tagName === "TEXTAREA" || t.tagName === "INPUT") return;
   const text = e.clipboardData.getData("text");
-  if (text && text.includes("(;")) call("/api/open", { text, name: "pasted.sgf" });
+  if (text && text.includes("(;")) openRecord({ text, name: "pasted.sgf" });
 });
 
 // The small interface other panels (search.js) use.
-window.qipuPage = { state: () => state, boardPoint, show, message };
+window.qipuPage = {
+  state: () => state, boardPoint, show, message, discardOk,
+  // After another record was opened in place of session `id`.
+  closed: (id) => api("/api/close", { session: id }).catch(() => {}),
+};
 
 // ---- start ----
 

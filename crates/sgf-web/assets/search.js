@@ -230,8 +230,11 @@
   }
 
   async function openHit(h) {
+    if (!page.discardOk()) return;
+    const old = page.state() && page.state().session;
     try {
       const st = await api("/api/db/open", { id: h.id, node: h.node });
+      if (old !== undefined && old !== st.session) page.closed(old);
       result = null; // the continuations belong to the searched position
       region = null;
       page.show(st);

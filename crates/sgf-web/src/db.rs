@@ -168,7 +168,7 @@ pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -
                 };
                 (name, out)
             };
-            let st = app.new_session(name, &bytes, false, None)?;
+            let st = app.new_session(name, bytes, false, None)?;
             let sid = st["session"].as_u64().ok_or("no session")?;
             let session = app.session(sid)?;
             let mut s = session.lock().map_err(|_| "internal lock")?;

@@ -183,10 +183,33 @@ impl App {
     fn new_session(
         &self,
         name: String,
-        bytes: &[u8],
+        bytes: Vec<u8>,
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<Value, String> {
+        let id = {
+            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
+            *n += 1;
+            *n
+        };
+        let hint = path
+            .as_ref()
+            .map(|(p, _)| p.clone())
+            .unwrap_or_else(|| PathBuf::from(&name));
+        // A large collection is kept as its bytes, a part parsed at a time.
+        let on_disk = path
+            .as_ref()
+            .map(|_| sgf_formats::save::Fingerprint::of(&bytes));
+        // The file's bytes are moved, not copied: memory for one.
+        let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
+            bytes
+        } else {
+            match Session::open_collection(id, name.clone(), bytes, &hint) {
+                Ok(s) => return Ok(self.add_session(s, path, on_disk)),
+                Err(bytes) => bytes,
+            }
+        };
+        let bytes = &bytes[..];
         let mut input = None;
         let (doc, diags, format, charset) = if text {
             let s = String::from_utf8_lossy(bytes);
@@ -198,10 +221,6 @@ impl App {
                 "UTF-8".to_string(),
             )
         } else {
-            let hint = path
-                .as_ref()
-                .map(|(p, _)| p.clone())
-                .unwrap_or_else(|| PathBuf::from(&name));
             let r = sgf_formats::read_any(bytes, Some(&hint))
                 .map_err(|e| format!("{name}: {}", e.message))?;
             if r.converted {
@@ -214,28 +233,44 @@ impl App {
                 r.charset.to_string(),
             )
         };
-        let id = {
-            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
-            *n += 1;
-            *n
-        };
         let mut s = Session::new(id, name, doc, diags, format, charset);
         s.input = input;
+        Ok(self.add_session(s, path, on_disk))
+    }
+
+    /// Registers a new session; its state for the page.
+    fn add_session(
+        &self,
+        mut s: Session,
+        path: Option<(PathBuf, String)>,
+        on_disk: Option<sgf_formats::save::Fingerprint>,
+    ) -> Value {
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);
-            s.on_disk = Some(sgf_formats::save::Fingerprint::of(bytes));
+            s.on_disk = on_disk;
         }
         let mut st = s.state(None);
         st["diagnostics"] = s.diagnostics_json();
         if self.directory {
             st["files"] = json!(*self.file_list(false));
         }
+        let id = s.id;
         self.sessions
             .lock()
-            .map_err(|_| "internal lock")?
+            .unwrap_or_else(|e| e.into_inner())
             .insert(id, Arc::new(Mutex::new(s)));
-        Ok(st)
+        st
+    }
+
+    /// Forgets a session (the page shows another file, or was closed).
+    fn close(&self, id: u64) {
+        let gone = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        drop(gone);
     }
 
     fn open_path(&self, rel: &str) -> Result<Value, String> {
@@ -247,12 +282,45 @@ impl App {
         if meta.len() > MAX_BODY as u64 {
             return Err(format!("{rel} is larger than {} MB", MAX_BODY >> 20));
         }
-        let bytes = std::fs::read(&full).map_err(|e| format!("{rel}: {e}"))?;
+        let bytes = read_file(&full).map_err(|e| format!("{rel}: {e}"))?;
         let name = full
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        self.new_session(name, &bytes, false, Some((full, rel.to_string())))
+        self.new_session(name, bytes, false, Some((full, rel.to_string())))
+    }
+}
+
+type ReadJob = (PathBuf, std::sync::mpsc::Sender<std::io::Result<Vec<u8>>>);
+
+/// Reads a record file. The buffers are allocated on one thread, so that
+/// the allocator reuses the memory of the files closed for the next one
+/// (allocated on whichever thread served the request, freed buffers of
+/// several megabytes can stay in that thread's arena).
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    static LOADER: std::sync::OnceLock<Option<Mutex<std::sync::mpsc::Sender<ReadJob>>>> =
+        std::sync::OnceLock::new();
+    let loader = LOADER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<ReadJob>();
+        std::thread::Builder::new()
+            .name("qipu-read".into())
+            .spawn(move || {
+                for (p, reply) in rx {
+                    let _ = reply.send(std::fs::read(&p));
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    let (reply, answer) = std::sync::mpsc::channel();
+    let sent = loader.as_ref().is_some_and(|l| {
+        l.lock()
+            .map(|tx| tx.send((path.to_path_buf(), reply)).is_ok())
+            .unwrap_or(false)
+    });
+    match sent.then(|| answer.recv().ok()).flatten() {
+        Some(r) => r,
+        None => std::fs::read(path),
     }
 }
 
@@ -356,10 +424,10 @@ fn start_blocking(app: &App) -> Response {
             // A directory: open its first record, or the example when it has none.
             match app.file_list(false).first() {
                 Some(f) => app.open_path(f),
-                None => app.new_session("qipu-example.sgf".into(), EXAMPLE, false, None),
+                None => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             }
         }
-        None => app.new_session("qipu-example.sgf".into(), EXAMPLE, false, None),
+        None => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
     };
     json_response(r)
 }
@@ -371,20 +439,76 @@ async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response 
 fn open_blocking(app: &App, body: &[u8]) -> Response {
     let r = (|| {
         let req = body_json(body)?;
+        let r = open_request(app, &req);
+        // `replace`: the session the page showed before, now freed.
+        if r.is_ok()
+            && let Some(old) = req["replace"].as_u64()
+        {
+            app.close(old);
+        }
+        r
+    })();
+    json_response(r)
+}
+
+/// The server's memory: `{"sessions", "held_bytes", "rss_bytes"}` — the
+/// records open, the heap bytes they hold (files, parsed parts, undo), and
+/// the process's resident size where `/proc` tells it.
+async fn memory(State(app): State<Arc<App>>) -> Response {
+    blocking(move || {
+        let sessions: Vec<_> = app
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        let held: usize = sessions
+            .iter()
+            .map(|s| s.lock().map_or(0, |s| s.held_bytes()))
+            .sum();
+        json_response(Ok(json!({
+            "sessions": sessions.len(),
+            "held_bytes": held,
+            "rss_bytes": rss_bytes(),
+        })))
+    })
+    .await
+}
+
+/// The resident size of this process (Linux), in bytes.
+pub fn rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Frees a session: `{"session": id}` (the page was closed).
+async fn close(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let r = body_json(&body).and_then(|req| {
+        let id = req["session"].as_u64().ok_or("session expected")?;
+        app.close(id);
+        Ok(json!({"closed": id}))
+    });
+    json_response(r)
+}
+
+fn open_request(app: &App, req: &Value) -> Result<Value, String> {
+    {
         if let Some(p) = req["path"].as_str() {
             return app.open_path(p);
         }
         let name = req["name"].as_str().unwrap_or("untitled.sgf").to_string();
         if let Some(t) = req["text"].as_str() {
-            return app.new_session(name, t.as_bytes(), true, None);
+            return app.new_session(name, t.as_bytes().to_vec(), true, None);
         }
         if let Some(b) = req["data_b64"].as_str() {
             let bytes = base64_decode(b).ok_or("bad base64 data")?;
-            return app.new_session(name, &bytes, false, None);
+            return app.new_session(name, bytes, false, None);
         }
         Err("nothing to open".to_string())
-    })();
-    json_response(r)
+    }
 }
 
 fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
@@ -498,7 +622,7 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
                 let bytes = s.lossless_bytes().map_err(err)?;
                 let mut opts = SaveOptions::default();
                 opts.backup = true;
-                opts.original = Some(s.document().original());
+                opts.original = Some(s.original());
                 opts.expected = if force { None } else { s.on_disk };
                 let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
                 s.on_disk = Some(Fingerprint::of(&bytes));
@@ -685,6 +809,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/app.css", get(app_css))
         .route("/api/start", post(start))
         .route("/api/open", post(open))
+        .route("/api/close", post(close))
+        .route("/api/memory", get(memory))
         .route("/api/state", get(state))
         .route("/api/nav", post(nav))
         .route("/api/edit", post(edit))

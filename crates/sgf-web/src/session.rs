@@ -2,11 +2,12 @@
 //! page shows. All Go and SGF logic is the library's; this only wires it.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use sgf_core::{
-    Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
+    Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::edit::{self, node_move};
@@ -15,6 +16,54 @@ use sgf_render::{MoveNumbers, RenderOptions};
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
+
+/// Collections at least this large are kept as their bytes, with only the
+/// part shown (and the parts edited) parsed.
+pub const PARTS_FROM_BYTES: usize = 1 << 20;
+
+/// One undo (or redo) step: the change to revert, in which part, and where
+/// the cursor goes after.
+struct Step {
+    change: Change,
+    part: usize,
+    game: usize,
+    node: NodeId,
+    /// Typing in one field (`C` of a node…) continues one step.
+    key: Option<String>,
+}
+
+/// A large collection kept as its bytes: each part (whole game trees, cut
+/// by `sgf_core::split`) is parsed when shown; edited parts stay parsed.
+struct Parts {
+    bytes: Vec<u8>,
+    ranges: Vec<Range<usize>>,
+    /// The global number of each part's first game (and the total last).
+    first_game: Vec<usize>,
+    /// Parsed parts other than the shown one, kept because they were edited.
+    kept: HashMap<usize, Document>,
+    /// The part shown (its document is `Session::doc`).
+    current: usize,
+    /// The diagnostics of the whole file, for the page.
+    diagnostics: Value,
+}
+
+impl Parts {
+    fn part_of(&self, game: usize) -> usize {
+        self.first_game
+            .partition_point(|&f| f <= game)
+            .saturating_sub(1)
+            .min(self.ranges.len().saturating_sub(1))
+    }
+
+    fn games(&self) -> usize {
+        self.first_game.last().copied().unwrap_or(0)
+    }
+}
+
+/// Reads one part of a collection as the whole file would be read.
+fn read_part(bytes: &[u8], hint: &std::path::Path) -> Option<sgf_formats::Loaded> {
+    sgf_formats::read_any(bytes, Some(hint)).ok()
+}
 
 /// An open record.
 pub struct Session {
@@ -36,8 +85,10 @@ pub struct Session {
     order: Vec<NodeId>,
     index: HashMap<NodeId, usize>,
     tree_version: u64,
-    undo: Vec<(Document, usize, NodeId)>,
-    redo: Vec<(Document, usize, NodeId)>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    /// A large collection: the bytes, and which part `doc` is.
+    parts: Option<Parts>,
     /// Changed since it was opened or saved.
     pub dirty: bool,
     /// The fingerprint of the file on disk as last read or written: Save
@@ -49,6 +100,8 @@ pub struct Session {
     diagnostics: Vec<Diagnostic>,
     /// Move numbers on the board.
     pub numbers: bool,
+    /// Why the last play was refused as illegal (`ko`, `suicide`, `occupied`).
+    illegal: Option<&'static str>,
 }
 
 /// Why an operation was refused (shown to the user).
@@ -119,17 +172,215 @@ impl Session {
             tree_version: 0,
             undo: Vec::new(),
             redo: Vec::new(),
+            parts: None,
             dirty: false,
             on_disk: None,
             input: None,
             diagnostics,
             numbers: false,
+            illegal: None,
         };
         s.reindex();
         s
     }
 
-    /// The document.
+    /// A session on a large SGF collection (at least [`PARTS_FROM_BYTES`]),
+    /// kept as its bytes with one part parsed at a time; the bytes back
+    /// when the file cannot be cut safely between game trees (then it is
+    /// read whole).
+    pub fn open_collection(
+        id: u64,
+        name: String,
+        bytes: Vec<u8>,
+        hint: &std::path::Path,
+    ) -> Result<Session, Vec<u8>> {
+        if bytes.len() < PARTS_FROM_BYTES {
+            return Err(bytes);
+        }
+        match Session::collection_parts(&bytes, hint) {
+            Some((split, first_game, charset, diagnostics, first)) => {
+                let mut s = Session::new(
+                    id,
+                    name,
+                    first,
+                    Vec::new(),
+                    "SGF".into(),
+                    charset.to_string(),
+                );
+                s.diagnostics.clear();
+                s.parts = Some(Parts {
+                    bytes,
+                    ranges: split,
+                    first_game,
+                    kept: HashMap::new(),
+                    current: 0,
+                    diagnostics: Value::Array(diagnostics),
+                });
+                s.reindex();
+                Ok(s)
+            }
+            None => Err(bytes),
+        }
+    }
+
+    /// The parts of a collection: their ranges, the number of each one's
+    /// first game, the charset, the file's diagnostics and the first part.
+    #[allow(clippy::type_complexity)]
+    fn collection_parts(
+        bytes: &[u8],
+        hint: &std::path::Path,
+    ) -> Option<(
+        Vec<Range<usize>>,
+        Vec<usize>,
+        &'static str,
+        Vec<Value>,
+        Document,
+    )> {
+        let split = sgf_core::split::split_collection(bytes, 1)?;
+        let mut first_game = Vec::with_capacity(split.ranges.len() + 1);
+        let mut games = 0usize;
+        let mut diagnostics = Vec::new();
+        let mut lines_before = 0u32;
+        let mut at = 0usize;
+        let mut charset = None;
+        for r in &split.ranges {
+            let l = read_part(&bytes[r.clone()], hint)?;
+            if l.format != "SGF" || l.converted || l.parsed.document.game_count() == 0 {
+                return None;
+            }
+            let doc = &l.parsed.document;
+            // A part read charset-aware may hold a `]` the cut took for the
+            // end of a value: then only the whole file is read right.
+            if split.dbcs_doubt && doc.games().any(|g| doc.dbcs_of(g.root().id()).is_some()) {
+                return None;
+            }
+            charset.get_or_insert(l.charset);
+            first_game.push(games);
+            games += doc.game_count();
+            lines_before += memchr_count(&bytes[at..r.start]);
+            at = r.start;
+            if diagnostics.len() < 500 {
+                let mut d = l.parsed.diagnostics.clone();
+                d.extend(sgf_go::check::check(doc));
+                d.sort_by_key(|x| x.span.start);
+                let sources = sgf_report::Sources::new(doc, None).at(lines_before, r.start as u32);
+                diagnostics.extend(
+                    d.iter()
+                        .filter(|d| d.severity != Severity::Info)
+                        .take(500 - diagnostics.len())
+                        .map(|d| sgf_report::to_json(&sources, d)),
+                );
+            }
+        }
+        first_game.push(games);
+        let first = read_part(&bytes[split.ranges.first()?.clone()], hint)?;
+        Some((
+            split.ranges,
+            first_game,
+            charset.unwrap_or("UTF-8"),
+            diagnostics,
+            first.parsed.document,
+        ))
+    }
+
+    /// The game's index in `doc` (the shown part, or the whole file).
+    fn lg(&self) -> usize {
+        match &self.parts {
+            Some(p) => self
+                .game
+                .saturating_sub(p.first_game.get(p.current).copied().unwrap_or(0)),
+            None => self.game,
+        }
+    }
+
+    /// The number of the part shown (0 for a file read whole).
+    fn part(&self) -> usize {
+        self.parts.as_ref().map_or(0, |p| p.current)
+    }
+
+    /// Shows part `i` of a collection: the shown one is kept when it was
+    /// edited (or undo steps refer to it), dropped otherwise.
+    fn show_part(&mut self, i: usize) -> Result<(), OpError> {
+        let hint = PathBuf::from(&self.name);
+        let in_use = |steps: &[Step], k: usize| steps.iter().any(|s| s.part == k);
+        let Some(p) = &mut self.parts else {
+            return Ok(());
+        };
+        if i == p.current {
+            return Ok(());
+        }
+        let doc = match p.kept.remove(&i) {
+            Some(d) => d,
+            None => {
+                let r = p.ranges.get(i).ok_or("no such part")?.clone();
+                read_part(&p.bytes[r], &hint)
+                    .ok_or("this part of the file could not be read")?
+                    .parsed
+                    .document
+            }
+        };
+        let old = std::mem::replace(&mut self.doc, doc);
+        let cur = p.current;
+        if old.is_edited() || in_use(&self.undo, cur) || in_use(&self.redo, cur) {
+            p.kept.insert(cur, old);
+        }
+        p.current = i;
+        Ok(())
+    }
+
+    /// Shows global game `g` (switching parts as needed).
+    fn show_game(&mut self, g: usize) -> Result<(), OpError> {
+        if let Some(p) = &self.parts {
+            let i = p.part_of(g);
+            self.show_part(i)?;
+        }
+        self.game = g;
+        self.cursor = Cursor::new(&self.doc, self.lg());
+        self.reindex();
+        Ok(())
+    }
+
+    /// The number of games in the record.
+    pub fn game_count(&self) -> usize {
+        self.parts
+            .as_ref()
+            .map_or(self.doc.game_count(), Parts::games)
+    }
+
+    /// The bytes the record was read from (the whole file).
+    pub fn original(&self) -> &[u8] {
+        match &self.parts {
+            Some(p) => &p.bytes,
+            None => self.doc.original(),
+        }
+    }
+
+    /// Heap bytes held by undo and redo (their recorded changes).
+    pub fn undo_bytes(&self) -> usize {
+        self.undo
+            .iter()
+            .chain(&self.redo)
+            .map(|s| s.change.heap_bytes() + std::mem::size_of::<Step>())
+            .sum()
+    }
+
+    /// Heap bytes the record holds: the file's bytes (a large collection),
+    /// the documents parsed, undo and redo.
+    pub fn held_bytes(&self) -> usize {
+        let parts = self.parts.as_ref().map_or(0, |p| {
+            p.bytes.capacity()
+                + p.ranges.capacity() * std::mem::size_of::<Range<usize>>()
+                + p.first_game.capacity() * std::mem::size_of::<usize>()
+                + p.kept.values().map(Document::heap_bytes).sum::<usize>()
+        });
+        self.doc.heap_bytes()
+            + parts
+            + self.undo_bytes()
+            + self.order.capacity() * std::mem::size_of::<NodeId>()
+            + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
+    }
+
+    /// The document shown (for a large collection, the part that holds the game).
     pub fn document(&self) -> &Document {
         &self.doc
     }
@@ -152,7 +403,7 @@ impl Session {
     fn reindex(&mut self) {
         self.order = self
             .doc
-            .game(self.game)
+            .game(self.lg())
             .map(|g| g.nodes().map(|n| n.id()).collect())
             .unwrap_or_default();
         self.index = self
@@ -170,7 +421,7 @@ impl Session {
 
     fn goto(&mut self, n: NodeId) {
         if !self.cursor.goto(&self.doc, n) {
-            self.cursor = Cursor::new(&self.doc, self.game);
+            self.cursor = Cursor::new(&self.doc, self.lg());
             self.cursor.goto(&self.doc, n);
         }
     }
@@ -188,6 +439,7 @@ impl Session {
 
     /// Moves through the tree.
     pub fn nav(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+        self.illegal = None;
         let doc = &self.doc;
         match action {
             "next" => {
@@ -238,12 +490,10 @@ impl Session {
             }
             "game" => {
                 let g = req["game"].as_u64().ok_or("game number expected")? as usize;
-                if g >= self.doc.game_count() {
+                if g >= self.game_count() {
                     return Err("no such game".into());
                 }
-                self.game = g;
-                self.cursor = Cursor::new(&self.doc, g);
-                self.reindex();
+                self.show_game(g)?;
             }
             "stone" => {
                 let p = to_point(req["point"].as_str().unwrap_or(""), self.size())?;
@@ -276,52 +526,76 @@ impl Session {
         }
     }
 
-    fn snapshot(&mut self) {
-        self.undo
-            .push((self.doc.clone(), self.game, self.cursor.node()));
+    /// Records a finished edit as an undo step (merged into the last one
+    /// when both continue typing in the same field).
+    fn push_step(&mut self, change: Change, game: usize, node: NodeId, key: Option<String>) {
+        let part = self.part();
+        if let (Some(k), Some(last)) = (&key, self.undo.last_mut())
+            && last.key.as_ref() == Some(k)
+            && last.part == part
+            && self.redo.is_empty()
+        {
+            last.change = std::mem::take(&mut last.change).then(change);
+            return;
+        }
+        self.undo.push(Step {
+            change,
+            part,
+            game,
+            node,
+            key,
+        });
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
         self.redo.clear();
     }
 
-    fn restore(&mut self, doc: Document, game: usize, node: NodeId) {
-        self.doc = doc;
-        self.game = game.min(self.doc.game_count().saturating_sub(1));
-        self.cursor = Cursor::new(&self.doc, self.game);
+    /// Undoes (`redo` false) or redoes the last step.
+    fn step_back(&mut self, redo: bool) -> Result<(), OpError> {
+        let from = if redo { &mut self.redo } else { &mut self.undo };
+        let step = from.pop().ok_or(if redo {
+            "nothing to redo"
+        } else {
+            "nothing to undo"
+        })?;
+        if let Some(p) = &self.parts
+            && step.part != p.current
+        {
+            let g = p.first_game.get(step.part).copied().unwrap_or(0);
+            self.show_game(g)?;
+        }
+        let (game, node) = (self.game, self.cursor.node());
+        self.doc.end_change();
+        let back = self.doc.revert(step.change);
+        let to = if redo { &mut self.undo } else { &mut self.redo };
+        to.push(Step {
+            change: back,
+            part: step.part,
+            game,
+            node,
+            key: None,
+        });
+        self.game = step.game.min(self.game_count().saturating_sub(1));
+        self.cursor = Cursor::new(&self.doc, self.lg());
         self.reindex();
-        let n = if self.index.contains_key(&node) {
-            node
+        let n = if self.index.contains_key(&step.node) {
+            step.node
         } else {
             self.order[0]
         };
         self.goto(n);
         self.dirty = true;
+        self.recheck_if_whole();
+        Ok(())
     }
 
     /// Edits the record at the current node.
     pub fn edit(&mut self, op: &str, req: &Value) -> Result<(), OpError> {
+        self.illegal = None;
         match op {
-            "undo" => {
-                let (d, g, n) = self.undo.pop().ok_or("nothing to undo")?;
-                self.redo.push((
-                    std::mem::replace(&mut self.doc, Document::new()),
-                    self.game,
-                    self.cursor.node(),
-                ));
-                self.restore(d, g, n);
-                return Ok(());
-            }
-            "redo" => {
-                let (d, g, n) = self.redo.pop().ok_or("nothing to redo")?;
-                self.undo.push((
-                    std::mem::replace(&mut self.doc, Document::new()),
-                    self.game,
-                    self.cursor.node(),
-                ));
-                self.restore(d, g, n);
-                return Ok(());
-            }
+            "undo" => return self.step_back(false),
+            "redo" => return self.step_back(true),
             _ => {}
         }
         let size = self.size();
@@ -334,11 +608,40 @@ impl Session {
             && let Some(s) = req["point"].as_str()
         {
             let p = to_point(s, size)?;
-            if self.cursor.position().board.get(p) != Stone::Empty {
-                return self.go_to_stone(p);
+            let force = req["force"].as_bool().unwrap_or(false);
+            if self.cursor.position().board.get(p) != Stone::Empty && !force {
+                return self.go_to_stone(p).map_err(|_| {
+                    self.illegal = Some(sgf_go::Illegal::Occupied.code());
+                    format!(
+                        "Illegal move: {} ({}). Play it anyway?",
+                        sgf_go::Illegal::Occupied,
+                        coords::human(p, size)
+                    )
+                });
             }
         }
-        self.snapshot();
+        // Ko retakes and suicides are warned of, as Sabaki does; `force` insists.
+        if op == "play" && !req["force"].as_bool().unwrap_or(false) {
+            let mv = match req["point"].as_str() {
+                None => Move::Pass,
+                Some(s) => Move::Play(to_point(s, size)?),
+            };
+            let color = self.cursor.next_player(&self.doc);
+            let exists = self
+                .doc
+                .node(here)
+                .children()
+                .any(|c| node_move(&self.doc, c.id(), size) == Some((color, mv)));
+            if let Some(why) = self.cursor.position().legality(color, mv)
+                && !exists
+            {
+                self.illegal = Some(why.code());
+                return Err(format!("Illegal move: {why}. Play it anyway?"));
+            }
+        }
+        let (game_before, node_before) = (self.game, here);
+        self.doc.end_change();
+        self.doc.begin_change();
         let result: Result<(), OpError> = (|| {
             match op {
                 "play" => {
@@ -397,7 +700,7 @@ impl Session {
                     }
                 }
                 "info" => {
-                    let game = self.doc.game(self.game).ok_or("no game")?;
+                    let game = self.doc.game(self.lg()).ok_or("no game")?;
                     let target =
                         sgf_go::info::game_info_node(&game).map_or(game.root().id(), |n| n.id());
                     let props = req["props"].as_object().ok_or("properties expected")?;
@@ -433,31 +736,35 @@ impl Session {
                     if changes.is_empty() {
                         return Err("nothing to repair".into());
                     }
-                    self.recheck();
                 }
                 _ => return Err(format!("unknown edit `{op}`")),
             }
             Ok(())
         })();
+        let change = self.doc.end_change();
         match result {
             Ok(()) => {
-                self.dirty = true;
                 let node = self.cursor.node();
+                if !change.is_empty() {
+                    self.dirty = true;
+                    let key = req["merge_key"].as_str().map(|k| format!("{op}:{k}"));
+                    self.push_step(change, game_before, node_before, key);
+                }
                 self.reindex();
                 // The position at the node may have changed (setup, deleted stones): replay.
-                self.cursor = Cursor::new(&self.doc, self.game);
+                self.cursor = Cursor::new(&self.doc, self.lg());
                 self.goto(node);
+                if op == "repair" {
+                    self.recheck();
+                }
                 Ok(())
             }
             Err(e) => {
                 // Refused edits change nothing.
-                if let Some((d, g, n)) = self.undo.pop() {
-                    self.doc = d;
-                    self.game = g;
-                    self.cursor = Cursor::new(&self.doc, self.game);
-                    self.reindex();
-                    self.goto(n);
-                }
+                self.doc.revert(change);
+                self.cursor = Cursor::new(&self.doc, self.lg());
+                self.reindex();
+                self.goto(node_before);
                 Err(e)
             }
         }
@@ -489,8 +796,19 @@ impl Session {
         )
     }
 
-    /// The diagnostics of the record as Save would write it now.
+    /// After undo or redo: the diagnostics again when a repair may be undone.
+    fn recheck_if_whole(&mut self) {
+        if self.parts.is_none() && self.input.is_none() && self.doc.game_count() < 100 {
+            self.recheck();
+        }
+    }
+
+    /// The diagnostics of the record as Save would write it now (for a
+    /// large collection, of the part shown).
     fn recheck(&mut self) {
+        if self.parts.is_some() {
+            return;
+        }
         let p = sgf_core::parse(&sgf_core::to_lossless_bytes(&self.doc));
         let mut d = p.diagnostics;
         d.extend(sgf_go::check::check(&p.document));
@@ -509,17 +827,90 @@ impl Session {
         }
         // Verified: next to damage in the file an edit could make it read
         // differently; then the user is asked to save the canonical form.
-        sgf_core::to_lossless_bytes_checked(&self.doc).map_err(|e| format!("{e} (\"Save as\")"))
+        let lossless = |d: &Document| {
+            sgf_core::to_lossless_bytes_checked(d).map_err(|e| format!("{e} (\"Save as\")"))
+        };
+        let Some(p) = &self.parts else {
+            return lossless(&self.doc);
+        };
+        // Unedited parts are their bytes; edited ones are written losslessly.
+        let mut out = Vec::with_capacity(p.bytes.len() + 1024);
+        for (i, r) in p.ranges.iter().enumerate() {
+            let doc = if i == p.current {
+                Some(&self.doc)
+            } else {
+                p.kept.get(&i)
+            };
+            match doc {
+                Some(d) if d.is_edited() => out.extend(lossless(d)?),
+                _ => out.extend_from_slice(&p.bytes[r.clone()]),
+            }
+        }
+        Ok(out)
     }
 
     /// The canonical FF\[4\] UTF-8 form.
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        to_canonical_bytes(&self.doc, &Default::default())
+        let Some(p) = &self.parts else {
+            return to_canonical_bytes(&self.doc, &Default::default());
+        };
+        let hint = PathBuf::from(&self.name);
+        let mut out = Vec::new();
+        for (i, r) in p.ranges.iter().enumerate() {
+            let parsed;
+            let doc = if i == p.current {
+                &self.doc
+            } else if let Some(d) = p.kept.get(&i) {
+                d
+            } else {
+                parsed = read_part(&p.bytes[r.clone()], &hint)
+                    .map(|l| l.parsed.document)
+                    .unwrap_or_default();
+                &parsed
+            };
+            if doc.game_count() == 0 {
+                continue;
+            }
+            if !out.is_empty() {
+                out.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
+            }
+            let mut bytes = to_canonical_bytes(doc, &Default::default());
+            while bytes.last() == Some(&b'\n') {
+                bytes.pop();
+            }
+            out.extend(bytes);
+        }
+        out.push(b'\n');
+        out
     }
 
     /// After "save as": the session continues on the canonical file.
     pub fn reopen_as(&mut self, bytes: &[u8], path: PathBuf, rel: String) {
         let node_number = self.number(self.cursor.node());
+        if self.parts.is_some() {
+            // The canonical file, read as the large collection it is.
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if let Ok(mut s) = Session::open_collection(self.id, name, bytes.to_vec(), &path) {
+                s.path = Some(path);
+                s.rel = Some(rel);
+                s.format = "SGF".into();
+                s.charset = "UTF-8".into();
+                s.numbers = self.numbers;
+                let g = self.game.min(s.game_count().saturating_sub(1));
+                let _ = s.show_game(g);
+                if let Some(&n) = s.order.get(node_number) {
+                    s.goto(n);
+                }
+                *self = s;
+                return;
+            }
+            self.parts = None;
+        }
+        self.undo.clear();
+        self.redo.clear();
         let p = sgf_core::parse(bytes);
         self.diagnostics = p.diagnostics;
         self.diagnostics.extend(sgf_go::check::check(&p.document));
@@ -533,10 +924,8 @@ impl Session {
             .unwrap_or_default();
         self.path = Some(path);
         self.rel = Some(rel);
-        self.cursor = Cursor::new(
-            &self.doc,
-            self.game.min(self.doc.game_count().saturating_sub(1)),
-        );
+        self.game = self.game.min(self.doc.game_count().saturating_sub(1));
+        self.cursor = Cursor::new(&self.doc, self.game);
         self.reindex();
         if let Some(&n) = self.order.get(node_number) {
             self.goto(n);
@@ -610,7 +999,7 @@ impl Session {
                 json!({"number": self.number(s.id()), "label": label, "current": s.id() == here, "index": i})
             })
             .collect();
-        let info = doc.game(self.game).map(|g| {
+        let info = doc.game(self.lg()).map(|g| {
             let mut m = serde_json::Map::new();
             if let Some(n) = sgf_go::info::game_info_node(&g) {
                 for p in n.props() {
@@ -634,7 +1023,8 @@ impl Session {
             "can_undo": !self.undo.is_empty(),
             "can_redo": !self.redo.is_empty(),
             "game": self.game,
-            "games": doc.game_count(),
+            "games": self.game_count(),
+            "undo_bytes": self.undo_bytes(),
             "info": info,
             "board": board,
             "node": {
@@ -656,6 +1046,9 @@ impl Session {
         });
         if tree_version != Some(self.tree_version) {
             s["tree"] = self.tree_json();
+        }
+        if let Some(why) = self.illegal {
+            s["illegal"] = json!(why);
         }
         s
     }
@@ -706,6 +1099,9 @@ impl Session {
 
     /// The diagnostics of the file, for the page.
     pub fn diagnostics_json(&self) -> Value {
+        if let Some(p) = &self.parts {
+            return p.diagnostics.clone();
+        }
         let sources = sgf_report::Sources::new(&self.doc, self.input.as_ref());
         let list: Vec<Value> = self
             .diagnostics
@@ -716,4 +1112,8 @@ impl Session {
             .collect();
         Value::Array(list)
     }
+}
+
+fn memchr_count(b: &[u8]) -> u32 {
+    b.iter().filter(|&&c| c == b'\n').count() as u32
 }

@@ -1,0 +1,285 @@
+//! Trust (issue 15): undo records changes, untouched bytes stay, illegal
+//! moves are warned of, typing in a field is one undo step, and files no
+//! longer shown are freed.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use sgf_web::{ViewOptions, app, body_text, request, router};
+use tower::ServiceExt;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+type App = std::sync::Arc<sgf_web::App>;
+
+fn served(tag: &str, files: &[(&str, &[u8])]) -> (PathBuf, App) {
+    let d = std::env::temp_dir().join(format!("qipu-trust-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(d.join(name), bytes).unwrap();
+    }
+    let a = app(&ViewOptions {
+        path: Some(d.clone()),
+        port: 0,
+        db: None,
+        token: Some(TOKEN.into()),
+    })
+    .unwrap();
+    (d, a)
+}
+
+async fn post(app: &App, uri: &str, body: Value) -> Value {
+    let res = router(app.clone())
+        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
+        .await
+        .unwrap();
+    let text = body_text(res).await;
+    serde_json::from_str(&text).unwrap_or_else(|_| json!({ "raw": text }))
+}
+
+async fn open(app: &App, path: &str) -> Value {
+    let st = post(app, "/api/open", json!({ "path": path })).await;
+    assert!(st["session"].is_u64(), "{st}");
+    st
+}
+
+async fn edit(app: &App, s: &Value, body: Value) -> Value {
+    let mut b = body;
+    b["session"] = s.clone();
+    post(app, "/api/edit", b).await
+}
+
+async fn nav(app: &App, s: &Value, body: Value) -> Value {
+    let mut b = body;
+    b["session"] = s.clone();
+    post(app, "/api/nav", b).await
+}
+
+async fn save(app: &App, s: &Value) -> Value {
+    post(app, "/api/save", json!({"session": s, "mode": "lossless"})).await
+}
+
+/// A game of `moves` moves on distinct points, one node a line.
+fn game(moves: usize, tag: usize) -> String {
+    let mut g = format!("(;GM[1]FF[4]SZ[19]PB[Black {tag}]PW[White {tag}]RE[B+R]\n");
+    for k in 0..moves {
+        let i = (k * 7 + tag) % 361;
+        let p = format!(
+            "{}{}",
+            (b'a' + (i % 19) as u8) as char,
+            (b'a' + (i / 19) as u8) as char
+        );
+        let c = if k % 2 == 0 { 'B' } else { 'W' };
+        g.push_str(&format!(";{c}[{p}]\n"));
+    }
+    g.push_str(")\n");
+    g
+}
+
+fn read(dir: &Path, name: &str) -> Vec<u8> {
+    std::fs::read(dir.join(name)).unwrap()
+}
+
+#[tokio::test]
+async fn a_variation_played_then_deleted_leaves_the_bytes() {
+    let src = game(60, 3);
+    let (dir, app) = served("delete", &[("g.sgf", src.as_bytes())]);
+    let st = open(&app, "g.sgf").await;
+    let s = st["session"].clone();
+    nav(&app, &s, json!({"action": "move", "move": 30})).await;
+    // A move at move 30 that is not the game's: a new variation.
+    let st = edit(&app, &s, json!({"op": "play", "point": "ss"})).await;
+    assert_eq!(st["node"]["variations"], 2, "{st}");
+    let added = st["node"]["number"].clone();
+    // Back to the game's end, then to the variation again, and delete it.
+    nav(&app, &s, json!({"action": "prev"})).await;
+    nav(&app, &s, json!({"action": "last"})).await;
+    nav(&app, &s, json!({"action": "node", "node": added})).await;
+    let st = edit(&app, &s, json!({"op": "delete"})).await;
+    assert_eq!(st["node"]["move_number"], 30, "{st}");
+    assert_eq!(st["dirty"], true);
+    let r = save(&app, &s).await;
+    assert!(r["saved"].is_string(), "{r}");
+    assert_eq!(read(&dir, "g.sgf"), src.as_bytes());
+    // Played and undone: the bytes as they were too; redo brings it back.
+    edit(&app, &s, json!({"op": "play", "point": "ss"})).await;
+    edit(&app, &s, json!({"op": "comment", "text": "a note"})).await;
+    edit(&app, &s, json!({"op": "undo"})).await;
+    let st = edit(&app, &s, json!({"op": "undo"})).await;
+    assert_eq!(st["node"]["move_number"], 30, "{st}");
+    save(&app, &s).await;
+    assert_eq!(read(&dir, "g.sgf"), src.as_bytes());
+    let st = edit(&app, &s, json!({"op": "redo"})).await;
+    assert_eq!(st["node"]["move"], "T1", "{st}");
+    let st = edit(&app, &s, json!({"op": "redo"})).await;
+    assert_eq!(st["node"]["comment"], "a note", "{st}");
+}
+
+#[tokio::test]
+async fn typing_in_a_field_is_one_undo_step() {
+    let src = game(5, 0);
+    let (dir, app) = served("typing", &[("g.sgf", src.as_bytes())]);
+    let s = open(&app, "g.sgf").await["session"].clone();
+    nav(&app, &s, json!({"action": "next"})).await;
+    for t in ["G", "Go", "Goo", "Good"] {
+        let st = edit(
+            &app,
+            &s,
+            json!({"op": "comment", "text": t, "merge_key": "C:1:7"}),
+        )
+        .await;
+        assert_eq!(st["node"]["comment"], t);
+        assert_eq!(st["dirty"], true);
+    }
+    for t in ["Ann", "Anna"] {
+        edit(
+            &app,
+            &s,
+            json!({"op": "info", "props": {"EV": t}, "merge_key": "EV:8"}),
+        )
+        .await;
+    }
+    let st = edit(&app, &s, json!({"op": "undo"})).await;
+    assert!(st["info"].get("EV").is_none(), "{st}");
+    assert_eq!(st["node"]["comment"], "Good");
+    let st = edit(&app, &s, json!({"op": "undo"})).await;
+    assert!(st["node"]["comment"].is_null(), "{st}");
+    assert_eq!(st["can_undo"], false);
+    save(&app, &s).await;
+    assert_eq!(read(&dir, "g.sgf"), src.as_bytes());
+}
+
+#[tokio::test]
+async fn illegal_moves_are_warned_of_and_can_be_insisted_on() {
+    let src = "(;GM[1]FF[4]SZ[9]AB[ab][ba][bb]AW[cb][ca]\n;B[ia])\n";
+    let (_dir, app) = served("illegal", &[("g.sgf", src.as_bytes())]);
+    let s = open(&app, "g.sgf").await["session"].clone();
+    nav(&app, &s, json!({"action": "next"})).await;
+    // White to play at aa: no liberty, nothing captured: a suicide.
+    let st = edit(&app, &s, json!({"op": "play", "point": "aa"})).await;
+    assert_eq!(st["illegal"], "suicide", "{st}");
+    assert!(st["message"].as_str().unwrap().contains("suicide"));
+    assert_eq!(st["node"]["number"], 1, "nothing played: {st}");
+    assert_eq!(st["dirty"], false);
+    let st = edit(
+        &app,
+        &s,
+        json!({"op": "play", "point": "aa", "force": true}),
+    )
+    .await;
+    assert!(st.get("illegal").is_none(), "{st}");
+    assert_eq!(st["node"]["move"], "A9", "{st}");
+    edit(&app, &s, json!({"op": "undo"})).await;
+    // A setup stone: occupied.
+    let st = edit(&app, &s, json!({"op": "play", "point": "ab"})).await;
+    assert_eq!(st["illegal"], "occupied", "{st}");
+    let st = edit(
+        &app,
+        &s,
+        json!({"op": "play", "point": "ab", "force": true}),
+    )
+    .await;
+    assert_eq!(st["node"]["move"], "A8", "{st}");
+}
+
+#[tokio::test]
+async fn ko_retake_is_warned_of() {
+    // After B[cb] captures the white stone at bb, White's retake at bb is a ko.
+    let src = "(;GM[1]FF[4]SZ[9]AB[ab][ba][bc]AW[ca][db][cc][bb];B[cb])";
+    let (_dir, app) = served("ko", &[("g.sgf", src.as_bytes())]);
+    let s = open(&app, "g.sgf").await["session"].clone();
+    let st = nav(&app, &s, json!({"action": "next"})).await;
+    assert_eq!(st["node"]["captures"]["B"], 1, "{st}");
+    let st = edit(&app, &s, json!({"op": "play", "point": "bb"})).await;
+    assert_eq!(st["illegal"], "ko", "{st}");
+    let st = edit(
+        &app,
+        &s,
+        json!({"op": "play", "point": "bb", "force": true}),
+    )
+    .await;
+    assert_eq!(st["node"]["move"], "B8", "{st}");
+    assert_eq!(st["node"]["captures"]["W"], 1, "{st}");
+}
+
+#[tokio::test]
+async fn files_no_longer_shown_are_freed() {
+    let (_dir, app) = served("free", &[("a.sgf", b"(;GM[1])"), ("b.sgf", b"(;GM[1])")]);
+    let a = open(&app, "a.sgf").await["session"].clone();
+    let b = post(&app, "/api/open", json!({"path": "b.sgf", "replace": a})).await;
+    assert!(b["session"].is_u64());
+    let gone = nav(&app, &a, json!({"action": "next"})).await;
+    assert!(
+        gone["error"].as_str().unwrap().contains("no such session"),
+        "{gone}"
+    );
+    let r = post(&app, "/api/close", json!({"session": b["session"]})).await;
+    assert_eq!(r["closed"], b["session"]);
+    let gone = nav(&app, &b["session"], json!({"action": "next"})).await;
+    assert!(gone["error"].is_string());
+}
+
+#[tokio::test]
+async fn a_large_collection_is_edited_a_part_at_a_time() {
+    let mut src = String::new();
+    let mut n = 0;
+    while src.len() < 2 << 20 {
+        src.push_str(&game(100, n));
+        n += 1;
+    }
+    // A damaged game near the end: B and W in one node (F004).
+    let bad = src.rfind(";B[").unwrap();
+    src.insert_str(bad + 6, "W[aa]");
+    let line = src[..bad].matches('\n').count() + 1;
+    let (dir, app) = served("parts", &[("c.sgf", src.as_bytes())]);
+    let st = open(&app, "c.sgf").await;
+    let s = st["session"].clone();
+    assert_eq!(st["games"], n, "{}", st["games"]);
+    // The file's diagnostics, at their lines in the whole file.
+    let f004: Vec<&Value> = st["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "F004")
+        .collect();
+    assert_eq!(f004.len(), 1, "{}", st["diagnostics"]);
+    assert_eq!(f004[0]["line"], line, "{}", f004[0]);
+    let st = nav(&app, &s, json!({"action": "game", "game": n - 1})).await;
+    assert_eq!(st["info"]["PB"], format!("Black {}", n - 1));
+    assert_eq!(st["game"], n - 1);
+    nav(&app, &s, json!({"action": "move", "move": 30})).await;
+    edit(&app, &s, json!({"op": "play", "point": "ss"})).await;
+    edit(&app, &s, json!({"op": "comment", "text": "here"})).await;
+    // Another game: the edited one is kept.
+    nav(&app, &s, json!({"action": "game", "game": 5})).await;
+    edit(&app, &s, json!({"op": "info", "props": {"EV": "Cup"}})).await;
+    let r = save(&app, &s).await;
+    assert!(r["saved"].is_string(), "{r}");
+    let saved = String::from_utf8(read(&dir, "c.sgf")).unwrap();
+    assert_eq!(saved.matches("EV[Cup]").count(), 1);
+    assert_eq!(saved.matches("C[here]").count(), 1);
+    assert_eq!(
+        saved.len(),
+        src.len() + "EV[Cup]".len() + "(;B[ss]C[here])".len() + 2
+    );
+    // Undo goes back to the game of the step, and all the way to the original.
+    let st = edit(&app, &s, json!({"op": "undo"})).await;
+    assert_eq!(st["game"], 5);
+    edit(&app, &s, json!({"op": "undo"})).await;
+    let st = edit(&app, &s, json!({"op": "undo"})).await;
+    assert_eq!(st["game"], n - 1, "{}", st["game"]);
+    assert_eq!(st["can_undo"], false);
+    save(&app, &s).await;
+    assert_eq!(read(&dir, "c.sgf"), src.as_bytes());
+    // Save as: the canonical form has every game.
+    let r = post(
+        &app,
+        "/api/save",
+        json!({"session": s, "mode": "canonical", "path": "c2.sgf"}),
+    )
+    .await;
+    assert!(r["saved"].is_string(), "{r}");
+    let c2 = String::from_utf8(read(&dir, "c2.sgf")).unwrap();
+    assert_eq!(c2.matches("(;").count(), n);
+}
