@@ -52,12 +52,22 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         )
     });
     changes.extend(fixed);
+    let mut again = !changes.is_empty();
     if moves_changed {
-        let again = dialect::normalize_document(doc).changes;
-        if !again.is_empty() {
-            changes.extend(again);
-            changes.extend(sgf_go::fix::repair_with(doc, opts));
+        let more = dialect::normalize_document(doc).changes;
+        again |= !more.is_empty();
+        changes.extend(more);
+    }
+    // One repair can make another needed (a node reordered by a dialect, a
+    // move deleted before its annotations were looked at): repeated until
+    // nothing changes, so that repairing the repaired file changes nothing.
+    for _ in 0..3 {
+        if !again {
+            break;
         }
+        let more = sgf_go::fix::repair_with(doc, opts);
+        again = !more.is_empty();
+        changes.extend(more);
     }
     changes
 }

@@ -294,3 +294,35 @@ fn a_dialect_behind_a_deleted_move_is_normalised_at_once() {
     assert!(text.contains("AB[dp][oq]"), "{text}");
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
+
+/// Every input the fuzz targets found not idempotent (`testdata/fuzz/`):
+/// `fix(fix(x)) == fix(x)` and `fmt(fmt(x)) == fmt(x)`.
+#[test]
+fn fuzz_finds_are_idempotent() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
+    let fix = |bytes: &[u8]| {
+        let mut doc = parse(bytes).document;
+        sgf_formats::repair::repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        )
+        .bytes
+    };
+    let fmt = |bytes: &[u8]| {
+        let mut p = parse(bytes);
+        sgf_formats::repair::fmt(&mut p);
+        sgf_core::to_canonical_bytes(&p.document, &WriteOptions::default())
+    };
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let input = std::fs::read(&path).unwrap();
+        let once = fix(&input);
+        assert_eq!(fix(&once), once, "fix of {}", path.display());
+        let once = fmt(&input);
+        assert_eq!(fmt(&once), once, "fmt of {}", path.display());
+        n += 1;
+    }
+    assert!(n >= 7);
+}
