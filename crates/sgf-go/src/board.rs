@@ -55,16 +55,18 @@ pub struct Board {
     group: Vec<u16>,
     /// The neighbours of every point (`u16::MAX` for none), shared by the
     /// boards of one size: no division per step of a flood fill.
-    nbrs: std::sync::Arc<[[u16; 4]]>,
+    nbrs: NeighbourTable,
 }
 
+/// Neighbours of every point of a board size (see [`Board`]).
+type NeighbourTable = std::sync::Arc<[[u16; 4]]>;
+
 /// The neighbour table of a board size, made once per size and thread.
-fn neighbour_table(size: BoardSize) -> std::sync::Arc<[[u16; 4]]> {
+fn neighbour_table(size: BoardSize) -> NeighbourTable {
     use std::cell::RefCell;
     use std::collections::HashMap;
-    use std::sync::Arc;
     thread_local! {
-        static TABLES: RefCell<HashMap<(u8, u8), Arc<[[u16; 4]]>>> = RefCell::new(HashMap::new());
+        static TABLES: RefCell<HashMap<(u8, u8), NeighbourTable>> = RefCell::new(HashMap::new());
     }
     TABLES.with(|t| {
         t.borrow_mut()
