@@ -41,31 +41,18 @@ pub struct Repaired {
 /// Repairs `doc` in place: dialects, then the tree, the values and Go.
 pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     let mut changes = dialect::normalize_document(doc).changes;
-    let fixed = sgf_go::fix::repair_with(doc, opts);
-    // A move deleted or split by the repairs can uncover a dialect (Fox's
-    // handicap stones played as moves behind an unreadable one): looked
-    // for again then, so that repairing the repaired file changes nothing.
-    let moves_changed = fixed.iter().any(|c| {
-        matches!(
-            c.code,
-            Code::InvalidPoint | Code::PointOutsideBoard | Code::BlackAndWhite
-        )
-    });
-    changes.extend(fixed);
+    changes.extend(sgf_go::fix::repair_with(doc, opts));
+    // One repair can make another needed (a dialect seen once a bad value
+    // is repaired, a node reordered by a dialect, a move deleted before its
+    // annotations were looked at): repeated until nothing changes, so that
+    // repairing the repaired file changes nothing.
     let mut again = !changes.is_empty();
-    if moves_changed {
-        let more = dialect::normalize_document(doc).changes;
-        again |= !more.is_empty();
-        changes.extend(more);
-    }
-    // One repair can make another needed (a node reordered by a dialect, a
-    // move deleted before its annotations were looked at): repeated until
-    // nothing changes, so that repairing the repaired file changes nothing.
     for _ in 0..3 {
         if !again {
             break;
         }
-        let more = sgf_go::fix::repair_with(doc, opts);
+        let mut more = dialect::normalize_document(doc).changes;
+        more.extend(sgf_go::fix::repair_with(doc, opts));
         again = !more.is_empty();
         changes.extend(more);
     }
