@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use crate::charset::{self, CharsetSource, Dbcs};
+use crate::charset::{self, CharsetSource, Dbcs, Why};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::doc::{
     Document, F_AFTER_VARIATIONS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData, NodeId,
@@ -1313,53 +1313,16 @@ fn choose_charset(
         let p = (region_start + first_invalid_utf8(region)) as u32;
         Span::new(p, p + 1)
     };
-    if let Some(enc) = declared {
-        if enc == UTF_8 {
-            if whole_valid || std::str::from_utf8(region).is_ok() {
-                return (UTF_8, CharsetSource::Declared);
-            }
-            let st = charset::utf8_stats(region);
-            if st.is_plausibly_utf8() {
-                diags.push(Diagnostic::new(
-                    Code::InvalidBytes,
-                    invalid_at(region),
-                    format!(
-                        "{} invalid UTF-8 sequence(s) (a character cut short or replaced); shown as U+FFFD",
-                        st.invalid
-                    ),
-                ));
-                return (UTF_8, CharsetSource::Declared);
-            }
-            let det = charset::detect_legacy(region);
-            diags.push(Diagnostic::new(
-                Code::CharsetMismatch,
-                ca_span,
-                format!(
-                    "CA[UTF-8] but the text is not UTF-8; read as {}",
-                    det.name()
-                ),
-            ));
-            return (det, CharsetSource::Detected);
-        }
-        if region.is_ascii() {
-            return (enc, CharsetSource::Declared);
-        }
-        let valid = whole_valid || std::str::from_utf8(region).is_ok();
-        if valid {
-            diags.push(Diagnostic::new(
-                Code::CharsetMismatch,
-                ca_span,
-                format!(
-                    "CA says {} but the text is valid UTF-8; read as UTF-8",
-                    enc.name()
-                ),
-            ));
-            return (UTF_8, CharsetSource::Detected);
-        }
-        if enc
-            .decode_without_bom_handling_and_without_replacement(region)
-            .is_none()
-        {
+    let label_text = || label.map(String::from_utf8_lossy).unwrap_or_default();
+    let dec = charset::decide(region, declared, whole_valid);
+    let enc = dec.encoding;
+    match dec.why {
+        Why::Ascii => match declared {
+            Some(e) => (e, CharsetSource::Declared),
+            None => (enc, CharsetSource::Default),
+        },
+        Why::Declared => (enc, CharsetSource::Declared),
+        Why::DeclaredInvalid => {
             diags.push(Diagnostic::new(
                 Code::InvalidBytes,
                 ca_span,
@@ -1368,44 +1331,72 @@ fn choose_charset(
                     enc.name()
                 ),
             ));
+            (enc, CharsetSource::Declared)
         }
-        return (enc, CharsetSource::Declared);
+        Why::Utf8 => {
+            if declared.is_some() {
+                diags.push(Diagnostic::new(
+                    Code::CharsetMismatch,
+                    ca_span,
+                    format!(
+                        "CA says {} but the text is valid UTF-8; read as UTF-8",
+                        label_text()
+                    ),
+                ));
+            } else {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    "no CA property; the text is UTF-8",
+                ));
+            }
+            (UTF_8, CharsetSource::Detected)
+        }
+        Why::Utf8Damaged => {
+            let declared_utf8 = declared == Some(UTF_8);
+            if !declared_utf8 {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    "no CA property; the text is UTF-8",
+                ));
+            }
+            diags.push(Diagnostic::new(
+                Code::InvalidBytes,
+                invalid_at(region),
+                format!(
+                    "{} invalid UTF-8 sequence(s) (a character cut short or replaced); only they are shown as U+FFFD",
+                    dec.invalid
+                ),
+            ));
+            let source = if declared_utf8 {
+                CharsetSource::Declared
+            } else {
+                CharsetSource::Detected
+            };
+            (UTF_8, source)
+        }
+        Why::Detected => {
+            if declared.is_some() {
+                diags.push(Diagnostic::new(
+                    Code::CharsetMismatch,
+                    ca_span,
+                    format!(
+                        "CA[{}] but the text is not in it; read as {}",
+                        label_text(),
+                        enc.name()
+                    ),
+                ));
+            } else {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    format!("no CA property; the text looks like {}", enc.name()),
+                ));
+            }
+            (enc, CharsetSource::Detected)
+        }
     }
-    if region.is_ascii() {
-        return (WINDOWS_1252, CharsetSource::Default);
-    }
-    if whole_valid || std::str::from_utf8(region).is_ok() {
-        diags.push(Diagnostic::new(
-            Code::CharsetDetected,
-            root_span,
-            "no CA property; the text is UTF-8",
-        ));
-        return (UTF_8, CharsetSource::Detected);
-    }
-    let st = charset::utf8_stats(region);
-    if st.is_mostly_utf8() {
-        diags.push(Diagnostic::new(
-            Code::CharsetDetected,
-            root_span,
-            "no CA property; the text is UTF-8",
-        ));
-        diags.push(Diagnostic::new(
-            Code::InvalidBytes,
-            invalid_at(region),
-            format!(
-                "{} invalid UTF-8 sequence(s) (characters cut short or replaced); shown as U+FFFD",
-                st.invalid
-            ),
-        ));
-        return (UTF_8, CharsetSource::Detected);
-    }
-    let det = charset::detect_legacy(region);
-    diags.push(Diagnostic::new(
-        Code::CharsetDetected,
-        root_span,
-        format!("no CA property; the text looks like {}", det.name()),
-    ));
-    (det, CharsetSource::Detected)
 }
 
 /// Games in a double-byte charset whose trail bytes `\` or `]` appear in the
