@@ -84,6 +84,10 @@ pub enum Dbcs {
     Gbk,
     /// Big5.
     Big5,
+    /// ISO-2022-JP: the text between `ESC $ B` (or `ESC $ @`) and the
+    /// next `ESC (` is 7-bit pairs that can hold `\` and `]`; it is
+    /// treated as one character.
+    Iso2022Jp,
 }
 
 impl Dbcs {
@@ -95,6 +99,8 @@ impl Dbcs {
             Some(Dbcs::Gbk)
         } else if enc == BIG5 {
             Some(Dbcs::Big5)
+        } else if enc == encoding_rs::ISO_2022_JP {
+            Some(Dbcs::Iso2022Jp)
         } else {
             None
         }
@@ -106,6 +112,17 @@ impl Dbcs {
             Dbcs::ShiftJis => "Shift_JIS",
             Dbcs::Gbk => "GBK",
             Dbcs::Big5 => "Big5",
+            Dbcs::Iso2022Jp => "ISO-2022-JP",
+        }
+    }
+
+    /// What clashes with SGF, for messages.
+    pub fn clash(self) -> &'static str {
+        match self {
+            Dbcs::Iso2022Jp => {
+                "text between escape sequences whose bytes include `\\` or `]` is not escaped"
+            }
+            _ => "characters whose second byte is `\\` or `]` are not escaped",
         }
     }
 
@@ -115,14 +132,31 @@ impl Dbcs {
         match self {
             Dbcs::ShiftJis => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
             Dbcs::Gbk | Dbcs::Big5 => matches!(b, 0x81..=0xFE),
+            Dbcs::Iso2022Jp => b == 0x1B,
         }
     }
 
-    /// Length of the character starting at `bytes[0]` (a lead byte).
+    /// Length of the character starting at `bytes[0]` (a lead byte; for
+    /// ISO-2022-JP, the whole double-byte run).
     #[inline]
     pub fn char_len(self, bytes: &[u8]) -> usize {
         match self {
             Dbcs::Gbk if bytes.len() >= 4 && (0x30..=0x39).contains(&bytes[1]) => 4,
+            Dbcs::Iso2022Jp => {
+                // `ESC $ …` up to and including the `ESC ( X` that ends it.
+                if bytes.get(1) != Some(&b'$') {
+                    return 1;
+                }
+                let mut i = 2;
+                while let Some(k) = memchr::memchr(0x1B, &bytes[i..]) {
+                    let e = i + k;
+                    if bytes.get(e + 1) == Some(&b'(') {
+                        return (e + 3).min(bytes.len());
+                    }
+                    i = e + 1;
+                }
+                bytes.len()
+            }
             _ => 2.min(bytes.len()),
         }
     }
@@ -521,6 +555,56 @@ pub fn decide(sample: &[u8], declared: Option<&'static Encoding>, valid_utf8: bo
             d(detect_legacy(sample), Why::Detected)
         }
     }
+}
+
+/// A UTF-32 byte-order mark (`FF FE 00 00` little-endian, `00 00 FE FF`
+/// big-endian): whether the file is big-endian.
+pub fn sniff_utf32(bytes: &[u8]) -> Option<bool> {
+    if bytes.starts_with(&[0xFF, 0xFE, 0, 0]) {
+        Some(false)
+    } else if bytes.starts_with(&[0, 0, 0xFE, 0xFF]) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Decodes UTF-32 without its BOM (invalid code points and a cut last unit
+/// become U+FFFD), and counts the replacements.
+pub fn decode_utf32(bytes: &[u8], big: bool) -> (String, usize) {
+    let mut out = String::with_capacity(bytes.len() / 4);
+    let mut bad = 0;
+    for c in bytes.chunks(4) {
+        let ch = <[u8; 4]>::try_from(c).ok().and_then(|a| {
+            char::from_u32(if big {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            })
+        });
+        match ch {
+            Some(ch) => out.push(ch),
+            None => {
+                bad += 1;
+                out.push('\u{FFFD}');
+            }
+        }
+    }
+    (out, bad)
+}
+
+/// Encodes text as UTF-32.
+pub fn encode_utf32(text: &str, big: bool) -> Vec<u8> {
+    let mut v = Vec::with_capacity(text.len() * 4);
+    for c in text.chars() {
+        let u = c as u32;
+        v.extend_from_slice(&if big {
+            u.to_be_bytes()
+        } else {
+            u.to_le_bytes()
+        });
+    }
+    v
 }
 
 /// A byte-order mark or the NUL pattern of UTF-16 without one.

@@ -304,3 +304,189 @@ fn corpus_charsets_decode_exactly() {
         t.failures.len()
     );
 }
+
+/// The text of `prop` in game `g`.
+fn text(src: &[u8], g: usize, prop: &str) -> String {
+    let p = sgf_core::parse(src);
+    let doc = &p.document;
+    let game = doc.game(g).unwrap();
+    let found = game
+        .nodes()
+        .find_map(|n| n.value(prop).map(|v| v.decoded().into_owned()));
+    found.unwrap_or_default()
+}
+
+fn has(src: &[u8], code: &str) -> bool {
+    sgf_core::parse(src)
+        .diagnostics
+        .iter()
+        .any(|d| d.code.as_str() == code)
+}
+
+// Class 1: a declared double-byte charset whose trail byte `\` is not
+// escaped, both readings clean: the declaration means the charset-aware one.
+#[test]
+fn declared_shift_jis_unescaped_trail_byte_both_clean() {
+    // C[ソフト] with ソ = 83 5C unescaped: the naive reading eats `\` and
+    // reads 83 83 ... as other characters, without a syntax error.
+    let (body, _, _) = SHIFT_JIS.encode("ソフトで打った碁です");
+    let mut src = b"(;CA[Shift_JIS]C[".to_vec();
+    src.extend_from_slice(&body);
+    src.extend_from_slice(b"];B[aa])");
+    assert_eq!(text(&src, 0, "C"), "ソフトで打った碁です");
+    assert!(has(&src, "C006"));
+    // Escaped correctly: the same text, no C006.
+    let mut esc = b"(;CA[Shift_JIS]C[".to_vec();
+    for (i, &b) in body.iter().enumerate() {
+        esc.push(b);
+        if b == b'\\' && i > 0 {
+            esc.push(b'\\');
+        }
+    }
+    esc.extend_from_slice(b"];B[aa])");
+    assert_eq!(text(&esc, 0, "C"), "ソフトで打った碁です");
+}
+
+// Class 2: short texts without CA.
+#[test]
+fn short_texts_without_ca() {
+    assert_eq!(text(b"(;C[\xa3])", 0, "C"), "£");
+    assert_eq!(text(b"(;C[a\xa3b])", 0, "C"), "a£b");
+    assert_eq!(text(b"(;C[s\xa4h\xa4n])", 0, "C"), "s¤h¤n");
+    assert_eq!(text(b"(;C[Gr\xf6ning])", 0, "C"), "Gröning");
+    // GNU Go's White in GB2312.
+    assert_eq!(text(b"(;PB[gnugo]PW[\xb0\xd7];B[aa])", 0, "PW"), "白");
+    let (gb, _, _) = GB18030.encode("盘面\r\nB: 91\r\nW: 95");
+    let mut src = b"(;GM[1]C[".to_vec();
+    src.extend_from_slice(&gb);
+    src.extend_from_slice(b"])");
+    assert_eq!(text(&src, 0, "C"), "盘面\r\nB: 91\r\nW: 95");
+    // Korean and Japanese results.
+    let (kr, _, _) = EUC_KR.encode("흑 불계승");
+    let mut src = b"(;RE[".to_vec();
+    src.extend_from_slice(&kr);
+    src.extend_from_slice(b"])");
+    assert_eq!(text(&src, 0, "RE"), "흑 불계승");
+    let (jp, _, _) = SHIFT_JIS.encode("黒中押し勝ち");
+    let mut src = b"(;RE[".to_vec();
+    src.extend_from_slice(&jp);
+    src.extend_from_slice(b"])");
+    assert_eq!(text(&src, 0, "RE"), "黒中押し勝ち");
+}
+
+// Class 3: invalid UTF-8 under CA[UTF-8].
+#[test]
+fn declared_utf8_with_a_few_bad_bytes_stays_utf8() {
+    let mut src = b"(;CA[UTF-8]PB[".to_vec();
+    src.extend_from_slice("黑".as_bytes());
+    src.extend_from_slice(b"]C[\xff\xfe]PW[");
+    src.extend_from_slice("白棋".as_bytes());
+    src.extend_from_slice(b"\xc0])");
+    assert_eq!(text(&src, 0, "PB"), "黑");
+    assert_eq!(text(&src, 0, "PW"), "白棋\u{FFFD}");
+    assert!(has(&src, "C004"));
+    // But GBK that is declared UTF-8 is read as GBK: GBK explains every byte.
+    let (gb, _, _) = GB18030.encode("黑棋很好，白棋也不错");
+    let mut src = b"(;CA[UTF-8]C[".to_vec();
+    src.extend_from_slice(&gb);
+    src.extend_from_slice(b"])");
+    assert_eq!(text(&src, 0, "C"), "黑棋很好，白棋也不错");
+}
+
+// Class 4: UTF-32 with a BOM.
+#[test]
+fn utf32_with_bom() {
+    let sgf = "(;CA[UTF-32]PB[黑]PW[Gröning];B[aa])";
+    for big in [false, true] {
+        let mut v: Vec<u8> = if big {
+            vec![0, 0, 0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE, 0, 0]
+        };
+        for c in sgf.chars() {
+            let u = c as u32;
+            v.extend_from_slice(&if big {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            });
+        }
+        let p = sgf_core::parse(&v);
+        assert!(!p.diagnostics.iter().any(|d| d.code.as_str() == "S002"));
+        let g = p.document.game(0).unwrap();
+        assert_eq!(g.root().text("PB").unwrap(), "黑");
+        assert_eq!(g.root().text("PW").unwrap(), "Gröning");
+        assert_eq!(g.charset(), if big { "UTF-32BE" } else { "UTF-32LE" });
+        // Written back as it was.
+        assert_eq!(sgf_core::write::to_lossless_bytes(&p.document), v);
+    }
+}
+
+// Class 5: per game, not per file.
+#[test]
+fn trail_bytes_decided_per_game() {
+    let (body, _, _) = SHIFT_JIS.encode("ソフト");
+    let mut src = b"(;CA[Shift_JIS]C[".to_vec();
+    src.extend_from_slice(&body);
+    // The second game escaped its trail byte correctly (`\\`) and ends a
+    // value with it: read naively it is right, charset-aware it is not.
+    src.extend_from_slice(b"];B[aa])\n(;CA[Shift_JIS]PB[\x83\x5c\x5c]C[x];W[bb])");
+    let p = sgf_core::parse(&src);
+    let doc = &p.document;
+    assert_eq!(doc.game_count(), 2);
+    assert_eq!(text(&src, 0, "C"), "ソフト");
+    assert_eq!(text(&src, 1, "PB"), "ソ");
+    assert_eq!(text(&src, 1, "C"), "x");
+    let g0 = doc.game(0).unwrap().root().id();
+    let g1 = doc.game(1).unwrap().root().id();
+    assert!(doc.dbcs_of(g0).is_some());
+    assert!(doc.dbcs_of(g1).is_none());
+}
+
+// Class 6: ISO-2022-JP whose bytes clash with `]` and `\`.
+#[test]
+fn iso_2022_jp_clashing_bytes() {
+    // 黒 is ESC $ B 3 u; ]/\ appear in e.g. 孫 (0x3B 0x39)? Find characters
+    // whose JIS bytes include `]` or `\`.
+    let clash: String = ('\u{4E00}'..='\u{9FFF}')
+        .filter(|c| {
+            let s = c.to_string();
+            let (b, _, bad) = encoding_rs::ISO_2022_JP.encode(&s);
+            !bad && b.len() == 8 && (b[3] == b']' || b[4] == b']' || b[4] == b'\\')
+        })
+        .take(4)
+        .collect();
+    assert_eq!(clash.chars().count(), 4);
+    let want = format!("黒{clash}勝ち");
+    let (body, _, _) = encoding_rs::ISO_2022_JP.encode(&want);
+    for ca in [&b"CA[ISO-2022-JP]"[..], b""] {
+        let mut src = b"(;".to_vec();
+        src.extend_from_slice(ca);
+        src.extend_from_slice(b"C[");
+        src.extend_from_slice(&body);
+        src.extend_from_slice(b"]PB[x];B[aa])");
+        assert_eq!(text(&src, 0, "C"), want, "{}", String::from_utf8_lossy(ca));
+        assert_eq!(text(&src, 0, "PB"), "x");
+    }
+}
+
+/// SGFC's mixed-encoding test: each game in its own charset, compared with
+/// SGFC's result (`\` in Shift_JIS is the yen sign there, U+005C in the
+/// WHATWG decoder used here).
+#[test]
+fn sgfc_mixed_encoding() {
+    let Some(dir) = common::corpus_dir() else {
+        eprintln!("SKIPPED sgfc_mixed_encoding: no corpus at ../shared/corpus");
+        return;
+    };
+    let src = std::fs::read(dir.join("peer-suites/sgfc/mixed-encoding.sgf")).unwrap();
+    let p = sgf_core::parse(&src);
+    let got: Vec<String> = p
+        .document
+        .games()
+        .map(|g| g.root().text("C").unwrap_or_default().into_owned())
+        .collect();
+    assert_eq!(got[1], "hallö! DÜ! ßüper dich zu s€h€n-");
+    assert_eq!(got[2], "s¤h¤n");
+    assert!(got[3].contains("趙 治勲") && got[3].contains("조치훈") && got[3].contains("指揮權"));
+}
