@@ -403,14 +403,7 @@ pub fn plausibility_of(text: &str, enc: &'static Encoding) -> i32 {
                 s += if japanese { 2 } else { -1 };
                 continue;
             }
-            '\u{AC00}'..='\u{D7A3}' => {
-                if enc == EUC_KR {
-                    common_bytes(cs, enc)
-                } else {
-                    s -= 1;
-                    continue;
-                }
-            }
+            '\u{AC00}'..='\u{D7A3}' if enc == EUC_KR => common_bytes(cs, enc),
             '\u{4E00}'..='\u{9FFF}' => common_bytes(cs, enc),
             '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF5E}' => {
                 // CJK punctuation and full-width forms: neutral.

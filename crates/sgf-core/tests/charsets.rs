@@ -104,14 +104,10 @@ fn reference_values(text: &str) -> Vec<String> {
                 ']' => break,
                 '\\' => match chars.next() {
                     Some('\n') => {
-                        if chars.peek() == Some(&'\r') {
-                            chars.next();
-                        }
+                        chars.next_if_eq(&'\r');
                     }
                     Some('\r') => {
-                        if chars.peek() == Some(&'\n') {
-                            chars.next();
-                        }
+                        chars.next_if_eq(&'\n');
                     }
                     Some(x) => v.push(x),
                     None => {}
