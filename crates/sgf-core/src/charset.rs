@@ -84,6 +84,10 @@ pub enum Dbcs {
     Gbk,
     /// Big5.
     Big5,
+    /// ISO-2022-JP: the text between `ESC $ B` (or `ESC $ @`) and the
+    /// next `ESC (` is 7-bit pairs that can hold `\` and `]`; it is
+    /// treated as one character.
+    Iso2022Jp,
 }
 
 impl Dbcs {
@@ -95,6 +99,8 @@ impl Dbcs {
             Some(Dbcs::Gbk)
         } else if enc == BIG5 {
             Some(Dbcs::Big5)
+        } else if enc == encoding_rs::ISO_2022_JP {
+            Some(Dbcs::Iso2022Jp)
         } else {
             None
         }
@@ -106,6 +112,17 @@ impl Dbcs {
             Dbcs::ShiftJis => "Shift_JIS",
             Dbcs::Gbk => "GBK",
             Dbcs::Big5 => "Big5",
+            Dbcs::Iso2022Jp => "ISO-2022-JP",
+        }
+    }
+
+    /// What clashes with SGF, for messages.
+    pub fn clash(self) -> &'static str {
+        match self {
+            Dbcs::Iso2022Jp => {
+                "text between escape sequences whose bytes include `\\` or `]` is not escaped"
+            }
+            _ => "characters whose second byte is `\\` or `]` are not escaped",
         }
     }
 
@@ -115,14 +132,31 @@ impl Dbcs {
         match self {
             Dbcs::ShiftJis => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
             Dbcs::Gbk | Dbcs::Big5 => matches!(b, 0x81..=0xFE),
+            Dbcs::Iso2022Jp => b == 0x1B,
         }
     }
 
-    /// Length of the character starting at `bytes[0]` (a lead byte).
+    /// Length of the character starting at `bytes[0]` (a lead byte; for
+    /// ISO-2022-JP, the whole double-byte run).
     #[inline]
     pub fn char_len(self, bytes: &[u8]) -> usize {
         match self {
             Dbcs::Gbk if bytes.len() >= 4 && (0x30..=0x39).contains(&bytes[1]) => 4,
+            Dbcs::Iso2022Jp => {
+                // `ESC $ …` up to and including the `ESC ( X` that ends it.
+                if bytes.get(1) != Some(&b'$') {
+                    return 1;
+                }
+                let mut i = 2;
+                while let Some(k) = memchr::memchr(0x1B, &bytes[i..]) {
+                    let e = i + k;
+                    if bytes.get(e + 1) == Some(&b'(') {
+                        return (e + 3).min(bytes.len());
+                    }
+                    i = e + 1;
+                }
+                bytes.len()
+            }
             _ => 2.min(bytes.len()),
         }
     }
@@ -202,11 +236,11 @@ fn count_multibyte(valid: &[u8]) -> usize {
     valid.iter().filter(|&&b| b >= 0xC0).count()
 }
 
-/// Detects the charset of bytes that are not UTF-8, with chardetng.
-pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
-    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
-    // Only the text around non-ASCII bytes tells charsets apart; SGF moves
-    // are ASCII. Feed those stretches (with some context), separated by a space.
+/// The stretches of `bytes` around non-ASCII bytes (and ISO-2022-JP
+/// escapes), with some context, separated by a space: the only text that
+/// tells charsets apart (SGF moves are ASCII).
+fn stretches(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
     let mut i = 0;
     let ctx = 24;
     while i < bytes.len() {
@@ -227,14 +261,343 @@ pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
             }
         }
         let end = (end + ctx).min(bytes.len());
-        det.feed(&bytes[start..end], false);
-        det.feed(b" ", false);
+        out.extend_from_slice(&bytes[start..end]);
+        out.push(b' ');
         i = end;
     }
-    det.feed(b"", true);
-    let enc = det.guess(None, chardetng::Utf8Detection::Deny);
+    out
+}
+
+/// Below this many non-ASCII bytes the statistical detector decides on too
+/// little text; the Go-aware plausibility decides instead.
+const SHORT_TEXT: usize = 64;
+
+/// Detects the charset of bytes that are not UTF-8: chardetng on long
+/// texts, the Go-aware plausibility ([`plausibility`]) on short ones, with
+/// FF\[4\]'s default ISO-8859-1 (read as windows-1252) when no multi-byte
+/// reading is clearly better.
+pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
+    let text = stretches(bytes);
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    det.feed(&text, true);
+    let guess = det.guess(None, chardetng::Utf8Detection::Deny);
     // chardetng names the WHATWG superset; GB18030 is the safer GBK decoder.
-    if enc == GBK { GB18030 } else { enc }
+    let guess = if guess == GBK { GB18030 } else { guess };
+    let high = text.iter().filter(|&&b| b >= 0x80).count();
+    if high >= SHORT_TEXT || guess == encoding_rs::ISO_2022_JP {
+        return guess;
+    }
+    // Short text: weigh what Go records hold.
+    let glued = glued_high_bytes(&text);
+    let latin = plausibility(&text, WINDOWS_1252) + glued as i32;
+    let mut best: Option<(&'static Encoding, i32)> = None;
+    for enc in [GB18030, BIG5, SHIFT_JIS, EUC_KR, encoding_rs::EUC_JP] {
+        if enc
+            .decode_without_bom_handling_and_without_replacement(&text)
+            .is_none()
+        {
+            continue;
+        }
+        let mut s = plausibility(&text, enc) - 3 * glued as i32;
+        if enc == guess {
+            s += 1;
+        }
+        if best.is_none_or(|b| s > b.1) {
+            best = Some((enc, s));
+        }
+    }
+    if let Some((enc, s)) = best
+        && s >= 2
+        && s >= latin + 2
+    {
+        return enc;
+    }
+    // A single-byte charset other than the default needs some text to go on.
+    if Dbcs::of(guess).is_none() && !is_multibyte(guess) && high >= 16 {
+        return guess;
+    }
+    WINDOWS_1252
+}
+
+/// Whether an encoding has multi-byte characters.
+fn is_multibyte(enc: &'static Encoding) -> bool {
+    [
+        GB18030,
+        GBK,
+        BIG5,
+        SHIFT_JIS,
+        EUC_KR,
+        encoding_rs::EUC_JP,
+        UTF_8,
+    ]
+    .contains(&enc)
+}
+
+/// A byte ≥ 0x80 between two ASCII letters (`s\xa4h`): an accented letter
+/// inside a Latin word; a double-byte reading would swallow the letter after.
+fn glued_high_bytes(b: &[u8]) -> usize {
+    b.windows(3)
+        .filter(|w| w[0].is_ascii_alphabetic() && w[1] >= 0x80 && w[2].is_ascii_alphabetic())
+        .count()
+}
+
+/// Characters common in Go records (results, colours, ranks, komi, moves)
+/// in Chinese, Japanese and Korean.
+const GO_WORDS: &str = "黑白胜负勝負目子段级級先后後贴貼盘盤局手劫提打断斷连連活死眼气氣棋谱譜半中押时時间間黒碁番局名人本因坊天元王座聖碁圣흑백집반불계단승패기보국수명인";
+
+/// How plausible `bytes` read in `enc` are as the text of a Go record:
+/// positive for characters in the common range of the charset (GB2312
+/// level 1, JIS level 1 and kana, KS X 1001 Hangul, common Big5) and for
+/// words of Go records (黑/白/胜/负/目/子/段/级/先/后/贴, 黒/目半/中押し,
+/// 흑/백/집/반/불계/단), negative for the signs of a wrong reading
+/// (half-width katakana, symbols, Greek or Cyrillic from a double-byte
+/// charset, control characters, replacement characters).
+pub fn plausibility(bytes: &[u8], enc: &'static Encoding) -> i32 {
+    let (text, _) = enc.decode_without_bom_handling(bytes);
+    plausibility_of(&text, enc)
+}
+
+/// [`plausibility`] of text already decoded from `enc`.
+pub fn plausibility_of(text: &str, enc: &'static Encoding) -> i32 {
+    if text.is_ascii() {
+        return 0;
+    }
+    let japanese =
+        enc == SHIFT_JIS || enc == encoding_rs::EUC_JP || enc == encoding_rs::ISO_2022_JP;
+    let kana = text
+        .chars()
+        .any(|c| matches!(c, '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}'));
+    let mut s = 0i32;
+    let mut prev = ' ';
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        let p = prev;
+        prev = c;
+        if c.is_ascii() {
+            continue;
+        }
+        let cs: &str = c.encode_utf8(&mut buf);
+        if !is_multibyte(enc) {
+            s += match c {
+                '\u{FFFD}' => -5,
+                '\u{80}'..='\u{9F}' => -3,
+                'À'..='ÿ' | 'Œ' | 'œ' | 'Š' | 'š' | 'Ž' | 'ž' | 'Ÿ' if c != '×' && c != '÷' => {
+                    i32::from(p.is_alphabetic())
+                }
+                c if c.is_alphabetic() => i32::from(p.is_alphabetic()),
+                _ => 0,
+            };
+            continue;
+        }
+        let go = GO_WORDS.contains(cs);
+        let common = match c {
+            '\u{FFFD}' => {
+                s -= 5;
+                continue;
+            }
+            '\u{FF61}'..='\u{FF9F}' => {
+                s -= 2;
+                continue;
+            }
+            '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' => {
+                s += if japanese { 2 } else { -1 };
+                continue;
+            }
+            '\u{AC00}'..='\u{D7A3}' if enc == EUC_KR => common_bytes(cs, enc),
+            '\u{4E00}'..='\u{9FFF}' => common_bytes(cs, enc),
+            '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF5E}' => {
+                // CJK punctuation and full-width forms: neutral.
+                continue;
+            }
+            _ => {
+                s -= 1;
+                continue;
+            }
+        };
+        if go {
+            s += 3;
+        }
+        if common {
+            s += if japanese && !kana { 1 } else { 2 };
+        }
+    }
+    s
+}
+
+/// Whether a character's bytes in `enc` fall in the charset's common range.
+fn common_bytes(c: &str, enc: &'static Encoding) -> bool {
+    let (b, _, bad) = enc.encode(c);
+    if bad || b.len() != 2 {
+        return false;
+    }
+    let (l, t) = (b[0], b[1]);
+    if enc == GB18030 || enc == GBK {
+        (0xB0..=0xD7).contains(&l) && t >= 0xA1
+    } else if enc == BIG5 {
+        (0xA4..=0xC6).contains(&l)
+    } else if enc == SHIFT_JIS {
+        (0x88..=0x98).contains(&l)
+    } else if enc == EUC_KR {
+        (0xB0..=0xC8).contains(&l) && t >= 0xA1
+    } else if enc == encoding_rs::EUC_JP {
+        (0xB0..=0xCF).contains(&l)
+    } else {
+        false
+    }
+}
+
+/// Why [`decide`] chose a charset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Only ASCII: the declared charset, or the default (windows-1252 for
+    /// FF\[4\]'s ISO-8859-1).
+    Ascii,
+    /// The declared charset, which the bytes agree with.
+    Declared,
+    /// The declared charset, although some bytes are invalid in it (kept:
+    /// no other charset explains them better).
+    DeclaredInvalid,
+    /// Valid UTF-8 (undeclared, or contradicting the declaration).
+    Utf8,
+    /// UTF-8 with a few invalid sequences (a character cut short, bytes
+    /// replaced by `?`): only those are marked.
+    Utf8Damaged,
+    /// Detected from the bytes (nothing declared, or a declaration the
+    /// bytes contradict).
+    Detected,
+}
+
+/// The one charset decision of Qipu, used by the SGF parser for every game
+/// and by the readers of the other formats for every record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The decoder to use.
+    pub encoding: &'static Encoding,
+    /// Why.
+    pub why: Why,
+    /// Invalid UTF-8 sequences, for [`Why::Utf8Damaged`].
+    pub invalid: usize,
+}
+
+/// Chooses the charset of `sample` (a game, or a record's text), given the
+/// declared one. `valid_utf8` may be passed as `true` when the caller knows
+/// the whole input is valid UTF-8 (saves a pass).
+///
+/// Order: ASCII (ISO-2022-JP escapes recognised); valid UTF-8 (legacy
+/// double-byte text is almost never valid UTF-8); a declaration of UTF-8
+/// kept for damaged UTF-8 unless a multi-byte charset explains every byte;
+/// another declaration kept unless the bytes are invalid in it and a
+/// multi-byte charset decodes them cleanly; without a declaration, UTF-8
+/// damaged in a few places, else [`detect_legacy`].
+pub fn decide(sample: &[u8], declared: Option<&'static Encoding>, valid_utf8: bool) -> Decision {
+    let d = |encoding, why| Decision {
+        encoding,
+        why,
+        invalid: 0,
+    };
+    if sample.is_ascii() {
+        let iso2022 = memchr::memmem::find(sample, b"\x1b$").is_some();
+        return match declared {
+            Some(e) => d(e, Why::Ascii),
+            None if iso2022 => d(encoding_rs::ISO_2022_JP, Why::Detected),
+            None => d(WINDOWS_1252, Why::Ascii),
+        };
+    }
+    let valid = valid_utf8 || std::str::from_utf8(sample).is_ok();
+    if valid {
+        return match declared {
+            Some(e) if e == UTF_8 => d(UTF_8, Why::Declared),
+            _ => d(UTF_8, Why::Utf8),
+        };
+    }
+    let clean = |enc: &'static Encoding| {
+        enc.decode_without_bom_handling_and_without_replacement(sample)
+            .is_some()
+    };
+    let st = utf8_stats(sample);
+    let damaged = Decision {
+        encoding: UTF_8,
+        why: Why::Utf8Damaged,
+        invalid: st.invalid,
+    };
+    match declared {
+        Some(e) if e == UTF_8 => {
+            if st.is_mostly_utf8() {
+                return damaged;
+            }
+            let guess = detect_legacy(sample);
+            if (is_multibyte(guess) && clean(guess)) || st.multibyte == 0 {
+                return d(guess, Why::Detected);
+            }
+            damaged
+        }
+        Some(e) => {
+            if clean(e) {
+                return d(e, Why::Declared);
+            }
+            let guess = detect_legacy(sample);
+            if guess != e && is_multibyte(guess) && clean(guess) {
+                return d(guess, Why::Detected);
+            }
+            d(e, Why::DeclaredInvalid)
+        }
+        None => {
+            if st.is_mostly_utf8() {
+                return damaged;
+            }
+            d(detect_legacy(sample), Why::Detected)
+        }
+    }
+}
+
+/// A UTF-32 byte-order mark (`FF FE 00 00` little-endian, `00 00 FE FF`
+/// big-endian): whether the file is big-endian.
+pub fn sniff_utf32(bytes: &[u8]) -> Option<bool> {
+    if bytes.starts_with(&[0xFF, 0xFE, 0, 0]) {
+        Some(false)
+    } else if bytes.starts_with(&[0, 0, 0xFE, 0xFF]) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Decodes UTF-32 without its BOM (invalid code points and a cut last unit
+/// become U+FFFD), and counts the replacements.
+pub fn decode_utf32(bytes: &[u8], big: bool) -> (String, usize) {
+    let mut out = String::with_capacity(bytes.len() / 4);
+    let mut bad = 0;
+    for c in bytes.chunks(4) {
+        let ch = <[u8; 4]>::try_from(c).ok().and_then(|a| {
+            char::from_u32(if big {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            })
+        });
+        match ch {
+            Some(ch) => out.push(ch),
+            None => {
+                bad += 1;
+                out.push('\u{FFFD}');
+            }
+        }
+    }
+    (out, bad)
+}
+
+/// Encodes text as UTF-32.
+pub fn encode_utf32(text: &str, big: bool) -> Vec<u8> {
+    let mut v = Vec::with_capacity(text.len() * 4);
+    for c in text.chars() {
+        let u = c as u32;
+        v.extend_from_slice(&if big {
+            u.to_be_bytes()
+        } else {
+            u.to_le_bytes()
+        });
+    }
+    v
 }
 
 /// A byte-order mark or the NUL pattern of UTF-16 without one.

@@ -171,9 +171,9 @@ codes! {
     UnknownCharset = ("C003", "unknown-charset", Warning, "charset", "(;CA[Klingon])", "the charset is detected from the bytes");
     /// Byte sequences that are invalid in the charset; they become U+FFFD.
     InvalidBytes = ("C004", "invalid-bytes", Warning, "charset", "(;CA[UTF-8]C[\\xff])", "replaced by U+FFFD in decoded text; raw bytes kept by the lossless writer");
-    /// The file is UTF-16; it was transcoded before parsing.
-    Utf16 = ("C005", "utf16", Info, "charset", "UTF-16LE with BOM", "read as UTF-16; fmt writes UTF-8");
-    /// Double-byte characters whose second byte is `\\` or `]` were written without escapes.
+    /// The file is UTF-16 or UTF-32; it was transcoded before parsing.
+    Utf16 = ("C005", "utf16", Info, "charset", "UTF-16LE with BOM", "read as UTF-16 or UTF-32; fmt writes UTF-8");
+    /// Double-byte characters whose second byte is `\\` or `]` (or ISO-2022-JP text holding them) were written without escapes.
     UnescapedTrailBytes = ("C006", "unescaped-trail-bytes", Warning, "charset", "Shift_JIS `C[ソ]` (0x83 0x5C)", "values are read charset-aware; fmt escapes correctly");
     /// Games of one file declare different charsets.
     MixedCharsets = ("C007", "mixed-charsets", Info, "charset", "(;CA[UTF-8])(;CA[GB2312])", "each game is read in its own charset");

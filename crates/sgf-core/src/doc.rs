@@ -164,6 +164,9 @@ pub struct Document {
     /// The input before transcoding (UTF-16 files), to write it back as it was.
     pub(crate) original: Option<Arc<[u8]>>,
     pub(crate) transcoded_from: Option<(&'static Encoding, usize)>,
+    /// The transcoded file was UTF-32 (`transcoded_from` then names the
+    /// UTF-16 of the same byte order, which encoding_rs knows).
+    pub(crate) utf32: bool,
     pub(crate) nodes: Vec<NodeData>,
     /// Source parentheses, sorted by node.
     pub(crate) parens: Vec<Parens>,
@@ -188,6 +191,7 @@ impl Document {
             src,
             original: None,
             transcoded_from: None,
+            utf32: false,
             nodes: Vec::new(),
             parens: Vec::new(),
             props: Vec::new(),
@@ -241,6 +245,9 @@ impl Document {
         let mut o = (offset as usize).min(text.len());
         while !text.is_char_boundary(o) {
             o -= 1;
+        }
+        if self.utf32 {
+            return (bom + 4 * text[..o].chars().count()) as u32;
         }
         (bom + 2 * text[..o].encode_utf16().count()) as u32
     }
@@ -546,8 +553,14 @@ impl<'d> Game<'d> {
     pub fn encoding(&self) -> &'static Encoding {
         self.doc.games[self.index].encoding
     }
-    /// The charset the game was read in (`UTF-8`, `GBK`, `UTF-16LE`, …).
+    /// The charset the game was read in (`UTF-8`, `GBK`, `UTF-16LE`, `UTF-32LE`, …).
     pub fn charset(&self) -> &'static str {
+        if self.doc.utf32 && self.doc.transcoded_from.is_some() {
+            return match self.doc.transcoded_from {
+                Some((e, _)) if e == encoding_rs::UTF_16BE => "UTF-32BE",
+                _ => "UTF-32LE",
+            };
+        }
         crate::charset::display_name(self.doc.games[self.index].display)
     }
     /// Where the charset came from.

@@ -29,12 +29,21 @@
 //! [`doc::Value::number`], …) decode on demand.
 //!
 //! ## Limitations
-//! - Spans of UTF-16 files are offsets in the UTF-8 transcoding
+//! - Spans of UTF-16 and UTF-32 files are offsets in the UTF-8 transcoding
 //!   ([`Document::source`]); [`Document::original_offset`] maps them back.
-//! - Double-byte charsets with unescaped trail bytes are detected per file,
-//!   not per game.
-//! - The lossless writer re-encodes a UTF-16 file from its transcoding; an
-//!   input with unpaired surrogates is written with U+FFFD.
+//! - The lossless writer re-encodes an edited UTF-16 or UTF-32 file from its
+//!   transcoding; an input with unpaired surrogates is written with U+FFFD.
+//!
+//! ## Charsets
+//! One decision ([`charset::decide`]) serves every game of an SGF file and
+//! every record of the other formats: ASCII (FF\[4\]'s default ISO-8859-1,
+//! ISO-2022-JP escapes recognised), valid UTF-8, a declared charset the
+//! bytes agree with, UTF-8 damaged in a few places (only the bad sequences
+//! become U+FFFD), else detection — chardetng on long texts, a Go-aware
+//! plausibility ([`charset::plausibility`]) on short ones, falling back on
+//! ISO-8859-1 when no multi-byte reading is clearly better. Whether a game
+//! in a double-byte charset left its trail bytes `\\`/`]` unescaped is
+//! decided per game ([`Document::dbcs_of`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

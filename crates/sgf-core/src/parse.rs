@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use crate::charset::{self, CharsetSource, Dbcs};
+use crate::charset::{self, CharsetSource, Dbcs, Why};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::doc::{
     Document, F_AFTER_VARIATIONS, F_PARENS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData,
@@ -116,18 +116,47 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
 
     // UTF-16 is not ASCII-compatible: transcode first.
     let mut transcoded = None;
-    let src: Arc<[u8]> = match charset::sniff_utf16(input) {
-        Some((enc, bom)) if opts.charset.is_none() || opts.charset == Some(enc) => {
-            let (text, _) = enc.decode_without_bom_handling(&input[bom..]);
+    let mut utf32 = false;
+    let src: Arc<[u8]> = match charset::sniff_utf32(input) {
+        // UTF-32 (with its BOM) the same way; recorded as the UTF-16 of the
+        // same byte order, with `utf32` set.
+        Some(big) if opts.charset.is_none() => {
+            let (text, bad) = charset::decode_utf32(&input[4..], big);
+            let name = if big { "UTF-32BE" } else { "UTF-32LE" };
             pre.push(Diagnostic::new(
                 Code::Utf16,
                 Span::new(0, 0),
-                format!("the file is {}; read after transcoding", enc.name()),
+                format!("the file is {name}; read after transcoding"),
             ));
-            transcoded = Some((enc, bom));
+            if bad > 0 {
+                pre.push(Diagnostic::new(
+                    Code::InvalidBytes,
+                    Span::new(0, 0),
+                    format!("{bad} invalid {name} unit(s); shown as U+FFFD"),
+                ));
+            }
+            let enc = if big {
+                encoding_rs::UTF_16BE
+            } else {
+                encoding_rs::UTF_16LE
+            };
+            transcoded = Some((enc, 4));
+            utf32 = true;
             Arc::from(text.as_bytes())
         }
-        _ => Arc::from(input),
+        _ => match charset::sniff_utf16(input) {
+            Some((enc, bom)) if opts.charset.is_none() || opts.charset == Some(enc) => {
+                let (text, _) = enc.decode_without_bom_handling(&input[bom..]);
+                pre.push(Diagnostic::new(
+                    Code::Utf16,
+                    Span::new(0, 0),
+                    format!("the file is {}; read after transcoding", enc.name()),
+                ));
+                transcoded = Some((enc, bom));
+                Arc::from(text.as_bytes())
+            }
+            _ => Arc::from(input),
+        },
     };
 
     if src.iter().all(|&b| lexer::is_ws(b)) {
@@ -135,6 +164,7 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
         if transcoded.is_some() {
             doc.original = Some(Arc::from(input));
             doc.transcoded_from = transcoded;
+            doc.utf32 = utf32;
         }
         pre.push(Diagnostic::new(
             Code::EmptyInput,
@@ -156,15 +186,42 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
             let plain: Vec<(usize, usize, Dbcs)> = ranges.iter().map(|r| (r.0, r.1, r.2)).collect();
             let (mut doc2, mut diags2) = Builder::run(src.clone(), opts, &plain);
             resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
-            let (s1, s2) = (score(&doc, &diags, &ranges), score(&doc2, &diags2, &ranges));
-            if s2 < s1 {
-                for &(_, _, d, at) in &ranges {
+            // Decided per game: a collection joins games from different
+            // sources, some escaped correctly and some not.
+            let r1 = rate(&doc, &diags, &ranges);
+            let r2 = rate(&doc2, &diags2, &ranges);
+            let aware: Vec<bool> = r1
+                .iter()
+                .zip(&r2)
+                .map(|(a, b)| {
+                    b.errors < a.errors
+                        || (b.errors == a.errors
+                            // The declaration means the charset-aware
+                            // reading; without one, the more plausible text.
+                            && (a.declared || b.plausible > a.plausible))
+                })
+                .collect();
+            let chosen: Vec<(usize, usize, Dbcs, usize)> = ranges
+                .iter()
+                .zip(&aware)
+                .filter(|x| *x.1)
+                .map(|x| *x.0)
+                .collect();
+            if !chosen.is_empty() {
+                if chosen.len() < ranges.len() {
+                    let plain: Vec<(usize, usize, Dbcs)> =
+                        chosen.iter().map(|r| (r.0, r.1, r.2)).collect();
+                    (doc2, diags2) = Builder::run(src.clone(), opts, &plain);
+                    resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
+                }
+                for &(_, _, d, at) in &chosen {
                     diags2.push(Diagnostic::new(
                         Code::UnescapedTrailBytes,
                         Span::new(at as u32, at as u32 + 2),
                         format!(
-                            "{} characters whose second byte is `\\` or `]` are not escaped; the game was read charset-aware",
-                            d.name()
+                            "{} {}; the game was read charset-aware",
+                            d.name(),
+                            d.clash()
                         ),
                     ));
                 }
@@ -186,6 +243,7 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
     if let Some((enc, bom)) = transcoded {
         doc.original = Some(Arc::from(input));
         doc.transcoded_from = Some((enc, bom));
+        doc.utf32 = utf32;
     }
 
     lowercase_severity(&doc, &mut diags);
@@ -1314,53 +1372,16 @@ fn choose_charset(
         let p = (region_start + first_invalid_utf8(region)) as u32;
         Span::new(p, p + 1)
     };
-    if let Some(enc) = declared {
-        if enc == UTF_8 {
-            if whole_valid || std::str::from_utf8(region).is_ok() {
-                return (UTF_8, CharsetSource::Declared);
-            }
-            let st = charset::utf8_stats(region);
-            if st.is_plausibly_utf8() {
-                diags.push(Diagnostic::new(
-                    Code::InvalidBytes,
-                    invalid_at(region),
-                    format!(
-                        "{} invalid UTF-8 sequence(s) (a character cut short or replaced); shown as U+FFFD",
-                        st.invalid
-                    ),
-                ));
-                return (UTF_8, CharsetSource::Declared);
-            }
-            let det = charset::detect_legacy(region);
-            diags.push(Diagnostic::new(
-                Code::CharsetMismatch,
-                ca_span,
-                format!(
-                    "CA[UTF-8] but the text is not UTF-8; read as {}",
-                    det.name()
-                ),
-            ));
-            return (det, CharsetSource::Detected);
-        }
-        if region.is_ascii() {
-            return (enc, CharsetSource::Declared);
-        }
-        let valid = whole_valid || std::str::from_utf8(region).is_ok();
-        if valid {
-            diags.push(Diagnostic::new(
-                Code::CharsetMismatch,
-                ca_span,
-                format!(
-                    "CA says {} but the text is valid UTF-8; read as UTF-8",
-                    enc.name()
-                ),
-            ));
-            return (UTF_8, CharsetSource::Detected);
-        }
-        if enc
-            .decode_without_bom_handling_and_without_replacement(region)
-            .is_none()
-        {
+    let label_text = || label.map(String::from_utf8_lossy).unwrap_or_default();
+    let dec = charset::decide(region, declared, whole_valid);
+    let enc = dec.encoding;
+    match dec.why {
+        Why::Ascii => match declared {
+            Some(e) => (e, CharsetSource::Declared),
+            None => (enc, CharsetSource::Default),
+        },
+        Why::Declared => (enc, CharsetSource::Declared),
+        Why::DeclaredInvalid => {
             diags.push(Diagnostic::new(
                 Code::InvalidBytes,
                 ca_span,
@@ -1369,44 +1390,72 @@ fn choose_charset(
                     enc.name()
                 ),
             ));
+            (enc, CharsetSource::Declared)
         }
-        return (enc, CharsetSource::Declared);
+        Why::Utf8 => {
+            if declared.is_some() {
+                diags.push(Diagnostic::new(
+                    Code::CharsetMismatch,
+                    ca_span,
+                    format!(
+                        "CA says {} but the text is valid UTF-8; read as UTF-8",
+                        label_text()
+                    ),
+                ));
+            } else {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    "no CA property; the text is UTF-8",
+                ));
+            }
+            (UTF_8, CharsetSource::Detected)
+        }
+        Why::Utf8Damaged => {
+            let declared_utf8 = declared == Some(UTF_8);
+            if !declared_utf8 {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    "no CA property; the text is UTF-8",
+                ));
+            }
+            diags.push(Diagnostic::new(
+                Code::InvalidBytes,
+                invalid_at(region),
+                format!(
+                    "{} invalid UTF-8 sequence(s) (a character cut short or replaced); only they are shown as U+FFFD",
+                    dec.invalid
+                ),
+            ));
+            let source = if declared_utf8 {
+                CharsetSource::Declared
+            } else {
+                CharsetSource::Detected
+            };
+            (UTF_8, source)
+        }
+        Why::Detected => {
+            if declared.is_some() {
+                diags.push(Diagnostic::new(
+                    Code::CharsetMismatch,
+                    ca_span,
+                    format!(
+                        "CA[{}] but the text is not in it; read as {}",
+                        label_text(),
+                        enc.name()
+                    ),
+                ));
+            } else {
+                diags.push(Diagnostic::new(
+                    Code::CharsetDetected,
+                    root_span,
+                    format!("no CA property; the text looks like {}", enc.name()),
+                ));
+            }
+            (enc, CharsetSource::Detected)
+        }
     }
-    if region.is_ascii() {
-        return (WINDOWS_1252, CharsetSource::Default);
-    }
-    if whole_valid || std::str::from_utf8(region).is_ok() {
-        diags.push(Diagnostic::new(
-            Code::CharsetDetected,
-            root_span,
-            "no CA property; the text is UTF-8",
-        ));
-        return (UTF_8, CharsetSource::Detected);
-    }
-    let st = charset::utf8_stats(region);
-    if st.is_mostly_utf8() {
-        diags.push(Diagnostic::new(
-            Code::CharsetDetected,
-            root_span,
-            "no CA property; the text is UTF-8",
-        ));
-        diags.push(Diagnostic::new(
-            Code::InvalidBytes,
-            invalid_at(region),
-            format!(
-                "{} invalid UTF-8 sequence(s) (characters cut short or replaced); shown as U+FFFD",
-                st.invalid
-            ),
-        ));
-        return (UTF_8, CharsetSource::Detected);
-    }
-    let det = charset::detect_legacy(region);
-    diags.push(Diagnostic::new(
-        Code::CharsetDetected,
-        root_span,
-        format!("no CA property; the text looks like {}", det.name()),
-    ));
-    (det, CharsetSource::Detected)
 }
 
 /// Games in a double-byte charset whose trail bytes `\` or `]` appear in the
@@ -1428,11 +1477,12 @@ fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs, usize)> {
         let mut i = 0;
         while i + 1 < r.len() {
             if d.is_lead(r[i]) {
-                if matches!(r[i + 1], b'\\' | b']') {
+                let n = d.char_len(&r[i..]).max(1);
+                if r[i + 1..i + n].iter().any(|b| matches!(b, b'\\' | b']')) {
                     out.push((start, end, d, start + i));
                     break;
                 }
-                i += d.char_len(&r[i..]);
+                i += n;
             } else {
                 i += 1;
             }
@@ -1441,25 +1491,42 @@ fn suspicious_dbcs(doc: &Document) -> Vec<(usize, usize, Dbcs, usize)> {
     out
 }
 
-/// How badly a reading of the given ranges went: syntax errors, text that
-/// swallowed properties, undecodable characters. Lower is better.
-fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs, usize)]) -> usize {
-    let inside = |p: u32| {
-        ranges
-            .iter()
-            .any(|r| r.0 <= p as usize && (p as usize) < r.1)
+/// How one reading of a suspicious game went.
+#[derive(Clone, Copy, Default)]
+struct Rating {
+    /// Syntax errors, text that swallowed properties, undecodable
+    /// characters (lower is better).
+    errors: usize,
+    /// [`charset::plausibility_of`] of its non-ASCII text values.
+    plausible: i32,
+    /// The game declares its charset (`CA`, confirmed by the bytes).
+    declared: bool,
+}
+
+/// Rates the reading of each range (sorted, disjoint), in one pass.
+fn rate(
+    doc: &Document,
+    diags: &[Diagnostic],
+    ranges: &[(usize, usize, Dbcs, usize)],
+) -> Vec<Rating> {
+    let mut out = vec![Rating::default(); ranges.len()];
+    let find = |p: u32| {
+        let p = p as usize;
+        let i = ranges.partition_point(|r| r.0 <= p);
+        (i > 0 && p < ranges[i - 1].1).then(|| i - 1)
     };
-    let mut s = 10
-        * diags
-            .iter()
-            .filter(|d| {
-                d.code.layer() == "syntax" && d.severity == Severity::Error && inside(d.span.start)
-            })
-            .count();
-    for g in &doc.games {
-        if !inside(g.start) {
-            continue;
+    for d in diags {
+        if d.code.layer() == "syntax"
+            && d.severity == Severity::Error
+            && let Some(i) = find(d.span.start)
+        {
+            out[i].errors += 10;
         }
+    }
+    for g in &doc.games {
+        let Some(i) = find(g.start) else { continue };
+        let r = &mut out[i];
+        r.declared |= g.source == CharsetSource::Declared;
         for n in doc.preorder(NodeId(g.root)) {
             for p in doc.node(n).props() {
                 // Values of other types are ASCII; non-ASCII bytes there are
@@ -1471,15 +1538,19 @@ fn score(doc: &Document, diags: &[Diagnostic], ranges: &[(usize, usize, Dbcs, us
                     continue;
                 }
                 for v in p.values() {
-                    s += v.decoded().matches('\u{FFFD}').count();
+                    if !v.raw().is_ascii() {
+                        let text = v.decoded();
+                        r.errors += text.matches('\u{FFFD}').count();
+                        r.plausible += charset::plausibility_of(&text, g.encoding);
+                    }
                     // Look at the unescaped bytes: once decoded, a `]` can
                     // hide inside a double-byte character.
-                    s += 10 * swallowed_properties(&crate::text::unescape(v.raw(), g.dbcs));
+                    r.errors += 10 * swallowed_properties(&crate::text::unescape(v.raw(), g.dbcs));
                 }
             }
         }
     }
-    s
+    out
 }
 
 /// Counts `]` followed by an identifier and `[` inside decoded text: the

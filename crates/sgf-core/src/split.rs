@@ -32,7 +32,10 @@ pub struct Split {
 /// holding whole game trees and about `target` bytes, when `bytes` can be
 /// split into at least two of them (see the module docs).
 pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
-    if bytes.len() / 2 < target.max(1) || crate::charset::sniff_utf16(bytes).is_some() {
+    if bytes.len() / 2 < target.max(1)
+        || crate::charset::sniff_utf16(bytes).is_some()
+        || crate::charset::sniff_utf32(bytes).is_some()
+    {
         return None;
     }
     // In UTF-8 a byte ≥ 0x80 before `]` ends a character: no trail byte

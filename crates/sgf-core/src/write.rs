@@ -24,6 +24,20 @@ pub fn write_lossless<W: Write>(doc: &Document, w: &mut W) -> io::Result<()> {
     }
     let out = lossless_bytes(doc);
     match doc.transcoded_from {
+        Some((enc, bom)) if doc.utf32 => {
+            let s = String::from_utf8_lossy(&out);
+            let big = enc == encoding_rs::UTF_16BE;
+            let mut v = Vec::new();
+            if bom > 0 {
+                v.extend_from_slice(if big {
+                    &[0, 0, 0xFE, 0xFF]
+                } else {
+                    &[0xFF, 0xFE, 0, 0]
+                });
+            }
+            v.extend(crate::charset::encode_utf32(&s, big));
+            w.write_all(&v)
+        }
         Some((enc, bom)) => {
             let s = String::from_utf8_lossy(&out);
             let big = enc == encoding_rs::UTF_16BE;

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use encoding_rs::Encoding;
-use sgf_core::charset;
+use sgf_core::charset::{self, Why};
 use sgf_core::value::Point;
 use sgf_core::{Code, Diagnostic, Span};
 
@@ -88,10 +88,10 @@ pub(crate) struct CharsetChoice {
 /// records are ASCII and would only dilute the statistics). `hint` is the
 /// format's own claim and where it comes from (`GIBOKIND=China`).
 ///
-/// Order: pure ASCII; valid UTF-8 (legacy double-byte text is almost never
-/// valid UTF-8); UTF-8 damaged in a few places; the hint when it decodes
-/// cleanly; the statistical detector's guess when it decodes cleanly;
-/// otherwise the hint (or guess) with a note about invalid bytes.
+/// The decision is sgf-core's [`charset::decide`], the one the SGF parser
+/// makes for every game: pure ASCII; valid UTF-8; UTF-8 damaged in a few
+/// places; the hint unless the bytes are invalid in it and a multi-byte
+/// charset reads them cleanly; otherwise the Go-aware detector.
 pub(crate) fn choose_charset(
     sample: &[u8],
     hint: Option<(&'static Encoding, &str)>,
@@ -104,24 +104,44 @@ pub(crate) fn choose_charset(
             notes,
         };
     }
-    let utf8 = |notes| CharsetChoice {
-        encoding: encoding_rs::UTF_8,
-        name: "UTF-8",
-        notes,
-    };
-    let st = charset::utf8_stats(sample);
-    if st.is_valid() {
-        if let Some((enc, why)) = hint
-            && enc != encoding_rs::UTF_8
-        {
-            notes.push((
-                Code::CharsetMismatch,
-                format!(
-                    "{why} suggests {}, but the text is valid UTF-8; read as UTF-8",
-                    charset::display_name(enc)
-                ),
-            ));
+    let dec = charset::decide(sample, hint.map(|h| h.0), false);
+    let enc = dec.encoding;
+    match dec.why {
+        Why::Utf8 => {
+            if let Some((h, why)) = hint
+                && h != encoding_rs::UTF_8
+            {
+                notes.push((
+                    Code::CharsetMismatch,
+                    format!(
+                        "{why} suggests {}, but the text is valid UTF-8; read as UTF-8",
+                        charset::display_name(h)
+                    ),
+                ));
+            }
         }
+        Why::Utf8Damaged => notes.push((
+            Code::InvalidBytes,
+            format!(
+                "UTF-8 with {} invalid byte sequence(s), replaced by U+FFFD",
+                dec.invalid
+            ),
+        )),
+        Why::Detected => {
+            if let Some((h, why)) = hint {
+                notes.push((
+                    Code::CharsetMismatch,
+                    format!(
+                        "{why} suggests {}, but the bytes are {}",
+                        charset::display_name(h),
+                        charset::display_name(enc)
+                    ),
+                ));
+            }
+        }
+        Why::Ascii | Why::Declared | Why::DeclaredInvalid => {}
+    }
+    if enc == encoding_rs::UTF_8 {
         let replaced = std::str::from_utf8(sample).map_or(0, |s| s.matches('\u{FFFD}').count());
         if replaced > 0 {
             notes.push((
@@ -131,51 +151,21 @@ pub(crate) fn choose_charset(
                 ),
             ));
         }
-        return utf8(notes);
-    }
-    if st.is_mostly_utf8() {
-        notes.push((
-            Code::InvalidBytes,
-            format!(
-                "UTF-8 with {} invalid byte sequence(s), replaced by U+FFFD",
-                st.invalid
-            ),
-        ));
-        return utf8(notes);
-    }
-    let clean = |enc: &'static Encoding| {
-        enc.decode_without_bom_handling_and_without_replacement(sample)
-            .is_some()
-    };
-    let guess = charset::detect_legacy(sample);
-    let chosen = match hint {
-        Some((enc, _)) if clean(enc) => enc,
-        Some((enc, why)) if clean(guess) => {
-            notes.push((
-                Code::CharsetMismatch,
-                format!(
-                    "{why} suggests {}, but the bytes are {}",
-                    charset::display_name(enc),
-                    charset::display_name(guess)
-                ),
-            ));
-            guess
-        }
-        Some((enc, _)) => enc,
-        None => guess,
-    };
-    if !clean(chosen) {
+    } else if enc
+        .decode_without_bom_handling_and_without_replacement(sample)
+        .is_none()
+    {
         notes.push((
             Code::InvalidBytes,
             format!(
                 "invalid {} byte sequences, replaced by U+FFFD",
-                charset::display_name(chosen)
+                charset::display_name(enc)
             ),
         ));
     }
     CharsetChoice {
-        encoding: chosen,
-        name: charset::display_name(chosen),
+        encoding: enc,
+        name: charset::display_name(enc),
         notes,
     }
 }

@@ -21,7 +21,9 @@ impl Format for Sgf {
         &["sgf", "sgfs", "mgt"]
     }
     fn sniff(&self, bytes: &[u8]) -> u8 {
-        if sgf_core::charset::sniff_utf16(bytes).is_some() {
+        if sgf_core::charset::sniff_utf16(bytes).is_some()
+            || sgf_core::charset::sniff_utf32(bytes).is_some()
+        {
             return 90;
         }
         let head = common::strip_bom(&bytes[..bytes.len().min(64 * 1024)]);
