@@ -35,6 +35,9 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
     if bytes.len() / 2 < target.max(1)
         || crate::charset::sniff_utf16(bytes).is_some()
         || crate::charset::sniff_utf32(bytes).is_some()
+        // ISO-2022-JP text is 7-bit: its `]` and `\` inside kanji show no
+        // high byte for the doubt below. Such a file is read whole.
+        || memchr::memmem::find(bytes, b"\x1b$").is_some()
     {
         return None;
     }
@@ -177,6 +180,7 @@ mod tests {
             &b"(;C[x])\njunk(;C[y])"[..],
             b"(;C[x])\n(;C[y",
             b")(;C[x])\n(;C[y])",
+            b"(;C[\x1b$B4A\x1b(B])\n(;C[y])",
             b"(;C[x])\n(;C[y]",
             b"(;C[x])",
         ] {
