@@ -184,7 +184,7 @@ impl Session {
         s
     }
 
-    /// A session on a large SGF collection (at least [`PARTS_FROM_BYTES`]),
+    /// A session on a large SGF collection (at least `PARTS_FROM_BYTES`),
     /// kept as its bytes with one part parsed at a time; the bytes back
     /// when the file cannot be cut safely between game trees (then it is
     /// read whole).

@@ -1,0 +1,868 @@
+//! The tree builder: one pass over the bytes, nodes and properties into the document, syntax problems as diagnostics.
+
+use super::*;
+
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Frame {
+    /// First node of this tree, NONE until its `;`.
+    first: u32,
+    /// Node the next node attaches to.
+    last: u32,
+    /// Last child appended to `last` (to link siblings without a walk).
+    last_child: u32,
+    /// Parent for the first node.
+    parent: u32,
+    /// `(` offset, NONE when missing.
+    open: u32,
+    /// An extra parenthesis that opens no tree.
+    junk: bool,
+    /// A child tree was closed: further nodes stand after variations.
+    after_var: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Start {
+    Paren,
+    ParenNoSemi,
+    SemiOnly,
+}
+
+const _: () = assert!(PROPERTIES.len() <= 128, "duplicate tracking uses a u128");
+pub(super) const MAX_SYNTAX_DIAGS: usize = 500;
+
+/// Whether a registry entry's values are text (read leniently).
+pub(super) static TEXT_KEY: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < PROPERTIES.len() {
+        t[i] = matches!(
+            PROPERTIES[i].value,
+            crate::props::ValueType::SimpleText
+                | crate::props::ValueType::Text
+                | crate::props::ValueType::ListOfPointText
+                | crate::props::ValueType::TextText
+                | crate::props::ValueType::Figure
+        );
+        i += 1;
+    }
+    t
+};
+
+/// Bytes that end the fast scan of a value: `]`, `\\`, `[`.
+pub(super) static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b']' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'[' as usize] = true;
+    t
+};
+
+pub(super) struct Builder<'a> {
+    src: &'a [u8],
+    pos: usize,
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    syntax_count: usize,
+    opts: &'a ParseOptions,
+    stack: Vec<Frame>,
+    /// Byte ranges read charset-aware, with their double-byte family.
+    dbcs_ranges: &'a [(usize, usize, Dbcs)],
+    dbcs: Option<Dbcs>,
+    cur: u32,
+    /// For each registry key, the last node it appeared in (duplicate check).
+    seen_at: [u32; 128],
+    seen_unknown: Vec<Key>,
+    stopped: bool,
+    game_start: u32,
+    /// `(` minus `)` outside values, computed when first needed.
+    paren_balance: Option<i64>,
+}
+
+/// The number of `(` minus `)` outside values.
+pub(super) fn paren_balance(src: &[u8], dbcs: Option<Dbcs>) -> i64 {
+    let mut n = 0i64;
+    let mut i = 0;
+    while let Some(k) = memchr::memchr3(b'(', b')', b'[', &src[i..]) {
+        let j = i + k;
+        match src[j] {
+            b'(' => n += 1,
+            b')' => n -= 1,
+            _ => {
+                i = lexer::find_close(src, j + 1, dbcs).map_or(src.len(), |c| c + 1);
+                continue;
+            }
+        }
+        i = j + 1;
+    }
+    n
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn run(
+        src: Arc<[u8]>,
+        opts: &ParseOptions,
+        dbcs_ranges: &[(usize, usize, Dbcs)],
+    ) -> (Document, Vec<Diagnostic>) {
+        let bytes: &[u8] = &src;
+        let mut doc = Document::empty(src.clone());
+        let arenas = crate::doc::Arenas::take();
+        doc.nodes = arenas.nodes;
+        doc.props = arenas.props;
+        doc.values = arenas.values;
+        // Exact upper bounds (semicolons and brackets inside text only
+        // overestimate): growing these arrays would copy them.
+        let semis = memchr::memchr_iter(b';', bytes).count();
+        let brackets = memchr::memchr_iter(b'[', bytes).count();
+        doc.nodes.reserve(semis + 1);
+        doc.props.reserve(brackets);
+        doc.values.reserve(brackets);
+        let mut b = Builder {
+            src: bytes,
+            pos: 0,
+            doc,
+            diags: Vec::new(),
+            syntax_count: 0,
+            opts,
+            stack: Vec::new(),
+            dbcs_ranges,
+            dbcs: None,
+            cur: NONE,
+            seen_at: [NONE; 128],
+            seen_unknown: Vec::new(),
+            stopped: false,
+            game_start: 0,
+            paren_balance: None,
+        };
+        b.collection();
+        let Builder { mut doc, diags, .. } = b;
+        doc.parsed_nodes = doc.nodes.len() as u32;
+        (doc, diags)
+    }
+
+    fn syntax(&mut self, code: Code, span: Span, msg: impl Into<String>) {
+        // Stray text read as several pieces (`illegal_chars`) is one problem.
+        if code == Code::StrayCharacters
+            && let Some(last) = self.diags.last_mut()
+            && last.code == Code::StrayCharacters
+            && last.span.end <= span.start
+            && self.src[last.span.end as usize..span.start as usize]
+                .iter()
+                .all(|&b| lexer::is_ws(b))
+            && span.start - last.span.end <= 1
+        {
+            last.span.end = span.end;
+            last.message = format!(
+                "unexpected `{}` outside a value is ignored",
+                preview(&self.src[last.span.start as usize..span.end as usize])
+            );
+            return;
+        }
+        self.syntax_count += 1;
+        if self.syntax_count < MAX_SYNTAX_DIAGS {
+            self.diags.push(Diagnostic::new(code, span, msg));
+        } else if self.syntax_count == MAX_SYNTAX_DIAGS {
+            self.diags.push(Diagnostic::new(
+                Code::TooManyDiagnostics,
+                span,
+                "too many syntax problems; further ones are not reported",
+            ));
+        }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        let src = self.src;
+        let mut p = self.pos;
+        while p < src.len() && lexer::is_ws(src[p]) {
+            p += 1;
+        }
+        self.pos = p;
+    }
+
+    fn collection(&mut self) {
+        let src = self.src;
+        let mut pos = 0usize;
+        loop {
+            if self.stopped {
+                return;
+            }
+            let found = find_tree_start(src, pos);
+            let junk_end = found.map_or(src.len(), |(p, _)| p);
+            if src[pos..junk_end].iter().any(|&b| !lexer::is_ws(b)) {
+                let s = pos
+                    + src[pos..junk_end]
+                        .iter()
+                        .take_while(|&&b| lexer::is_ws(b))
+                        .count();
+                let span = Span::new(s as u32, junk_end as u32);
+                if self.doc.games.is_empty() {
+                    let (code, msg) = if found.is_some() {
+                        (
+                            Code::TextBeforeTree,
+                            "text before the first game tree is ignored",
+                        )
+                    } else {
+                        (Code::NoGameTree, "no SGF game tree found")
+                    };
+                    self.diags.push(Diagnostic::new(code, span, msg));
+                    if let Some(at) = sgf_like(&src[s..junk_end]) {
+                        let at = s + at;
+                        let end = src[at..junk_end]
+                            .iter()
+                            .position(|&b| b == b'\n' || b == b'\r')
+                            .map_or(junk_end, |e| at + e);
+                        self.diags.push(Diagnostic::new(
+                            Code::DataBeforeTree,
+                            Span::new(at as u32, end as u32),
+                            format!(
+                                "possible SGF data before the first game tree: `{}`",
+                                preview(&src[at..end])
+                            ),
+                        ));
+                    }
+                } else {
+                    self.syntax(
+                        Code::TextAfterTrees,
+                        span,
+                        "text outside any game tree is ignored",
+                    );
+                }
+            } else if found.is_none() && self.doc.games.is_empty() {
+                self.diags.push(Diagnostic::new(
+                    Code::NoGameTree,
+                    Span::new(0, 0),
+                    "no SGF game tree found",
+                ));
+            }
+            let Some((at, kind)) = found else { return };
+            self.game_start = at as u32;
+            self.dbcs = self
+                .dbcs_ranges
+                .iter()
+                .find(|r| r.0 <= at && at < r.1)
+                .map(|r| r.2);
+            match kind {
+                Start::Paren | Start::ParenNoSemi => {
+                    self.pos = at + 1;
+                    self.push_frame(at as u32);
+                }
+                Start::SemiOnly => {
+                    self.pos = at;
+                    self.syntax(
+                        Code::MissingParen,
+                        Span::new(at as u32, at as u32 + 1),
+                        "a game tree must start with `(`; one is assumed",
+                    );
+                    self.stack.push(Frame {
+                        first: NONE,
+                        last: NONE,
+                        last_child: NONE,
+                        parent: NONE,
+                        open: NONE,
+                        junk: false,
+                        after_var: false,
+                    });
+                }
+            }
+            self.tree();
+            pos = self.pos;
+            if pos >= src.len() {
+                return;
+            }
+        }
+    }
+
+    /// Index of the frame new trees and nodes attach to: the nearest real frame.
+    fn real_frame(&self) -> Option<usize> {
+        self.stack.iter().rposition(|f| !f.junk)
+    }
+
+    fn push_frame(&mut self, open: u32) {
+        if self.stack.len() >= self.opts.max_depth {
+            self.syntax(
+                Code::LimitReached,
+                Span::new(open, open + 1),
+                format!("variations nest deeper than {}", self.opts.max_depth),
+            );
+            self.stopped = true;
+            return;
+        }
+        let parent = match self.real_frame() {
+            Some(i) if self.stack[i].last != NONE => self.stack[i].last,
+            Some(i) => self.stack[i].parent,
+            None => NONE,
+        };
+        self.stack.push(Frame {
+            first: NONE,
+            last: NONE,
+            last_child: NONE,
+            parent,
+            open,
+            junk: false,
+            after_var: false,
+        });
+    }
+
+    /// Reads one game tree (until its closing `)` or the end of the input).
+    fn tree(&mut self) {
+        let src = self.src;
+        while !self.stopped {
+            self.skip_ws();
+            let pos = self.pos;
+            let Some(&b) = src.get(pos) else { break };
+            match b {
+                b';' => {
+                    self.pos = pos + 1;
+                    self.node(pos as u32);
+                    self.fast_props();
+                }
+                b'[' => {
+                    let (end, flags) = lexer::scan_value(src, pos + 1, self.dbcs, false);
+                    self.pos = end;
+                    self.syntax(
+                        Code::ValueWithoutProperty,
+                        Span::new(pos as u32, end as u32),
+                        "a value without a property identifier is ignored",
+                    );
+                    if flags & lexer::UNTERMINATED != 0 {
+                        self.unterminated(pos);
+                    }
+                }
+                b'(' => {
+                    self.pos = pos + 1;
+                    self.lparen(pos as u32);
+                }
+                b')' => {
+                    self.pos = pos + 1;
+                    if self.rparen(pos as u32) {
+                        return;
+                    }
+                }
+                b'A'..=b'Z' | b'a'..=b'z' => self.property(),
+                _ => self.junk(),
+            }
+        }
+        if !self.stack.is_empty() && !self.stopped {
+            let open = self.stack.iter().filter(|f| !f.junk).count();
+            let first = self
+                .stack
+                .iter()
+                .find(|f| f.open != NONE)
+                .map_or(self.game_start, |f| f.open);
+            self.syntax(
+                Code::UnclosedTree,
+                Span::new(first, first + 1),
+                format!("{open} game tree(s) not closed at the end of the input"),
+            );
+        }
+        self.stack.clear();
+    }
+
+    /// Handles `)`; returns true when the game tree is complete.
+    fn rparen(&mut self, pos: u32) -> bool {
+        let Some(f) = self.stack.pop() else {
+            self.syntax(
+                Code::UnmatchedParen,
+                Span::new(pos, pos + 1),
+                "`)` closes nothing",
+            );
+            return false;
+        };
+        if !f.junk {
+            if f.first == NONE {
+                self.syntax(
+                    Code::EmptyVariation,
+                    Span::new(f.open.min(pos), pos + 1),
+                    "a variation without nodes is ignored",
+                );
+            } else {
+                if let Ok(i) = self.doc.parens.binary_search_by_key(&f.first, |p| p.node) {
+                    self.doc.parens[i].close = pos;
+                }
+                if let Some(i) = self.real_frame() {
+                    let top = &mut self.stack[i];
+                    top.after_var = true;
+                    // The closed tree's first node is the latest child of `top.last`.
+                    if self.doc.nodes[f.first as usize].parent == top.last {
+                        top.last_child = f.first;
+                    }
+                }
+            }
+        }
+        self.stack.is_empty()
+    }
+
+    fn lparen(&mut self, open: u32) {
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&b')') {
+            let close = self.pos as u32;
+            self.pos += 1;
+            self.syntax(
+                Code::EmptyVariation,
+                Span::new(open, close + 1),
+                "an empty variation `()` is ignored",
+            );
+            return;
+        }
+        if let Some(top) = self.stack.last()
+            && !top.junk
+            && top.first == NONE
+        {
+            // `((`: the outer parenthesis opens no tree of its own. When the
+            // file has more `(` than `)`, it was a stray one and is dropped
+            // (as SGFC does); otherwise its `)` comes too and is skipped then.
+            let outer = top.open;
+            let balance = *self
+                .paren_balance
+                .get_or_insert_with(|| paren_balance(self.src, self.dbcs));
+            if balance > 0 {
+                self.stack.pop();
+            } else if let Some(top) = self.stack.last_mut() {
+                top.junk = true;
+            }
+            let span = if outer == NONE {
+                Span::new(open, open + 1)
+            } else {
+                Span::new(outer, outer + 1)
+            };
+            self.syntax(
+                Code::NestedParen,
+                span,
+                "`(` must be followed by a node; the extra parenthesis is ignored",
+            );
+        }
+        self.push_frame(open);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, semi: u32) {
+        let id = self.doc.nodes.len() as u32;
+        if let Some(f) = self.stack.last_mut()
+            && !f.junk
+            && f.first != NONE
+            && !f.after_var
+            && (id as usize) < self.opts.max_nodes
+        {
+            // The common case: the next node of a sequence. Its parent has
+            // no child yet (a child tree would have set `after_var`).
+            let parent = f.last;
+            f.last = id;
+            f.last_child = NONE;
+            self.doc.nodes.push(NodeData {
+                parent,
+                first_child: NONE,
+                next_sibling: NONE,
+                pstart: self.doc.props.len() as u32,
+                semi,
+                plen: 0,
+                flags: 0,
+            });
+            self.doc.nodes[parent as usize].first_child = id;
+            self.cur = id;
+            if !self.seen_unknown.is_empty() {
+                self.seen_unknown.clear();
+            }
+            return;
+        }
+        self.node_slow(semi);
+    }
+
+    fn node_slow(&mut self, semi: u32) {
+        if self.doc.nodes.len() >= self.opts.max_nodes {
+            let p = if semi == NONE { self.pos as u32 } else { semi };
+            self.syntax(
+                Code::LimitReached,
+                Span::new(p, p),
+                format!(
+                    "more than {} nodes; the rest is not read",
+                    self.opts.max_nodes
+                ),
+            );
+            self.stopped = true;
+            return;
+        }
+        let id = self.doc.nodes.len() as u32;
+        let top = self.stack.len() - 1;
+        let fi = self.real_frame().unwrap_or(top);
+        let in_junk = fi != top || self.stack[fi].junk;
+        let f = self.stack[fi];
+        let mut nd = NodeData::new(NONE);
+        nd.semi = semi;
+        nd.pstart = self.doc.props.len() as u32;
+        let first_of_frame = f.first == NONE && !f.junk;
+        if first_of_frame {
+            nd.parent = f.parent;
+            nd.flags |= F_PARENS;
+            self.doc.parens.push(Parens {
+                node: id,
+                open: f.open,
+                close: NONE,
+            });
+        } else {
+            nd.parent = f.last;
+            if f.after_var || in_junk {
+                nd.flags |= F_AFTER_VARIATIONS;
+                let at = if semi == NONE { self.pos as u32 } else { semi };
+                self.syntax(
+                    Code::NodeAfterVariations,
+                    Span::new(at, at + u32::from(semi != NONE)),
+                    "a node after the variations of its parent; read as one more variation",
+                );
+            }
+        }
+        let parent = nd.parent;
+        self.doc.nodes.push(nd);
+        if parent == NONE {
+            self.doc.games.push(GameData {
+                root: id,
+                encoding: WINDOWS_1252,
+                display: WINDOWS_1252,
+                source: CharsetSource::Default,
+                start: self.game_start,
+                dbcs: self.dbcs,
+            });
+        } else {
+            // Link after the parent's last child: the frame below knows it
+            // for variations; an inline node is the first child.
+            let prev = if first_of_frame {
+                self.stack[..fi]
+                    .iter()
+                    .rev()
+                    .find(|g| !g.junk && g.last == parent)
+                    .map_or(NONE, |g| g.last_child)
+            } else {
+                f.last_child
+            };
+            if prev == NONE || self.doc.nodes[parent as usize].first_child == NONE {
+                self.doc.nodes[parent as usize].first_child = id;
+            } else {
+                self.doc.nodes[prev as usize].next_sibling = id;
+            }
+            if first_of_frame
+                && let Some(g) = self.stack[..fi]
+                    .iter_mut()
+                    .rev()
+                    .find(|g| !g.junk && g.last == parent)
+            {
+                g.last_child = id;
+            }
+        }
+        let f = &mut self.stack[fi];
+        if first_of_frame {
+            f.first = id;
+        }
+        f.last = id;
+        f.last_child = NONE;
+        f.after_var = false;
+        self.cur = id;
+        self.seen_unknown.clear();
+    }
+
+    /// The common shape `XY[ab]XY[cd]…` directly after a `;`: known one- or
+    /// two-letter identifiers of non-text properties, short values without
+    /// escapes, no white space. Anything else is left to [`Builder::property`].
+    #[inline]
+    fn fast_props(&mut self) {
+        let src = self.src;
+        let mut pos = self.pos;
+        // Room for the longest shape handled here, so indexing stays in bounds.
+        while pos + 24 <= src.len() {
+            let a = src[pos].wrapping_sub(b'A');
+            if a >= 26 {
+                break;
+            }
+            let b = src[pos + 1];
+            let (k, open) = if b == b'[' {
+                (props::SHORT[a as usize][26], pos + 1)
+            } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
+                (props::SHORT[a as usize][(b - b'A') as usize], pos + 2)
+            } else {
+                break;
+            };
+            if k == props::NO || TEXT_KEY[k as usize] || self.seen_at[k as usize] == self.cur {
+                break;
+            }
+            let key = k as Key;
+            // The value: up to 16 bytes, no escape, no bracket. Moves (two
+            // letters) first.
+            let mut i = open + 1;
+            let limit = open + 18;
+            if src[open + 3] == b']'
+                && !VALUE_STOP[src[open + 1] as usize]
+                && !VALUE_STOP[src[open + 2] as usize]
+            {
+                i = open + 3;
+            } else {
+                while i < limit && !VALUE_STOP[src[i] as usize] {
+                    i += 1;
+                }
+            }
+            // A list of values (`AB[aa][bb]`, also across white space) is
+            // left to the general path.
+            if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+                break;
+            }
+            if lexer::is_ws(src[i + 1]) {
+                let mut j = i + 1;
+                while j < src.len() && lexer::is_ws(src[j]) {
+                    j += 1;
+                }
+                if src.get(j) == Some(&b'[') {
+                    break;
+                }
+            }
+            let node = &mut self.doc.nodes[self.cur as usize];
+            if node.plen == MAX_PROPS_PER_NODE {
+                break;
+            }
+            node.plen += 1;
+            self.seen_at[key as usize] = self.cur;
+            let vstart = self.doc.values.len() as u32;
+            self.doc
+                .values
+                .push(ValueData::source(open as u32, i as u32 + 1, true));
+            self.doc.props.push(PropData {
+                ident: pos as u32,
+                vstart,
+                vlen: 1,
+                key,
+                ident_len: (open - pos) as u16,
+            });
+            pos = i + 1;
+        }
+        self.pos = pos;
+    }
+
+    /// An identifier and its values, at `self.pos`.
+    fn property(&mut self) {
+        let src = self.src;
+        let start = self.pos;
+        let mut end = start;
+        let mut lower = false;
+        while end < src.len() {
+            let c = src[end];
+            if c.is_ascii_uppercase() {
+            } else if c.is_ascii_lowercase() {
+                lower = true;
+            } else if !c.is_ascii_digit() {
+                break;
+            }
+            end += 1;
+        }
+        self.pos = end;
+        let top = self.stack[self.stack.len() - 1];
+        if top.junk || top.first == NONE || top.after_var {
+            self.syntax(
+                Code::MissingSemicolon,
+                Span::new(start as u32, start as u32),
+                "properties without a node start `;`; one is assumed",
+            );
+            self.node(NONE);
+            if self.stopped {
+                return;
+            }
+        }
+        let raw = &src[start..end];
+        let span = Span::new(start as u32, end as u32);
+        let key: Option<Key> = if !lower {
+            match props::lookup(raw) {
+                Some(k) => Some(k),
+                None if raw.len() <= u16::MAX as usize => {
+                    self.doc.key_for(std::str::from_utf8(raw).unwrap_or("?"))
+                }
+                None => None,
+            }
+        } else {
+            let stripped: Vec<u8> = raw
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_lowercase())
+                .collect();
+            if stripped.first().is_some_and(u8::is_ascii_uppercase)
+                && raw.len() <= u16::MAX as usize
+            {
+                self.doc
+                    .key_for(std::str::from_utf8(&stripped).unwrap_or("?"))
+            } else {
+                None
+            }
+        };
+
+        // Values.
+        let lenient = self.opts.lenient_brackets
+            && key.is_some_and(|k| (k as usize) < 128 && TEXT_KEY[k as usize]);
+        let vstart = self.doc.values.len() as u32;
+        loop {
+            self.skip_ws();
+            if src.get(self.pos) != Some(&b'[') {
+                break;
+            }
+            let open = self.pos;
+            let (vend, flags) = lexer::scan_value(src, open + 1, self.dbcs, lenient);
+            self.pos = vend;
+            if flags != 0 {
+                if flags & lexer::INNER_BRACKET != 0 {
+                    self.syntax(
+                        Code::StrayCharacters,
+                        Span::new(open as u32, vend as u32),
+                        "an unescaped `]` inside the value was read as text",
+                    );
+                }
+                if flags & lexer::UNTERMINATED != 0 {
+                    self.unterminated(open);
+                }
+            }
+            self.doc.values.push(ValueData::source(
+                open as u32,
+                vend as u32,
+                flags & lexer::UNTERMINATED == 0,
+            ));
+        }
+        let vlen = self.doc.values.len() as u32 - vstart;
+        let Some(key) = key else {
+            self.doc.values.truncate(vstart as usize);
+            let msg = if vlen == 0 {
+                format!("`{}` is not SGF", preview(raw))
+            } else {
+                format!(
+                    "`{}` is not a property identifier (an upper-case letter must come first); its values are ignored",
+                    preview(raw)
+                )
+            };
+            let code = if vlen == 0 {
+                Code::StrayCharacters
+            } else {
+                Code::ValueWithoutProperty
+            };
+            self.syntax(code, span, msg);
+            return;
+        };
+        if vlen == 0 {
+            self.syntax(
+                Code::PropertyWithoutValue,
+                span,
+                format!("property `{}` has no value and is ignored", preview(raw)),
+            );
+            return;
+        }
+        if lower {
+            self.diags.push(Diagnostic::new(
+                Code::LowercaseIdentifier,
+                span,
+                format!(
+                    "lower-case letters in `{}` are ignored: read as `{}`",
+                    preview(raw),
+                    self.doc.key_ident(key)
+                ),
+            ));
+        }
+        if raw.len() > 100 {
+            self.diags.push(Diagnostic::new(
+                Code::IdentifierTooLong,
+                span,
+                format!("property identifier of {} characters", raw.len()),
+            ));
+        }
+        // Repeated identifiers in a node.
+        let dup = if key < 128 {
+            let d = self.seen_at[key as usize] == self.cur;
+            self.seen_at[key as usize] = self.cur;
+            d
+        } else if self.seen_unknown.contains(&key) {
+            true
+        } else {
+            self.seen_unknown.push(key);
+            false
+        };
+        if dup {
+            self.duplicate(key, span);
+        }
+        if self.doc.nodes[self.cur as usize].plen == MAX_PROPS_PER_NODE {
+            self.doc.values.truncate(vstart as usize);
+            self.syntax(
+                Code::LimitReached,
+                span,
+                format!(
+                    "more than {MAX_PROPS_PER_NODE} properties in one node; this one is ignored"
+                ),
+            );
+            return;
+        }
+        self.doc.props.push(PropData {
+            ident: start as u32,
+            vstart,
+            vlen,
+            key,
+            ident_len: (end - start) as u16,
+        });
+        self.doc.nodes[self.cur as usize].plen += 1;
+    }
+
+    #[cold]
+    fn duplicate(&mut self, key: Key, span: Span) {
+        let nd = &self.doc.nodes[self.cur as usize];
+        let first = (nd.pstart..nd.pstart + nd.plen as u32)
+            .find(|&i| self.doc.props[i as usize].key == key)
+            .map(|i| {
+                let p = &self.doc.props[i as usize];
+                Span::new(p.ident, p.ident + p.ident_len as u32)
+            });
+        let mut d = Diagnostic::new(
+            Code::DuplicateProperty,
+            span,
+            format!(
+                "`{}` appears more than once in this node; the values are merged",
+                self.doc.key_ident(key)
+            ),
+        );
+        if let Some(f) = first {
+            d = d.with_related(f, "first occurrence");
+        }
+        self.diags.push(d);
+    }
+
+    #[cold]
+    fn unterminated(&mut self, open: usize) {
+        self.syntax(
+            Code::UnclosedValue,
+            Span::new(open as u32, open as u32 + 1),
+            "value not closed with `]` before the end of the input",
+        );
+    }
+
+    /// A run of bytes that are not SGF, coalesced across white space.
+    #[cold]
+    fn junk(&mut self) {
+        let src = self.src;
+        let start = self.pos;
+        let mut end = start;
+        loop {
+            while end < src.len()
+                && !matches!(src[end], b'(' | b')' | b';' | b'[')
+                && !src[end].is_ascii_alphabetic()
+                && !lexer::is_ws(src[end])
+            {
+                end += 1;
+            }
+            let mut next = end;
+            while next < src.len() && lexer::is_ws(src[next]) {
+                next += 1;
+            }
+            match src.get(next) {
+                Some(&c) if !matches!(c, b'(' | b')' | b';' | b'[') && !c.is_ascii_alphabetic() => {
+                    end = next;
+                }
+                _ => break,
+            }
+        }
+        self.pos = end.max(start + 1);
+        self.syntax(
+            Code::StrayCharacters,
+            Span::new(start as u32, self.pos as u32),
+            format!(
+                "unexpected `{}` outside a value is ignored",
+                preview(&src[start..self.pos])
+            ),
+        );
+    }
+}
