@@ -1,23 +1,7 @@
 //! End-to-end tests of the `qipu` binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("qipu runs");
-    if let Some(input) = stdin {
-        // The command may exit before reading (bad usage): a broken pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(input);
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::*;
 
 fn example() -> String {
     format!(
@@ -28,12 +12,12 @@ fn example() -> String {
 
 #[test]
 fn fmt_writes_canonical_form() {
-    let out = qipu(&["fmt", &example()], None);
+    let out = qipu_in(&["fmt", &example()], None);
     assert_eq!(out.status.code(), Some(0));
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(s.starts_with("(;FF[4]\nGM[1]\nSZ[19]\nCA[UTF-8]"), "{s}");
     // idempotent through stdin
-    let again = qipu(&["fmt", "-"], Some(s.as_bytes()));
+    let again = qipu_in(&["fmt", "-"], Some(s.as_bytes()));
     assert_eq!(String::from_utf8(again.stdout).unwrap(), s);
 }
 
@@ -42,7 +26,7 @@ fn fmt_to_file_and_compressed_points() {
     let dir = std::env::temp_dir().join(format!("qipu-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out_path = dir.join("out.sgf");
-    let out = qipu(
+    let out = qipu_in(
         &["fmt", "--compress", "-", "-o", out_path.to_str().unwrap()],
         Some(b"(;AB[aa][ba][ab][bb])"),
     );
@@ -53,7 +37,7 @@ fn fmt_to_file_and_compressed_points() {
 
 #[test]
 fn dump_json_shape() {
-    let out = qipu(
+    let out = qipu_in(
         &["dump", "--json", "-"],
         Some("(;FF[4]PB[黑\\]棋];B[aa](;W[bb])(;W[cc]))".as_bytes()),
     );
@@ -71,7 +55,7 @@ fn dump_json_shape() {
 #[test]
 fn dump_keeps_the_file_as_it_is() {
     // FF[3] identifiers are shown in FF[4] form, values as written.
-    let out = qipu(
+    let out = qipu_in(
         &["dump", "--json", "-"],
         Some(b"(;FF[3]AddBlack[aa]C[a\tb];B[tt])"),
     );
@@ -88,29 +72,29 @@ fn dump_keeps_the_file_as_it_is() {
 
 #[test]
 fn unreadable_input_and_bad_usage_exit_2() {
-    let out = qipu(&["fmt", "/nonexistent/file.sgf"], None);
+    let out = qipu_in(&["fmt", "/nonexistent/file.sgf"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
-    let out = qipu(&["fmt"], None);
+    let out = qipu_in(&["fmt"], None);
     assert_eq!(out.status.code(), Some(2));
-    let out = qipu(&["nosuchcommand"], None);
+    let out = qipu_in(&["nosuchcommand"], None);
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn diagnostics_go_to_stderr() {
-    let out = qipu(&["fmt", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
+    let out = qipu_in(&["fmt", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("S004") && err.contains("S006"), "{err}");
-    let out = qipu(&["fmt", "-q", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
+    let out = qipu_in(&["fmt", "-q", "-"], Some(b"(;GM[1];B[aa] -- ;W[bb]"));
     assert!(out.stderr.is_empty());
 }
 
 #[test]
 fn every_command_has_help() {
     for c in ["check", "fmt", "dump", "info", "position", "tree"] {
-        let out = qipu(&[c, "--help"], None);
+        let out = qipu_in(&[c, "--help"], None);
         assert_eq!(out.status.code(), Some(0), "{c}");
         assert!(!out.stdout.is_empty());
     }
@@ -119,7 +103,7 @@ fn every_command_has_help() {
 #[test]
 fn info_json_contract() {
     let sgf = "(;GM[1]FF[4]SZ[9:7]CA[UTF-8]PB[黑\\]方]PW[White]RE[B+3.5]KM[6.5]DT[2024-01-05]GC[line one\nline\ttwo];B[ee];W[cc](;B[gg])(;B[dd];W[ff]))";
-    let out = qipu(&["info", "--json", "-"], Some(sgf.as_bytes()));
+    let out = qipu_in(&["info", "--json", "-"], Some(sgf.as_bytes()));
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let g = &v["games"][0];
@@ -135,7 +119,7 @@ fn info_json_contract() {
 #[test]
 fn position_json_contract() {
     let sgf = "(;GM[1]FF[4]SZ[5]AB[aa];W[ba];B[bb];W[ab];B[ca];W[];B[aa])";
-    let out = qipu(&["position", "--json", "-"], Some(sgf.as_bytes()));
+    let out = qipu_in(&["position", "--json", "-"], Some(sgf.as_bytes()));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["size"], serde_json::json!([5, 5]));
     // W[ab] captures the corner stone; B[aa] later captures W[ba].
@@ -144,7 +128,7 @@ fn position_json_contract() {
     assert_eq!(v["move_number"], 6);
     assert_eq!(v["to_play"], "W");
     assert_eq!(v["captures"], serde_json::json!({"B": 1, "W": 1}));
-    let out = qipu(
+    let out = qipu_in(
         &["position", "--json", "--move", "0", "-"],
         Some(sgf.as_bytes()),
     );
@@ -152,15 +136,15 @@ fn position_json_contract() {
     assert_eq!(v["rows"][0], "X....");
     assert_eq!(v["move_number"], 0);
     assert_eq!(v["to_play"], "W");
-    let out = qipu(
+    let out = qipu_in(
         &["position", "--json", "--node", "2", "-"],
         Some(sgf.as_bytes()),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["move_number"], 2);
-    let out = qipu(&["position", "--move", "9", "-"], Some(sgf.as_bytes()));
+    let out = qipu_in(&["position", "--move", "9", "-"], Some(sgf.as_bytes()));
     assert_eq!(out.status.code(), Some(2));
-    let out = qipu(&["position", "-"], Some(sgf.as_bytes()));
+    let out = qipu_in(&["position", "-"], Some(sgf.as_bytes()));
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(
         s.contains("A B C D E") && s.contains("captures: Black 1 White 1"),
@@ -170,7 +154,7 @@ fn position_json_contract() {
 
 #[test]
 fn tree_draws_variations() {
-    let out = qipu(&["tree", &example()], None);
+    let out = qipu_in(&["tree", &example()], None);
     assert_eq!(out.status.code(), Some(0));
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(s.contains("├─ 5 B F3 [C]"), "{s}");
@@ -187,7 +171,7 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 
 #[test]
 fn check_exit_codes_and_json_contract() {
-    let out = qipu(&["check", &example()], None);
+    let out = qipu_in(&["check", &example()], None);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -195,7 +179,7 @@ fn check_exit_codes_and_json_contract() {
         String::from_utf8_lossy(&out.stdout)
     );
     let bad = "(;FF[4]GM[1]\n;B[aa]W[bb]\n;DT[2024/1/5])";
-    let out = qipu(&["check", "--json", "-"], Some(bad.as_bytes()));
+    let out = qipu_in(&["check", "--json", "-"], Some(bad.as_bytes()));
     assert_eq!(out.status.code(), Some(1));
     let line = String::from_utf8(out.stdout).unwrap();
     assert_eq!(line.lines().count(), 1);
@@ -217,7 +201,7 @@ fn check_exit_codes_and_json_contract() {
         }
     }
     // silencing and warnings as errors
-    let out = qipu(
+    let out = qipu_in(
         &["check", "-A", "F004,F001", "-A", "bad-date", "--json", "-"],
         Some(bad.as_bytes()),
     );
@@ -230,27 +214,27 @@ fn check_exit_codes_and_json_contract() {
             .all(|x| x["code"] != "F004" && x["code"] != "V010")
     );
     let warn_only = "(;FF[4]GM[1];B[aa];W[aa])";
-    let out = qipu(&["check", "--json", "-W", "-"], Some(warn_only.as_bytes()));
+    let out = qipu_in(&["check", "--json", "-W", "-"], Some(warn_only.as_bytes()));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["diagnostics"][0]["severity"], "error");
     assert_eq!(out.status.code(), Some(1));
     // unreadable and bad usage
     assert_eq!(
-        qipu(&["check", "/nonexistent.sgf"], None).status.code(),
+        qipu_in(&["check", "/nonexistent.sgf"], None).status.code(),
         Some(2)
     );
     assert_eq!(
-        qipu(&["check", "-A", "NOPE", "-"], Some(b"(;)"))
+        qipu_in(&["check", "-A", "NOPE", "-"], Some(b"(;)"))
             .status
             .code(),
         Some(2)
     );
-    assert_eq!(qipu(&["check"], None).status.code(), Some(2));
+    assert_eq!(qipu_in(&["check"], None).status.code(), Some(2));
 }
 
 #[test]
 fn check_human_output_shows_the_line_with_a_caret() {
-    let out = qipu(&["check", "-"], Some(b"(;FF[4]GM[1]\n;B[aa]W[bb])"));
+    let out = qipu_in(&["check", "-"], Some(b"(;FF[4]GM[1]\n;B[aa]W[bb])"));
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(
         s.contains("F004") && s.contains(";B[aa]W[bb])") && s.contains('^'),
@@ -269,7 +253,7 @@ fn check_directories_recursively() {
     // A link back up the tree must not trap the walk.
     #[cfg(unix)]
     std::os::unix::fs::symlink(&d, d.join("sub/loop")).unwrap();
-    let out = qipu(&["check", "--json", d.to_str().unwrap()], None);
+    let out = qipu_in(&["check", "--json", d.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -288,7 +272,7 @@ fn check_fix_writes_a_clean_file() {
     let src = d.join("in.sgf");
     std::fs::write(&src, "(;FF[3]GM[1]SZ[19:19]DT[2024/1/5]RE[Black wins by resignation]\n;AB[dd]B[pp]C[keep me]\n;B[CC]W[ee])").unwrap();
     let out_path = d.join("out.sgf");
-    let out = qipu(
+    let out = qipu_in(
         &[
             "check",
             "--fix",
@@ -310,7 +294,7 @@ fn check_fix_writes_a_clean_file() {
         "{fixed}"
     );
     assert!(fixed.contains("keep me"));
-    let again = qipu(&["check", out_path.to_str().unwrap()], None);
+    let again = qipu_in(&["check", out_path.to_str().unwrap()], None);
     assert_eq!(
         again.status.code(),
         Some(0),
@@ -318,7 +302,7 @@ fn check_fix_writes_a_clean_file() {
         String::from_utf8_lossy(&again.stdout)
     );
     // in place, with a backup
-    let out = qipu(
+    let out = qipu_in(
         &[
             "check",
             "--fix",
@@ -333,7 +317,7 @@ fn check_fix_writes_a_clean_file() {
     assert!(d.join("in.sgf.bak").exists());
     // --fix needs a destination
     assert_eq!(
-        qipu(&["check", "--fix", src.to_str().unwrap()], None)
+        qipu_in(&["check", "--fix", src.to_str().unwrap()], None)
             .status
             .code(),
         Some(2)
@@ -350,7 +334,7 @@ fn check_fix_variation_level_only_when_asked() {
         let mut args = vec!["check", "--fix", src.to_str().unwrap()];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["-o", out_path.to_str().unwrap()]);
-        let out = qipu(&args, None);
+        let out = qipu_in(&args, None);
         assert_eq!(out.status.code(), Some(0));
         std::fs::read_to_string(&out_path).unwrap()
     };

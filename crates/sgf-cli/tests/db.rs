@@ -1,21 +1,13 @@
 //! `qipu db index/find/dups`: the JSON shapes of the issue, exit statuses,
 //! `-o`, shards.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::*;
+
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn setup(name: &str) -> (PathBuf, String, String) {
     let d = std::env::temp_dir().join(format!("qipu-cli-db-{name}-{}", std::process::id()));

@@ -1,37 +1,9 @@
 //! `qipu convert`, and every command on the other formats and dialects.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::*;
 
-fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("qipu runs");
-    if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn fixture(rel: &str) -> String {
-    format!(
-        "{}/../../testdata/formats/{rel}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-formats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -39,7 +11,7 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn convert_gib_to_stdout() {
-    let out = qipu(&["convert", &fixture("gib/china_gbk.gib")], None);
+    let out = qipu_in(&["convert", &fixture("gib/china_gbk.gib")], None);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -52,14 +24,14 @@ fn convert_gib_to_stdout() {
         assert!(s.contains(want), "{want} in {s}");
     }
     // The output is SGF that qipu reads back as SGF.
-    let again = qipu(&["fmt", "-"], Some(s.as_bytes()));
+    let again = qipu_in(&["fmt", "-"], Some(s.as_bytes()));
     assert_eq!(stdout(&again), s);
 }
 
 #[test]
 fn diagnostics_of_converted_files_point_at_the_input_line() {
     let f = fixture("gib/global_handicap3.gib");
-    let out = qipu(&["convert", &f], None);
+    let out = qipu_in(&["convert", &f], None);
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -70,14 +42,14 @@ fn diagnostics_of_converted_files_point_at_the_input_line() {
         err.contains("global_handicap3.gib:28:1: warning[R002]: unknown opcode `WIT`"),
         "{err}"
     );
-    let out = qipu(&["convert", "-q", &f], None);
+    let out = qipu_in(&["convert", "-q", &f], None);
     assert!(out.stderr.is_empty());
 }
 
 #[test]
 fn convert_several_inputs_into_a_directory() {
-    let d = temp_dir("dir");
-    let out = qipu(
+    let d = scratch("dir");
+    let out = qipu_in(
         &[
             "convert",
             &fixture("gib/korea_euckr.gib"),
@@ -118,7 +90,7 @@ fn convert_several_inputs_into_a_directory() {
         "{fox}"
     );
     // The same stem twice does not overwrite.
-    let out = qipu(
+    let out = qipu_in(
         &[
             "convert",
             &fixture("gib/korea_euckr.gib"),
@@ -135,9 +107,9 @@ fn convert_several_inputs_into_a_directory() {
 
 #[test]
 fn several_inputs_without_a_directory_make_one_collection() {
-    let d = temp_dir("collection");
+    let d = scratch("collection");
     let o = d.join("all.sgf");
-    let out = qipu(
+    let out = qipu_in(
         &[
             "convert",
             &fixture("ngf/even.ngf"),
@@ -157,7 +129,7 @@ fn several_inputs_without_a_directory_make_one_collection() {
 
 #[test]
 fn unreadable_inputs_exit_2_and_the_others_are_converted() {
-    let out = qipu(
+    let out = qipu_in(
         &[
             "convert",
             &fixture("ugf/crypt.ugf"),
@@ -172,8 +144,8 @@ fn unreadable_inputs_exit_2_and_the_others_are_converted() {
     assert!(err.contains("cannot read /nonexistent/file.gib"), "{err}");
     assert!(stdout(&out).contains("PW[Kim Soo]"));
     // Bad usage.
-    assert_eq!(qipu(&["convert"], None).status.code(), Some(2));
-    let out = qipu(&["convert", "x", "-o", "a", "-d", "b"], None);
+    assert_eq!(qipu_in(&["convert"], None).status.code(), Some(2));
+    let out = qipu_in(&["convert", "x", "-o", "a", "-d", "b"], None);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -182,14 +154,14 @@ fn the_format_can_be_forced() {
     // Sniffed, an NGF body without its header would be read as garbage;
     // forced, it is read as NGF.
     let body = b"PMABBQEEQ\nPMACWEQQE\n";
-    let out = qipu(&["convert", "-q", "--from", "ngf", "-"], Some(body));
+    let out = qipu_in(&["convert", "-q", "--from", "ngf", "-"], Some(body));
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains(";B[pd]\n;W[dp])"), "{}", stdout(&out));
-    let out = qipu(&["convert", "--from", "xyz", "-"], Some(body));
+    let out = qipu_in(&["convert", "--from", "xyz", "-"], Some(body));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown format `xyz`"));
     // A format Qipu knows of but cannot read says so.
-    let out = qipu(&["convert", "--from", "bdx", "-"], Some(body));
+    let out = qipu_in(&["convert", "--from", "bdx", "-"], Some(body));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("format not supported"));
 }
@@ -197,16 +169,16 @@ fn the_format_can_be_forced() {
 #[test]
 fn fmt_normalises_dialects_and_dump_shows_the_file_as_it_is() {
     let f = fixture("sgf/nihon_kiin_sjis.sgf");
-    let out = qipu(&["fmt", "-q", &f], None);
+    let out = qipu_in(&["fmt", "-q", &f], None);
     let s = stdout(&out);
     assert!(
         s.contains("EV[第10回テスト代表]") && s.contains("KM[6.5]") && s.contains("RE[W+R]"),
         "{s}"
     );
     assert!(!s.contains("KO["), "{s}");
-    let out = qipu(&["fmt", "-q", "--no-normalize", &f], None);
+    let out = qipu_in(&["fmt", "-q", "--no-normalize", &f], None);
     assert!(stdout(&out).contains("KO[黒6目半]"));
-    let out = qipu(&["dump", "-q", &f], None);
+    let out = qipu_in(&["dump", "-q", &f], None);
     let s = stdout(&out);
     assert!(
         s.contains("KO[黒6目半]") && s.contains("TE[第10回テスト代表]"),
@@ -217,16 +189,16 @@ fn fmt_normalises_dialects_and_dump_shows_the_file_as_it_is() {
 #[test]
 fn every_command_reads_other_formats() {
     // fmt and dump take GIB, NGF and UGF directly.
-    let out = qipu(&["fmt", "-q", &fixture("ngf/handicap4.ngf")], None);
+    let out = qipu_in(&["fmt", "-q", &fixture("ngf/handicap4.ngf")], None);
     assert!(stdout(&out).contains("AB[dp][pd][dd][pp]"));
-    let out = qipu(&["dump", "--json", "-q", &fixture("ugf/review.ugi")], None);
+    let out = qipu_in(&["dump", "--json", "-q", &fixture("ugf/review.ugi")], None);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["games"][0]["nodes"].as_array().unwrap().len(), 9);
 }
 
 #[test]
 fn convert_has_help() {
-    let out = qipu(&["convert", "--help"], None);
+    let out = qipu_in(&["convert", "--help"], None);
     assert_eq!(out.status.code(), Some(0));
     let s = stdout(&out);
     assert!(
@@ -237,7 +209,7 @@ fn convert_has_help() {
 
 #[test]
 fn check_points_at_the_input_lines_of_converted_records() {
-    let out = qipu(&["check", &fixture("gib/global_handicap3.gib")], None);
+    let out = qipu_in(&["check", &fixture("gib/global_handicap3.gib")], None);
     assert_eq!(out.status.code(), Some(1));
     let s = stdout(&out);
     for l in [
@@ -249,7 +221,7 @@ fn check_points_at_the_input_lines_of_converted_records() {
     }
     assert!(s.contains("STO 0 7 1 99 3"), "the input line is shown: {s}");
     // JSON: the reader's findings have input lines and offsets.
-    let out = qipu(
+    let out = qipu_in(
         &["check", "--json", &fixture("gib/global_handicap3.gib")],
         None,
     );
@@ -268,7 +240,7 @@ fn check_points_at_the_input_lines_of_converted_records() {
 
 #[test]
 fn check_fix_normalises_dialects_instead_of_deleting_them() {
-    let out = qipu(
+    let out = qipu_in(
         &[
             "check",
             "--fix",
@@ -302,7 +274,7 @@ fn check_fix_normalises_dialects_instead_of_deleting_them() {
 #[test]
 fn check_finds_every_format_in_a_directory() {
     let dir = format!("{}/../../testdata/formats", env!("CARGO_MANIFEST_DIR"));
-    let out = qipu(&["check", "-q", &dir], None);
+    let out = qipu_in(&["check", "-q", &dir], None);
     // crypt.ugf cannot be read.
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -314,7 +286,7 @@ fn check_finds_every_format_in_a_directory() {
 
 #[test]
 fn info_names_the_charset_of_the_file_read() {
-    let out = qipu(
+    let out = qipu_in(
         &["info", "--json", "-q", &fixture("gib/korea_euckr.gib")],
         None,
     );
@@ -325,7 +297,7 @@ fn info_names_the_charset_of_the_file_read() {
 
 #[test]
 fn convert_splits_a_collection_into_one_file_per_game() {
-    let d = temp_dir("split");
+    let d = scratch("split");
     let src = d.join("coll.sgf");
     std::fs::write(
         &src,
@@ -333,7 +305,7 @@ fn convert_splits_a_collection_into_one_file_per_game() {
     )
     .unwrap();
     let out_dir = d.join("games");
-    let out = qipu(
+    let out = qipu_in(
         &[
             "convert",
             src.to_str().unwrap(),
@@ -360,10 +332,10 @@ fn convert_splits_a_collection_into_one_file_per_game() {
         .iter()
         .map(|n| std::fs::read_to_string(out_dir.join(n)).unwrap())
         .collect();
-    let whole = stdout(&qipu(&["convert", src.to_str().unwrap()], None));
+    let whole = stdout(&qipu_in(&["convert", src.to_str().unwrap()], None));
     assert_eq!(parts.join("\n"), whole);
     assert!(parts[0].contains("PB[一]") && parts[1].contains("(;W[dd])"));
     // --split needs a directory.
-    let out = qipu(&["convert", src.to_str().unwrap(), "--split"], None);
+    let out = qipu_in(&["convert", src.to_str().unwrap(), "--split"], None);
     assert_eq!(out.status.code(), Some(2));
 }

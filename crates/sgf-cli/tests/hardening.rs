@@ -1,30 +1,10 @@
 //! Regressions of the hardening issue: inputs that crashed `qipu` or got an
 //! unclear answer, one test per item.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::*;
 
-fn qipu(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("qipu runs");
-    if let Some(input) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(input);
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-hardening-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::process::Command;
 
 /// Spans inside a multi-byte character of a legacy charset once panicked in
 /// the snippet renderer ("not a char boundary").
@@ -39,7 +19,7 @@ fn human_check_output_survives_spans_inside_legacy_characters() {
         b"(;CA[EUC-KR]\xb0\xa1\xb0;B[\xb0\xa1])",
     ];
     for input in inputs {
-        let out = qipu(&["check", "-"], Some(input));
+        let out = qipu_in(&["check", "-"], Some(input));
         assert!(
             matches!(out.status.code(), Some(0..=2)),
             "{:?}: {:?}\n{}",
@@ -55,7 +35,7 @@ fn human_check_output_survives_spans_inside_legacy_characters() {
 /// Stray bytes are named by value, not shown as replacement characters.
 #[test]
 fn stray_bytes_are_shown_as_escapes() {
-    let out = qipu(&["check", "--json", "-"], Some(b";M[]\xb6U\x8cC"));
+    let out = qipu_in(&["check", "--json", "-"], Some(b";M[]\xb6U\x8cC"));
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(s.contains("unexpected `\\\\xB6`"), "{s}");
 }
@@ -63,7 +43,7 @@ fn stray_bytes_are_shown_as_escapes() {
 #[test]
 fn png_is_not_written_to_a_terminal_but_is_to_a_pipe() {
     // A pipe is not a terminal: the PNG goes through.
-    let out = qipu(&["render", "--format", "png", "-"], Some(b"(;SZ[9];B[ee])"));
+    let out = qipu_in(&["render", "--format", "png", "-"], Some(b"(;SZ[9];B[ee])"));
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.starts_with(b"\x89PNG"));
     // On a terminal (script(1) gives one) it is refused with a message.
@@ -72,7 +52,7 @@ fn png_is_not_written_to_a_terminal_but_is_to_a_pipe() {
         eprintln!("skipped the terminal half: script(1) is not installed");
         return;
     }
-    let d = tmp("png");
+    let d = scratch("png");
     let f = d.join("g.sgf");
     std::fs::write(&f, "(;SZ[9];B[ee])").unwrap();
     let cmd = format!(
@@ -92,7 +72,7 @@ fn png_is_not_written_to_a_terminal_but_is_to_a_pipe() {
 
 #[test]
 fn a_missing_game_is_an_error_in_every_command() {
-    let d = tmp("game");
+    let d = scratch("game");
     let f = d.join("one.sgf");
     std::fs::write(&f, "(;GM[1]SZ[9];B[ee];W[cc])").unwrap();
     let f = f.to_str().unwrap();
@@ -104,7 +84,7 @@ fn a_missing_game_is_an_error_in_every_command() {
         vec!["figures", "--game", "2", f, "-o", figs.to_str().unwrap()],
         vec!["position", "--game", "0", f],
     ] {
-        let out = qipu(&args, None);
+        let out = qipu_in(&args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("no game"), "{args:?}: {err}");
@@ -114,7 +94,7 @@ fn a_missing_game_is_an_error_in_every_command() {
 
 #[test]
 fn a_file_without_a_game_tree_is_an_error() {
-    let d = tmp("nogame");
+    let d = scratch("nogame");
     let prose = d.join("notes.txt");
     std::fs::write(
         &prose,
@@ -138,13 +118,13 @@ fn a_file_without_a_game_tree_is_an_error() {
             vec!["convert", f],
             vec!["figures", f, "-o", out_dir.to_str().unwrap()],
         ] {
-            let out = qipu(&args, None);
+            let out = qipu_in(&args, None);
             assert_eq!(out.status.code(), Some(2), "{args:?}");
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(err.contains("S002"), "{args:?}: {err}");
         }
         // check reports it as a diagnostic (errors found), not a crash.
-        let out = qipu(&["check", "--json", f], None);
+        let out = qipu_in(&["check", "--json", f], None);
         assert_eq!(out.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&out.stdout).contains("\"S002\""));
     }
@@ -157,21 +137,21 @@ fn check_caps_diagnostics_per_code() {
         sgf.extend_from_slice(b";B[zz]");
     }
     sgf.push(b')');
-    let out = qipu(&["check", "-"], Some(&sgf));
+    let out = qipu_in(&["check", "-"], Some(&sgf));
     assert_eq!(out.status.code(), Some(1));
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(s.matches("[V017]").count(), 11, "10 shown and a count");
     assert!(s.contains("and 490 more [V017]"), "{s}");
     assert!(s.contains("500 error(s)"), "the summary counts all: {s}");
-    let out = qipu(&["check", "--max-diagnostics", "0", "-"], Some(&sgf));
+    let out = qipu_in(&["check", "--max-diagnostics", "0", "-"], Some(&sgf));
     let s = String::from_utf8(out.stdout).unwrap();
     assert_eq!(s.matches("[V017]").count(), 500);
     // JSON keeps every diagnostic unless asked, and says what it left out.
-    let out = qipu(&["check", "--json", "-"], Some(&sgf));
+    let out = qipu_in(&["check", "--json", "-"], Some(&sgf));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), 500);
     assert!(v.get("omitted").is_none());
-    let out = qipu(
+    let out = qipu_in(
         &["check", "--json", "--max-diagnostics", "3", "-"],
         Some(&sgf),
     );
@@ -185,11 +165,11 @@ fn check_caps_diagnostics_per_code() {
 #[test]
 fn one_move_number_everywhere() {
     let sgf = b"(;SZ[9];B[zz];W[dd];B[zz];W[ee])";
-    let out = qipu(&["info", "--json", "-"], Some(sgf));
+    let out = qipu_in(&["info", "--json", "-"], Some(sgf));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["games"][0]["moves"], 4);
     for n in 1..=4 {
-        let out = qipu(
+        let out = qipu_in(
             &["position", "--json", "--move", &n.to_string(), "-"],
             Some(sgf),
         );
@@ -198,10 +178,10 @@ fn one_move_number_everywhere() {
         assert_eq!(v["move_number"], n, "move {n}");
         assert_eq!(v["node"], n, "move {n}");
     }
-    let out = qipu(&["position", "--move", "5", "-"], Some(sgf));
+    let out = qipu_in(&["position", "--move", "5", "-"], Some(sgf));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("only 4 move(s)"));
-    let out = qipu(&["export", "--format", "jsonl", "-q", "-"], Some(sgf));
+    let out = qipu_in(&["export", "--format", "jsonl", "-q", "-"], Some(sgf));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 4);
     assert_eq!(v["moves"][0], serde_json::json!(["B", "zz"]));
@@ -211,8 +191,8 @@ fn one_move_number_everywhere() {
 #[test]
 fn one_last_move_mark() {
     let sgf = b"(;SZ[9];B[ee];W[cc])";
-    let p = qipu(&["position", "-"], Some(sgf));
-    let r = qipu(&["render", "--format", "ascii", "-"], Some(sgf));
+    let p = qipu_in(&["position", "-"], Some(sgf));
+    let r = qipu_in(&["render", "--format", "ascii", "-"], Some(sgf));
     assert_eq!(p.status.code(), Some(0));
     let p = String::from_utf8(p.stdout).unwrap();
     assert_eq!(p, String::from_utf8(r.stdout).unwrap());
@@ -225,7 +205,7 @@ fn one_last_move_mark() {
 #[cfg(unix)]
 #[test]
 fn a_failed_write_leaves_the_original_and_no_temporary_file() {
-    let d = tmp("full");
+    let d = scratch("full");
     let f = d.join("g.sgf");
     // Repaired output larger than 1 KiB (the limit), input smaller.
     let mut sgf = String::from("(;GM[1]SZ[19]DT[2024/1/5]");
@@ -267,7 +247,7 @@ fn a_failed_write_leaves_the_original_and_no_temporary_file() {
 /// not its raw bytes, and JSON carries the text before and after.
 #[test]
 fn the_fix_report_shows_decoded_text() {
-    let d = tmp("report");
+    let d = scratch("report");
     let f = d.join("gbk.sgf");
     // GBK: 。 is A1 A3; 黑 is BA DA.
     std::fs::write(
@@ -276,7 +256,7 @@ fn the_fix_report_shows_decoded_text() {
     )
     .unwrap();
     let out_file = d.join("out.sgf");
-    let out = qipu(
+    let out = qipu_in(
         &[
             "check",
             "--fix",
@@ -293,7 +273,7 @@ fn the_fix_report_shows_decoded_text() {
         fixed.contains("KM[5.5]") && fixed.contains("KM as written: 5。5"),
         "{fixed}"
     );
-    let out = qipu(
+    let out = qipu_in(
         &[
             "check",
             "--json",

@@ -1,6 +1,9 @@
 //! `qipu check` cuts big collections into parts checked in parallel. Whatever
 //! the cut, every output must be the one the whole file gives.
 
+mod common;
+use common::scratch;
+
 use std::process::{Command, Output};
 
 fn qipu(args: &[&str], part_bytes: Option<usize>) -> Output {
@@ -52,16 +55,9 @@ fn same_text(got: &[u8], want: &[u8], what: &str) {
     assert_eq!(got, want, "{what}");
 }
 
-fn dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-parts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn parts_give_the_outputs_of_the_whole_file() {
-    let d = dir("same");
+    let d = scratch("same");
     let input = d.join("collection.sgf");
     let bytes = collection();
     // The fixture is one that gets cut.
@@ -116,7 +112,7 @@ fn parts_give_the_outputs_of_the_whole_file() {
 /// outputs must still be the whole file's.
 #[test]
 fn unescaped_trail_bytes_give_the_outputs_of_the_whole_file() {
-    let d = dir("sjis");
+    let d = scratch("sjis");
     let mut bytes = Vec::new();
     for i in 0..12 {
         if i == 5 {

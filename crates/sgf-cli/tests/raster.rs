@@ -2,22 +2,8 @@
 //! format chosen from the output's extension (pixel comparisons with the PNG
 //! are in sgf-render's tests/raster.rs).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-raster-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::*;
 
 const GAME: &str = "(;SZ[13]PB[Kuro]PW[Shiro];B[dd];W[jj]TR[dd];B[dj];W[jd]LB[gg:A])";
 

@@ -1,29 +1,8 @@
 //! QQ Go's WGS records through the commands, and the formats MultiGo reads
 //! that Qipu cannot (BDX, GOS, China Game Center `.go`).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn fixture(rel: &str) -> String {
-    format!(
-        "{}/../../testdata/formats/{rel}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-wgs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::*;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -73,7 +52,7 @@ fn a_truncated_record_is_read_with_a_warning_a_cut_header_is_refused() {
         "{}",
         text(&out.stderr)
     );
-    let d = temp_dir("cut");
+    let d = scratch("cut");
     let cut = d.join("cut.wgs");
     let bytes = std::fs::read(fixture("wgs/even_resign.wgs")).unwrap();
     std::fs::write(&cut, &bytes[..100]).unwrap();
@@ -89,7 +68,7 @@ fn a_truncated_record_is_read_with_a_warning_a_cut_header_is_refused() {
 
 #[test]
 fn multigo_formats_without_a_reader_are_named() {
-    let d = temp_dir("unsupported");
+    let d = scratch("unsupported");
     for (file, name) in [("a.bdx", "BDX"), ("b.gos", "GOS"), ("c.go", "GO")] {
         let p = d.join(file);
         std::fs::write(&p, [0x42u8, 0x44, 0, 1, 0xff, 0xfe, 7, 0]).unwrap();
