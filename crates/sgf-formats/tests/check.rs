@@ -182,21 +182,30 @@ fn each_rule_has_its_code_and_line() {
     }
 }
 
+/// `qipu check --fix`: the repaired canonical bytes.
+fn fix(bytes: &[u8]) -> Vec<u8> {
+    let mut doc = parse(bytes).document;
+    sgf_formats::repair::repair_to_canonical(
+        &mut doc,
+        &WriteOptions::default(),
+        &sgf_formats::repair::RepairOptions::default(),
+    )
+    .bytes
+}
+
+/// `qipu fmt`: the dialects normalised, the canonical bytes.
+fn fmt(bytes: &[u8]) -> Vec<u8> {
+    let mut p = parse(bytes);
+    sgf_formats::repair::fmt(&mut p);
+    sgf_core::to_canonical_bytes(&p.document, &WriteOptions::default())
+}
+
 /// Found by the `fix` fuzz target: two `PB` values in a Big5 game whose
 /// bytes do not all decode were joined only by the second repair (the
 /// first could not write U+FFFD in Big5).
 #[test]
 fn joining_undecodable_text_is_idempotent() {
     let input = b"(;GM[1]CA[Big5]PB[\xb3\xf2\xb4\xd1\xa4j\xae\x01v;d][Bp])\n";
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
     let once = fix(input);
     let text = String::from_utf8_lossy(&once);
     assert!(text.contains("v;d, Bp]"), "{text}");
@@ -208,15 +217,6 @@ fn joining_undecodable_text_is_idempotent() {
 #[test]
 fn annotations_of_a_deleted_move_go_with_it() {
     let input = b"(;GM[1]FF[4];W[zz]KO[];B[dd])\n";
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
     let once = fix(input);
     let text = String::from_utf8_lossy(&once);
     assert!(!text.contains("KO"), "{text}");
@@ -230,15 +230,6 @@ fn annotations_of_a_deleted_move_go_with_it() {
 fn raw_repairs_work_in_legacy_charsets() {
     let input = "(;GM[1]FF[4]CA[GBK]AP[围棋]C[对局])\n";
     let (bytes, _, _) = encoding_rs::GBK.encode(input);
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
     let once = fix(&bytes);
     let text = String::from_utf8_lossy(&once);
     assert!(
@@ -254,15 +245,6 @@ fn raw_repairs_work_in_legacy_charsets() {
 #[test]
 fn values_read_past_a_bracket_are_repaired_at_once() {
     let input = b"(;FF[4]AP[GoGui:1.4.9]\n8]AP[GoGui:1.4.9]-08];B[ab])\n";
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
     let once = fix(input);
     let text = String::from_utf8_lossy(&once);
     assert!(
@@ -280,15 +262,6 @@ fn values_read_past_a_bracket_are_repaired_at_once() {
 fn a_dialect_behind_a_deleted_move_is_normalised_at_once() {
     let input =
         b"(;GM[1]FF[4]SZ[19]KM[50]HA[2]RU[Japanese]AP[foxwq];B[p`];B[dp];B[oq];W[qp];W[dd])\n";
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
     let once = fix(input);
     let text = String::from_utf8_lossy(&once);
     assert!(text.contains("AB[dp][oq]"), "{text}");
@@ -300,20 +273,6 @@ fn a_dialect_behind_a_deleted_move_is_normalised_at_once() {
 #[test]
 fn fuzz_finds_are_idempotent() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
-    let fix = |bytes: &[u8]| {
-        let mut doc = parse(bytes).document;
-        sgf_formats::repair::repair_to_canonical(
-            &mut doc,
-            &WriteOptions::default(),
-            &sgf_formats::repair::RepairOptions::default(),
-        )
-        .bytes
-    };
-    let fmt = |bytes: &[u8]| {
-        let mut p = parse(bytes);
-        sgf_formats::repair::fmt(&mut p);
-        sgf_core::to_canonical_bytes(&p.document, &WriteOptions::default())
-    };
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let path = e.unwrap().path();

@@ -273,24 +273,8 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             .or_else(|| node.get("W"))
             .map(|p| p.span())
             .unwrap_or_default();
-        let movers: Vec<String> = node
-            .props()
-            .filter(|p| {
-                !matches!(
-                    p.info().map(|i| i.kind),
-                    Some(PropKind::Setup | PropKind::Root | PropKind::GameInfo)
-                ) && p.ident() != "N"
-            })
-            .map(|p| p.ident().to_string())
-            .collect();
-        if let Ok(below) = f.doc.split_below(n) {
-            let mut moved = Vec::new();
-            for id in movers {
-                if !moved.contains(&id) {
-                    f.doc.move_property(n, below, &id);
-                    moved.push(id);
-                }
-            }
+        // The node name stays with the setup.
+        if split_off(f, n, |p| p.ident() != "N") {
             f.note(
                 Code::MoveSetupMixed,
                 span,
@@ -298,6 +282,29 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             );
         }
     }
+}
+
+/// Splits `n` in two: the new node below it takes every property that is
+/// not root, game-info or setup and that `also` accepts. Returns whether
+/// the node could be split.
+fn split_off(f: &mut Fixer<'_>, n: NodeId, also: impl Fn(&sgf_core::Prop<'_>) -> bool) -> bool {
+    let mut movers: Vec<String> = Vec::new();
+    for p in f.doc.node(n).props() {
+        let stays = matches!(
+            p.info().map(|i| i.kind),
+            Some(PropKind::Root | PropKind::GameInfo | PropKind::Setup)
+        );
+        if !stays && also(&p) && !movers.iter().any(|m| m == p.ident()) {
+            movers.push(p.ident().to_string());
+        }
+    }
+    let Ok(below) = f.doc.split_below(n) else {
+        return false;
+    };
+    for id in movers {
+        f.doc.move_property(n, below, &id);
+    }
+    true
 }
 
 /// A move in the root goes to a new node after it, the root keeping root,
@@ -313,26 +320,9 @@ pub(super) fn move_in_root(f: &mut Fixer<'_>, n: NodeId) {
         .or_else(|| node.get("W"))
         .map(|p| p.span())
         .unwrap_or_default();
-    let movers: Vec<String> = node
-        .props()
-        .filter(|p| {
-            !matches!(
-                p.info().map(|i| i.kind),
-                Some(PropKind::Root | PropKind::GameInfo | PropKind::Setup)
-            )
-        })
-        .map(|p| p.ident().to_string())
-        .collect();
     // Always, even in a root without root properties: the canonical form
     // gives every root `FF` and `CA`, and a second run would split it then.
-    if let Ok(below) = f.doc.split_below(n) {
-        let mut moved = Vec::new();
-        for id in movers {
-            if !moved.contains(&id) {
-                f.doc.move_property(n, below, &id);
-                moved.push(id);
-            }
-        }
+    if split_off(f, n, |_| true) {
         f.note(
             Code::MoveInRoot,
             span,
