@@ -454,6 +454,28 @@ impl Position {
         None
     }
 
+    /// A position from rows as [`Position::rows`] writes them (`X`, `O`,
+    /// anything else empty), Black to play: for tests.
+    #[cfg(test)]
+    pub(crate) fn from_rows(rows: &[&str]) -> Position {
+        let size = BoardSize {
+            cols: rows[0].len() as u8,
+            rows: rows.len() as u8,
+        };
+        let mut p = Position::new(size);
+        for (y, r) in rows.iter().enumerate() {
+            for (x, c) in r.chars().enumerate() {
+                let s = match c {
+                    'X' => Stone::Black,
+                    'O' => Stone::White,
+                    _ => Stone::Empty,
+                };
+                p.board.set(Point::new(x as u8, y as u8), s);
+            }
+        }
+        p
+    }
+
     /// Rows top to bottom as text: `X` black, `O` white, `.` empty.
     pub fn rows(&self) -> Vec<String> {
         let s = self.board.size();
@@ -476,22 +498,7 @@ mod tests {
     use super::*;
 
     fn pos(rows: &[&str]) -> Position {
-        let size = BoardSize {
-            cols: rows[0].len() as u8,
-            rows: rows.len() as u8,
-        };
-        let mut p = Position::new(size);
-        for (y, r) in rows.iter().enumerate() {
-            for (x, c) in r.chars().enumerate() {
-                let s = match c {
-                    'X' => Stone::Black,
-                    'O' => Stone::White,
-                    _ => Stone::Empty,
-                };
-                p.board.set(Point::new(x as u8, y as u8), s);
-            }
-        }
-        p
+        Position::from_rows(rows)
     }
 
     #[test]

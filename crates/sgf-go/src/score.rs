@@ -697,22 +697,7 @@ mod tests {
     use super::*;
 
     fn position(rows: &[&str]) -> Position {
-        let size = BoardSize {
-            cols: rows[0].len() as u8,
-            rows: rows.len() as u8,
-        };
-        let mut p = Position::new(size);
-        for (y, r) in rows.iter().enumerate() {
-            for (x, c) in r.chars().enumerate() {
-                let s = match c {
-                    'X' => Stone::Black,
-                    'O' => Stone::White,
-                    _ => Stone::Empty,
-                };
-                p.board.set(Point::new(x as u8, y as u8), s);
-            }
-        }
-        p
+        Position::from_rows(rows)
     }
 
     fn japanese(komi: f64) -> Settings {
