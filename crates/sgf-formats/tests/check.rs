@@ -241,17 +241,17 @@ fn raw_repairs_work_in_legacy_charsets() {
 
 /// Found by the `fix` fuzz target: a value read past an unescaped `]`
 /// (`AP[GoGui:1.4.9]` then `8]`) kept as the one `AP` value could not be
-/// written back raw, so the first repair left both values.
+/// written back raw, so the first repair left both values. The second
+/// value, once silently dropped, is kept in `GC`.
 #[test]
 fn values_read_past_a_bracket_are_repaired_at_once() {
     let input = b"(;FF[4]AP[GoGui:1.4.9]\n8]AP[GoGui:1.4.9]-08];B[ab])\n";
     let once = fix(input);
     let text = String::from_utf8_lossy(&once);
-    assert!(
-        text.contains("AP[GoGui:1.4.9\\]\n8]\n") || text.contains("AP[GoGui:1.4.9\\]\n8]"),
-        "{text}"
-    );
-    assert!(!text.contains("-08"), "{text}");
+    // One `AP` value, the first; the other's wording is kept in `GC`.
+    assert!(text.contains("AP[GoGui:1.4.9\\]\n8]\n"), "{text}");
+    assert!(!text.contains("8]["), "{text}");
+    assert!(text.contains("GC[AP as written: GoGui:1.4.9\\]-08]"), "{text}");
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
 
@@ -284,4 +284,16 @@ fn fuzz_finds_are_idempotent() {
         n += 1;
     }
     assert!(n >= 7);
+}
+
+/// Review: a second `AP` value was dropped without a trace.
+#[test]
+fn extra_application_values_are_kept_in_gc() {
+    let once = fix(b"(;FF[4]AP[GoGui:1.4.9][Other:2];B[ab])");
+    let text = String::from_utf8_lossy(&once);
+    assert!(
+        text.contains("AP[GoGui:1.4.9]") && text.contains("GC[AP as written: Other:2]"),
+        "{text}"
+    );
+    assert_eq!(fix(&once), once);
 }

@@ -218,12 +218,25 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                     } else {
                         raw.clone()
                     };
+                    // Values beyond the first are dropped: their wording
+                    // is kept in `GC`.
+                    let dropped: Vec<&str> = vals[1..]
+                        .iter()
+                        .map(|(_, t, _)| t.as_str())
+                        .filter(|t| !t.trim().is_empty())
+                        .collect();
+                    if !dropped.is_empty() {
+                        f.keep(n, &ident, &dropped.join(" "), None);
+                    }
                     f.set_raws(n, &ident, std::slice::from_ref(&fixed));
-                    f.note(
-                        Code::ComposedExpected,
-                        span,
-                        format!("{ident}[{raw}] written as {ident}[{fixed}]"),
-                    );
+                    let message = if dropped.is_empty() {
+                        format!("{ident}[{raw}] written as {ident}[{fixed}]")
+                    } else {
+                        format!(
+                            "{ident} takes one value: {ident}[{fixed}] kept, the wording of the others in GC"
+                        )
+                    };
+                    f.note(Code::ComposedExpected, span, message);
                 }
             }
             ValueType::ListOfPointText | ValueType::ListOfPointPoint => {
