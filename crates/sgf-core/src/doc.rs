@@ -956,6 +956,12 @@ impl<'d> Value<'d> {
     pub fn encoding(&self) -> &'static Encoding {
         self.doc.encoding_of(self.node)
     }
+    /// The bytes between the brackets decoded in the value's charset,
+    /// escapes as written: given back to [`Document::set_raw`], it makes
+    /// the same bytes wherever the charset can encode them.
+    pub fn raw_text(&self) -> Cow<'d, str> {
+        text::decode(Cow::Borrowed(self.raw()), self.encoding())
+    }
     /// Escapes resolved, soft line breaks removed, decoded; white space as written.
     pub fn decoded(&self) -> Cow<'d, str> {
         text::decode(

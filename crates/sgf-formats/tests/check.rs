@@ -251,7 +251,10 @@ fn values_read_past_a_bracket_are_repaired_at_once() {
     // One `AP` value, the first; the other's wording is kept in `GC`.
     assert!(text.contains("AP[GoGui:1.4.9\\]\n8]\n"), "{text}");
     assert!(!text.contains("8]["), "{text}");
-    assert!(text.contains("GC[AP as written: GoGui:1.4.9\\]-08]"), "{text}");
+    assert!(
+        text.contains("GC[AP as written: GoGui:1.4.9\\]-08]"),
+        "{text}"
+    );
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
 

@@ -469,7 +469,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 v.span(),
                 format!(
                     "`KM[{}]` is not a plausible komi; Fox files scale komi (KM[375] = 7.5)",
-                    String::from_utf8_lossy(v.raw())
+                    v.raw_text()
                 ),
             ));
         }

@@ -67,10 +67,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
         for id in &order {
             let id = id.as_str();
             let node = f.doc.node(n);
-            let raws: Vec<String> = node
-                .values(id)
-                .map(|v| String::from_utf8_lossy(v.raw()).into_owned())
-                .collect();
+            let raws: Vec<String> = node.values(id).map(|v| v.raw_text().into_owned()).collect();
             let entries = coords::point_list(node.values(id), size);
             let mut pts = Vec::new();
             let mut changed = raws.iter().any(|r| r.trim().is_empty());
@@ -197,12 +194,12 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
             });
             match ok {
                 Some(s) => keep.push(s),
-                None => dropped.push((v.span(), String::from_utf8_lossy(v.raw()).into_owned())),
+                None => dropped.push((v.span(), v.raw_text().into_owned())),
             }
         }
         let rewritten = node
             .values(id)
-            .map(|v| String::from_utf8_lossy(v.raw()).into_owned())
+            .map(|v| v.raw_text().into_owned())
             .collect::<Vec<_>>()
             != keep;
         if rewritten {

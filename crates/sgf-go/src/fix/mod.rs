@@ -85,16 +85,7 @@ impl Fixer<'_> {
         let mut node_span = None;
         node.values(ident)
             .map(|v| {
-                // The raw text in the game's charset, escapes as written:
-                // written back, it gives the same bytes.
-                let raw = if v.encoding().name() == "UTF-8" {
-                    String::from_utf8_lossy(v.raw()).into_owned()
-                } else {
-                    v.encoding()
-                        .decode_without_bom_handling(v.raw())
-                        .0
-                        .into_owned()
-                };
+                let raw = v.raw_text().into_owned();
                 let mut span = v.span();
                 if span == Span::default() {
                     span = *node_span.get_or_insert_with(|| node.span());
