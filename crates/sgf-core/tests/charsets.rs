@@ -12,9 +12,6 @@
 
 mod common;
 
-use std::io::Read;
-use std::path::Path;
-
 use encoding_rs::{
     BIG5, EUC_KR, Encoding, GB18030, ISO_8859_15, MACINTOSH, SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE,
     WINDOWS_1251, WINDOWS_1252,
@@ -219,64 +216,25 @@ impl Tally {
     }
 }
 
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn corpus_charsets_decode_exactly() {
     let Some(dir) = common::corpus_dir() else {
         eprintln!("SKIPPED corpus_charsets_decode_exactly: no corpus at ../shared/corpus");
         return;
     };
-    let mut files = Vec::new();
-    walk(&dir.join("charsets"), &mut files);
-    walk(&dir.join("peer-suites"), &mut files);
     let mut t = Tally::default();
     let mut archive_members = 0;
-    for path in &files {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let lower = rel.to_ascii_lowercase();
-        if lower.ends_with(".tar.gz") {
-            let f = std::fs::File::open(path).unwrap();
-            let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(f));
-            for entry in ar.entries().unwrap() {
-                let mut entry = entry.unwrap();
-                let name = entry.path().unwrap().to_string_lossy().into_owned();
-                if !name.to_ascii_lowercase().ends_with(".sgf") {
-                    continue;
-                }
-                let mut bytes = Vec::new();
-                entry.read_to_end(&mut bytes).unwrap();
+    for sub in ["charsets", "peer-suites"] {
+        for (name, bytes) in common::corpus_files(&dir.join(sub), u64::MAX) {
+            // `charsets/NAME`, `charsets/ARCHIVE:MEMBER`.
+            let rel = format!("{sub}/{name}");
+            if rel.contains(".tar.gz:") {
                 archive_members += 1;
-                let member = format!("{rel}/{name}");
-                if let Some(tr) = truth(&member) {
-                    t.check(&member, &bytes, tr);
-                }
             }
-            continue;
+            if let Some(tr) = truth(&rel) {
+                t.check(&rel, &bytes, tr);
+            }
         }
-        if !lower.ends_with(".sgf") {
-            continue;
-        }
-        let Some(tr) = truth(&rel) else { continue };
-        let bytes = std::fs::read(path).unwrap();
-        t.check(&rel, &bytes, tr);
     }
     for f in &t.failures {
         eprintln!("MOJIBAKE {f}");

@@ -2,9 +2,11 @@
 //! a stable list of diagnostics per file (a snapshot), and the repair keeps
 //! every text of the input.
 
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use sgf_core::{Document, parse};
@@ -27,41 +29,7 @@ fn corpus_dir() -> Option<PathBuf> {
 /// The SGF files of the corpus outside `real/` (its 10 MB collections are
 /// for the benchmark), with the members of the `.tar.gz` archives.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            let name = p
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            if p.is_dir() {
-                if name != "real" {
-                    stack.push(p);
-                }
-            } else if name.ends_with(".tar.gz") {
-                let f = std::fs::File::open(&p).unwrap();
-                let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(f));
-                for m in ar.entries().unwrap() {
-                    let mut m = m.unwrap();
-                    let mname = format!("{name}:{}", m.path().unwrap().display());
-                    if m.header().entry_type().is_file()
-                        && mname.to_ascii_lowercase().ends_with(".sgf")
-                    {
-                        let mut v = Vec::new();
-                        m.read_to_end(&mut v).unwrap();
-                        out.push((mname, v));
-                    }
-                }
-            } else if name.to_ascii_lowercase().ends_with(".sgf") {
-                out.push((name, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    corpus::sgf_files(dir, &["real"], u64::MAX)
 }
 
 fn diagnostics(bytes: &[u8]) -> (Document, Vec<sgf_core::Diagnostic>) {

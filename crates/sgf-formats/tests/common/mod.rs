@@ -1,6 +1,10 @@
 //! Shared helpers: fixtures, the sample corpus, and a tiny replay that
 //! counts stones and captures (the Go engine crate is not a dependency).
+
 #![allow(dead_code)]
+
+#[path = "../../../../testsupport/corpus.rs"]
+mod corpus;
 
 use std::path::{Path, PathBuf};
 
@@ -201,38 +205,5 @@ pub fn main_line_moves(doc: &Document, gi: usize) -> Vec<String> {
 /// members of its `.tar.gz` archives, as (name, bytes), in name order.
 #[allow(dead_code)]
 pub fn corpus_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    use std::io::Read;
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&d).unwrap().flatten().collect();
-        entries.sort_by_key(|e| std::cmp::Reverse(e.path()));
-        for e in entries {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            let name = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-            if name.ends_with(".tar.gz") {
-                let f = std::fs::File::open(&p).unwrap();
-                let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(f));
-                for m in ar.entries().unwrap() {
-                    let mut m = m.unwrap();
-                    let mname = format!("{name}:{}", m.path().unwrap().display());
-                    if m.header().entry_type().is_file()
-                        && mname.to_ascii_lowercase().ends_with(".sgf")
-                    {
-                        let mut v = Vec::new();
-                        m.read_to_end(&mut v).unwrap();
-                        out.push((mname, v));
-                    }
-                }
-            } else if name.to_ascii_lowercase().ends_with(".sgf") {
-                out.push((name, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    corpus::sgf_files(dir, &[], u64::MAX)
 }
