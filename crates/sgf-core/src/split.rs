@@ -28,6 +28,15 @@ pub struct Split {
     pub dbcs_doubt: bool,
 }
 
+impl Split {
+    /// Whether the cut holds for a part read into `doc`: always, unless a
+    /// doubt about double-byte trail bytes stands and a game of `doc` was
+    /// read charset-aware (then only the whole file is read right).
+    pub fn holds_for(&self, doc: &crate::Document) -> bool {
+        !self.dbcs_doubt || doc.games().all(|g| doc.dbcs_of(g.root().id()).is_none())
+    }
+}
+
 /// Byte ranges that cover `bytes` exactly (in order, without gaps), each
 /// holding whole game trees and about `target` bytes, when `bytes` can be
 /// split into at least two of them (see the module docs).

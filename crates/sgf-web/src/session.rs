@@ -251,7 +251,7 @@ impl Session {
             let doc = &l.parsed.document;
             // A part read charset-aware may hold a `]` the cut took for the
             // end of a value: then only the whole file is read right.
-            if split.dbcs_doubt && doc.games().any(|g| doc.dbcs_of(g.root().id()).is_some()) {
+            if !split.holds_for(doc) {
                 return None;
             }
             charset.get_or_insert(l.charset);

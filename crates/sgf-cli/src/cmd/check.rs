@@ -189,15 +189,10 @@ struct PartResult {
     /// The repaired output of the part.
     output: Option<Vec<u8>>,
     facts: Vec<sgf_core::validate::GameFacts>,
-    /// A game was read charset-aware (double-byte trail bytes unescaped).
-    read_aware: bool,
+    /// The cut holds for this part (see [`sgf_core::split::Split::holds_for`]).
+    holds: bool,
     /// The dialects of a part's games, reported once for the whole file.
     dialects: Vec<sgf_formats::DialectCount>,
-}
-
-/// Whether a game of `doc` was read charset-aware.
-fn read_aware(doc: &Document) -> bool {
-    doc.games().any(|g| doc.dbcs_of(g.root().id()).is_some())
 }
 
 /// What a part's diagnostics are shown against: its document when the file
@@ -215,7 +210,14 @@ fn shown_of(
 }
 
 /// Checks a record (or a part of one), repairing it first with `--fix`.
-fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartResult {
+/// `split` is the cut the record is a part of; `None` for a whole file.
+fn check_loaded(
+    loaded: crate::input::Loaded,
+    args: &Args,
+    split: Option<&sgf_core::split::Split>,
+) -> PartResult {
+    let whole = split.is_none();
+    let holds = split.is_none_or(|s| s.holds_for(&loaded.parsed.document));
     if !args.fix {
         let mut diagnostics = game_diagnostics(&loaded.parsed);
         let doc = loaded.parsed.document;
@@ -234,7 +236,7 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
         };
         return PartResult {
             dialects,
-            read_aware: read_aware(&doc),
+            holds,
             diagnostics,
             shown: shown_of(doc, loaded.original, whole),
             changes: Vec::new(),
@@ -245,7 +247,6 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
     // Repaired in place (the source, and so every span, stays as read);
     // what is reported is what is left in the output.
     let mut doc = loaded.parsed.document;
-    let aware = read_aware(&doc);
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = args.variation_level;
     let changes = sgf_formats::repair::repair(&mut doc, &opts)
@@ -267,7 +268,7 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
         .collect();
     PartResult {
         dialects: Vec::new(),
-        read_aware: aware,
+        holds,
         diagnostics,
         shown: shown_of(re.document, None, whole),
         changes,
@@ -327,24 +328,21 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                 let mut read_opts = read_opts.clone();
                 read_opts.dialect_report = false;
                 let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
-                    .map(|l| check_loaded(l, args, false))
+                    .map(|l| check_loaded(l, args, Some(split)))
                     .map_err(|e| format!("{e:#}"));
                 (r.clone(), res)
             })
             .collect(),
         None => Vec::new(),
     };
-    // A part read charset-aware may hold a `]` the split took for the end
-    // of a value: then only the whole file is read right.
-    let doubt = split.as_ref().is_some_and(|s| s.dbcs_doubt)
-        && results
+    let whole = split.is_none()
+        || results
             .iter()
-            .any(|(_, r)| r.as_ref().is_ok_and(|r| r.read_aware));
-    let whole = split.is_none() || doubt;
+            .any(|(_, r)| r.as_ref().is_ok_and(|r| !r.holds));
     if whole {
         results.clear();
         let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
-            .map(|l| check_loaded(l, args, true))
+            .map(|l| check_loaded(l, args, None))
             .map_err(|e| format!("{e:#}"));
         results.push((0..bytes.len(), res));
     }
