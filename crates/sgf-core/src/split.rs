@@ -4,15 +4,17 @@
 //!
 //! The split is made only where it falls between game trees: the file is
 //! scanned with the grammar's rules (values end at an unescaped `]`, trees
-//! nest in parentheses), and refused when that scan could be wrong (UTF-16;
-//! anything but white space between trees; a tree left open). Readers then
+//! nest in parentheses), and refused when that scan could be wrong (UTF-16
+//! or UTF-32; ISO-2022-JP; anything but white space between trees; a tree
+//! that does not start `(;`; a tree left open). Readers then
 //! fall back on reading the file whole, which is always right.
 //!
 //! One doubt remains: a byte ≥ 0x80 right before `]` or `\` can be the
 //! lead byte of a double-byte character whose trail byte is that `]`, when
 //! the parser reads a game charset-aware (see [`crate::Document::dbcs_of`]).
-//! The split says so ([`Split::dbcs_doubt`]); it holds when no part is read
-//! that way, as the parser then reads every value as the scan did. A file
+//! The split says so ([`Split::dbcs_doubt`]); it holds when no game of a
+//! part is in a double-byte charset ([`Split::holds_for`]), as the parser
+//! then reads every value as the scan did. A file
 //! that is valid UTF-8 and declares no other charset has no such doubt.
 
 use std::ops::Range;
@@ -29,11 +31,18 @@ pub struct Split {
 }
 
 impl Split {
-    /// Whether the cut holds for a part read into `doc`: always, unless a
-    /// doubt about double-byte trail bytes stands and a game of `doc` was
-    /// read charset-aware (then only the whole file is read right).
+    /// Whether the cut holds for a part read into `doc`. Not when the part
+    /// alone looked like UTF-16 or UTF-32 (the whole file did not, or it
+    /// would not have been cut), nor, while a doubt about double-byte trail
+    /// bytes stands, when a game of the part is in a double-byte charset:
+    /// whether such a game is read charset-aware depends on what follows
+    /// it in the file. Then only the whole file is read right.
     pub fn holds_for(&self, doc: &crate::Document) -> bool {
-        !self.dbcs_doubt || doc.games().all(|g| doc.dbcs_of(g.root().id()).is_none())
+        doc.transcoded_from.is_none()
+            && (!self.dbcs_doubt
+                || doc
+                    .games()
+                    .all(|g| crate::charset::Dbcs::of(g.encoding()).is_none()))
     }
 }
 
@@ -84,7 +93,20 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
                 }
                 continue;
             }
-            b'(' => depth += 1,
+            b'(' => {
+                // A game tree that does not start `(;` is read with the
+                // parser's recovery, whose guesses depend on what follows:
+                // such a file is read whole.
+                if depth == 0
+                    && bytes[i + 1..]
+                        .iter()
+                        .find(|&&c| !crate::lexer::is_ws(c))
+                        .is_none_or(|&c| c != b';')
+                {
+                    return None;
+                }
+                depth += 1;
+            }
             b')' => {
                 if depth == 0 {
                     return None;
@@ -191,6 +213,7 @@ mod tests {
             b")(;C[x])\n(;C[y])",
             b"(;C[\x1b$B4A\x1b(B])\n(;C[y])",
             b"(;C[x])\n(;C[y]",
+            b"(;C[x])\n(C[y])",
             b"(;C[x])",
         ] {
             assert_eq!(
