@@ -48,6 +48,12 @@ for t in "${targets[@]}"; do
   else
     echo "fuzz: $t: FAILED"
     grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -20
+    # The input itself, so a failure seen only in CI's log can be replayed.
+    crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+    if [ -n "$crash" ] && [ -f "$crash" ] && [ "$(stat -c %s "$crash")" -le 4096 ]; then
+      echo "fuzz: $t: crashing input, base64 (decode with base64 -d):"
+      base64 -w 76 "$crash"
+    fi
     status=1
   fi
   rm -f "$log"

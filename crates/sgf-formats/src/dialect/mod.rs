@@ -435,7 +435,10 @@ const MAX_CHANGES: usize = 100;
 pub fn normalize_document(doc: &mut Document) -> Normalised {
     let mut ch = Normalised::default();
     for gi in 0..doc.game_count() {
-        let fs = findings(doc, gi);
+        let mut fs = findings(doc, gi);
+        // The main line is settled first: the other fixes read it (Fox's
+        // handicap guess replays it), and must read what is written.
+        fs.sort_by_key(|f| f.dialect != Dialect::GoAssistant);
         for f in &fs {
             let Some(root) = doc.game(gi).map(|g| g.root().id()) else {
                 continue;
