@@ -245,13 +245,115 @@ impl Document {
         g.encoding = UTF_8;
         g.display = UTF_8;
         g.source = crate::charset::CharsetSource::Declared;
+        self.refresh_uniform();
+        let _ = self.set_raw(root, "CA", &["UTF-8".to_string()]);
+    }
+
+    /// Re-encodes game `game` as UTF-8 and declares `CA[UTF-8]`, for text
+    /// its charset cannot hold (Big5 reads HKSCS characters it cannot
+    /// write back). Text is written as the canonical writer writes it, so
+    /// the canonical form of the document does not change.
+    ///
+    /// Returns `false`, changing nothing, when the game is UTF-8 already,
+    /// the file was transcoded (UTF-16), or a value holds bytes its charset
+    /// cannot decode: those bytes would be lost.
+    ///
+    /// ```
+    /// let mut doc = sgf_core::parse(b"(;CA[GBK]C[\xba\xda];B[pd])").document;
+    /// assert!(doc.transcode_game_to_utf8(0));
+    /// let root = doc.game(0).unwrap().root();
+    /// assert_eq!(root.text("CA").unwrap(), "UTF-8");
+    /// assert_eq!(root.text("C").unwrap(), "黑");
+    /// assert!(sgf_core::to_lossless_bytes(&doc).ends_with("C[黑];B[pd])".as_bytes()));
+    /// ```
+    pub fn transcode_game_to_utf8(&mut self, game: usize) -> bool {
+        let Some(g) = self.games.get(game) else {
+            return false;
+        };
+        let root = NodeId(g.root);
+        let enc = self.encoding_of(root);
+        if enc == UTF_8 || self.transcoded_from.is_some() {
+            return false;
+        }
+        let dbcs = self.dbcs_of(root);
+        let Some(ids) = self
+            .game(game)
+            .map(|g| g.nodes().map(|n| n.id()).collect::<Vec<_>>())
+        else {
+            return false;
+        };
+        // Every new value first: nothing changes when one cannot be decoded.
+        let mut rewrites: Vec<(NodeId, Vec<(usize, Vec<Box<[u8]>>)>)> = Vec::new();
+        for id in ids {
+            let nd = &self.nodes[id.0 as usize];
+            let mut props = Vec::new();
+            for (j, p) in self.props[nd.pstart as usize..(nd.pstart + u32::from(nd.plen)) as usize]
+                .iter()
+                .enumerate()
+            {
+                let vals = &self.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
+                if vals.iter().all(|v| self.raw_value(v).is_ascii()) {
+                    continue;
+                }
+                let vt = Document::value_type_of(self.key_ident(p.key));
+                let mut new = Vec::with_capacity(vals.len());
+                for v in vals {
+                    let raw = self.raw_value(v);
+                    if enc
+                        .decode_without_bom_handling_and_without_replacement(&text::unescape(
+                            raw, dbcs,
+                        ))
+                        .is_none()
+                    {
+                        return false;
+                    }
+                    let mut out = Vec::with_capacity(raw.len() + raw.len() / 2);
+                    crate::write::encode_value(&mut out, vt, raw, enc, dbcs);
+                    new.push(out.into_boxed_slice());
+                }
+                props.push((j, new));
+            }
+            if !props.is_empty() {
+                rewrites.push((id, props));
+            }
+        }
+        for (id, props) in rewrites {
+            let mut starts = Vec::with_capacity(props.len());
+            for (j, new) in props {
+                let vstart = self.values.len() as u32;
+                let n = new.len() as u32;
+                for b in new {
+                    self.owned.push(b);
+                    self.values.push(ValueData::owned(self.owned.len() - 1));
+                }
+                starts.push((j, vstart, n));
+            }
+            self.rewrite_props(id, |ps| {
+                for (j, vstart, n) in starts {
+                    ps[j].vstart = vstart;
+                    ps[j].vlen = n;
+                }
+            });
+        }
+        self.touch_games();
+        let g = &mut self.games[game];
+        g.encoding = UTF_8;
+        g.display = UTF_8;
+        g.source = crate::charset::CharsetSource::Declared;
+        g.dbcs = None;
+        self.refresh_uniform();
+        let _ = self.set_raw(root, "CA", &["UTF-8".to_string()]);
+        true
+    }
+
+    /// Whether every game decodes the same way, after a game's charset changed.
+    fn refresh_uniform(&mut self) {
         let first = self.games[0].encoding;
         self.uniform = self
             .games
             .iter()
             .all(|g| g.encoding == first && g.dbcs.is_none())
             .then_some(first);
-        let _ = self.set_raw(root, "CA", &["UTF-8".to_string()]);
     }
 
     fn push_owned_values(

@@ -807,7 +807,7 @@ fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
 /// Re-escapes raw value bytes as UTF-8: text is decoded and escaped again; a
 /// value of any other type keeps the structure of a composed value (the first
 /// unescaped `:`).
-fn encode_value(
+pub(crate) fn encode_value(
     out: &mut Vec<u8>,
     vt: ValueType,
     raw: &[u8],

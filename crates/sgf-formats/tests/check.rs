@@ -300,3 +300,32 @@ fn extra_application_values_are_kept_in_gc() {
     );
     assert_eq!(fix(&once), once);
 }
+
+/// Fuzz: Big5 reads HKSCS characters it cannot write back. Joining two
+/// `RU` values of such a game was reported at every round but never made,
+/// and made only by a second run on the UTF-8 output.
+#[test]
+fn text_the_charset_cannot_write_is_repaired_in_utf8() {
+    let input = b"(;CA[Big5]RU[Chinese]RU[Chines\x96\xa2\xbe\xaf Go];B[pd])";
+    let mut doc = parse(&input[..]).document;
+    let out = sgf_formats::repair::repair_to_canonical(
+        &mut doc,
+        &WriteOptions::default(),
+        &sgf_formats::repair::RepairOptions::default(),
+    );
+    let text = String::from_utf8(out.bytes.clone()).unwrap();
+    assert!(text.contains("RU[Chinese, Chines"), "{text}");
+    assert!(text.contains("CA[UTF-8]"), "{text}");
+    let joins = out
+        .changes
+        .iter()
+        .filter(|c| c.code == sgf_core::Code::TooManyValues)
+        .count();
+    assert_eq!(joins, 1, "{:?}", out.changes);
+    assert!(
+        out.remaining
+            .iter()
+            .all(|d| d.code != sgf_core::Code::TooManyValues)
+    );
+    assert_eq!(fix(&out.bytes), out.bytes);
+}

@@ -46,10 +46,15 @@ pub struct Change {
 struct Fixer<'a> {
     doc: &'a mut Document,
     changes: Vec<Change>,
+    /// The last value set could not be written: its note is not made.
+    unmade: bool,
 }
 
 impl Fixer<'_> {
     fn note(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        if std::mem::take(&mut self.unmade) {
+            return;
+        }
         self.changes.push(Change {
             code,
             message: message.into(),
@@ -68,6 +73,9 @@ impl Fixer<'_> {
         before: String,
         after: String,
     ) {
+        if std::mem::take(&mut self.unmade) {
+            return;
+        }
         self.changes.push(Change {
             code,
             message: message.into(),
@@ -110,23 +118,40 @@ impl Fixer<'_> {
             self.doc.remove_property(n, ident);
             return;
         }
-        match self.doc.set_raw(n, ident, raws) {
-            // U+FFFD stands for bytes that were not text in the game's
-            // charset, which cannot hold it: such a value is written with
-            // `?` in their place (the bytes are not text either way), so
-            // that repairing the repaired file changes nothing.
+        self.unmade = false;
+        let done = match self.doc.set_raw(n, ident, raws) {
             Err(sgf_core::EditError::Unrepresentable { .. }) => {
-                let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
-                let _ = self.doc.set_raw(n, ident, &raws);
+                // Text the game's charset reads but cannot write (Big5's
+                // HKSCS characters): the game becomes UTF-8, the form every
+                // repaired file is written in.
+                let transcoded = self
+                    .doc
+                    .game_of(n)
+                    .is_some_and(|g| self.doc.transcode_game_to_utf8(g));
+                if transcoded {
+                    self.doc.set_raw(n, ident, raws)
+                } else {
+                    // U+FFFD stands for bytes that were not text in the
+                    // game's charset, which cannot hold it: such a value is
+                    // written with `?` in their place (the bytes are not text
+                    // either way), so that repairing the repaired file
+                    // changes nothing.
+                    let raws: Vec<String> =
+                        raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
+                    self.doc.set_raw(n, ident, &raws)
+                }
             }
             // A value read past an unescaped `]` holds it as written: the
             // repaired value escapes it, as the canonical writer does.
             Err(sgf_core::EditError::BadRaw(_)) => {
                 let raws: Vec<String> = raws.iter().map(|r| escape_stray(r)).collect();
-                let _ = self.doc.set_raw(n, ident, &raws);
+                self.doc.set_raw(n, ident, &raws)
             }
-            _ => {}
-        }
+            r => r,
+        };
+        // The change is not reported as made (see `note`): the value stays
+        // as it was and the check of the output still shows the problem.
+        self.unmade = done.is_err();
     }
 
     /// Keeps the wording of a value about to be rewritten or deleted (see
@@ -232,6 +257,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     let mut f = Fixer {
         doc,
         changes: Vec::new(),
+        unmade: false,
     };
     for gi in 0..f.doc.game_count() {
         let go = game_type(f.doc, gi) == 1;
