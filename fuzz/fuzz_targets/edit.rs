@@ -83,7 +83,18 @@ fuzz_target!(|data: &[u8]| {
     // verifies it or refuses (the caller then writes the canonical form).
     let wo = WriteOptions::default();
     let expect = String::from_utf8_lossy(&to_canonical_bytes(&doc, &wo)).into_owned();
-    if clean {
+    // An edit may remove the text a game's charset decision rested on (the
+    // last GBK text of a `CA[GBK]` game whose other bytes are valid
+    // UTF-8): the checked writer must then refuse.
+    let charset_moved = {
+        let again = parse(&to_lossless_bytes(&doc)).document;
+        (0..doc.game_count().min(again.game_count())).any(|g| {
+            doc.game(g).unwrap().encoding() != again.game(g).unwrap().encoding()
+        })
+    };
+    if charset_moved {
+        assert!(to_lossless_bytes_checked(&doc).is_err());
+    } else if clean {
         let again = parse(&to_lossless_bytes(&doc)).document;
         assert_eq!(
             expect,

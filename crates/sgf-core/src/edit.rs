@@ -254,19 +254,20 @@ impl Document {
     /// write back). Text is written as the canonical writer writes it, so
     /// the canonical form of the document does not change.
     ///
-    /// Returns `false`, changing nothing, when the game is UTF-8 already,
-    /// the file was transcoded (UTF-16), or a value holds bytes its charset
-    /// cannot decode: those bytes would be lost.
+    /// Returns `false`, changing nothing, when the game is UTF-8 already or
+    /// the file was transcoded (UTF-16). Bytes the charset cannot decode
+    /// become U+FFFD, as in the canonical form, when `lossy`; otherwise a
+    /// game that holds such bytes is left as it is (`false`).
     ///
     /// ```
     /// let mut doc = sgf_core::parse(b"(;CA[GBK]C[\xba\xda];B[pd])").document;
-    /// assert!(doc.transcode_game_to_utf8(0));
+    /// assert!(doc.transcode_game_to_utf8(0, false));
     /// let root = doc.game(0).unwrap().root();
     /// assert_eq!(root.text("CA").unwrap(), "UTF-8");
     /// assert_eq!(root.text("C").unwrap(), "黑");
     /// assert!(sgf_core::to_lossless_bytes(&doc).ends_with("C[黑];B[pd])".as_bytes()));
     /// ```
-    pub fn transcode_game_to_utf8(&mut self, game: usize) -> bool {
+    pub fn transcode_game_to_utf8(&mut self, game: usize, lossy: bool) -> bool {
         let Some(g) = self.games.get(game) else {
             return false;
         };
@@ -283,7 +284,9 @@ impl Document {
             return false;
         };
         // Every new value first: nothing changes when one cannot be decoded.
-        let mut rewrites: Vec<(NodeId, Vec<(usize, Vec<Box<[u8]>>)>)> = Vec::new();
+        // Per node: (property index, its values re-encoded).
+        type NewValues = Vec<(usize, Vec<Box<[u8]>>)>;
+        let mut rewrites: Vec<(NodeId, NewValues)> = Vec::new();
         for id in ids {
             let nd = &self.nodes[id.0 as usize];
             let mut props = Vec::new();
@@ -299,11 +302,12 @@ impl Document {
                 let mut new = Vec::with_capacity(vals.len());
                 for v in vals {
                     let raw = self.raw_value(v);
-                    if enc
-                        .decode_without_bom_handling_and_without_replacement(&text::unescape(
-                            raw, dbcs,
-                        ))
-                        .is_none()
+                    if !lossy
+                        && enc
+                            .decode_without_bom_handling_and_without_replacement(&text::unescape(
+                                raw, dbcs,
+                            ))
+                            .is_none()
                     {
                         return false;
                     }

@@ -64,15 +64,26 @@ pub struct LosslessError {
     /// The first node (numbered from 0 in file order over all games) that
     /// would read differently.
     pub node: usize,
+    /// The game that holds it would be read in another charset: the edit
+    /// removed the text the charset decision rested on (the last GBK text
+    /// of a game declared `CA[GBK]` whose other bytes are valid UTF-8).
+    pub charset: Option<&'static str>,
 }
 
 impl std::fmt::Display for LosslessError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the edits touch damaged parts of the file (around node {}): written as it was, it would read differently; write the canonical form instead",
-            self.node
-        )
+        match self.charset {
+            Some(c) => write!(
+                f,
+                "after the edits the file's bytes read as {c} (around node {}): written as it was, its text would read differently; write the canonical form instead",
+                self.node
+            ),
+            None => write!(
+                f,
+                "the edits touch damaged parts of the file (around node {}): written as it was, it would read differently; write the canonical form instead",
+                self.node
+            ),
+        }
     }
 }
 
@@ -80,10 +91,10 @@ impl std::error::Error for LosslessError {}
 
 /// [`to_lossless_bytes`], verified: the output is read again and must give
 /// the edited tree (compared node by node in canonical form). In a file
-/// without syntax errors that always holds; next to damage the input
-/// carried (text the reader ignored, a missing `;`), an edit can make that
-/// damage read differently, and then this refuses rather than change the
-/// file silently.
+/// without syntax errors that holds unless an edit removes what a charset
+/// decision rested on; next to damage the input carried (text the reader
+/// ignored, a missing `;`), an edit can make that damage read differently.
+/// Then this refuses rather than change the file silently.
 ///
 /// # Errors
 /// When the lossless form would not read back as the edited document.
@@ -111,16 +122,29 @@ pub fn to_lossless_bytes_checked(doc: &Document) -> Result<Vec<u8>, LosslessErro
     let (mut a, mut b) = (doc.all_nodes(), again.all_nodes());
     let mut i = 0;
     loop {
-        match (a.next(), b.next()) {
-            (Some((ga, na)), Some((gb, nb)))
-                if ga == gb
-                    && doc.node(na).child_count() == again.node(nb).child_count()
-                    && node_text(doc, na) == node_text(&again, nb) =>
-            {
-                i += 1;
-            }
-            _ => return Err(LosslessError { node: i }),
+        let (Some((ga, na)), Some((gb, nb))) = (a.next(), b.next()) else {
+            return Err(LosslessError {
+                node: i,
+                charset: None,
+            });
+        };
+        let (ea, eb) = (doc.encoding_of(na), again.encoding_of(nb));
+        if ea != eb {
+            return Err(LosslessError {
+                node: i,
+                charset: Some(eb.name()),
+            });
         }
+        if ga != gb
+            || doc.node(na).child_count() != again.node(nb).child_count()
+            || node_text(doc, na) != node_text(&again, nb)
+        {
+            return Err(LosslessError {
+                node: i,
+                charset: None,
+            });
+        }
+        i += 1;
     }
 }
 
@@ -872,6 +896,21 @@ mod tests {
             to_lossless_bytes_checked(&doc).unwrap(),
             b"(;C[x](;B[aa]\n;W[kk]))"
         );
+    }
+
+    /// Fuzzing found it: a `CA[GBK]` game whose only GBK text is deleted
+    /// reads, written as it was, as UTF-8 (its other bytes are valid
+    /// UTF-8): refused, with the charset named.
+    #[test]
+    fn the_checked_writer_refuses_a_charset_that_would_change() {
+        let src = b"(;CA[GBK];C[a\xef\xbf\xbdd];C[\xba\xda\xc6\xe5])";
+        let mut doc = crate::parse(src).document;
+        assert_eq!(doc.game(0).unwrap().charset(), "GBK");
+        let last = doc.game(0).unwrap().nodes().nth(2).unwrap().id();
+        doc.remove_node(last).unwrap();
+        let err = to_lossless_bytes_checked(&doc).unwrap_err();
+        assert_eq!(err.charset, Some("UTF-8"));
+        assert!(err.to_string().contains("read as UTF-8"), "{err}");
     }
 
     /// Fuzzing found it: a property added to a file that ends inside a

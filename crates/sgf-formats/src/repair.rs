@@ -65,7 +65,9 @@ pub fn repair_to_canonical(
     write: &WriteOptions,
     opts: &RepairOptions,
 ) -> Repaired {
-    let changes = repair(doc, opts);
+    let mut opts = *opts;
+    opts.utf8_output = true;
+    let changes = repair(doc, &opts);
     let bytes = sgf_core::to_canonical_bytes(doc, write);
     let re = sgf_core::parse(&bytes);
     let mut remaining = re.diagnostics;

@@ -329,3 +329,27 @@ fn text_the_charset_cannot_write_is_repaired_in_utf8() {
     );
     assert_eq!(fix(&out.bytes), out.bytes);
 }
+
+/// Fuzz: a Shift_JIS game with bytes it cannot decode, whose joined `C`
+/// holds a character Shift_JIS reads (user-defined area) but cannot write.
+/// Headed for UTF-8 the game is transcoded; kept in its charset (the
+/// viewer's lossless save) the join is not made, and not reported.
+#[test]
+fn a_repair_the_charset_cannot_hold_is_made_in_utf8_or_not_at_all() {
+    let input = b"(;CA[Shift_JIS]C[a\xff];C[x\xf3[gf][hf])";
+    let once = fix(input);
+    assert!(String::from_utf8_lossy(&once).contains("gf\nhf]"));
+    assert_eq!(fix(&once), once);
+    let mut doc = parse(&input[..]).document;
+    let changes =
+        sgf_formats::repair::repair(&mut doc, &sgf_formats::repair::RepairOptions::default());
+    assert!(
+        changes
+            .iter()
+            .all(|c| c.code != sgf_core::Code::TooManyValues),
+        "{changes:?}"
+    );
+    let node = doc.game(0).unwrap().nodes().nth(1).unwrap();
+    assert_eq!(node.values("C").count(), 2);
+    assert_eq!(doc.game(0).unwrap().charset(), "Shift_JIS");
+}

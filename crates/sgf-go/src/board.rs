@@ -53,13 +53,18 @@ pub struct Board {
     stamp: u32,
     stack: Vec<u16>,
     group: Vec<u16>,
-    /// The neighbours of every point (`u16::MAX` for none), shared by the
-    /// boards of one size: no division per step of a flood fill.
+    /// The neighbours of every point, shared by the boards of one size: no
+    /// division per step of a flood fill. A missing neighbour is the index
+    /// one past the last point, a cell that holds [`BORDER`], so the loops
+    /// need no test for the edge.
     nbrs: NeighbourTable,
 }
 
 /// Neighbours of every point of a board size (see [`Board`]).
 type NeighbourTable = std::sync::Arc<[[u16; 4]]>;
+
+/// The content of the cell past the last point: neither empty nor a stone.
+const BORDER: u8 = 3;
 
 /// The neighbour table of a board size, made once per size and thread.
 fn neighbour_table(size: BoardSize) -> NeighbourTable {
@@ -76,7 +81,7 @@ fn neighbour_table(size: BoardSize) -> NeighbourTable {
                 (0..c * r)
                     .map(|i| {
                         let (x, y) = (i % c, i / c);
-                        let none = u16::MAX;
+                        let none = (c * r) as u16;
                         [
                             if x > 0 { (i - 1) as u16 } else { none },
                             if x + 1 < c { (i + 1) as u16 } else { none },
@@ -113,10 +118,12 @@ impl Board {
     /// An empty board.
     pub fn new(size: BoardSize) -> Board {
         let n = size.points();
+        let mut cells = vec![0; n + 1];
+        cells[n] = BORDER;
         Board {
             size,
-            cells: vec![0; n],
-            mark: vec![0; n],
+            cells,
+            mark: vec![0; n + 1],
             stamp: 0,
             stack: Vec::with_capacity(16),
             group: Vec::with_capacity(16),
@@ -165,33 +172,26 @@ impl Board {
 
     /// The raw cells, row-major, 0 empty, 1 black, 2 white.
     pub fn cells(&self) -> &[u8] {
-        &self.cells
+        &self.cells[..self.cells.len() - 1]
     }
 
     /// Number of stones of each colour: (black, white).
     pub fn count(&self) -> (usize, usize) {
-        let b = self.cells.iter().filter(|&&c| c == 1).count();
-        let w = self.cells.iter().filter(|&&c| c == 2).count();
+        let b = self.cells().iter().filter(|&&c| c == 1).count();
+        let w = self.cells().iter().filter(|&&c| c == 2).count();
         (b, w)
     }
 
-    /// The up to four neighbours of point `i` (`usize::MAX` for none).
+    /// The four neighbours of point `i`, the border cell for those off the board.
     #[inline]
     fn neighbour_array(&self, i: usize) -> [usize; 4] {
-        self.nbrs[i].map(|j| {
-            if j == u16::MAX {
-                usize::MAX
-            } else {
-                j as usize
-            }
-        })
+        self.nbrs[i].map(usize::from)
     }
 
+    /// Whether point `i` touches an empty point.
     #[inline]
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + use<> {
-        self.neighbour_array(i)
-            .into_iter()
-            .filter(|&j| j != usize::MAX)
+    fn touches_empty(&self, i: usize) -> bool {
+        self.neighbour_array(i).iter().any(|&k| self.cells[k] == 0)
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -215,7 +215,7 @@ impl Board {
         while let Some(j) = self.stack.pop() {
             let j = j as usize;
             self.group.push(j as u16);
-            for k in self.neighbours(j) {
+            for k in self.neighbour_array(j) {
                 let v = self.cells[k];
                 if v == 0 {
                     liberty = true;
@@ -237,9 +237,6 @@ impl Board {
         self.mark[i] = stamp;
         while let Some(j) = self.stack.pop() {
             for k in self.neighbour_array(j as usize) {
-                if k == usize::MAX {
-                    continue;
-                }
                 let v = self.cells[k];
                 if v == 0 {
                     return true;
@@ -254,6 +251,7 @@ impl Board {
     }
 
     /// Removes the group at `i`, appending its points to `out`.
+    #[inline(never)]
     fn remove_group(&mut self, i: usize, out: &mut Vec<Point>) {
         self.flood(i);
         let group = std::mem::take(&mut self.group);
@@ -275,7 +273,7 @@ impl Board {
         let mut n = 0;
         let group = std::mem::take(&mut self.group);
         for &j in &group {
-            for k in self.neighbours(j as usize) {
+            for k in self.neighbour_array(j as usize) {
                 if self.cells[k] == 0 && self.mark[k] != stamp {
                     self.mark[k] = stamp;
                     n += 1;
@@ -291,41 +289,49 @@ impl Board {
     /// played group if it has none (suicide).
     pub fn play(&mut self, color: Color, p: Point) -> MoveEffect {
         let mut eff = MoveEffect::default();
+        eff.occupied = self.play_into(color, p, &mut eff.captured, &mut eff.suicide);
+        eff
+    }
+
+    /// [`Board::play`] appending the removed stones to the caller's
+    /// buffers (replay reuses them from move to move); returns what the
+    /// point held before.
+    pub(crate) fn play_into(
+        &mut self,
+        color: Color,
+        p: Point,
+        captured: &mut Vec<Point>,
+        suicide: &mut Vec<Point>,
+    ) -> Option<Stone> {
         if !self.size.contains(p) {
-            return eff;
+            return None;
         }
         let i = self.idx(p);
         let old = self.cells[i];
-        if old != 0 {
-            eff.occupied = Some(Stone::from_u8(old));
-        }
+        let occupied = (old != 0).then(|| Stone::from_u8(old));
+        let before = captured.len();
         let me = Stone::of(color) as u8;
         let them = Stone::of(color.opponent()) as u8;
         self.cells[i] = me;
         let ns = self.neighbour_array(i);
         let mut empty_neighbour = false;
         for k in ns {
-            if k == usize::MAX {
-                continue;
-            }
             let v = self.cells[k];
             match v {
                 0 => empty_neighbour = true,
-                _ if v == them && !self.has_liberty(k) => {
-                    let mut captured = std::mem::take(&mut eff.captured);
-                    self.remove_group(k, &mut captured);
-                    eff.captured = captured;
+                // Most groups touched have a liberty next to the stone
+                // touched: found without a flood fill.
+                _ if v == them && !self.touches_empty(k) && !self.has_liberty(k) => {
+                    self.remove_group(k, captured);
                 }
                 _ => {}
             }
         }
         // A capture or an empty neighbour leaves the played group a liberty.
-        if eff.captured.is_empty() && !empty_neighbour && !self.has_liberty(i) {
-            let mut suicide = Vec::new();
-            self.remove_group(i, &mut suicide);
-            eff.suicide = suicide;
+        if captured.len() == before && !empty_neighbour && !self.has_liberty(i) {
+            self.remove_group(i, suicide);
         }
-        eff
+        occupied
     }
 }
 
@@ -407,30 +413,50 @@ impl Position {
 
     /// Executes a move (or pass) and updates captures, ko, move number and the player to move.
     pub fn play(&mut self, color: Color, mv: Move) -> MoveReport {
-        let mut rep = MoveReport::default();
+        let mut effect = MoveEffect::default();
+        let (occupied, ko_retake) =
+            self.play_into(color, mv, &mut effect.captured, &mut effect.suicide);
+        effect.occupied = occupied;
+        MoveReport { effect, ko_retake }
+    }
+
+    /// [`Position::play`] appending the removed stones to the caller's
+    /// buffers; returns what the point held and whether the move retook a ko.
+    pub(crate) fn play_into(
+        &mut self,
+        color: Color,
+        mv: Move,
+        captured: &mut Vec<Point>,
+        suicide: &mut Vec<Point>,
+    ) -> (Option<Stone>, bool) {
         self.move_number += 1;
         self.last_move = Some((color, mv));
         self.to_play = color.opponent();
         let Move::Play(p) = mv else {
             self.ko = None;
-            return rep;
+            return (None, false);
         };
-        rep.ko_retake = self.ko == Some(p);
-        let eff = self.board.play(color, p);
-        self.captures[color as usize] += eff.captured.len() as u32;
-        self.captures[color.opponent() as usize] += eff.suicide.len() as u32;
+        let ko_retake = self.ko == Some(p);
+        let (c0, s0) = (captured.len(), suicide.len());
+        let occupied = self.board.play_into(color, p, captured, suicide);
+        let (took, lost) = (captured.len() - c0, suicide.len() - s0);
+        self.captures[color as usize] += took as u32;
+        self.captures[color.opponent() as usize] += lost as u32;
         // A single stone that captured a single stone and has exactly one
-        // liberty (the captured point) creates a ko.
+        // liberty (the captured point) creates a ko: no neighbour of its
+        // colour, one empty neighbour.
         self.ko = None;
-        if eff.captured.len() == 1 && eff.suicide.is_empty() && self.board.liberties(p) == 1 {
-            let i = p.y as usize * self.board.size().cols as usize + p.x as usize;
-            self.board.flood(i);
-            if self.board.group.len() == 1 {
-                self.ko = Some(eff.captured[0]);
+        if took == 1 && lost == 0 {
+            let b = &self.board;
+            let me = Stone::of(color) as u8;
+            let ns = b.neighbour_array(b.idx(p));
+            if ns.iter().all(|&k| b.cells[k] != me)
+                && ns.iter().filter(|&&k| b.cells[k] == 0).count() == 1
+            {
+                self.ko = Some(captured[c0]);
             }
         }
-        rep.effect = eff;
-        rep
+        (occupied, ko_retake)
     }
 
     /// Why `mv` by `color` would break the rules here, if it would: an

@@ -184,19 +184,24 @@ fn trim(raw: &[u8]) -> &[u8] {
 }
 
 /// Reads a move value (`B`/`W`) on a board of `size`.
+#[inline]
 pub fn parse_move(raw: &[u8], size: BoardSize) -> ParsedMove {
     // The common case, two lower-case letters on the board, without the
     // general path (`tt` may be a pass: that goes the long way).
-    if let [a @ b'a'..=b'z', b @ b'a'..=b'z'] = *raw
-        && (a - b'a') < size.cols
-        && (b - b'a') < size.rows
-        && raw != b"tt"
-    {
-        return ParsedMove {
-            mv: Some(Move::Play(Point::new(a - b'a', b - b'a'))),
-            issue: None,
-        };
+    if let [a, b] = *raw {
+        let (x, y) = (a.wrapping_sub(b'a'), b.wrapping_sub(b'a'));
+        if x < size.cols.min(26) && y < size.rows.min(26) && (x, y) != (19, 19) {
+            return ParsedMove {
+                mv: Some(Move::Play(Point::new(x, y))),
+                issue: None,
+            };
+        }
     }
+    parse_move_slow(raw, size)
+}
+
+#[cold]
+fn parse_move_slow(raw: &[u8], size: BoardSize) -> ParsedMove {
     let t = trim(raw);
     if t.is_empty() {
         return ParsedMove {

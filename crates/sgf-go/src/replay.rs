@@ -3,7 +3,7 @@
 
 use sgf_core::{Color, Document, Node, NodeId, Point, Span};
 
-use crate::board::{MoveReport, Position, Stone};
+use crate::board::{Position, Stone};
 use crate::coords::{self, BoardSize, CoordIssue, Move};
 
 /// Something noteworthy that happened while executing a node.
@@ -70,13 +70,13 @@ pub fn apply_node(pos: &mut Position, node: &Node<'_>, log: &mut Vec<(u16, u8)>)
 }
 
 /// [`apply_node`] into a report whose buffers are reused.
+#[inline]
 pub fn apply_node_into(
     pos: &mut Position,
     node: &Node<'_>,
     log: &mut Vec<(u16, u8)>,
     rep: &mut NodeReport,
 ) {
-    use sgf_core::props::id;
     rep.moves.clear();
     rep.captured.clear();
     rep.events.clear();
@@ -90,6 +90,18 @@ pub fn apply_node_into(
         play_value(pos, log, rep, (ident, color, v), pm, false, false);
         return;
     }
+    apply_general(pos, node, log, rep);
+}
+
+/// [`apply_node_into`] for any node but a plain move.
+#[inline(never)]
+fn apply_general(
+    pos: &mut Position,
+    node: &Node<'_>,
+    log: &mut Vec<(u16, u8)>,
+    rep: &mut NodeReport,
+) {
+    use sgf_core::props::id;
     // One pass over the properties finds what replay needs.
     let (mut setup, mut pl, mut black, mut white, mut mn) = (false, None, None, None, None);
     for p in node.props() {
@@ -204,27 +216,29 @@ fn play_value(
     }
     // The undo log: the point's old content, then every removed stone.
     let snapshot_point = mv.point().map(|p| (idx(p), pos.board.get(p) as u8));
-    let MoveReport { effect, ko_retake } = pos.play(color, mv);
+    let start = rep.captured.len();
+    let mut suicide = Vec::new();
+    let (occupied, ko_retake) = pos.play_into(color, mv, &mut rep.captured, &mut suicide);
     if let Some(entry) = snapshot_point {
         log.push(entry);
     }
-    for &p in &effect.captured {
+    for &p in &rep.captured[start..] {
         log.push((idx(p), Stone::of(color.opponent()) as u8));
     }
-    for &p in &effect.suicide {
+    for &p in &suicide {
         log.push((idx(p), Stone::of(color) as u8));
     }
-    if let (Some(_), Some(p)) = (effect.occupied, mv.point()) {
+    if let (Some(_), Some(p)) = (occupied, mv.point()) {
         rep.events.push(NodeEvent {
             event: Event::Occupied { point: p },
             ident: static_ident(ident),
             span: v.span(),
         });
     }
-    if !effect.suicide.is_empty() {
+    if !suicide.is_empty() {
         rep.events.push(NodeEvent {
             event: Event::Suicide {
-                stones: effect.suicide.len(),
+                stones: suicide.len(),
             },
             ident: static_ident(ident),
             span: v.span(),
@@ -239,7 +253,6 @@ fn play_value(
             span: v.span(),
         });
     }
-    rep.captured.extend(effect.captured);
     rep.moves.push((color, mv));
 }
 

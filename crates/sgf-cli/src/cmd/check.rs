@@ -249,6 +249,7 @@ fn check_loaded(
     let mut doc = loaded.parsed.document;
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = args.variation_level;
+    opts.utf8_output = true;
     let changes = sgf_formats::repair::repair(&mut doc, &opts)
         .into_iter()
         .map(|c| {

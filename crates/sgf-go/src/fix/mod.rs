@@ -46,6 +46,7 @@ pub struct Change {
 struct Fixer<'a> {
     doc: &'a mut Document,
     changes: Vec<Change>,
+    utf8_output: bool,
     /// The last value set could not be written: its note is not made.
     unmade: bool,
 }
@@ -124,10 +125,11 @@ impl Fixer<'_> {
                 // Text the game's charset reads but cannot write (Big5's
                 // HKSCS characters): the game becomes UTF-8, the form every
                 // repaired file is written in.
+                let lossy = self.utf8_output;
                 let transcoded = self
                     .doc
                     .game_of(n)
-                    .is_some_and(|g| self.doc.transcode_game_to_utf8(g));
+                    .is_some_and(|g| self.doc.transcode_game_to_utf8(g, lossy));
                 if transcoded {
                     self.doc.set_raw(n, ident, raws)
                 } else {
@@ -244,6 +246,12 @@ fn info_node_above(doc: &Document, n: NodeId) -> NodeId {
 pub struct RepairOptions {
     /// Move variations written one level too deep up (`G008`, SGFC's `-v`).
     pub variation_level: bool,
+    /// The repaired document will be written in the canonical UTF-8 form
+    /// (as `check --fix` writes it): a game whose charset cannot hold a
+    /// repaired text then becomes UTF-8 even when bytes its charset cannot
+    /// decode turn into U+FFFD, as they do in that form anyway. Without it
+    /// such a game keeps its bytes and the repair is not made.
+    pub utf8_output: bool,
 }
 
 /// Repairs `doc` in place and returns every change made.
@@ -257,6 +265,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     let mut f = Fixer {
         doc,
         changes: Vec::new(),
+        utf8_output: opts.utf8_output,
         unmade: false,
     };
     for gi in 0..f.doc.game_count() {
