@@ -772,10 +772,22 @@ impl<'d> Node<'d> {
         if p.vlen != 1 {
             return None;
         }
-        match *self.doc.raw_value(&self.doc.values[p.vstart as usize]) {
-            [a, b] if a.is_ascii_lowercase() && b.is_ascii_lowercase() => Some((color, [a, b])),
-            _ => None,
-        }
+        let v = &self.doc.values[p.vstart as usize];
+        // A closed source value `[pd]` spans four bytes from its `[` (an
+        // unclosed or edited one has the flag bit in `end` or `start`).
+        let pair = if v.start & OWNED == 0 && v.end == v.start + 4 {
+            let at = v.start as usize + 1;
+            match self.doc.src.get(at..at + 2) {
+                Some(&[a, b]) => [a, b],
+                _ => return None,
+            }
+        } else {
+            match *self.doc.raw_value(v) {
+                [a, b] => [a, b],
+                _ => return None,
+            }
+        };
+        (pair[0].is_ascii_lowercase() && pair[1].is_ascii_lowercase()).then_some((color, pair))
     }
 
     /// Whether a known property is present (fast path by registry id).
