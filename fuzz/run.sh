@@ -4,10 +4,14 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# CI runs it for 15 s a target. For a long run, give more time and let
-# the corpus grow between runs (fuzz/corpus/ is not committed):
+# For a long run, give more time and let the corpus grow between runs
+# (fuzz/corpus/ is not committed):
 #   fuzz/run.sh 3600              # an hour per target
 #   fuzz/run.sh 0 edit            # until stopped, one target
+# CI runs a reproducible share instead: FUZZ_RUNS inputs a target from a
+# fixed FUZZ_SEED and a fresh corpus (the seeds only), so what CI found is
+# found again here with the same command:
+#   FUZZ_RUNS=6000 FUZZ_SEED=1 fuzz/run.sh 120
 # A crash is saved under fuzz/artifacts/TARGET/; reproduce it with
 #   cargo fuzz run -s none TARGET fuzz/artifacts/TARGET/crash-…
 # and turn it into a fixture under testdata/ before fixing it.
@@ -40,7 +44,13 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
   log=$(mktemp)
-  if cargo fuzz run -s none "$t" "corpus/$t" "$seeds" -- \
+  grow="corpus/$t"
+  extra=()
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    grow=$(mktemp -d)
+    extra=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+  fi
+  if cargo fuzz run -s none "$t" "$grow" "$seeds" -- "${extra[@]}" \
       -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=262144 \
       -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -57,5 +67,6 @@ for t in "${targets[@]}"; do
     status=1
   fi
   rm -f "$log"
+  if [ -n "${FUZZ_RUNS:-}" ]; then rm -rf "$grow"; fi
 done
 exit $status

@@ -514,3 +514,104 @@ test("memory: 200 edits in a 10,000-game collection, then re-opened six times", 
   }
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("collection.sgf"));
 });
+
+test("the game list: players, result, date, sorting, filtering, comment search", async () => {
+  const games = [
+    ["Lee Sedol", "9p", "Gu Li", "9p", "B+R", "2014-01-26", "MLily Cup", "good fight"],
+    ["Ke Jie", "9p", "AlphaGo", "", "W+R", "2017-05-23", "Future of Go", "the machine"],
+    ["Shin Jinseo", "9p", "Ke Jie", "9p", "B+2.5", "2020-11-03", "Samsung Cup", "a long ladder"],
+    ["Iyama Yuta", "9p", "Park Junghwan", "9p", "W+0.5", "2012-07-14", "", "no event"],
+  ];
+  let sgf = "";
+  for (const [pb, br, pw, wr, re, dt, ev, c] of games) {
+    sgf += `(;GM[1]FF[4]SZ[19]PB[${pb}]BR[${br}]PW[${pw}]${wr ? `WR[${wr}]` : ""}RE[${re}]DT[${dt}]${ev ? `EV[${ev}]` : ""}` +
+      `;B[pd];W[dd]C[${c}];B[pq])\n`;
+  }
+  writeFileSync(join(dir, "games.sgf"), sgf);
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "games.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => !document.querySelector("#games").hidden);
+  assert.equal(await page.textContent("#games"), "Game 1 / 4 ▾");
+  await page.click("#games");
+  await page.waitForSelector("#gamesdialog[open] tr.game");
+  const rows = () => page.$$eval("#gamestable tr.game", (trs) => trs.map((t) => [...t.cells].map((c) => c.textContent)));
+  let r = await rows();
+  assert.equal(r.length, 4);
+  assert.deepEqual(r[1], ["2", "Ke Jie 9p", "AlphaGo", "W+R", "2017-05-23", "Future of Go", "3"]);
+  // Sorted by date, then the other way; a game without the value stays last.
+  await page.click("#gamestable th[data-key=date]");
+  assert.deepEqual((await rows()).map((x) => x[0]), ["4", "1", "2", "3"]);
+  await page.click("#gamestable th[data-key=date]");
+  assert.deepEqual((await rows()).map((x) => x[0]), ["3", "2", "1", "4"]);
+  await page.click("#gamestable th[data-key=event]");
+  assert.deepEqual((await rows()).map((x) => x[0]), ["2", "1", "3", "4"]);
+  // Filtered as typed: every word, in players, ranks, results, events.
+  await page.fill("#gamesfilter", "ke jie");
+  assert.deepEqual((await rows()).map((x) => x[0]), ["2", "3"]);
+  assert.equal(await page.textContent("#gamescount"), "2 of 4");
+  await page.fill("#gamesfilter", "samsung 9p");
+  assert.deepEqual((await rows()).map((x) => x[0]), ["3"]);
+  // Searched in the comments by the server.
+  await page.fill("#gamesfilter", "LADDER");
+  assert.equal((await rows()).length, 0);
+  await page.click("#gamessearch");
+  await page.waitForFunction(() => document.querySelector("#gamescount").textContent.includes("hold"));
+  assert.deepEqual((await rows()).map((x) => x[0]), ["3"]);
+  await page.screenshot({ path: join(shots, "game-list.png") });
+  // A click opens the game.
+  await page.click("#gamestable tr.game");
+  await page.waitForFunction(() => document.querySelector("#games").textContent.startsWith("Game 3 /"));
+  assert.equal(await page.evaluate(() => window.qipuPage.state().game), 2);
+  // G opens the list again, on the game shown; Enter opens the first row.
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.press("g");
+  await page.waitForSelector("#gamesdialog[open] tr.current");
+  assert.equal(await page.textContent("#gamestable tr.current td"), "3");
+  await page.fill("#gamesfilter", "iyama");
+  await page.press("#gamesfilter", "Enter");
+  await page.waitForFunction(() => document.querySelector("#games").textContent.startsWith("Game 4 /"));
+});
+
+test("the game list of a large collection appears quickly", async () => {
+  // The real 10,388-game collection when the sample corpus is here, else one made up.
+  const real = join(repo, "..", "shared", "corpus", "real", "kgs", "kgs-6d-2006.sgf");
+  const name = "large-list.sgf";
+  if (existsSync(real)) {
+    copyFileSync(real, join(dir, name));
+  } else {
+    console.log("game list: ../shared/corpus absent; timing a made-up 10,000-game collection");
+    let sgf = "";
+    for (let g = 0; g < 10000; g++) sgf += `(;GM[1]FF[4]SZ[19]PB[B${g}]PW[W${g}]DT[2006-01-01]RE[B+R];B[pd];W[dd];B[pq])\n`;
+    writeFileSync(join(dir, name), sgf);
+  }
+  const r = await page.evaluate(async (name) => {
+    const post = async (path, body) => (await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify(body),
+    })).json();
+    const t0 = performance.now();
+    const st = await post("/api/open", { path: name, replace: window.qipuPage.state().session });
+    const open = performance.now() - t0;
+    window.qipuPage.show(st);
+    const t1 = performance.now();
+    document.querySelector("#games").click();
+    while (!document.querySelector("#gamesdialog[open] tr.game")) await new Promise((f) => setTimeout(f, 5));
+    const list = performance.now() - t1;
+    const t2 = performance.now();
+    const found = await post("/api/games/search", { session: st.session, q: "resign" });
+    const search = performance.now() - t2;
+    return { games: st.games, open, list, search, found: found.matches.length, rows: document.querySelectorAll("#gamestable tr.game").length };
+  }, name);
+  console.log(`game list: ${r.games} games; opened in ${Math.round(r.open)} ms, list shown in ${Math.round(r.list)} ms, ` +
+    `comments searched in ${Math.round(r.search)} ms (${r.found} games hold "resign"); ${r.rows} rows drawn`);
+  assert.ok(r.games >= 10000);
+  assert.ok(r.rows > 0 && r.rows < 200, "only the rows in view are drawn");
+  await page.keyboard.press("Escape");
+});

@@ -133,13 +133,9 @@ function show(s) {
   state = s;
   document.title = (s.dirty ? "• " : "") + (s.name || "Qipu") + " — Qipu";
   $("title").textContent = (s.dirty ? "• " : "") + (s.name || "");
-  const gsel = $("game");
-  gsel.hidden = s.games <= 1;
-  if (gsel.options.length !== s.games) {
-    gsel.innerHTML = "";
-    for (let i = 0; i < s.games; i++) gsel.add(new Option(`Game ${i + 1}`, i));
-  }
-  gsel.value = s.game;
+  const gb = $("games");
+  gb.hidden = s.games <= 1;
+  gb.textContent = `Game ${s.game + 1} / ${s.games} ▾`;
   $("board").innerHTML = s.board;
   const n = s.node;
   const who = n.to_play === "B" ? "Black" : "White";
@@ -505,7 +501,115 @@ click("svg", () => exportAs("svg"));
 click("jpg", () => exportAs("jpg"));
 click("bmp", () => exportAs("bmp"));
 $("numbers").addEventListener("change", () => call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&tree_version=" + tree.version));
-$("game").addEventListener("change", (e) => nav("game", { game: +e.target.value }));
+// ---- the game list: sortable, filtered as typed, searched in comments ----
+
+const ROW_HEIGHT = 24; // px, as in app.css: only the rows in view are drawn
+const games = { rows: [], view: [], key: "game", dir: 1, matches: null, query: "" };
+
+async function openGames() {
+  if (!state || state.games <= 1) return;
+  const r = await call("/api/games", { session: state.session });
+  if (!r) return;
+  games.rows = r.games;
+  games.matches = null;
+  $("gamesfilter").value = "";
+  filterGames();
+  $("gamesdialog").showModal();
+  const i = games.view.findIndex((g) => g.game === state.game);
+  $("gameswrap").scrollTop = Math.max(0, (i - 5) * ROW_HEIGHT);
+  drawGames();
+  $("gamesfilter").focus();
+}
+
+const rowText = (g) =>
+  [g.game + 1, g.black, g.black_rank, g.white, g.white_rank, g.result, g.date, g.event, g.name]
+    .filter((x) => x !== null && x !== undefined).join(" ").toLowerCase();
+
+const isEmpty = (x) => x === null || x === undefined || x === "";
+const compare = (a, b) => (typeof a === "number" ? a - b : String(a).localeCompare(String(b)));
+
+function filterGames() {
+  const words = $("gamesfilter").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const view = games.rows.filter((g) =>
+    games.matches ? games.matches.has(g.game) : words.every((w) => rowText(g).includes(w)));
+  const k = games.key;
+  const d = games.dir;
+  // Games without the value last, whichever the direction.
+  view.sort((a, b) => {
+    const ea = isEmpty(a[k]);
+    const eb = isEmpty(b[k]);
+    if (ea !== eb) return ea ? 1 : -1;
+    return (ea ? 0 : compare(a[k], b[k]) * d) || a.game - b.game;
+  });
+  games.view = view;
+  const n = games.rows.length;
+  $("gamescount").textContent = games.matches
+    ? `${view.length} of ${n} hold “${games.query}”`
+    : view.length === n ? `${n}` : `${view.length} of ${n}`;
+  for (const th of document.querySelectorAll("#gamestable th")) {
+    th.classList.toggle("sorted", th.dataset.key === games.key);
+    th.classList.toggle("desc", th.dataset.key === games.key && games.dir < 0);
+  }
+  drawGames();
+}
+
+function drawGames() {
+  const wrap = $("gameswrap");
+  const body = $("gamestable").tBodies[0];
+  const first = Math.max(0, Math.floor(wrap.scrollTop / ROW_HEIGHT) - 10);
+  const last = Math.min(games.view.length, first + Math.ceil(wrap.clientHeight / ROW_HEIGHT) + 20);
+  const esc = (s) => (s === null || s === undefined ? "" : String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
+  const who = (name, rank) => esc(name) + (rank ? ` <span class="nodename">${esc(rank)}</span>` : "");
+  let html = `<tr style="height:${first * ROW_HEIGHT}px"></tr>`;
+  for (let i = first; i < last; i++) {
+    const g = games.view[i];
+    html += `<tr class="game${g.game === state.game ? " current" : ""}" data-game="${g.game}">` +
+      `<td class="num">${g.game + 1}</td><td>${who(g.black, g.black_rank)}</td><td>${who(g.white, g.white_rank)}</td>` +
+      `<td>${esc(g.result)}</td><td>${esc(g.date)}</td><td title="${esc(g.name)}">${esc(g.event)}</td><td class="num">${g.moves}</td></tr>`;
+  }
+  html += `<tr style="height:${(games.view.length - last) * ROW_HEIGHT}px"></tr>`;
+  body.innerHTML = html;
+}
+
+function pickGame(g) {
+  $("gamesdialog").close();
+  nav("game", { game: g });
+}
+
+click("games", openGames);
+$("gameswrap").addEventListener("scroll", drawGames);
+$("gamestable").tHead.addEventListener("click", (e) => {
+  const k = e.target.dataset && e.target.dataset.key;
+  if (!k) return;
+  games.dir = games.key === k ? -games.dir : 1;
+  games.key = k;
+  filterGames();
+});
+$("gamestable").tBodies[0].addEventListener("click", (e) => {
+  const tr = e.target.closest("tr.game");
+  if (tr) pickGame(+tr.dataset.game);
+});
+$("gamesfilter").addEventListener("input", () => {
+  games.matches = null;
+  $("gameswrap").scrollTop = 0;
+  filterGames();
+});
+$("gamesfilter").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") {
+    e.preventDefault();
+    if (games.view.length) pickGame(games.view[0].game);
+  }
+});
+click("gamessearch", async () => {
+  const q = $("gamesfilter").value.trim();
+  if (!q) return;
+  const r = await call("/api/games/search", { session: state.session, q });
+  if (!r) return;
+  games.matches = new Set(r.matches);
+  games.query = q;
+  $("gameswrap").scrollTop = 0;
+  filterGames();
+});
 $("jump").addEventListener("change", (e) => {
   if (e.target.value !== "") nav("move", { move: +e.target.value });
   e.target.value = "";
@@ -526,6 +630,7 @@ document.addEventListener("keydown", (ev) => {
     ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
     PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
   };
+  if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
   if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
   if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
   if (keys[ev.key] && !ev.ctrlKey && !ev.metaKey) {

@@ -685,6 +685,37 @@ async fn repair_preview(State(app): State<Arc<App>>, body: axum::body::Bytes) ->
     .await
 }
 
+/// The game list of a session (see `Session::game_list`).
+async fn games(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || {
+        let r = (|| {
+            let req = body_json(&body)?;
+            let id = req["session"].as_u64().ok_or("session expected")?;
+            let session = app.session(id)?;
+            let s = session.lock().map_err(|_| "internal lock")?;
+            Ok(json!({ "games": s.game_list(), "game": s.game() }))
+        })();
+        json_response(r)
+    })
+    .await
+}
+
+/// The games whose game information or comments hold `q`.
+async fn games_search(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || {
+        let r = (|| {
+            let req = body_json(&body)?;
+            let id = req["session"].as_u64().ok_or("session expected")?;
+            let q = req["q"].as_str().ok_or("q expected")?.to_string();
+            let session = app.session(id)?;
+            let s = session.lock().map_err(|_| "internal lock")?;
+            Ok(json!({ "matches": s.search_games(&q) }))
+        })();
+        json_response(r)
+    })
+    .await
+}
+
 async fn files(State(app): State<Arc<App>>) -> Response {
     blocking(move || {
         let list = if app.directory {
@@ -817,6 +848,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/save", post(save))
         .route("/api/files", get(files))
         .route("/api/repair", post(repair_preview))
+        .route("/api/games", post(games))
+        .route("/api/games/search", post(games_search))
         .route("/api/export", get(export))
         .route("/search.js", get(db::search_js))
         .route("/api/db/info", get(db::info))

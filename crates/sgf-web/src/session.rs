@@ -45,6 +45,8 @@ struct Parts {
     current: usize,
     /// The diagnostics of the whole file, for the page.
     diagnostics: Value,
+    /// The game list as read when opened (see [`Session::game_list`]).
+    rows: Vec<Value>,
 }
 
 impl Parts {
@@ -58,6 +60,40 @@ impl Parts {
     fn games(&self) -> usize {
         self.first_game.last().copied().unwrap_or(0)
     }
+}
+
+/// One row of the game list: players, ranks, result, date, event, name and
+/// the number of moves of the main line.
+fn game_row(doc: &Document, local: usize, number: usize) -> Value {
+    let i = sgf_go::GameInfo::of(doc, local);
+    json!({
+        "game": number,
+        "black": i.black,
+        "black_rank": i.black_rank,
+        "white": i.white,
+        "white_rank": i.white_rank,
+        "result": i.result.map(|r| r.raw),
+        "date": i.dates.map(|d| d.raw),
+        "event": i.event,
+        "name": i.name,
+        "moves": sgf_go::main_line_move_count(doc, local),
+    })
+}
+
+/// Whether game `local` holds `needle` (lower case) in its game
+/// information or in any comment.
+fn game_holds(doc: &Document, local: usize, needle: &str) -> bool {
+    let Some(game) = doc.game(local) else {
+        return false;
+    };
+    let has = |t: &str| t.to_lowercase().contains(needle);
+    game.nodes().any(|n| {
+        n.props().any(|p| {
+            let kind = p.info().map(|i| i.kind);
+            let text = matches!(p.ident(), "C" | "N") || kind == Some(PropKind::GameInfo);
+            text && p.values().any(|v| has(&v.text()))
+        })
+    })
 }
 
 /// Reads one part of a collection as the whole file would be read.
@@ -198,7 +234,7 @@ impl Session {
             return Err(bytes);
         }
         match Session::collection_parts(&bytes, hint) {
-            Some((split, first_game, charset, diagnostics, first)) => {
+            Some((split, first_game, charset, diagnostics, rows, first)) => {
                 let mut s = Session::new(
                     id,
                     name,
@@ -215,6 +251,7 @@ impl Session {
                     kept: HashMap::new(),
                     current: 0,
                     diagnostics: Value::Array(diagnostics),
+                    rows,
                 });
                 s.reindex();
                 Ok(s)
@@ -224,7 +261,8 @@ impl Session {
     }
 
     /// The parts of a collection: their ranges, the number of each one's
-    /// first game, the charset, the file's diagnostics and the first part.
+    /// first game, the charset, the file's diagnostics, the game list and
+    /// the first part.
     #[allow(clippy::type_complexity)]
     fn collection_parts(
         bytes: &[u8],
@@ -233,6 +271,7 @@ impl Session {
         Vec<Range<usize>>,
         Vec<usize>,
         &'static str,
+        Vec<Value>,
         Vec<Value>,
         Document,
     )> {
@@ -243,6 +282,7 @@ impl Session {
         let mut lines_before = 0u32;
         let mut at = 0usize;
         let mut charset = None;
+        let mut rows = Vec::new();
         for r in &split.ranges {
             let l = read_part(&bytes[r.clone()], hint)?;
             if l.format != "SGF" || l.converted || l.parsed.document.game_count() == 0 {
@@ -256,6 +296,7 @@ impl Session {
             }
             charset.get_or_insert(l.charset);
             first_game.push(games);
+            rows.extend((0..doc.game_count()).map(|k| game_row(doc, k, games + k)));
             games += doc.game_count();
             lines_before += memchr_count(&bytes[at..r.start]);
             at = r.start;
@@ -279,6 +320,7 @@ impl Session {
             first_game,
             charset.unwrap_or("UTF-8"),
             diagnostics,
+            rows,
             first.parsed.document,
         ))
     }
@@ -338,6 +380,82 @@ impl Session {
         self.cursor = Cursor::new(&self.doc, self.lg());
         self.reindex();
         Ok(())
+    }
+
+    /// Every game of the record, with its global number, as `f(number,
+    /// document, index in it)`; the parts of a large collection not parsed
+    /// now are read for the call and dropped.
+    fn each_game(&self, mut f: impl FnMut(usize, &Document, usize)) {
+        let Some(p) = &self.parts else {
+            for k in 0..self.doc.game_count() {
+                f(k, &self.doc, k);
+            }
+            return;
+        };
+        let hint = PathBuf::from(&self.name);
+        for (i, r) in p.ranges.iter().enumerate() {
+            let read;
+            let doc = if i == p.current {
+                &self.doc
+            } else if let Some(d) = p.kept.get(&i) {
+                d
+            } else {
+                match read_part(&p.bytes[r.clone()], &hint) {
+                    Some(l) => {
+                        read = l.parsed.document;
+                        &read
+                    }
+                    None => continue,
+                }
+            };
+            for k in 0..doc.game_count() {
+                f(p.first_game[i] + k, doc, k);
+            }
+        }
+    }
+
+    /// The game list: one row per game (`game`, `black`, `black_rank`,
+    /// `white`, `white_rank`, `result`, `date`, `event`, `name`, `moves`).
+    /// A large collection's rows come from its opening, but for the parts
+    /// parsed now (shown or edited), read again.
+    pub fn game_list(&self) -> Vec<Value> {
+        match &self.parts {
+            Some(p) => {
+                let mut rows = p.rows.clone();
+                let mut fresh = |i: usize, doc: &Document| {
+                    for k in 0..doc.game_count() {
+                        let g = p.first_game[i] + k;
+                        if let Some(r) = rows.get_mut(g) {
+                            *r = game_row(doc, k, g);
+                        }
+                    }
+                };
+                fresh(p.current, &self.doc);
+                for (&i, d) in &p.kept {
+                    fresh(i, d);
+                }
+                rows
+            }
+            None => (0..self.doc.game_count())
+                .map(|k| game_row(&self.doc, k, k))
+                .collect(),
+        }
+    }
+
+    /// The numbers of the games whose game information or comments (`C`,
+    /// node names) hold `q`, case-insensitively.
+    pub fn search_games(&self, q: &str) -> Vec<usize> {
+        let needle = q.trim().to_lowercase();
+        let mut out = Vec::new();
+        if needle.is_empty() {
+            return out;
+        }
+        self.each_game(|g, doc, k| {
+            if game_holds(doc, k, &needle) {
+                out.push(g);
+            }
+        });
+        out
     }
 
     /// The number of games in the record.
