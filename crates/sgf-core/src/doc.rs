@@ -183,6 +183,8 @@ pub struct Document {
     pub(crate) lines: OnceLock<LineIndex>,
     /// The change being recorded (see [`Document::begin_change`]).
     pub(crate) journal: Option<Box<crate::edit::Change>>,
+    /// See [`Document::set_utf8_fallback`].
+    pub(crate) utf8_fallback: Option<bool>,
 }
 
 impl Document {
@@ -204,6 +206,7 @@ impl Document {
             edited: false,
             lines: OnceLock::new(),
             journal: None,
+            utf8_fallback: None,
         }
     }
 

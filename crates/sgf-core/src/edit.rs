@@ -350,6 +350,32 @@ impl Document {
         true
     }
 
+    /// What an edit does with text its game's charset cannot hold (Big5
+    /// reads HKSCS characters it cannot write; a value may hold U+FFFD for
+    /// bytes that were not text): refuse it with
+    /// [`EditError::Unrepresentable`] (`None`, the default), or turn the
+    /// game to UTF-8 first ([`Document::transcode_game_to_utf8`] with
+    /// `Some(lossy)`). Repairs headed for the canonical UTF-8 form
+    /// (`qipu fmt`, `check --fix`) set `Some(true)`: that form is UTF-8
+    /// anyway.
+    ///
+    /// ```
+    /// let mut doc = sgf_core::parse(b"(;CA[Big5]C[x];B[pd])").document;
+    /// let root = doc.game(0).unwrap().root().id();
+    /// assert!(doc.set_text(root, "C", "bytes \u{FFFD} lost").is_err());
+    /// doc.set_utf8_fallback(Some(true));
+    /// doc.set_text(root, "C", "bytes \u{FFFD} lost").unwrap();
+    /// assert_eq!(doc.game(0).unwrap().charset(), "UTF-8");
+    /// ```
+    pub fn set_utf8_fallback(&mut self, fallback: Option<bool>) {
+        self.utf8_fallback = fallback;
+    }
+
+    /// See [`Document::set_utf8_fallback`].
+    pub fn utf8_fallback(&self) -> Option<bool> {
+        self.utf8_fallback
+    }
+
     /// Whether every game decodes the same way, after a game's charset changed.
     fn refresh_uniform(&mut self) {
         let first = self.games[0].encoding;
@@ -369,10 +395,20 @@ impl Document {
             return Err(EditError::BadRaw(bad.clone()));
         }
         self.upgrade_ascii_game(node, raws);
-        let encoded: Vec<Box<[u8]>> = raws
-            .iter()
-            .map(|r| self.encode_raw(node, r))
-            .collect::<Result<_, _>>()?;
+        let encode = |d: &Document| {
+            raws.iter()
+                .map(|r| d.encode_raw(node, r))
+                .collect::<Result<Vec<Box<[u8]>>, _>>()
+        };
+        let mut encoded = encode(self);
+        if let (Err(EditError::Unrepresentable { .. }), Some(lossy)) =
+            (&encoded, self.utf8_fallback)
+            && let Some(g) = self.game_of(node)
+            && self.transcode_game_to_utf8(g, lossy)
+        {
+            encoded = encode(self);
+        }
+        let encoded = encoded?;
         let vstart = self.values.len() as u32;
         for e in encoded {
             self.owned.push(e);

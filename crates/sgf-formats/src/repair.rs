@@ -40,6 +40,11 @@ pub struct Repaired {
 
 /// Repairs `doc` in place: dialects, then the tree, the values and Go.
 pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
+    // The dialects too may write text the game's charset cannot hold.
+    let before = doc.utf8_fallback();
+    if opts.utf8_output {
+        doc.set_utf8_fallback(Some(true));
+    }
     let mut changes = dialect::normalize_document(doc).changes;
     changes.extend(sgf_go::fix::repair_with(doc, opts));
     // One repair can make another needed (a dialect seen once a bad value
@@ -56,6 +61,7 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         again = !more.is_empty();
         changes.extend(more);
     }
+    doc.set_utf8_fallback(before);
     changes
 }
 
@@ -85,7 +91,12 @@ pub fn repair_to_canonical(
 /// reports of the dialects, repeated by the normaliser, are kept once, and
 /// the diagnostics stay in input order.
 pub fn fmt(parsed: &mut Parsed) {
+    // Written in the canonical UTF-8 form: a game whose charset cannot
+    // hold a normalised text becomes UTF-8.
+    let before = parsed.document.utf8_fallback();
+    parsed.document.set_utf8_fallback(Some(true));
     let mut diags = dialect::normalize(&mut parsed.document);
+    parsed.document.set_utf8_fallback(before);
     let all = &mut parsed.diagnostics;
     all.retain(|d| d.code != Code::DialectDetected);
     all.append(&mut diags);

@@ -46,7 +46,6 @@ pub struct Change {
 struct Fixer<'a> {
     doc: &'a mut Document,
     changes: Vec<Change>,
-    utf8_output: bool,
     /// The last value set could not be written: its note is not made.
     unmade: bool,
 }
@@ -121,27 +120,14 @@ impl Fixer<'_> {
         }
         self.unmade = false;
         let done = match self.doc.set_raw(n, ident, raws) {
+            // Text the game's charset cannot hold, the game kept in it (see
+            // `RepairOptions::utf8_output`): U+FFFD stands for bytes that
+            // were not text in that charset, and is written `?` (the bytes
+            // are not text either way), so that repairing the repaired file
+            // changes nothing.
             Err(sgf_core::EditError::Unrepresentable { .. }) => {
-                // Text the game's charset reads but cannot write (Big5's
-                // HKSCS characters): the game becomes UTF-8, the form every
-                // repaired file is written in.
-                let lossy = self.utf8_output;
-                let transcoded = self
-                    .doc
-                    .game_of(n)
-                    .is_some_and(|g| self.doc.transcode_game_to_utf8(g, lossy));
-                if transcoded {
-                    self.doc.set_raw(n, ident, raws)
-                } else {
-                    // U+FFFD stands for bytes that were not text in the
-                    // game's charset, which cannot hold it: such a value is
-                    // written with `?` in their place (the bytes are not text
-                    // either way), so that repairing the repaired file
-                    // changes nothing.
-                    let raws: Vec<String> =
-                        raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
-                    self.doc.set_raw(n, ident, &raws)
-                }
+                let raws: Vec<String> = raws.iter().map(|r| r.replace('\u{FFFD}', "?")).collect();
+                self.doc.set_raw(n, ident, &raws)
             }
             // A value read past an unescaped `]` holds it as written: the
             // repaired value escapes it, as the canonical writer does.
@@ -262,10 +248,13 @@ pub fn repair(doc: &mut Document) -> Vec<Change> {
 /// Repairs `doc` in place with the optional repairs of `opts`: the tree,
 /// then the values, then Go.
 pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
+    let before = doc.utf8_fallback();
+    if opts.utf8_output {
+        doc.set_utf8_fallback(Some(true));
+    }
     let mut f = Fixer {
         doc,
         changes: Vec::new(),
-        utf8_output: opts.utf8_output,
         unmade: false,
     };
     for gi in 0..f.doc.game_count() {
@@ -330,6 +319,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
             structure::annotations_without_move(&mut f, n);
         }
     }
+    f.doc.set_utf8_fallback(before);
     f.changes
 }
 
