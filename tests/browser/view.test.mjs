@@ -615,3 +615,37 @@ test("the game list of a large collection appears quickly", async () => {
   assert.ok(r.rows > 0 && r.rows < 200, "only the rows in view are drawn");
   await page.keyboard.press("Escape");
 });
+
+test("the player bar: names, ranks, captures, time left, komi, result", async () => {
+  // White captures the black stone at aa on move 4; time left as recorded.
+  const sgf = "(;GM[1]FF[4]SZ[9]PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]WR[9p]KM[5.5]RE[W+1.5]" +
+    ";B[aa]BL[3590.4];W[ba]WL[3541];B[ee]BL[3500]OB[5];W[ab]WL[59]OW[3])";
+  writeFileSync(join(dir, "players.sgf"), sgf);
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "players.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("players.sgf"));
+  const bar = () => page.$$eval("#players .player", (ps) => ps.map((p) => [p.dataset.color, p.classList.contains("toplay"), p.textContent]));
+  let b = await bar();
+  assert.deepEqual(b.map((x) => x[0]), ["B", "W"]);
+  assert.match(b[0][2], /Cho Chikun 9p 0 captured/);
+  assert.match(b[1][2], /Kobayashi Koichi 9p 0 captured/);
+  assert.ok(b[0][1], "Black to play at the start");
+  assert.equal(await page.textContent("#players .facts"), "Komi 5.5 · W+1.5");
+  await page.click("#last");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
+  b = await bar();
+  assert.match(b[0][2], /0 captured 58:20 \(5\)$/);
+  assert.match(b[1][2], /1 captured 0:59 \(3\)$/);
+  assert.ok(b[0][1] && !b[1][1]);
+  await page.click("#prev");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 3"));
+  b = await bar();
+  assert.match(b[1][2], /0 captured 59:01$/);
+  await page.screenshot({ path: join(shots, "player-bar.png") });
+});

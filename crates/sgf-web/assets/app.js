@@ -129,6 +129,40 @@ function openRecord(body, what) {
 
 // ---- showing a state ----
 
+const esc = (s) => (s === null || s === undefined ? "" : String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
+
+// Seconds as h:mm:ss or m:ss.
+function clockText(c) {
+  const t = Math.max(0, Math.round(c.left));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, "0");
+  const text = h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  return c.periods !== null && c.periods !== undefined ? `${text} (${c.periods})` : text;
+}
+
+// The player bar: names, ranks, captures, time left, komi, handicap, result.
+function showPlayers(s) {
+  const info = s.info || {};
+  const n = s.node;
+  const clock = n.clock || {};
+  const side = (c, name, rank, team) =>
+    `<span class="player${c === n.to_play ? " toplay" : ""}" data-color="${c}">` +
+    `<span class="stone ${c}" aria-label="${c === "B" ? "Black" : "White"}"></span>` +
+    `<b class="name">${esc(name || (c === "B" ? "Black" : "White"))}</b>` +
+    (rank ? ` <span class="rank">${esc(rank)}</span>` : "") +
+    (team ? ` <span class="rank">(${esc(team)})</span>` : "") +
+    ` <span class="caps" title="Stones captured">${n.captures[c]} captured</span>` +
+    (clock[c] ? ` <span class="clock" title="Time left">${clockText(clock[c])}</span>` : "") +
+    `</span>`;
+  const facts = [];
+  if (info.KM) facts.push(`Komi ${esc(info.KM)}`);
+  if (info.HA) facts.push(`Handicap ${esc(info.HA)}`);
+  if (info.RE) facts.push(`<span class="result">${esc(info.RE)}</span>`);
+  $("players").innerHTML = side("B", info.PB, info.BR, info.BT) + side("W", info.PW, info.WR, info.WT) +
+    `<span class="facts">${facts.join(" · ")}</span>`;
+}
+
 function show(s) {
   state = s;
   document.title = (s.dirty ? "• " : "") + (s.name || "Qipu") + " — Qipu";
@@ -137,6 +171,7 @@ function show(s) {
   gb.hidden = s.games <= 1;
   gb.textContent = `Game ${s.game + 1} / ${s.games} ▾`;
   $("board").innerHTML = s.board;
+  showPlayers(s);
   const n = s.node;
   const who = n.to_play === "B" ? "Black" : "White";
   let status = `Move ${n.move_number}`;
@@ -558,7 +593,6 @@ function drawGames() {
   const body = $("gamestable").tBodies[0];
   const first = Math.max(0, Math.floor(wrap.scrollTop / ROW_HEIGHT) - 10);
   const last = Math.min(games.view.length, first + Math.ceil(wrap.clientHeight / ROW_HEIGHT) + 20);
-  const esc = (s) => (s === null || s === undefined ? "" : String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
   const who = (name, rank) => esc(name) + (rank ? ` <span class="nodename">${esc(rank)}</span>` : "");
   let html = `<tr style="height:${first * ROW_HEIGHT}px"></tr>`;
   for (let i = first; i < last; i++) {

@@ -96,6 +96,25 @@ fn game_holds(doc: &Document, local: usize, needle: &str) -> bool {
     })
 }
 
+/// The time left of each player at `node` as last recorded on its path
+/// (`BL`/`WL` seconds, `OB`/`OW` moves or periods left): `{"B": {"left",
+/// "periods"}, "W": …}`, a colour absent when never recorded.
+fn clock(doc: &Document, node: NodeId) -> Value {
+    let mut out = serde_json::Map::new();
+    for (c, left, periods) in [("B", "BL", "OB"), ("W", "WL", "OW")] {
+        let mut n = Some(doc.node(node));
+        while let Some(x) = n {
+            if let Some(l) = x.value(left).and_then(|v| v.real()) {
+                let p = x.value(periods).and_then(|v| v.number());
+                out.insert(c.into(), json!({"left": l, "periods": p}));
+                break;
+            }
+            n = x.parent();
+        }
+    }
+    Value::Object(out)
+}
+
 /// Reads one part of a collection as the whole file would be read.
 fn read_part(bytes: &[u8], hint: &std::path::Path) -> Option<sgf_formats::Loaded> {
     sgf_formats::read_any(bytes, Some(hint)).ok()
@@ -1152,6 +1171,7 @@ impl Session {
                 "move": mv.map(|(_, m)| match m { Move::Pass => "pass".to_string(), Move::Play(p) => coords::human(p, size) }),
                 "to_play": self.cursor.next_player(doc).as_str(),
                 "captures": {"B": pos.captures[0], "W": pos.captures[1]},
+                "clock": clock(doc, here),
                 "comment": node.text("C").map(|t| t.into_owned()),
                 "name": node.text("N").map(|t| t.into_owned()),
                 "annotations": annotations,
