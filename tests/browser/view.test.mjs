@@ -649,3 +649,63 @@ test("the player bar: names, ranks, captures, time left, komi, result", async ()
   assert.match(b[1][2], /0 captured 59:01$/);
   await page.screenshot({ path: join(shots, "player-bar.png") });
 });
+
+test("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
+  const sgf = "(;GM[1]FF[4]SZ[9];B[aa];W[bb](;B[cc];W[dd];B[ee])(;B[cd];W[de];B[ef]))";
+  writeFileSync(join(dir, "sabaki.sgf"), sgf);
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "sabaki.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("sabaki.sgf"));
+  const at = async (text) => {
+    await page.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
+  };
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.press("End");
+  await at("Move 5 (Black E5)");
+  // ↓ from the end of the main line: the next variation at the nearest fork, at the same depth.
+  await page.keyboard.press("ArrowDown");
+  await at("Move 5 (Black E4)");
+  await page.keyboard.press("ArrowUp");
+  await at("Move 5 (Black E5)");
+  await page.keyboard.press("ArrowDown");
+  await at("Move 5 (Black E4)");
+  // Back to the start, then → follows the variation visited last.
+  await page.keyboard.press("Home");
+  await at("Move 0");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
+  await at("Move 4 (White D5)");
+  await page.keyboard.press("End");
+  await at("Move 5 (Black E4)");
+  // A move number is found within the current variation.
+  await page.fill("#jump", "3");
+  await page.press("#jump", "Enter");
+  await at("Move 3 (Black C6)");
+  // Guessing: a miss, then the move.
+  await page.selectOption("#tool", "guess");
+  await clickPoint("aa");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Not that one (1 miss)"));
+  await at("Move 3");
+  await clickPoint("de");
+  await at("Move 4 (White D5)");
+  assert.equal(await page.textContent("#message"), "Right, after 1 miss.");
+  await page.selectOption("#tool", "play");
+  // Autoplay to the end of the variation, then it stops.
+  await page.selectOption("#autospeed", "500");
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  await page.keyboard.press("a");
+  assert.equal(await page.textContent("#autoplay"), "■");
+  await at("Move 5 (Black E4)");
+  await page.waitForFunction(() => document.querySelector("#autoplay").textContent === "▷", null, { timeout: 5000 });
+  // ? lists the keys.
+  await page.keyboard.press("?");
+  await page.waitForSelector("#helpdialog[open]");
+  assert.match(await page.textContent("#helpdialog"), /next variation at the nearest fork/);
+  await page.screenshot({ path: join(shots, "keys.png") });
+  await page.keyboard.press("Escape");
+});

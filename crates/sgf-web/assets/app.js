@@ -304,6 +304,7 @@ $("board").addEventListener("click", (ev) => {
   if (!pt || !state) return;
   const tool = $("tool").value;
   if (tool === "play") return play(pt);
+  if (tool === "guess") return guess(pt);
   if (tool.startsWith("setup")) return edit("setup", { point: pt, stone: tool.slice(5) });
   if (tool === "label") {
     const text = prompt("Label text (empty to remove):", "");
@@ -536,6 +537,48 @@ click("svg", () => exportAs("svg"));
 click("jpg", () => exportAs("jpg"));
 click("bmp", () => exportAs("bmp"));
 $("numbers").addEventListener("change", () => call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&tree_version=" + tree.version));
+// ---- autoplay and guessing the next move ----
+
+let autoTimer = null;
+function stopAutoplay() {
+  if (autoTimer) clearInterval(autoTimer);
+  autoTimer = null;
+  $("autoplay").classList.remove("on");
+  $("autoplay").textContent = "▷";
+}
+function toggleAutoplay() {
+  if (autoTimer) return stopAutoplay();
+  $("autoplay").classList.add("on");
+  $("autoplay").textContent = "■";
+  autoTimer = setInterval(async () => {
+    if (!state || state.node.children === 0) return stopAutoplay();
+    await call("/api/nav", () => ({ session: state.session, action: "next", tree_version: tree.version }));
+  }, +$("autospeed").value);
+}
+click("autoplay", toggleAutoplay);
+$("autospeed").addEventListener("change", () => {
+  if (autoTimer) { stopAutoplay(); toggleAutoplay(); }
+});
+
+let misses = 0;
+async function guess(pt) {
+  const next = state.node.next;
+  if (!next) return message("No next move here.");
+  if (next.point === pt) {
+    const tries = misses;
+    misses = 0;
+    await nav("next");
+    message(tries ? `Right, after ${tries} miss${tries > 1 ? "es" : ""}.` : "Right!");
+  } else {
+    misses++;
+    message(next.point === null
+      ? `Not that one: the next move is a pass (${misses} miss${misses > 1 ? "es" : ""}).`
+      : `Not that one (${misses} miss${misses > 1 ? "es" : ""}); → shows it.`, true);
+  }
+}
+
+click("help", () => $("helpdialog").showModal());
+
 // ---- the game list: sortable, filtered as typed, searched in comments ----
 
 const ROW_HEIGHT = 24; // px, as in app.css: only the rows in view are drawn
@@ -665,6 +708,8 @@ document.addEventListener("keydown", (ev) => {
     PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
   };
   if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
+  if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
+  if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
   if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
   if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
   if (keys[ev.key] && !ev.ctrlKey && !ev.metaKey) {
@@ -672,6 +717,8 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     ev.stopPropagation();
     if (t.tagName === "SELECT") t.blur();
+    stopAutoplay();
+    misses = 0;
     nav(keys[ev.key]);
   }
 }, true);

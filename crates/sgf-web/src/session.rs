@@ -45,8 +45,8 @@ struct Parts {
     current: usize,
     /// The diagnostics of the whole file, for the page.
     diagnostics: Value,
-    /// The game list as read when opened (see [`Session::game_list`]).
-    rows: Vec<Value>,
+    /// The game list, read on its first request (see [`Session::game_list`]).
+    rows: std::sync::OnceLock<Vec<Option<GameRow>>>,
 }
 
 impl Parts {
@@ -63,21 +63,53 @@ impl Parts {
 }
 
 /// One row of the game list: players, ranks, result, date, event, name and
-/// the number of moves of the main line.
-fn game_row(doc: &Document, local: usize, number: usize) -> Value {
-    let i = sgf_go::GameInfo::of(doc, local);
-    json!({
-        "game": number,
-        "black": i.black,
-        "black_rank": i.black_rank,
-        "white": i.white,
-        "white_rank": i.white_rank,
-        "result": i.result.map(|r| r.raw),
-        "date": i.dates.map(|d| d.raw),
-        "event": i.event,
-        "name": i.name,
-        "moves": sgf_go::main_line_move_count(doc, local),
-    })
+/// the number of moves of the main line (kept compact: a large collection
+/// holds thousands).
+struct GameRow {
+    texts: [Option<Box<str>>; 8],
+    moves: u32,
+}
+
+/// The keys of [`GameRow::texts`] in the JSON.
+const ROW_KEYS: [&str; 8] = [
+    "black",
+    "black_rank",
+    "white",
+    "white_rank",
+    "result",
+    "date",
+    "event",
+    "name",
+];
+
+impl GameRow {
+    fn of(doc: &Document, local: usize) -> GameRow {
+        let i = sgf_go::GameInfo::of(doc, local);
+        let b = |s: Option<String>| s.map(String::into_boxed_str);
+        GameRow {
+            texts: [
+                b(i.black),
+                b(i.black_rank),
+                b(i.white),
+                b(i.white_rank),
+                b(i.result.map(|r| r.raw)),
+                b(i.dates.map(|d| d.raw)),
+                b(i.event),
+                b(i.name),
+            ],
+            moves: sgf_go::main_line_move_count(doc, local) as u32,
+        }
+    }
+
+    fn to_json(&self, number: usize) -> Value {
+        let mut m = serde_json::Map::new();
+        m.insert("game".into(), json!(number));
+        for (k, t) in ROW_KEYS.iter().zip(&self.texts) {
+            m.insert((*k).into(), json!(t.as_deref()));
+        }
+        m.insert("moves".into(), json!(self.moves));
+        Value::Object(m)
+    }
 }
 
 /// Whether game `local` holds `needle` (lower case) in its game
@@ -157,6 +189,9 @@ pub struct Session {
     pub numbers: bool,
     /// Why the last play was refused as illegal (`ko`, `suicide`, `occupied`).
     illegal: Option<&'static str>,
+    /// The child of each node visited last: → and End follow it, as in
+    /// Sabaki, so stepping back and forth stays in the variation.
+    last_child: HashMap<NodeId, NodeId>,
 }
 
 /// Why an operation was refused (shown to the user).
@@ -234,6 +269,7 @@ impl Session {
             diagnostics,
             numbers: false,
             illegal: None,
+            last_child: HashMap::new(),
         };
         s.reindex();
         s
@@ -253,7 +289,7 @@ impl Session {
             return Err(bytes);
         }
         match Session::collection_parts(&bytes, hint) {
-            Some((split, first_game, charset, diagnostics, rows, first)) => {
+            Some((split, first_game, charset, diagnostics, first)) => {
                 let mut s = Session::new(
                     id,
                     name,
@@ -270,7 +306,7 @@ impl Session {
                     kept: HashMap::new(),
                     current: 0,
                     diagnostics: Value::Array(diagnostics),
-                    rows,
+                    rows: std::sync::OnceLock::new(),
                 });
                 s.reindex();
                 Ok(s)
@@ -280,8 +316,7 @@ impl Session {
     }
 
     /// The parts of a collection: their ranges, the number of each one's
-    /// first game, the charset, the file's diagnostics, the game list and
-    /// the first part.
+    /// first game, the charset, the file's diagnostics and the first part.
     #[allow(clippy::type_complexity)]
     fn collection_parts(
         bytes: &[u8],
@@ -290,7 +325,6 @@ impl Session {
         Vec<Range<usize>>,
         Vec<usize>,
         &'static str,
-        Vec<Value>,
         Vec<Value>,
         Document,
     )> {
@@ -301,7 +335,6 @@ impl Session {
         let mut lines_before = 0u32;
         let mut at = 0usize;
         let mut charset = None;
-        let mut rows = Vec::new();
         for r in &split.ranges {
             let l = read_part(&bytes[r.clone()], hint)?;
             if l.format != "SGF" || l.converted || l.parsed.document.game_count() == 0 {
@@ -315,7 +348,6 @@ impl Session {
             }
             charset.get_or_insert(l.charset);
             first_game.push(games);
-            rows.extend((0..doc.game_count()).map(|k| game_row(doc, k, games + k)));
             games += doc.game_count();
             lines_before += memchr_count(&bytes[at..r.start]);
             at = r.start;
@@ -339,7 +371,6 @@ impl Session {
             first_game,
             charset.unwrap_or("UTF-8"),
             diagnostics,
-            rows,
             first.parsed.document,
         ))
     }
@@ -397,6 +428,7 @@ impl Session {
         }
         self.game = g;
         self.cursor = Cursor::new(&self.doc, self.lg());
+        self.last_child.clear();
         self.reindex();
         Ok(())
     }
@@ -435,30 +467,40 @@ impl Session {
 
     /// The game list: one row per game (`game`, `black`, `black_rank`,
     /// `white`, `white_rank`, `result`, `date`, `event`, `name`, `moves`).
-    /// A large collection's rows come from its opening, but for the parts
-    /// parsed now (shown or edited), read again.
+    /// A large collection's rows are read from all its parts on the first
+    /// request and kept; the parts parsed now (shown or edited) are read
+    /// again each time.
     pub fn game_list(&self) -> Vec<Value> {
-        match &self.parts {
-            Some(p) => {
-                let mut rows = p.rows.clone();
-                let mut fresh = |i: usize, doc: &Document| {
-                    for k in 0..doc.game_count() {
-                        let g = p.first_game[i] + k;
-                        if let Some(r) = rows.get_mut(g) {
-                            *r = game_row(doc, k, g);
-                        }
-                    }
-                };
-                fresh(p.current, &self.doc);
-                for (&i, d) in &p.kept {
-                    fresh(i, d);
+        let Some(p) = &self.parts else {
+            return (0..self.doc.game_count())
+                .map(|k| GameRow::of(&self.doc, k).to_json(k))
+                .collect();
+        };
+        let rows = p.rows.get_or_init(|| {
+            let mut rows: Vec<Option<GameRow>> = (0..p.games()).map(|_| None).collect();
+            self.each_game(|g, doc, k| {
+                if let Some(r) = rows.get_mut(g) {
+                    *r = Some(GameRow::of(doc, k));
                 }
-                rows
+            });
+            rows
+        });
+        let live = |i: usize| i == p.current || p.kept.contains_key(&i);
+        let mut out = Vec::with_capacity(rows.len());
+        for (i, _) in p.ranges.iter().enumerate() {
+            let (a, b) = (p.first_game[i], p.first_game[i + 1]);
+            if live(i) {
+                let doc = if i == p.current {
+                    &self.doc
+                } else {
+                    &p.kept[&i]
+                };
+                out.extend((0..doc.game_count()).map(|k| GameRow::of(doc, k).to_json(a + k)));
+            } else {
+                out.extend((a..b).filter_map(|g| rows.get(g)?.as_ref().map(|r| r.to_json(g))));
             }
-            None => (0..self.doc.game_count())
-                .map(|k| game_row(&self.doc, k, k))
-                .collect(),
         }
+        out
     }
 
     /// The numbers of the games whose game information or comments (`C`,
@@ -577,19 +619,55 @@ impl Session {
     /// Moves through the tree.
     pub fn nav(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
         self.illegal = None;
+        let r = self.nav_inner(action, req);
+        self.remember_path();
+        r
+    }
+
+    /// The child → goes to from `node`: the one visited last, else the main line.
+    fn next_child(&self, node: NodeId) -> Option<NodeId> {
+        let n = self.doc.node(node);
+        self.last_child
+            .get(&node)
+            .copied()
+            .filter(|c| n.children().any(|k| k.id() == *c))
+            .or_else(|| n.first_child().map(|c| c.id()))
+    }
+
+    /// One step down the remembered line; false at its end.
+    fn step(&mut self) -> bool {
+        match self.next_child(self.cursor.node()) {
+            Some(c) => self.cursor.down(&self.doc, c),
+            None => false,
+        }
+    }
+
+    /// Records the path to the current node as the line last visited (up
+    /// to where it is recorded already).
+    fn remember_path(&mut self) {
+        let mut n = self.doc.node(self.cursor.node());
+        while let Some(p) = n.parent() {
+            if self.last_child.insert(p.id(), n.id()) == Some(n.id()) {
+                break;
+            }
+            n = p;
+        }
+    }
+
+    fn nav_inner(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
         let doc = &self.doc;
         match action {
             "next" => {
-                self.cursor.next(doc);
+                self.step();
             }
             "prev" => {
                 self.cursor.up();
             }
             "first" => while self.cursor.up() {},
-            "last" => self.cursor.to_end(doc),
+            "last" => while self.step() {},
             "forward10" => {
                 for _ in 0..10 {
-                    if !self.cursor.next(doc) {
+                    if !self.step() {
                         break;
                     }
                 }
@@ -602,7 +680,14 @@ impl Session {
                 }
             }
             "next_variation" | "prev_variation" => {
-                let node = doc.node(self.cursor.node());
+                // From the nearest fork at or above the current node, as in
+                // Sabaki: the next (previous) variation there, followed down
+                // to the same depth where it goes that deep.
+                let depth = self.cursor.depth();
+                let mut node = doc.node(self.cursor.node());
+                while node.parent().is_some_and(|p| p.child_count() < 2) {
+                    node = node.parent().expect("checked");
+                }
                 let sibs = node.siblings();
                 let i = node.variation_index();
                 let j = if action == "next_variation" {
@@ -613,6 +698,7 @@ impl Session {
                 if let Some(s) = sibs.get(j) {
                     let id = s.id();
                     self.goto(id);
+                    while self.cursor.depth() < depth && self.step() {}
                 }
             }
             "node" => {
@@ -621,9 +707,11 @@ impl Session {
                 self.goto(id);
             }
             "move" => {
+                // Within the current variation: back along the path, or on
+                // down the line last visited.
                 let want = req["move"].as_u64().ok_or("move number expected")? as u32;
-                while self.cursor.up() {}
-                while self.cursor.position().move_number < want && self.cursor.next(&self.doc) {}
+                while self.cursor.position().move_number > want && self.cursor.up() {}
+                while self.cursor.position().move_number < want && self.step() {}
             }
             "game" => {
                 let g = req["game"].as_u64().ok_or("game number expected")? as usize;
@@ -729,6 +817,13 @@ impl Session {
 
     /// Edits the record at the current node.
     pub fn edit(&mut self, op: &str, req: &Value) -> Result<(), OpError> {
+        let r = self.edit_inner(op, req);
+        // A move just played is the line → comes back to.
+        self.remember_path();
+        r
+    }
+
+    fn edit_inner(&mut self, op: &str, req: &Value) -> Result<(), OpError> {
         self.illegal = None;
         match op {
             "undo" => return self.step_back(false),
@@ -1172,6 +1267,11 @@ impl Session {
                 "to_play": self.cursor.next_player(doc).as_str(),
                 "captures": {"B": pos.captures[0], "W": pos.captures[1]},
                 "clock": clock(doc, here),
+                // What → plays next (for guessing it): colour and point, or "pass".
+                "next": self.next_child(here).and_then(|c| node_move(doc, c, size)).map(|(c, m)| json!({
+                    "color": c.as_str(),
+                    "point": match m { Move::Pass => None, Move::Play(p) => Some(p.to_string()) },
+                })),
                 "comment": node.text("C").map(|t| t.into_owned()),
                 "name": node.text("N").map(|t| t.into_owned()),
                 "annotations": annotations,
