@@ -651,7 +651,18 @@ impl<'a> Builder<'a> {
         }
         self.pos = end;
         let top = self.stack[self.stack.len() - 1];
-        if top.junk || top.first == NONE || top.after_var {
+        // Inside a parenthesis read as junk, a node started there by `;`
+        // (the latest node of the real frame below) takes the properties,
+        // as `fast_props` gives them to it.
+        let needs_node = if top.junk {
+            self.real_frame().is_none_or(|i| {
+                let f = &self.stack[i];
+                f.first == NONE || f.after_var || f.last != self.cur
+            })
+        } else {
+            top.first == NONE || top.after_var
+        };
+        if needs_node {
             self.syntax(
                 Code::MissingSemicolon,
                 Span::new(start as u32, start as u32),

@@ -356,6 +356,29 @@ mod tests {
         assert_eq!(codes(b"see B[aa] here\n(;B[aa])"), vec!["S003", "S023"]);
     }
 
+    /// Fuzzing found it (`split`): properties after a `;` inside a
+    /// parenthesis read as junk went to that node when read by the fast
+    /// path, to a node of their own near the end of the input.
+    #[test]
+    fn properties_after_a_node_in_junk_parentheses_read_alike_anywhere() {
+        let shape = |src: &[u8]| -> Vec<(usize, usize)> {
+            let d = parse(src).document;
+            d.games()
+                .map(|g| {
+                    (
+                        g.nodes().count(),
+                        g.nodes().map(|n| n.props().count()).sum(),
+                    )
+                })
+                .collect()
+        };
+        let near_end: &[u8] = b"(;GM[1](\xff (;AE[aa])\n ;B[ef]))";
+        let mut padded = near_end.to_vec();
+        padded.extend_from_slice(b"\n\n(;GM[1]C[padding for the fast path])");
+        assert_eq!(shape(near_end)[0], shape(&padded)[0]);
+        assert_eq!(shape(near_end)[0], (3, 3));
+    }
+
     #[test]
     fn lowercase_identifiers() {
         let p = parse(b"(;FF[3]AddBlack[aa]CoPyright[x])");
