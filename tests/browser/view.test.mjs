@@ -709,3 +709,58 @@ test("navigation as in Sabaki: the variation visited last, forks, jumps, autopla
   await page.screenshot({ path: join(shots, "keys.png") });
   await page.keyboard.press("Escape");
 });
+
+test("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
+  writeFileSync(join(dir, "markup.sgf"), "(;GM[1]FF[4]SZ[9];B[ee])");
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "markup.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("markup.sgf"));
+  await page.click("#last");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  const tool = async (t) => page.selectOption("#tool", t);
+  const changed = async (f) => {
+    const before = await page.evaluate(() => document.querySelector("#board").innerHTML);
+    await f();
+    await page.waitForFunction((b) => document.querySelector("#board").innerHTML !== b, before);
+  };
+  await tool("AR");
+  await clickPoint("aa");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Arrow: now click"));
+  await changed(() => clickPoint("cc"));
+  await tool("LN");
+  await clickPoint("ga");
+  await changed(() => clickPoint("gc"));
+  await tool("DD");
+  await changed(() => clickPoint("ii"));
+  await tool("TB");
+  await changed(() => clickPoint("hh"));
+  await tool("TW");
+  await changed(() => clickPoint("ah"));
+  await tool("labelA");
+  await changed(() => clickPoint("bb"));
+  await changed(() => clickPoint("db"));
+  await tool("label1");
+  await changed(() => clickPoint("fb"));
+  // An automatic label on a labelled point takes it away.
+  await tool("labelA");
+  await changed(() => clickPoint("db"));
+  await changed(() => clickPoint("fd"));
+  await page.screenshot({ path: join(shots, "markup.png") });
+  await tool("play");
+  await page.click("#save");
+  await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
+  const node = dump(join(dir, "markup.sgf")).games[0].nodes[1];
+  const props = Object.fromEntries(node.props);
+  assert.deepEqual(props.AR, ["aa:cc"]);
+  assert.deepEqual(props.LN, ["ga:gc"]);
+  assert.deepEqual(props.DD, ["ii"]);
+  assert.deepEqual(props.TB, ["hh"]);
+  assert.deepEqual(props.TW, ["ah"]);
+  assert.deepEqual(props.LB, ["bb:A", "fb:1", "fd:B"]);
+});

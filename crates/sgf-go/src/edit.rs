@@ -153,6 +153,63 @@ pub fn toggle_markup(
     Ok(present)
 }
 
+/// The point-list properties toggled point by point besides the shapes:
+/// dimmed points and territory.
+pub const POINT_SETS: [&str; 3] = ["DD", "TB", "TW"];
+
+/// Toggles a point in a point-list property that may share points with
+/// the shapes (`DD`, `TB`, `TW`). Returns whether the point is now in it.
+///
+/// # Errors
+/// Only if the document refuses the edit.
+pub fn toggle_point(
+    doc: &mut Document,
+    node: NodeId,
+    size: BoardSize,
+    ident: &str,
+    p: Point,
+) -> Result<bool, EditError> {
+    let mut pts = list(doc, node, ident, size);
+    let present = !pts.contains(&p);
+    if present {
+        pts.push(p);
+    } else {
+        pts.retain(|&q| q != p);
+    }
+    write_list(doc, node, ident, &pts)?;
+    Ok(present)
+}
+
+/// The next free automatic label of a node: `A`, `B`, … `Z`, `AA`… for
+/// letters, `1`, `2`, … for numbers (the first not used by a label there).
+pub fn next_label(doc: &Document, node: NodeId, numbers: bool) -> String {
+    let used: Vec<String> = doc
+        .node(node)
+        .values("LB")
+        .filter_map(|v| v.composed().map(|(_, t)| t.into_owned()))
+        .collect();
+    let name = |k: usize| -> String {
+        if numbers {
+            return (k + 1).to_string();
+        }
+        let mut k = k;
+        let mut out = Vec::new();
+        loop {
+            out.push(b'A' + (k % 26) as u8);
+            if k < 26 {
+                break;
+            }
+            k = k / 26 - 1;
+        }
+        out.reverse();
+        String::from_utf8(out).expect("ASCII")
+    };
+    (0..)
+        .map(name)
+        .find(|l| !used.contains(l))
+        .expect("an unused label")
+}
+
 /// Sets (`Some`) or removes (`None`) the label on a point.
 ///
 /// # Errors
@@ -223,6 +280,33 @@ pub fn toggle_line(
 mod tests {
     use super::*;
     use sgf_core::{parse, to_lossless_bytes};
+
+    #[test]
+    fn territory_and_dimming_share_points_with_shapes() {
+        let mut doc = parse(b"(;SZ[9]TR[aa])").document;
+        let root = doc.game(0).unwrap().root().id();
+        let size = BoardSize { cols: 9, rows: 9 };
+        assert!(toggle_point(&mut doc, root, size, "TB", Point::new(0, 0)).unwrap());
+        assert!(toggle_point(&mut doc, root, size, "DD", Point::new(1, 0)).unwrap());
+        assert!(!toggle_point(&mut doc, root, size, "DD", Point::new(1, 0)).unwrap());
+        assert_eq!(
+            String::from_utf8(to_lossless_bytes(&doc)).unwrap(),
+            "(;SZ[9]TR[aa]TB[aa])"
+        );
+    }
+
+    #[test]
+    fn automatic_labels_take_the_first_free_one() {
+        let mut doc = parse(b"(;SZ[9]LB[aa:A][bb:C][cc:1])").document;
+        let root = doc.game(0).unwrap().root().id();
+        assert_eq!(next_label(&doc, root, false), "B");
+        assert_eq!(next_label(&doc, root, true), "2");
+        let labels: Vec<String> = (0..26)
+            .map(|k| format!("dd:{}", (b'A' + k) as char))
+            .collect();
+        doc.set_raw(root, "LB", &labels).unwrap();
+        assert_eq!(next_label(&doc, root, false), "AA");
+    }
 
     #[test]
     fn play_descends_or_branches() {

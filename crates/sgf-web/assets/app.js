@@ -311,8 +311,22 @@ $("board").addEventListener("click", (ev) => {
     if (text === null) return;
     return edit("label", { point: pt, text });
   }
+  if (tool === "labelA" || tool === "label1") return edit("label", { point: pt, auto: tool === "labelA" ? "letter" : "number" });
+  if (tool === "AR" || tool === "LN") {
+    // The first click chooses where the line starts; the second draws it.
+    if (!lineFrom) {
+      lineFrom = pt;
+      return message(`${tool === "AR" ? "Arrow" : "Line"}: now click where it ends.`);
+    }
+    const from = lineFrom;
+    lineFrom = null;
+    if (from === pt) return message("");
+    return edit("line", { kind: tool, from, to: pt });
+  }
   return edit("markup", { point: pt, kind: tool });
 });
+let lineFrom = null;
+$("tool").addEventListener("change", () => { lineFrom = null; });
 
 // A move the rules forbid (ko, suicide, occupied point) is refused with a
 // warning, as in Sabaki; the user may insist.

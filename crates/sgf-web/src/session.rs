@@ -913,15 +913,51 @@ impl Session {
                 }
                 "markup" => {
                     let kind = req["kind"].as_str().unwrap_or("");
-                    if !edit::SHAPES.contains(&kind) {
+                    if edit::SHAPES.contains(&kind) {
+                        edit::toggle_markup(&mut self.doc, here, size, kind, point(req)?)
+                    } else if edit::POINT_SETS.contains(&kind) {
+                        edit::toggle_point(&mut self.doc, here, size, kind, point(req)?)
+                    } else {
                         return Err(format!("unknown markup `{kind}`"));
                     }
-                    edit::toggle_markup(&mut self.doc, here, size, kind, point(req)?)
+                    .map_err(|e| e.to_string())?;
+                }
+                "line" => {
+                    let kind = req["kind"].as_str().unwrap_or("");
+                    if !matches!(kind, "AR" | "LN") {
+                        return Err(format!("unknown line `{kind}`"));
+                    }
+                    let from = to_point(req["from"].as_str().unwrap_or(""), size)?;
+                    let to = to_point(req["to"].as_str().unwrap_or(""), size)?;
+                    if from == to {
+                        return Err("a line needs two different points".into());
+                    }
+                    edit::toggle_line(&mut self.doc, here, kind, from, to)
                         .map_err(|e| e.to_string())?;
                 }
                 "label" => {
-                    let text = req["text"].as_str().filter(|t| !t.is_empty());
-                    edit::set_label(&mut self.doc, here, size, point(req)?, text)
+                    // `auto`: the next free letter (`A`…) or number (`1`…).
+                    let auto = match req["auto"].as_str() {
+                        Some("letter") => Some(edit::next_label(&self.doc, here, false)),
+                        Some("number") => Some(edit::next_label(&self.doc, here, true)),
+                        _ => None,
+                    };
+                    let p = point(req)?;
+                    let has = self.doc.node(here).values("LB").any(|v| {
+                        v.composed().is_some_and(|(a, _)| {
+                            coords::parse_point(a.as_bytes(), size).map(|x| x.0) == Ok(p)
+                        })
+                    });
+                    // An automatic label on a labelled point removes it.
+                    let text = match auto {
+                        Some(_) if has => None,
+                        Some(a) => Some(a),
+                        None => req["text"]
+                            .as_str()
+                            .filter(|t| !t.is_empty())
+                            .map(str::to_string),
+                    };
+                    edit::set_label(&mut self.doc, here, size, p, text.as_deref())
                         .map_err(|e| e.to_string())?;
                 }
                 "comment" => {
