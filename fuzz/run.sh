@@ -9,8 +9,9 @@
 #   fuzz/run.sh 3600              # an hour per target
 #   fuzz/run.sh 0 edit            # until stopped, one target
 # CI runs a reproducible share instead: FUZZ_RUNS inputs a target from a
-# fixed FUZZ_SEED and a fresh corpus (the seeds only), so what CI found is
-# found again here with the same command:
+# fixed FUZZ_SEED, seeded from the repository's files alone (whatever the
+# machine has besides), so what CI found is found again here with the
+# same command:
 #   FUZZ_RUNS=6000 FUZZ_SEED=1 fuzz/run.sh 120
 # A crash is saved under fuzz/artifacts/TARGET/; reproduce it with
 #   cargo fuzz run -s none TARGET fuzz/artifacts/TARGET/crash-…
@@ -27,10 +28,15 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 
 # Seeds, shared by every target (a file is a valid input for all of them).
 seeds=corpus/seeds
+if [ -n "${FUZZ_RUNS:-}" ]; then
+  seeds=$(mktemp -d)
+fi
 mkdir -p "$seeds"
 find ../testdata ../examples -type f ! -name '*.snap' ! -name '*.md' -size -64k -print0 |
   xargs -0 -I{} sh -c 'cp "$1" "$2/$(sha1sum "$1" | cut -c1-16)"' _ {} "$seeds"
-if [ -d ../../shared/corpus ]; then
+if [ -n "${FUZZ_RUNS:-}" ]; then
+  echo "fuzz: reproducible share: $FUZZ_RUNS inputs a target, seed ${FUZZ_SEED:-1}, the repository's files as seeds"
+elif [ -d ../../shared/corpus ]; then
   # A sample of the corpus: every small file of the non-"real" sets.
   find ../../shared/corpus -type f -size -64k \( -name '*.sgf' -o -name '*.gib' -o -name '*.ngf' -o -name '*.ugf' -o -name '*.ugi' -o -name '*.wgs' \) -print0 |
     xargs -0 -I{} sh -c 'cp "$1" "$2/$(sha1sum "$1" | cut -c1-16)"' _ {} "$seeds"
