@@ -764,3 +764,77 @@ test("every markup: arrows and lines in two clicks, dimming, territory, automati
   assert.deepEqual(props.TW, ["ah"]);
   assert.deepEqual(props.LB, ["bb:A", "fb:1", "fd:B"]);
 });
+
+test("a phone-sized and a tablet-sized window: nothing overflows, the file list stays usable", async () => {
+  for (const [w, h] of [[390, 844], [768, 1024]]) {
+    const p = await browser.newPage({ viewport: { width: w, height: h } });
+    await p.goto(url);
+    await p.waitForSelector("#board svg");
+    const m = await p.evaluate(() => {
+      const r = (id) => document.getElementById(id).getBoundingClientRect();
+      return {
+        scroll: document.documentElement.scrollWidth,
+        files: r("files").height,
+        jump: r("jump").right,
+        board: r("board").width,
+        buttons: [...document.querySelectorAll("header button")].filter((b) => !b.hidden).map((b) => b.getBoundingClientRect().right),
+      };
+    });
+    assert.ok(m.scroll <= w, `${w} px: the page is ${m.scroll} px wide`);
+    assert.ok(m.files >= 60, `${w} px: the file list is ${m.files} px high`);
+    assert.ok(m.jump <= w, `${w} px: the move box ends at ${m.jump} px`);
+    assert.ok(Math.max(...m.buttons) <= w, `${w} px: a button ends at ${Math.max(...m.buttons)} px`);
+    assert.ok(m.board >= w - 40, `${w} px: the board is ${m.board} px wide`);
+    await p.screenshot({ path: join(shots, `window-${w}.png`) });
+    await p.close();
+  }
+});
+
+test("themes (light, dark, wood board) and stone sounds, remembered", async () => {
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "example.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  const look = () => page.evaluate(() => ({
+    page: getComputedStyle(document.body).backgroundColor,
+    board: document.querySelector("#board svg .background").getAttribute("fill"),
+    shown: getComputedStyle(document.querySelector("#board svg .background")).fill,
+    grain: getComputedStyle(document.querySelector("#board svg")).backgroundImage,
+  }));
+  await page.selectOption("#theme", "dark");
+  await page.waitForFunction(() => document.querySelector("#board svg .background").getAttribute("fill") === "#23262b");
+  let l = await look();
+  assert.equal(l.page, "rgb(29, 31, 35)");
+  await page.screenshot({ path: join(shots, "theme-dark.png") });
+  // Still dark after a move and after another record is opened.
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  assert.equal((await look()).board, "#23262b");
+  await page.selectOption("#theme", "wood");
+  await page.waitForFunction(() => document.querySelector("#board svg .background").getAttribute("fill") === "#dcb35c");
+  l = await look();
+  assert.equal(l.shown, "rgba(0, 0, 0, 0)");
+  assert.match(l.grain, /gradient/);
+  await page.screenshot({ path: join(shots, "theme-wood.png") });
+  await page.reload();
+  await page.waitForSelector("#board svg");
+  assert.equal(await page.inputValue("#theme"), "wood");
+  await page.selectOption("#theme", "light");
+  assert.equal((await look()).grain, "none");
+  // A sound for each stone stepped to, when asked for.
+  await page.check("#sound");
+  const before = await page.evaluate(() => window.qipuPage.soundsPlayed());
+  await page.click("#first");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+  assert.equal(await page.evaluate(() => window.qipuPage.soundsPlayed()) - before, 2);
+  await page.uncheck("#sound");
+});

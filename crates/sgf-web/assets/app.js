@@ -53,13 +53,13 @@ function call(path, body) {
 function nav(action, extra = {}) {
   if (!state) return;
   flushTyping();
-  return call("/api/nav", () => Object.assign({ session: state.session, action, tree_version: tree.version }, extra));
+  return call("/api/nav", () => Object.assign({ session: state.session, action, tree_version: tree.version, dark: isDark() }, extra));
 }
 
 function edit(op, extra = {}) {
   if (!state) return;
   if (!extra.merge_key) flushTyping();
-  return call("/api/edit", () => Object.assign({ session: state.session, op, tree_version: tree.version, numbers: $("numbers").checked }, extra));
+  return call("/api/edit", () => Object.assign({ session: state.session, op, tree_version: tree.version, numbers: $("numbers").checked, dark: isDark() }, extra));
 }
 
 // ---- typing: comments and game information are applied as they are typed ----
@@ -164,7 +164,16 @@ function showPlayers(s) {
 }
 
 function show(s) {
+  const before = state;
   state = s;
+  if (s.dark !== undefined && s.dark !== isDark()) {
+    // A record opened since the theme was chosen: drawn again in it.
+    setTimeout(refreshBoard, 0);
+  }
+  if ($("sound").checked && before && before.session === s.session && s.node.move &&
+      s.node.number !== before.node.number && s.node.move_number === before.node.move_number + 1) {
+    stoneSound();
+  }
   document.title = (s.dirty ? "• " : "") + (s.name || "Qipu") + " — Qipu";
   $("title").textContent = (s.dirty ? "• " : "") + (s.name || "");
   const gb = $("games");
@@ -550,7 +559,55 @@ click("png", () => exportAs("png"));
 click("svg", () => exportAs("svg"));
 click("jpg", () => exportAs("jpg"));
 click("bmp", () => exportAs("bmp"));
-$("numbers").addEventListener("change", () => call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&tree_version=" + tree.version));
+function refreshBoard() {
+  return call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&dark=" + isDark() + "&tree_version=" + tree.version);
+}
+$("numbers").addEventListener("change", refreshBoard);
+
+// ---- theme and sound, remembered by the browser ----
+
+function isDark() {
+  return $("theme").value === "dark";
+}
+function applyTheme() {
+  const t = $("theme").value;
+  document.body.classList.remove("theme-light", "theme-dark", "theme-wood");
+  document.body.classList.add("theme-" + t);
+  try { localStorage.setItem("qipu.theme", t); } catch (e) { /* private mode */ }
+}
+$("theme").addEventListener("change", () => {
+  applyTheme();
+  if (state) refreshBoard();
+});
+$("sound").addEventListener("change", () => {
+  try { localStorage.setItem("qipu.sound", $("sound").checked ? "1" : ""); } catch (e) { /* private mode */ }
+});
+try {
+  $("theme").value = localStorage.getItem("qipu.theme") || "light";
+  $("sound").checked = !!localStorage.getItem("qipu.sound");
+} catch (e) { /* private mode */ }
+applyTheme();
+
+// A short wooden click, made by the browser (no sound file).
+let audio = null;
+let soundsPlayed = 0;
+function stoneSound() {
+  try {
+    audio = audio || new AudioContext();
+    const t = audio.currentTime;
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.type = "triangle";
+    o.frequency.setValueAtTime(1100, t);
+    o.frequency.exponentialRampToValueAtTime(260, t + 0.05);
+    g.gain.setValueAtTime(0.35, t);
+    g.gain.exponentialRampToValueAtTime(0.001, t + 0.09);
+    o.connect(g).connect(audio.destination);
+    o.start(t);
+    o.stop(t + 0.1);
+    soundsPlayed++;
+  } catch (e) { /* no audio here */ }
+}
 // ---- autoplay and guessing the next move ----
 
 let autoTimer = null;
@@ -779,6 +836,7 @@ document.addEventListener("paste", (e) => {
 // The small interface other panels (search.js) use.
 window.qipuPage = {
   state: () => state, boardPoint, show, message, discardOk,
+  soundsPlayed: () => soundsPlayed,
   // After another record was opened in place of session `id`.
   closed: (id) => api("/api/close", { session: id }).catch(() => {}),
 };

@@ -524,6 +524,9 @@ fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
     if let Some(n) = req["numbers"].as_bool() {
         s.numbers = n;
     }
+    if let Some(d) = req["dark"].as_bool() {
+        s.dark = d;
+    }
     let r = f(s, &req);
     let mut st = s.state(req["tree_version"].as_u64());
     if let Err(e) = r {
@@ -558,12 +561,16 @@ async fn state(State(app): State<Arc<App>>, req: Request) -> Response {
         .unwrap_or(0u64);
     let tv = query_param(q.as_deref(), "tree_version").and_then(|v| v.parse().ok());
     let numbers = query_param(q.as_deref(), "numbers").map(|v| v == "true");
+    let dark = query_param(q.as_deref(), "dark").map(|v| v == "true");
     blocking(move || {
         let r = (|| {
             let session = app.session(id)?;
             let mut s = session.lock().map_err(|_| "internal lock")?;
             if let Some(n) = numbers {
                 s.numbers = n;
+            }
+            if let Some(d) = dark {
+                s.dark = d;
             }
             let mut st = s.state(tv);
             st["diagnostics"] = s.diagnostics_json();

@@ -187,6 +187,8 @@ pub struct Session {
     diagnostics: Vec<Diagnostic>,
     /// Move numbers on the board.
     pub numbers: bool,
+    /// The board drawn in the renderer's dark theme (the page's dark theme).
+    pub dark: bool,
     /// Why the last play was refused as illegal (`ko`, `suicide`, `occupied`).
     illegal: Option<&'static str>,
     /// The child of each node visited last: → and End follow it, as in
@@ -268,6 +270,7 @@ impl Session {
             input: None,
             diagnostics,
             numbers: false,
+            dark: false,
             illegal: None,
             last_child: HashMap::new(),
         };
@@ -1167,6 +1170,7 @@ impl Session {
                 s.format = "SGF".into();
                 s.charset = "UTF-8".into();
                 s.numbers = self.numbers;
+                s.dark = self.dark;
                 let g = self.game.min(s.game_count().saturating_sub(1));
                 let _ = s.show_game(g);
                 if let Some(&n) = s.order.get(node_number) {
@@ -1210,6 +1214,11 @@ impl Session {
                 MoveNumbers::None
             },
             status: false,
+            theme: if self.dark {
+                sgf_render::Theme::Dark
+            } else {
+                sgf_render::Theme::Light
+            },
             ..RenderOptions::default()
         }
     }
@@ -1293,6 +1302,7 @@ impl Session {
             "game": self.game,
             "games": self.game_count(),
             "undo_bytes": self.undo_bytes(),
+            "dark": self.dark,
             "info": info,
             "board": board,
             "node": {
