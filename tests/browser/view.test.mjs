@@ -838,3 +838,17 @@ test("themes (light, dark, wood board) and stone sounds, remembered", async () =
   assert.equal(await page.evaluate(() => window.qipuPage.soundsPlayed()) - before, 2);
   await page.uncheck("#sound");
 });
+
+test("copy the position as a Sensei's Library diagram", async () => {
+  await page.click("#first");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.click("#copydiagram");
+  await page.waitForSelector("#diagramdialog[open]");
+  const text = await page.inputValue("#diagramtext");
+  assert.match(text, /^\$\$Wc\n\$\$ -+\n\$\$ \| /);
+  assert.equal(text.trim().split("\n").length, 19 + 3);
+  assert.ok(text.includes("X"), text);
+  await page.keyboard.press("Escape");
+});

@@ -182,7 +182,10 @@ impl Diagram {
 
     /// Text; coordinates as `opts` says.
     pub fn to_text(&self, opts: &RenderOptions, style: TextStyle) -> String {
-        text::write(self, opts.coordinates, style)
+        match style {
+            TextStyle::Sensei => text::write_sensei(self, opts.coordinates),
+            _ => text::write(self, opts.coordinates, style),
+        }
     }
 
     /// PNG bytes, the longer side `size_px` pixels.

@@ -95,4 +95,7 @@ pub enum TextStyle {
     Ascii,
     /// `●` black, `○` white and box-drawing lines.
     Unicode,
+    /// The wiki diagram of Sensei's Library (`$$B`, `X`, `O`, `,` star
+    /// points, `B`/`W` circled stones, `1`–`0` for ten moves, `a`–`z`).
+    Sensei,
 }

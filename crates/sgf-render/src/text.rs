@@ -51,6 +51,125 @@ fn name(d: &Diagram, p: Point) -> String {
     sgf_go::coords::human(p, d.size)
 }
 
+/// Draws `d` as a Sensei's Library diagram: `$$B` (the colour of the first
+/// numbered move, else of the player to move; `c` with coordinates, `m`
+/// with the number of the first move when it is not 1), the board edges
+/// that are in view, then a row per line. Moves are numbered only when the
+/// numbers shown fit in ten (`1`…`9`, `0`), as the wiki draws them; markup
+/// without a wiki sign (selection, dimming, territory, arrows) is left out.
+pub(crate) fn write_sensei(d: &Diagram, coordinates: bool) -> String {
+    let v = d.drawn_view();
+    let cols = d.size.cols as usize;
+    let numbered: Vec<(Point, u32)> = (v.y0..=v.y1)
+        .flat_map(|y| (v.x0..=v.x1).map(move |x| Point::new(x, y)))
+        .filter(|&p| d.visible(p))
+        .filter_map(
+            |p| match d.numbers.get(p.y as usize * cols + p.x as usize) {
+                Some(&n) if n > 0 => Some((p, n)),
+                _ => None,
+            },
+        )
+        .collect();
+    let first = numbered.iter().map(|&(_, n)| n).min();
+    let last = numbered.iter().map(|&(_, n)| n).max();
+    let numbers = match (first, last) {
+        (Some(a), Some(b)) if b - a < 10 => Some(a),
+        _ => None,
+    };
+    let color = numbers
+        .and_then(|a| numbered.iter().find(|&&(_, n)| n == a))
+        .and_then(|&(p, _)| d.stone(p).color())
+        .or(d.status.as_ref().map(|s| s.to_play))
+        .unwrap_or(Color::Black);
+    let mut out = String::from(if color == Color::Black { "$$B" } else { "$$W" });
+    if coordinates {
+        out.push('c');
+    }
+    if let Some(a) = numbers.filter(|&a| a > 1) {
+        let _ = write!(out, "m{a}");
+    }
+    if let Some(t) = &d.title {
+        out.push(' ');
+        out.push_str(t);
+    }
+    out.push('\n');
+    let (left, right) = (v.x0 == 0, v.x1 + 1 == d.size.cols);
+    let width = 2 * (v.x1 - v.x0 + 1) as usize + 1 + 2 * usize::from(left) + 2 * usize::from(right);
+    let edge = format!("$$ {}\n", "-".repeat(width.saturating_sub(2)));
+    if v.y0 == 0 {
+        out.push_str(&edge);
+    }
+    for y in v.y0..=v.y1 {
+        out.push_str("$$");
+        if left {
+            out.push_str(" |");
+        }
+        for x in v.x0..=v.x1 {
+            let p = Point::new(x, y);
+            out.push(' ');
+            out.push(sensei_cell(d, p, numbers));
+        }
+        if right {
+            out.push_str(" |");
+        }
+        out.push('\n');
+    }
+    if v.y1 + 1 == d.size.rows {
+        out.push_str(&edge);
+    }
+    out
+}
+
+/// The wiki's sign for one point.
+fn sensei_cell(d: &Diagram, p: Point, first: Option<u32>) -> char {
+    if !d.visible(p) {
+        return ' ';
+    }
+    let shape = d.shapes.iter().find(|(q, _)| *q == p).map(|&(_, s)| s);
+    let number = first.and_then(|a| {
+        let n = d.numbers[p.y as usize * d.size.cols as usize + p.x as usize];
+        (n >= a && n > 0).then(|| char::from(b'0' + ((n - a + 1) % 10) as u8))
+    });
+    match d.stone(p) {
+        Stone::Black => number.unwrap_or(match shape {
+            Some(Shape::Circle) => 'B',
+            Some(Shape::Square) => '#',
+            Some(Shape::Triangle) => 'Y',
+            Some(Shape::Cross) => 'Z',
+            _ => 'X',
+        }),
+        Stone::White => number.unwrap_or(match shape {
+            Some(Shape::Circle) => 'W',
+            Some(Shape::Square) => '@',
+            Some(Shape::Triangle) => 'Q',
+            Some(Shape::Cross) => 'P',
+            _ => 'O',
+        }),
+        Stone::Empty => {
+            let label = d
+                .labels
+                .iter()
+                .chain(d.variations.iter())
+                .find(|(q, _)| *q == p)
+                .and_then(|(_, t)| {
+                    let mut cs = t.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_lowercase()),
+                        _ => None,
+                    }
+                });
+            label.unwrap_or(match shape {
+                Some(Shape::Circle) => 'C',
+                Some(Shape::Square) => 'S',
+                Some(Shape::Triangle) => 'T',
+                Some(Shape::Cross) => 'M',
+                _ if d.hoshi.contains(&p) => ',',
+                _ => '.',
+            })
+        }
+    }
+}
+
 /// Draws `d` as text.
 pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String {
     let v = d.drawn_view();

@@ -559,6 +559,21 @@ click("png", () => exportAs("png"));
 click("svg", () => exportAs("svg"));
 click("jpg", () => exportAs("jpg"));
 click("bmp", () => exportAs("bmp"));
+// The position as a Sensei's Library diagram: copied, and shown to copy by hand.
+click("copydiagram", async () => {
+  const res = await fetch(`/api/export?session=${state.session}&format=sensei&numbers=${$("numbers").checked}&t=${TOKEN}`);
+  if (!res.ok) return message(await res.text(), true);
+  const text = await res.text();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch (e) { /* no clipboard here: the dialog shows it */ }
+  $("diagramtext").value = text;
+  $("diagramnote").textContent = copied ? "Copied to the clipboard." : "Select and copy it:";
+  $("diagramdialog").showModal();
+  $("diagramtext").select();
+});
 function refreshBoard() {
   return call("/api/state?session=" + state.session + "&numbers=" + $("numbers").checked + "&dark=" + isDark() + "&tree_version=" + tree.version);
 }

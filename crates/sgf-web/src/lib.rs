@@ -783,12 +783,24 @@ fn export_blocking(app: &App, q: Option<&str>) -> Response {
         },
         f => f,
     });
-    let (mime, ext, bytes) = match image {
-        Some(image) => match diagram.to_image(&opts, size, image) {
+    let text = |style| diagram.to_text(&opts, style).into_bytes();
+    let (mime, ext, bytes) = match (image, format.as_str()) {
+        (Some(image), _) => match diagram.to_image(&opts, size, image) {
             Ok(b) => (image.mime_type(), image.extension(), b),
             Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
         },
-        None => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
+        // Text diagrams: Sensei's Library's wiki form, or qipu's ASCII.
+        (None, "sensei") => (
+            "text/plain; charset=utf-8",
+            "txt",
+            text(sgf_render::TextStyle::Sensei),
+        ),
+        (None, "txt" | "ascii") => (
+            "text/plain; charset=utf-8",
+            "txt",
+            text(sgf_render::TextStyle::Ascii),
+        ),
+        (None, _) => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
     };
     (
         [

@@ -25,12 +25,17 @@ pub enum Format {
     Ascii,
     /// Text with ●, ○ and box-drawing lines.
     Unicode,
+    /// The wiki diagram of Sensei's Library ($$B, X, O, numbered moves).
+    Sensei,
 }
 
 impl Format {
     /// Whether the output is text (safe to print on a terminal).
     fn is_text(self) -> bool {
-        matches!(self, Format::Svg | Format::Ascii | Format::Unicode)
+        matches!(
+            self,
+            Format::Svg | Format::Ascii | Format::Unicode | Format::Sensei
+        )
     }
 }
 
@@ -207,6 +212,7 @@ pub fn run(args: &Args) -> Result<u8> {
         }
         Format::Ascii => diagram.to_text(&opts, TextStyle::Ascii).into_bytes(),
         Format::Unicode => diagram.to_text(&opts, TextStyle::Unicode).into_bytes(),
+        Format::Sensei => diagram.to_text(&opts, TextStyle::Sensei).into_bytes(),
     };
     input::write_output(args.output.as_deref(), &bytes)?;
     Ok(0)
