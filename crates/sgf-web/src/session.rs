@@ -1338,24 +1338,56 @@ impl Session {
     }
 
     /// The tree layout: each node `[column, row, kind, parent number, flags]`.
-    /// The main line is row 0; every other variation takes the next free row.
+    /// The main line is row 0; a variation goes, as in Sabaki, in the first
+    /// row below its parent's where its line (the node and its main
+    /// continuation) finds the columns free, so short variations at
+    /// different moves share a row instead of one row each.
     fn tree_json(&self) -> Value {
         let doc = &self.doc;
         let size = self.size();
         let mut rows: Vec<(usize, usize)> = vec![(0, 0); self.order.len()];
-        let mut next_row = 0usize;
+        // Per row, the column ranges taken, sorted.
+        let mut taken: Vec<Vec<(usize, usize)>> = Vec::new();
+        let line_len = |n: sgf_core::Node<'_>| {
+            let mut len = 1;
+            let mut c = n.first_child();
+            while let Some(x) = c {
+                len += 1;
+                c = x.first_child();
+            }
+            len
+        };
+        let free = |row: &[(usize, usize)], a: usize, b: usize| {
+            // The first range ending at or after `a` must start after `b`.
+            let i = row.partition_point(|r| r.1 < a);
+            row.get(i).is_none_or(|r| r.0 > b)
+        };
         // Pre-order already: the first child continues its parent's row.
         for (i, &n) in self.order.iter().enumerate() {
             let node = doc.node(n);
             let (col, row) = match node.parent() {
-                None => (0, 0),
+                None => {
+                    taken.push(vec![(0, line_len(node) - 1)]);
+                    (0, 0)
+                }
                 Some(p) => {
                     let (pc, pr) = rows[self.number(p.id())];
-                    if node.variation_index() == 0 {
+                    if p.first_child().is_some_and(|f| f.id() == n) {
                         (pc + 1, pr)
                     } else {
-                        next_row += 1;
-                        (pc + 1, next_row)
+                        // The connector from the parent takes the column before.
+                        let (a, b) = (pc, pc + line_len(node));
+                        let mut r = pr + 1;
+                        while taken.get(r).is_some_and(|t| !free(t, a, b)) {
+                            r += 1;
+                        }
+                        if r == taken.len() {
+                            taken.push(Vec::new());
+                        }
+                        let t = &mut taken[r];
+                        let at = t.partition_point(|x| x.0 < a);
+                        t.insert(at, (a, b));
+                        (pc + 1, r)
                     }
                 }
             };

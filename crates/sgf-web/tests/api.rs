@@ -280,3 +280,42 @@ async fn edit_and_save_change_only_what_was_edited() {
     let canonical = std::fs::read_to_string(dir.join("a.sgf")).unwrap();
     assert!(canonical.contains("CA[UTF-8]") && canonical.contains("C[Good move. 好棋。]"));
 }
+
+/// The tree is packed as Sabaki packs it: short variations at different
+/// moves share a row; one that would overlap takes the next.
+#[tokio::test]
+async fn short_variations_at_different_moves_share_a_tree_row() {
+    let dir = served_dir("tree");
+    std::fs::write(
+        dir.join("tree.sgf"),
+        "(;GM[1]SZ[9];B[aa];W[ba](;B[ca];W[da];B[ea];W[fa];B[ga];W[ha](;B[ia];W[ab];B[bb])(;B[ib];W[ac]))(;B[cb];W[db];B[eb])(;B[cc];W[dc]))",
+    )
+    .unwrap();
+    let app = app(&ViewOptions {
+        path: Some(dir.join("tree.sgf")),
+        port: 0,
+        db: None,
+        token: Some(TOKEN.into()),
+    })
+    .unwrap();
+    let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
+    let st: Value = serde_json::from_str(&st).unwrap();
+    let nodes = st["tree"]["nodes"].as_array().unwrap().clone();
+    // [column, row] of each node, in file order.
+    let at: Vec<(u64, u64)> = nodes
+        .iter()
+        .map(|n| (n[0].as_u64().unwrap(), n[1].as_u64().unwrap()))
+        .collect();
+    // The main line: root and eleven moves in row 0.
+    assert!(
+        at[..12]
+            .iter()
+            .enumerate()
+            .all(|(i, &(c, r))| c == i as u64 && r == 0)
+    );
+    // B[ib] (column 9) and B[cb] (column 3) share row 1; B[cc] overlaps B[cb]'s line.
+    assert_eq!(at[12], (9, 1));
+    assert_eq!(at[14], (3, 1));
+    assert_eq!(at[17], (3, 2));
+    assert_eq!(at.iter().map(|a| a.1).max(), Some(2));
+}
