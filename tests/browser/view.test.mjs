@@ -852,3 +852,35 @@ test("copy the position as a Sensei's Library diagram", async () => {
   assert.ok(text.includes("X"), text);
   await page.keyboard.press("Escape");
 });
+
+test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from the browser's language, switchable", async () => {
+  await page.click("#first");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.selectOption("#lang", "ja");
+  await page.waitForFunction(() => document.querySelector("#open").textContent === "開く…");
+  assert.equal(await page.getAttribute("#next", "title"), "1手進む（→）");
+  assert.match(await page.textContent("#status"), /^0手目 · 黒の番/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+  await page.screenshot({ path: join(shots, "lang-ja.png") });
+  await page.selectOption("#lang", "ko");
+  await page.waitForFunction(() => document.querySelector("#open").textContent === "열기…");
+  await page.screenshot({ path: join(shots, "lang-ko.png") });
+  await page.selectOption("#lang", "zh-Hant");
+  await page.waitForFunction(() => document.querySelector("#open").textContent === "開啟…");
+  assert.match(await page.textContent("#status"), /^第 0 手 · 輪到黑方/);
+  // A browser set to Chinese (China) gets simplified Chinese by itself.
+  const ctx = await browser.newContext({ locale: "zh-CN", viewport: { width: 1280, height: 860 } });
+  const zh = await ctx.newPage();
+  await zh.goto(url);
+  await zh.waitForSelector("#board svg");
+  await zh.waitForFunction(() => document.querySelector("#open").textContent === "打开…");
+  assert.equal(await zh.inputValue("#lang"), "zh-Hans");
+  assert.equal(await zh.getAttribute("#comment", "placeholder"), "没有评论。输入即可添加。");
+  await zh.screenshot({ path: join(shots, "lang-zh-Hans.png") });
+  await ctx.close();
+  // Back to English, every word as it was.
+  await page.selectOption("#lang", "en");
+  await page.waitForFunction(() => document.querySelector("#open").textContent === "Open…");
+  assert.equal(await page.getAttribute("#next", "title"), "Next (→)");
+  assert.match(await page.textContent("#status"), /^Move 0 · Black to play/);
+});

@@ -10,6 +10,73 @@ let tree = { version: -1, nodes: [] }; // [x, y, kind, parent, flags] per node, 
 // Requests run one after another, in the order of the clicks and keys.
 let queue = Promise.resolve();
 
+// ---- languages: English is the key; translations in assets/i18n/*.json ----
+
+const LANGUAGES = { en: "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", ja: "日本語", ko: "한국어" };
+let dict = {}; // English → the chosen language
+
+// `text` in the chosen language, `{name}` replaced from `vars`.
+function tr(text, vars) {
+  let t = dict[text] || text;
+  if (vars) t = t.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return t;
+}
+
+// The browser's language, or the one chosen before.
+function pickLanguage() {
+  try {
+    const saved = localStorage.getItem("qipu.lang");
+    if (saved && LANGUAGES[saved]) return saved;
+  } catch (e) { /* private mode */ }
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const x = l.toLowerCase();
+    if (x === "zh-tw" || x === "zh-hk" || x === "zh-mo" || x.startsWith("zh-hant")) return "zh-Hant";
+    if (x.startsWith("zh")) return "zh-Hans";
+    if (x.startsWith("ja")) return "ja";
+    if (x.startsWith("ko")) return "ko";
+    if (x.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+// Parts of the page filled by the code, translated where they are made.
+const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "games", "gamescount",
+  "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
+  "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name"];
+const originals = new WeakMap(); // text node or element → its English text, attribute by attribute
+
+function translatePage() {
+  const skip = (el) => DYNAMIC.some((id) => { const d = document.getElementById(id); return d && d.contains(el) && !(id === "gamestable" && el.closest("thead")); });
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.nodeValue.trim() || n.parentElement.closest("script") || skip(n.parentElement)) continue;
+    if (!originals.has(n)) originals.set(n, n.nodeValue);
+    const en = originals.get(n);
+    const core = en.trim();
+    n.nodeValue = en.replace(core, tr(core));
+  }
+  for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
+    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter")) continue;
+    if (!originals.has(el)) {
+      originals.set(el, { title: el.getAttribute("title"), placeholder: el.getAttribute("placeholder"), label: el.getAttribute("aria-label") });
+    }
+    const o = originals.get(el);
+    if (o.title) el.title = tr(o.title);
+    if (o.placeholder) el.placeholder = tr(o.placeholder);
+    if (o.label) el.setAttribute("aria-label", tr(o.label));
+  }
+}
+
+async function setLanguage(lang) {
+  dict = lang === "en" ? {} : (await api(`/i18n/${lang}.json`).catch(() => ({ strings: {} }))).strings;
+  document.documentElement.lang = lang;
+  $("lang").value = lang;
+  try { localStorage.setItem("qipu.lang", lang); } catch (e) { /* private mode */ }
+  translatePage();
+  if (state) show(state);
+  if (typeof showInfo === "function" && state && state.info) { $("info").dataset.owner = ""; showInfo(state.info); }
+}
+
 async function api(path, body) {
   const opts = { headers: { "x-qipu-token": TOKEN } };
   if (body !== undefined) {
@@ -103,7 +170,7 @@ function watchField(el, make) {
 function discardOk(what = "Opening another file") {
   flushTyping();
   if (!state || !state.dirty) return true;
-  return confirm(`${state.name} has unsaved changes. ${what} discards them. Continue?`);
+  return confirm(tr("{name} has unsaved changes. {what} discards them. Continue?", { name: state.name, what: tr(what) }));
 }
 
 window.addEventListener("beforeunload", (e) => {
@@ -149,15 +216,15 @@ function showPlayers(s) {
   const side = (c, name, rank, team) =>
     `<span class="player${c === n.to_play ? " toplay" : ""}" data-color="${c}">` +
     `<span class="stone ${c}" aria-label="${c === "B" ? "Black" : "White"}"></span>` +
-    `<b class="name">${esc(name || (c === "B" ? "Black" : "White"))}</b>` +
+    `<b class="name">${esc(name || tr(c === "B" ? "Black" : "White"))}</b>` +
     (rank ? ` <span class="rank">${esc(rank)}</span>` : "") +
     (team ? ` <span class="rank">(${esc(team)})</span>` : "") +
-    ` <span class="caps" title="Stones captured">${n.captures[c]} captured</span>` +
-    (clock[c] ? ` <span class="clock" title="Time left">${clockText(clock[c])}</span>` : "") +
+    ` <span class="caps" title="${esc(tr("Stones captured"))}">${esc(tr("{n} captured", { n: n.captures[c] }))}</span>` +
+    (clock[c] ? ` <span class="clock" title="${esc(tr("Time left"))}">${clockText(clock[c])}</span>` : "") +
     `</span>`;
   const facts = [];
-  if (info.KM) facts.push(`Komi ${esc(info.KM)}`);
-  if (info.HA) facts.push(`Handicap ${esc(info.HA)}`);
+  if (info.KM) facts.push(`${esc(tr("Komi"))} ${esc(info.KM)}`);
+  if (info.HA) facts.push(`${esc(tr("Handicap"))} ${esc(info.HA)}`);
   if (info.RE) facts.push(`<span class="result">${esc(info.RE)}</span>`);
   $("players").innerHTML = side("B", info.PB, info.BR, info.BT) + side("W", info.PW, info.WR, info.WT) +
     `<span class="facts">${facts.join(" · ")}</span>`;
@@ -178,15 +245,16 @@ function show(s) {
   $("title").textContent = (s.dirty ? "• " : "") + (s.name || "");
   const gb = $("games");
   gb.hidden = s.games <= 1;
-  gb.textContent = `Game ${s.game + 1} / ${s.games} ▾`;
+  gb.textContent = tr("Game {i} / {n}", { i: s.game + 1, n: s.games }) + " ▾";
   $("board").innerHTML = s.board;
   showPlayers(s);
   const n = s.node;
-  const who = n.to_play === "B" ? "Black" : "White";
-  let status = `Move ${n.move_number}`;
-  if (n.move) status += ` (${n.color === "B" ? "Black" : "White"} ${n.move})`;
-  status += ` · ${who} to play · captures Black ${n.captures.B}, White ${n.captures.W}`;
-  status += ` · node ${n.number}`;
+  const colour = (c) => tr(c === "B" ? "Black" : "White");
+  let status = tr("Move {n}", { n: n.move_number });
+  if (n.move) status += ` (${colour(n.color)} ${n.move === "pass" ? tr("pass") : n.move})`;
+  status += " · " + tr("{who} to play", { who: colour(n.to_play) });
+  status += " · " + tr("captures Black {b}, White {w}", { b: n.captures.B, w: n.captures.W });
+  status += " · " + tr("node {n}", { n: n.number });
   $("status").textContent = status;
   if (document.activeElement !== $("comment")) $("comment").value = n.comment || "";
   if (document.activeElement !== $("name")) $("name").value = n.name || "";
@@ -196,7 +264,10 @@ function show(s) {
   for (const a of n.annotations) {
     const b = document.createElement("span");
     b.className = "badge " + (a.tone || "");
-    b.textContent = a.text;
+    // The server's English names, translated here (`(very)` kept apart).
+    const very = a.text.endsWith(" (very)");
+    const base = very ? a.text.slice(0, -7) : a.text;
+    b.textContent = (base.startsWith("Value ") ? tr("Value") + base.slice(5) : tr(base)) + (very ? " " + tr("(very)") : "");
     b.title = a.code;
     ann.appendChild(b);
   }
@@ -206,7 +277,7 @@ function show(s) {
     if (n.variations > n.alternatives.length) {
       const b = document.createElement("span");
       b.className = "badge";
-      b.textContent = `variation ${n.variation + 1} of ${n.variations}`;
+      b.textContent = tr("variation {i} of {n}", { i: n.variation + 1, n: n.variations });
       vars.appendChild(b);
     }
     n.alternatives.forEach((alt) => {
@@ -214,7 +285,7 @@ function show(s) {
       b.className = "badge var" + (alt.current ? " current" : "");
       const letter = n.variations <= 26 ? String.fromCharCode(65 + alt.index) : String(alt.index + 1);
       b.textContent = `${letter} ${alt.label}`;
-      b.title = "Go to this variation";
+      b.title = tr("Go to this variation");
       b.onclick = () => nav("node", { node: alt.number });
       vars.appendChild(b);
     });
@@ -247,7 +318,7 @@ function showInfo(info) {
   form.innerHTML = "";
   for (const [id, label] of INFO_FIELDS) {
     const l = document.createElement("label");
-    l.textContent = label;
+    l.textContent = tr(label);
     l.htmlFor = "info-" + id;
     const input = id === "GC" ? document.createElement("textarea") : document.createElement("input");
     input.id = "info-" + id;
@@ -264,7 +335,7 @@ function showDiagnostics(diags) {
   const shown = diags.filter((d) => d.severity !== "info");
   t.hidden = shown.length === 0;
   const e = shown.filter((d) => d.severity === "error").length;
-  t.textContent = `${e} error(s), ${shown.length - e} warning(s) in the file`;
+  t.textContent = tr("{e} error(s), {w} warning(s) in the file", { e, w: shown.length - e });
   list.innerHTML = "";
   for (const d of shown) {
     const li = document.createElement("li");
@@ -316,7 +387,7 @@ $("board").addEventListener("click", (ev) => {
   if (tool === "guess") return guess(pt);
   if (tool.startsWith("setup")) return edit("setup", { point: pt, stone: tool.slice(5) });
   if (tool === "label") {
-    const text = prompt("Label text (empty to remove):", "");
+    const text = prompt(tr("Label text (empty to remove):"), "");
     if (text === null) return;
     return edit("label", { point: pt, text });
   }
@@ -325,7 +396,7 @@ $("board").addEventListener("click", (ev) => {
     // The first click chooses where the line starts; the second draws it.
     if (!lineFrom) {
       lineFrom = pt;
-      return message(`${tool === "AR" ? "Arrow" : "Line"}: now click where it ends.`);
+      return message(tr(tool === "AR" ? "Arrow: now click where it ends." : "Line: now click where it ends."));
     }
     const from = lineFrom;
     lineFrom = null;
@@ -454,7 +525,7 @@ click("redo", () => edit("redo"));
 click("pass", () => edit("play", { point: null }));
 click("promote", () => edit("promote"));
 click("delete", () => {
-  if (confirm("Delete this node and everything after it?")) edit("delete");
+  if (confirm(tr("Delete this node and everything after it?"))) edit("delete");
 });
 click("savecomment", () => edit("comment", { text: $("comment").value, name: $("name").value }));
 click("saveinfo", () => {
@@ -491,7 +562,7 @@ function conflict(text) {
     if (choice === "overwrite") save(true);
     else if (choice === "saveas") $("saveas").click();
     else if (choice === "reload") {
-      if (state.dirty && !confirm("Reloading discards your unsaved changes. Reload anyway?")) return;
+      if (state.dirty && !confirm(tr("Reloading discards your unsaved changes. Reload anyway?"))) return;
       call("/api/open", { path: state.path, replace: state.session });
     }
   };
@@ -514,7 +585,7 @@ async function repairPreview() {
     if (c.before || c.after) {
       const detail = document.createElement("div");
       detail.className = "repairdetail";
-      detail.textContent = `${c.before || "—"} → ${c.after || "deleted"}`;
+      detail.textContent = `${c.before || "—"} → ${c.after || tr("deleted")}`;
       li.append(detail);
     }
     list.append(li);
@@ -532,19 +603,19 @@ click("repair", async () => {
     if (d.returnValue !== "apply") return;
     await edit("repair", { variation_level: $("repairlevel").checked });
     await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
-    message("Repaired (Undo reverts it).");
+    message(tr("Repaired (Undo reverts it)."));
   };
   d.showModal();
 });
 $("repairlevel").addEventListener("change", repairPreview);
 click("saveas", async () => {
   const suggestion = (state.path || state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
-  const path = prompt("Save the canonical FF[4] UTF-8 form as:", suggestion);
+  const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
   if (!path) return;
   const r = await api("/api/save", { session: state.session, mode: "canonical", path }).catch((e) => message(e.message, true));
   if (r) {
     await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
-    message(`Saved ${r.saved}` + (r.backup ? ` (the file it replaced kept as ${r.backup})` : ""));
+    message(tr("Saved {path}", { path: r.saved }) + (r.backup ? " " + tr("(the file it replaced kept as {path})", { path: r.backup }) : ""));
   }
 });
 function exportAs(format) {
@@ -570,7 +641,7 @@ click("copydiagram", async () => {
     copied = true;
   } catch (e) { /* no clipboard here: the dialog shows it */ }
   $("diagramtext").value = text;
-  $("diagramnote").textContent = copied ? "Copied to the clipboard." : "Select and copy it:";
+  $("diagramnote").textContent = tr(copied ? "Copied to the clipboard." : "Select and copy it:");
   $("diagramdialog").showModal();
   $("diagramtext").select();
 });
@@ -649,17 +720,17 @@ $("autospeed").addEventListener("change", () => {
 let misses = 0;
 async function guess(pt) {
   const next = state.node.next;
-  if (!next) return message("No next move here.");
+  if (!next) return message(tr("No next move here."));
   if (next.point === pt) {
     const tries = misses;
     misses = 0;
     await nav("next");
-    message(tries ? `Right, after ${tries} miss${tries > 1 ? "es" : ""}.` : "Right!");
+    message(tries === 0 ? tr("Right!") : tries === 1 ? tr("Right, after 1 miss.") : tr("Right, after {n} misses.", { n: tries }));
   } else {
     misses++;
     message(next.point === null
-      ? `Not that one: the next move is a pass (${misses} miss${misses > 1 ? "es" : ""}).`
-      : `Not that one (${misses} miss${misses > 1 ? "es" : ""}); → shows it.`, true);
+      ? tr("Not that one: the next move is a pass.")
+      : misses === 1 ? tr("Not that one (1 miss); → shows it.") : tr("Not that one ({n} misses); → shows it.", { n: misses }), true);
   }
 }
 
@@ -708,8 +779,8 @@ function filterGames() {
   games.view = view;
   const n = games.rows.length;
   $("gamescount").textContent = games.matches
-    ? `${view.length} of ${n} hold “${games.query}”`
-    : view.length === n ? `${n}` : `${view.length} of ${n}`;
+    ? tr("{a} of {n} hold “{q}”", { a: view.length, n, q: games.query })
+    : view.length === n ? `${n}` : tr("{a} of {n}", { a: view.length, n });
   for (const th of document.querySelectorAll("#gamestable th")) {
     th.classList.toggle("sorted", th.dataset.key === games.key);
     th.classList.toggle("desc", th.dataset.key === games.key && games.dir < 0);
@@ -859,6 +930,9 @@ window.qipuPage = {
 // ---- start ----
 
 (async () => {
+  for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(name, code));
+  $("lang").addEventListener("change", () => setLanguage($("lang").value));
+  await setLanguage(pickLanguage());
   const s = await call("/api/start", {});
-  if (!s) message("Could not start: reload the page with its token.", true);
+  if (!s) message(tr("Could not start: reload the page with its token."), true);
 })();

@@ -40,6 +40,14 @@ pub const MAX_BODY: usize = 32 << 20;
 static INDEX: &str = include_str!("../assets/index.html");
 static APP_JS: &str = include_str!("../assets/app.js");
 static APP_CSS: &str = include_str!("../assets/app.css");
+
+/// The page's translations (English is the key), one file a language.
+static I18N: [(&str, &str); 4] = [
+    ("zh-Hans", include_str!("../assets/i18n/zh-Hans.json")),
+    ("zh-Hant", include_str!("../assets/i18n/zh-Hant.json")),
+    ("ja", include_str!("../assets/i18n/ja.json")),
+    ("ko", include_str!("../assets/i18n/ko.json")),
+];
 /// The record shown when `qipu view` is started without a path.
 pub static EXAMPLE: &[u8] = include_bytes!("../../../examples/qipu-example.sgf");
 
@@ -396,6 +404,18 @@ async fn app_js() -> Response {
         APP_JS,
     )
         .into_response()
+}
+
+async fn i18n(axum::extract::Path(file): axum::extract::Path<String>) -> Response {
+    let lang = file.strip_suffix(".json").unwrap_or(&file);
+    match I18N.iter().find(|(l, _)| *l == lang) {
+        Some((_, json)) => (
+            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+            *json,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such language").into_response(),
+    }
 }
 
 async fn app_css() -> Response {
@@ -856,6 +876,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/app.js", get(app_js))
+        .route("/i18n/{file}", get(i18n))
         .route("/app.css", get(app_css))
         .route("/api/start", post(start))
         .route("/api/open", post(open))
