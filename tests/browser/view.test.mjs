@@ -884,3 +884,35 @@ test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from
   assert.equal(await page.getAttribute("#next", "title"), "Next (→)");
   assert.match(await page.textContent("#status"), /^Move 0 · Black to play/);
 });
+
+test("letters mean one thing: the board's variation markers, beside it as on it", async () => {
+  // ST[0] (the default): the board letters the next moves; the alternatives to a move are numbered.
+  const open = async (name, sgf) => {
+    writeFileSync(join(dir, name), sgf);
+    await page.evaluate(async (name) => {
+      const res = await fetch("/api/open", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+        body: JSON.stringify({ path: name, replace: window.qipuPage.state().session }),
+      });
+      window.qipuPage.show(await res.json());
+    }, name);
+    await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+  };
+  const badges = () => page.$$eval("#variations .badge, #variations .varhead", (b) => b.map((x) => x.textContent));
+  await open("st0.sgf", "(;GM[1]FF[4]SZ[9];B[ee](;W[cc])(;W[gg]))");
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  assert.deepEqual(await badges(), ["Next:", "A W C7", "B W G3"]);
+  // The board marks the same two points, A at C7 and B at G3.
+  const onBoard = await page.$$eval("#board svg g.variation", (g) => g.map((x) => x.dataset.pt));
+  assert.deepEqual(onBoard, ["cc", "gg"]);
+  await page.click("#variations .badge.next:nth-of-type(3)");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White G3"));
+  assert.deepEqual(await badges(), ["1. W C7", "2. W G3"]);
+  // ST[1]: the board letters the alternatives, and so does the list.
+  await open("st1.sgf", "(;GM[1]FF[4]ST[1]SZ[9];B[ee](;W[cc])(;W[gg]))");
+  await page.click("#last");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White C7"));
+  assert.deepEqual(await badges(), ["A W C7", "B W G3"]);
+});

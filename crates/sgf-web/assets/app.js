@@ -196,6 +196,9 @@ function openRecord(body, what) {
 
 // ---- showing a state ----
 
+// The board's variation marker for the `i`-th variation (as sgf-render draws it).
+const markLetter = (i) => (i < 26 ? String.fromCharCode(65 + i) : String(i + 1));
+
 const esc = (s) => (s === null || s === undefined ? "" : String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
 
 // Seconds as h:mm:ss or m:ss.
@@ -280,13 +283,29 @@ function show(s) {
       b.textContent = tr("variation {i} of {n}", { i: n.variation + 1, n: n.variations });
       vars.appendChild(b);
     }
+    // Letters mean what they mean on the board (`ST`): the alternatives to
+    // this move get them only when the board marks the alternatives.
     n.alternatives.forEach((alt) => {
       const b = document.createElement("span");
       b.className = "badge var" + (alt.current ? " current" : "");
-      const letter = n.variations <= 26 ? String.fromCharCode(65 + alt.index) : String(alt.index + 1);
-      b.textContent = `${letter} ${alt.label}`;
+      b.textContent = `${s.marks === "siblings" ? markLetter(alt.index) : `${alt.index + 1}.`} ${alt.label}`;
       b.title = tr("Go to this variation");
       b.onclick = () => nav("node", { node: alt.number });
+      vars.appendChild(b);
+    });
+  }
+  // The next moves, lettered as on the board when the board marks them.
+  if (s.marks === "children" && n.next_moves.length > 1) {
+    const h = document.createElement("span");
+    h.className = "varhead";
+    h.textContent = tr("Next:");
+    vars.appendChild(h);
+    n.next_moves.forEach((m, i) => {
+      const b = document.createElement("span");
+      b.className = "badge var next";
+      b.textContent = `${markLetter(i)} ${m.label}`;
+      b.title = tr("Go to this move");
+      b.onclick = () => nav("node", { node: m.number });
       vars.appendChild(b);
     });
   }

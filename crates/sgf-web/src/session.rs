@@ -1257,6 +1257,32 @@ impl Session {
                 json!({"code": "V", "text": format!("Value {}", v.as_simple_text()), "tone": ""}),
             );
         }
+        // What the board's letters mark (`ST`, as the renderer reads it):
+        // the list beside the board gives letters only to those.
+        let st = doc
+            .game(self.lg())
+            .and_then(|g| g.root().value("ST").and_then(|v| v.number()))
+            .unwrap_or(0);
+        let marks = if st & 2 != 0 {
+            "none"
+        } else if st & 1 != 0 {
+            "siblings"
+        } else {
+            "children"
+        };
+        let label_of = |s: &sgf_core::Node<'_>| match node_move(doc, s.id(), size) {
+            Some((c, Move::Play(p))) => format!("{} {}", c.as_str(), coords::human(p, size)),
+            Some((c, Move::Pass)) => format!("{} pass", c.as_str()),
+            None => s
+                .text("N")
+                .map(|t| t.into_owned())
+                .unwrap_or_else(|| "(no move)".into()),
+        };
+        let next_moves: Vec<Value> = node
+            .children()
+            .take(40)
+            .map(|c| json!({"number": self.number(c.id()), "label": label_of(&c)}))
+            .collect();
         // The alternatives at this point: the siblings, as the variation list
         // shows them; at most 40 around the current one (a node may have thousands).
         let siblings = node.siblings();
@@ -1268,12 +1294,7 @@ impl Session {
             .skip(from)
             .take(40)
             .map(|(i, s)| {
-                let label = match node_move(doc, s.id(), size) {
-                    Some((c, Move::Play(p))) => format!("{} {}", c.as_str(), coords::human(p, size)),
-                    Some((c, Move::Pass)) => format!("{} pass", c.as_str()),
-                    None => s.text("N").map(|t| t.into_owned()).unwrap_or_else(|| "(no move)".into()),
-                };
-                json!({"number": self.number(s.id()), "label": label, "current": s.id() == here, "index": i})
+                json!({"number": self.number(s.id()), "label": label_of(s), "current": s.id() == here, "index": i})
             })
             .collect();
         let info = doc.game(self.lg()).map(|g| {
@@ -1305,6 +1326,7 @@ impl Session {
             "dark": self.dark,
             "info": info,
             "board": board,
+            "marks": marks,
             "node": {
                 "number": self.number(here),
                 "move_number": pos.move_number,
@@ -1322,6 +1344,7 @@ impl Session {
                 "name": node.text("N").map(|t| t.into_owned()),
                 "annotations": annotations,
                 "alternatives": alternatives,
+                "next_moves": next_moves,
                 "variation": at,
                 "variations": siblings.len(),
                 "depth": self.cursor.depth(),
