@@ -916,3 +916,25 @@ test("letters mean one thing: the board's variation markers, beside it as on it"
   await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White C7"));
   assert.deepEqual(await badges(), ["A W C7", "B W G3"]);
 });
+
+test("the game as book figures: one page with the figures inline", async () => {
+  await page.evaluate(async () => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: "example.sgf", replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  });
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  page.once("dialog", (d) => d.accept("10"));
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#figures")]);
+  assert.match(download.suggestedFilename(), /^example-figures\.html$/);
+  const html = readFileSync(await download.path(), "utf8");
+  const moves = dump(join(dir, "example.sgf")).games[0].nodes.filter((n) => n.props.some(([id]) => id === "B" || id === "W")).length;
+  const sections = (html.match(/<section class="figure"/g) || []).length;
+  assert.ok(sections >= 2, `${sections} figure(s)`);
+  assert.equal((html.match(/<svg /g) || []).length, sections);
+  assert.ok(html.includes("<h1>"), html.slice(0, 300));
+  assert.ok(moves > 10);
+});

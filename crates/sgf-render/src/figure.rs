@@ -220,6 +220,95 @@ impl Building {
     }
 }
 
+/// Where [`figures_html`] finds the pictures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pictures<'a> {
+    /// Files beside the page, named by [`figure_file_name`] with this extension.
+    Files(&'a str),
+    /// SVG inside the page (one self-contained file), in this theme.
+    InlineSvg(Theme),
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The file name of figure `n`: `figure-001.svg`…; `ext` without the dot.
+pub fn figure_file_name(n: usize, ext: &str) -> String {
+    format!("figure-{n:03}.{ext}")
+}
+
+/// The title of a game's figures: its name, else the players, else `fallback`.
+pub fn figures_title(doc: &Document, game: usize, fallback: &str) -> String {
+    let info = sgf_go::GameInfo::of(doc, game);
+    match (&info.name, &info.black, &info.white) {
+        (Some(n), _, _) if !n.is_empty() => n.clone(),
+        (_, Some(b), Some(w)) => format!("{b} (Black) – {w} (White)"),
+        _ => fallback.to_string(),
+    }
+}
+
+/// The page of a game's figures, in order, each with its moves not shown
+/// and its comments (what `qipu figures` writes as `index.html`, and the
+/// viewer exports as one file).
+pub fn figures_html(title: &str, figs: &[Figure], pictures: Pictures<'_>) -> String {
+    use std::fmt::Write as _;
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
+<style>\nbody{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}\n\
+section{{margin:2rem 0;border-top:1px solid #ccc;padding-top:1rem}}\n\
+img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{font-weight:bold}}\n\
+.comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        html_escape(title),
+        html_escape(title)
+    );
+    for f in figs {
+        let _ = writeln!(
+            h,
+            "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
+            f.number,
+            html_escape(&f.title()),
+        );
+        match pictures {
+            Pictures::Files(ext) => {
+                let _ = writeln!(
+                    h,
+                    "<img src=\"{}\" alt=\"{}\">",
+                    figure_file_name(f.number, ext),
+                    html_escape(&f.title())
+                );
+            }
+            Pictures::InlineSvg(theme) => {
+                h.push_str(&f.to_svg(theme));
+                h.push('\n');
+            }
+        }
+        if !f.not_shown.is_empty() {
+            let _ = writeln!(
+                h,
+                "<p class=\"not-shown\">{}</p>",
+                html_escape(&f.not_shown.join(", "))
+            );
+        }
+        if !f.comments.is_empty() {
+            h.push_str("<ul class=\"comments\">\n");
+            for (n, c) in &f.comments {
+                let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
+                let _ = writeln!(h, "<li>{head}{}</li>", html_escape(c));
+            }
+            h.push_str("</ul>\n");
+        }
+        h.push_str("</section>\n");
+    }
+    h.push_str("</body>\n</html>\n");
+    h
+}
+
 /// Splits the main line of game `game` into figures.
 ///
 /// A game index out of range gives no figures.

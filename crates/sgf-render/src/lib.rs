@@ -69,7 +69,9 @@ use std::fmt;
 use sgf_core::{Document, NodeId};
 
 pub use diagram::{Diagram, Region, Shape, Status};
-pub use figure::{Figure, FigureOptions, figures};
+pub use figure::{
+    Figure, FigureOptions, Pictures, figure_file_name, figures, figures_html, figures_title,
+};
 pub use geometry::Geometry;
 pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
 pub use raster::ImageFormat;

@@ -649,6 +649,18 @@ click("png", () => exportAs("png"));
 click("svg", () => exportAs("svg"));
 click("jpg", () => exportAs("jpg"));
 click("bmp", () => exportAs("bmp"));
+// The game as book figures (as `qipu figures` makes them), one HTML page.
+click("figures", () => {
+  const every = prompt(tr("Moves per figure (empty: only where the record has FG):"), "50");
+  if (every === null) return;
+  const a = document.createElement("a");
+  a.href = `/api/figures?session=${state.session}&every=${encodeURIComponent(every.trim())}&t=${TOKEN}`;
+  a.download = (state.name || "game").replace(/\.[^.]*$/, "") + "-figures.html";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+});
+
 // The position as a Sensei's Library diagram: copied, and shown to copy by hand.
 click("copydiagram", async () => {
   const res = await fetch(`/api/export?session=${state.session}&format=sensei&numbers=${$("numbers").checked}&t=${TOKEN}`);

@@ -760,6 +760,59 @@ async fn export(State(app): State<Arc<App>>, req: Request) -> Response {
     blocking(move || export_blocking(&app, q.as_deref())).await
 }
 
+/// The game's figures as one HTML page (what `qipu figures` writes, the
+/// pictures inline): a new figure at each `FG` and every `every` moves.
+async fn figures_page(State(app): State<Arc<App>>, req: Request) -> Response {
+    let q = req.uri().query().map(str::to_string);
+    blocking(move || {
+        let q = q.as_deref();
+        let id = query_param(q, "session")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0u64);
+        let every = query_param(q, "every")
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|&n| n > 0);
+        let Ok(session) = app.session(id) else {
+            return (StatusCode::NOT_FOUND, "no such session").into_response();
+        };
+        let Ok(s) = session.lock() else {
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        };
+        let doc = s.document();
+        let game = s.local_game();
+        let opts = sgf_render::FigureOptions {
+            every,
+            ..Default::default()
+        };
+        let figs = sgf_render::figures(doc, game, &opts);
+        let stem = s
+            .name
+            .rsplit_once('.')
+            .map_or(s.name.as_str(), |x| x.0)
+            .to_string();
+        let title = sgf_render::figures_title(doc, game, &stem);
+        let theme = if s.dark {
+            sgf_render::Theme::Dark
+        } else {
+            sgf_render::Theme::Light
+        };
+        drop(s);
+        let html = sgf_render::figures_html(&title, &figs, sgf_render::Pictures::InlineSvg(theme));
+        (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{stem}-figures.html\""),
+                ),
+            ],
+            html,
+        )
+            .into_response()
+    })
+    .await
+}
+
 fn export_blocking(app: &App, q: Option<&str>) -> Response {
     let id = query_param(q, "session")
         .and_then(|v| v.parse().ok())
@@ -891,6 +944,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", post(games))
         .route("/api/games/search", post(games_search))
         .route("/api/export", get(export))
+        .route("/api/figures", get(figures_page))
         .route("/search.js", get(db::search_js))
         .route("/api/db/info", get(db::info))
         .route("/api/db/search", post(db::search))

@@ -388,6 +388,12 @@ impl Session {
         }
     }
 
+    /// The game shown, as an index in [`Session::document`] (the shown part
+    /// of a large collection, or the whole file).
+    pub fn local_game(&self) -> usize {
+        self.lg()
+    }
+
     /// The number of the part shown (0 for a file read whole).
     fn part(&self) -> usize {
         self.parts.as_ref().map_or(0, |p| p.current)

@@ -1,13 +1,11 @@
 //! `qipu figures`: a game split into book-style diagrams, one picture each (SVG, PNG, JPEG or BMP), plus an HTML index.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
-use sgf_go::GameInfo;
 use sgf_render::figure::{FigureFlags, FigureOptions, figures};
-use sgf_render::{Figure, ImageFormat, Theme};
+use sgf_render::{ImageFormat, Pictures, Theme, figure_file_name, figures_html, figures_title};
 
 use crate::cmd::render::ThemeArg;
 use crate::input;
@@ -72,62 +70,6 @@ pub struct Args {
     pub quiet: bool,
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The file name of figure `n`; `ext` without the dot.
-fn file_name(n: usize, ext: &str) -> String {
-    format!("figure-{n:03}.{ext}")
-}
-
-/// The index page: the figures in order (pictures `figure-NNN.ext`), each
-/// with its moves not shown and its comments.
-pub fn index_html(title: &str, figs: &[Figure], ext: &str) -> String {
-    let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
-<style>\nbody{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}\n\
-section{{margin:2rem 0;border-top:1px solid #ccc;padding-top:1rem}}\n\
-img{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{font-weight:bold}}\n\
-.comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        html_escape(title),
-        html_escape(title)
-    );
-    for f in figs {
-        let _ = writeln!(
-            h,
-            "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>\n<img src=\"{}\" alt=\"{}\">",
-            f.number,
-            html_escape(&f.title()),
-            file_name(f.number, ext),
-            html_escape(&f.title())
-        );
-        if !f.not_shown.is_empty() {
-            let _ = writeln!(
-                h,
-                "<p class=\"not-shown\">{}</p>",
-                html_escape(&f.not_shown.join(", "))
-            );
-        }
-        if !f.comments.is_empty() {
-            h.push_str("<ul class=\"comments\">\n");
-            for (n, c) in &f.comments {
-                let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
-                let _ = writeln!(h, "<li>{head}{}</li>", html_escape(c));
-            }
-            h.push_str("</ul>\n");
-        }
-        h.push_str("</section>\n");
-    }
-    h.push_str("</body>\n</html>\n");
-    h
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
     let loaded = input::load(&args.file)?.require_games()?;
@@ -153,7 +95,7 @@ pub fn run(args: &Args) -> Result<u8> {
     let image = args.format.image(args.quality);
     let ext = image.map_or("svg", ImageFormat::extension);
     for f in &figs {
-        let path = dir.join(file_name(f.number, ext));
+        let path = dir.join(figure_file_name(f.number, ext));
         let bytes = match image {
             None => f.to_svg(theme).into_bytes(),
             Some(format) => f
@@ -162,14 +104,9 @@ pub fn run(args: &Args) -> Result<u8> {
         };
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let info = GameInfo::of(doc, game);
-    let title = match (&info.name, &info.black, &info.white) {
-        (Some(n), _, _) if !n.is_empty() => n.clone(),
-        (_, Some(b), Some(w)) => format!("{b} (Black) – {w} (White)"),
-        _ => format!("{} – game {}", loaded.name, args.game),
-    };
+    let title = figures_title(doc, game, &format!("{} – game {}", loaded.name, args.game));
     let index = dir.join("index.html");
-    std::fs::write(&index, index_html(&title, &figs, ext))
+    std::fs::write(&index, figures_html(&title, &figs, Pictures::Files(ext)))
         .with_context(|| format!("cannot write {}", index.display()))?;
     eprintln!("{} figure(s) written to {}", figs.len(), dir.display());
     Ok(0)
