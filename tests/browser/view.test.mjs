@@ -861,6 +861,8 @@ test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from
   assert.equal(await page.getAttribute("#next", "title"), "1手進む（→）");
   assert.match(await page.textContent("#status"), /^0手目 · 黒の番/);
   assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+  assert.equal(await page.textContent("#dbposition"), "局面を検索");
+  assert.equal(await page.textContent("#searchpanel summary"), "データベース検索");
   await page.screenshot({ path: join(shots, "lang-ja.png") });
   await page.selectOption("#lang", "ko");
   await page.waitForFunction(() => document.querySelector("#open").textContent === "열기…");

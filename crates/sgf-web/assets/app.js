@@ -42,7 +42,8 @@ function pickLanguage() {
 // Parts of the page filled by the code, translated where they are made.
 const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "games", "gamescount",
   "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
-  "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name"];
+  "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
+  "dbinfo", "dbsummary", "dbconts", "dbhits"];
 const originals = new WeakMap(); // text node or element → its English text, attribute by attribute
 
 function translatePage() {
@@ -954,6 +955,7 @@ document.addEventListener("paste", (e) => {
 window.qipuPage = {
   state: () => state, boardPoint, show, message, discardOk,
   soundsPlayed: () => soundsPlayed,
+  tr,
   // After another record was opened in place of session `id`.
   closed: (id) => api("/api/close", { session: id }).catch(() => {}),
 };

@@ -4,6 +4,7 @@
 //   boardPoint(ev) the SGF point ("dd") under a mouse event, or null
 //   show(state)    shows a state the server sent (after opening a hit)
 //   message(text, error)
+//   tr(text, vars) the text in the page's language
 // Searches run on the server (crate sgf-db); this panel sends the current
 // session and an optional region, lists the hits, and draws the
 // continuations on the board with their counts and win rates.
@@ -13,6 +14,7 @@
   const page = window.qipuPage;
   const TOKEN = window.QIPU_TOKEN;
   if (!page) return;
+  const tr = page.tr || ((s) => s);
   const side = document.getElementById("side");
   const panel = document.createElement("details");
   panel.className = "panel";
@@ -123,7 +125,7 @@
   function winRate(c) {
     const n = c.black_wins + c.white_wins;
     if (!n) return "no results";
-    return `Black wins ${Math.round((100 * c.black_wins) / n)}%`;
+    return tr("Black wins {p}%", { p: Math.round((100 * c.black_wins) / n) });
   }
 
   // The page redraws the board on every state: put the overlay back.
@@ -146,7 +148,7 @@
       if (marking.length === 0) {
         marking = p;
         region = [p[0], p[1], p[0], p[1]];
-        page.message("Now click the opposite corner of the region");
+        page.message(tr("Now click the opposite corner of the region"));
       } else {
         region = [Math.min(marking[0], p[0]), Math.min(marking[1], p[1]), Math.max(marking[0], p[0]), Math.max(marking[1], p[1])];
         marking = null;
@@ -163,7 +165,7 @@
     marking = [];
     region = null;
     $("dbmark").classList.add("active");
-    page.message("Click one corner of the region on the board");
+    page.message(tr("Click one corner of the region on the board"));
     overlay();
   });
 
@@ -183,7 +185,7 @@
   async function search(withRegion) {
     const st = page.state();
     if (!st) return;
-    $("dbsummary").textContent = "Searching…";
+    $("dbsummary").textContent = tr("Searching…");
     try {
       result = await api("/api/db/search", {
         session: st.session,
@@ -204,8 +206,9 @@
 
   function showResult() {
     const r = result;
-    $("dbsummary").textContent = `${r.total} hit${r.total === 1 ? "" : "s"} in ${r.games} game${r.games === 1 ? "" : "s"}` +
-      (r.hits.length < r.total ? ` (first ${r.hits.length} listed)` : "");
+    $("dbsummary").textContent = tr(r.total === 1 ? "1 hit" : "{n} hits", { n: r.total }) + " " +
+      tr(r.games === 1 ? "in 1 game" : "in {n} games", { n: r.games }) +
+      (r.hits.length < r.total ? " " + tr("(first {n} listed)", { n: r.hits.length }) : "");
     const conts = $("dbconts");
     conts.innerHTML = "";
     r.continuations.slice(0, 12).forEach((c, i) => {
@@ -221,8 +224,9 @@
       const li = document.createElement("li");
       li.className = "dbhit";
       const where = h.member ? `${h.path}:${h.member}` : h.path;
-      li.textContent = `${h.black || "?"} – ${h.white || "?"}  ${h.date || ""}  ${h.result || ""}  move ${h.move}${h.variation ? " (variation)" : ""}`;
-      li.title = `${where}, game ${h.game + 1}`;
+      li.textContent = `${h.black || "?"} – ${h.white || "?"}  ${h.date || ""}  ${h.result || ""}  ` +
+        tr("move {n}", { n: h.move }) + (h.variation ? " " + tr("(variation)") : "");
+      li.title = `${where}, ` + tr("game {n}", { n: h.game + 1 });
       li.addEventListener("click", () => openHit(h));
       hits.appendChild(li);
     }
@@ -249,7 +253,9 @@
   api("/api/db/info")
     .then((i) => {
       const on = !!i.database;
-      $("dbinfo").textContent = on ? `${i.database}: ${i.games} games` : "No database: start with qipu view --db GAMES.qdb";
+      $("dbinfo").textContent = on
+        ? `${i.database}: ` + tr("{n} games", { n: i.games })
+        : tr("No database: start with qipu view --db GAMES.qdb");
       for (const id of ["dbposition", "dbmark"]) $(id).disabled = !on;
     })
     .catch((e) => { $("dbinfo").textContent = e.message; });
