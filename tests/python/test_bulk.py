@@ -129,3 +129,23 @@ def test_to_parquet(games_dir, tmp_path):
     back = pq.read_table(out)
     assert back.num_rows == 6
     assert back.equals(qipu.to_arrow(games_dir))
+
+
+def test_a_dropped_move_is_an_error_everywhere(tmp_path):
+    # Issue 19: B[zz] is off the 19x19 board, so moves() cannot give it.
+    damaged = qipu.parse(b"(;SZ[19];B[zz];W[dd])")
+    assert damaged.has_errors
+    assert not qipu.parse(b"(;SZ[19];B[pd];W[dd])").has_errors
+    path = tmp_path / "damaged.sgf"
+    path.write_bytes(b"(;SZ[19];B[zz];W[dd])")
+    table = qipu.to_arrow([path])
+    assert table.column("errors").to_pylist() == [1]
+
+
+def test_every_to_sgf_argument_is_checked():
+    c = qipu.parse(b"(;SZ[9]AB[aa][ab][ac])")
+    with pytest.raises(ValueError, match="point_lists must be"):
+        c.to_sgf(point_lists="zzz")
+    with pytest.raises(ValueError, match="canonical=True"):
+        c.to_sgf(point_lists="compressed")
+    assert b"AB[aa:ac]" in c.to_sgf(canonical=True, point_lists="compressed")

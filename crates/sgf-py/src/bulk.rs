@@ -238,9 +238,13 @@ fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
             Some(r) => (r.winner(), Some(r.kind()), r.margin()),
         };
         let mut moves = Vec::new();
+        // A move that cannot be read or lies off the board is left out of
+        // `moves`: the game counts it as an error (it is damaged).
+        let mut dropped = 0u32;
         for m in sgf_go::main_line_moves(doc, gi) {
-            if let Some(mv) = m.mv {
-                moves.push((m.color, mv.point().map(|p| (p.x, p.y))));
+            match m.mv {
+                Some(mv) => moves.push((m.color, mv.point().map(|p| (p.x, p.y)))),
+                None => dropped += 1,
             }
         }
         let pts = |id: &str| -> Vec<(u8, u8)> {
@@ -269,7 +273,7 @@ fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
             handicap: info.handicap.as_ref().and_then(|h| h.value),
             moves,
             setup: [pts("AB"), pts("AW")],
-            errors: diag_counts[gi].0,
+            errors: diag_counts[gi].0 + dropped,
             warnings: diag_counts[gi].1,
         });
     }

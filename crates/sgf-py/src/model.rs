@@ -409,13 +409,26 @@ impl Collection {
             .collect()
     }
 
-    /// Whether any diagnostic of reading is an error.
+    /// Whether the record is damaged: a diagnostic of reading is an error,
+    /// or a move of a main line cannot be played (off the board or
+    /// unreadable: `moves()` leaves it out, and `to_arrow` counts it in
+    /// `errors`). `check()` lists every rule broken besides.
     #[getter]
     fn has_errors(&self) -> bool {
-        self.inner
+        if self
+            .inner
             .diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error)
+        {
+            return true;
+        }
+        let doc = self.inner.lock();
+        (0..doc.game_count()).any(|g| {
+            sgf_go::main_line_moves(&doc, g)
+                .iter()
+                .any(|m| m.mv.is_none())
+        })
     }
 
     /// The path it was read from, `None` when parsed from memory.
@@ -467,20 +480,27 @@ impl Collection {
         canonical: bool,
         point_lists: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        // Every argument checked, whichever form is asked for.
+        let lists = match point_lists {
+            "as-written" => PointLists::AsWritten,
+            "compressed" => PointLists::Compressed,
+            "expanded" => PointLists::Expanded,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "point_lists must be \"as-written\", \"compressed\" or \"expanded\", not {other:?}"
+                )));
+            }
+        };
+        if !canonical && lists != PointLists::AsWritten {
+            return Err(PyValueError::new_err(
+                "point_lists changes only the canonical form: pass canonical=True",
+            ));
+        }
         let doc = self.inner.lock();
         let bytes = guard("to_sgf", || {
             if canonical {
                 let mut o = WriteOptions::default();
-                o.point_lists = match point_lists {
-                    "as-written" => PointLists::AsWritten,
-                    "compressed" => PointLists::Compressed,
-                    "expanded" => PointLists::Expanded,
-                    other => {
-                        return Err(PyValueError::new_err(format!(
-                            "point_lists must be \"as-written\", \"compressed\" or \"expanded\", not {other:?}"
-                        )));
-                    }
-                };
+                o.point_lists = lists;
                 Ok(to_canonical_bytes(&doc, &o))
             } else {
                 // Refused rather than silently different next to damage.
