@@ -491,6 +491,22 @@ impl Document {
         to: &str,
         raws: &[String],
     ) -> Result<(), EditError> {
+        let Some(old) = self.property_to_replace(node, from, to)? else {
+            return self.set_raw(node, to, raws);
+        };
+        let key = self.key_or_err(to)?;
+        let (vstart, vlen) = self.push_owned_values(node, raws)?;
+        self.put_in_place_of(node, old, key, Some((vstart, vlen)));
+        Ok(())
+    }
+
+    /// The key of `from` in `node`, when it has one, checking `to` and the node.
+    fn property_to_replace(
+        &self,
+        node: NodeId,
+        from: &str,
+        to: &str,
+    ) -> Result<Option<Key>, EditError> {
         self.check_node(node)?;
         if !valid_ident(to) {
             return Err(EditError::BadIdentifier(to.into()));
@@ -500,31 +516,32 @@ impl Document {
                 .props()
                 .any(|p| self.props[p.id().0 as usize].key == k)
         };
-        let Some(old) = self.find_key(from).filter(|&k| has(k)) else {
-            return self.set_raw(node, to, raws);
-        };
-        let key = self.key_or_err(to)?;
-        let (vstart, vlen) = self.push_owned_values(node, raws)?;
+        Ok(self.find_key(from).filter(|&k| has(k)))
+    }
+
+    /// Puts property `key` where `old` first stands in `node`, with new
+    /// values (`Some((start, len))`) or those of `old`; every other
+    /// occurrence of `old` and `key` goes.
+    fn put_in_place_of(&mut self, node: NodeId, old: Key, key: Key, values: Option<(u32, u32)>) {
         self.rewrite_props(node, |ps| {
             let at = ps.iter().position(|p| p.key == old).expect("present");
-            let new = PropData {
-                key,
-                ident: NONE,
-                ident_len: 0,
-                vstart,
-                vlen,
-            };
             let mut out = Vec::with_capacity(ps.len());
             for (i, p) in ps.drain(..).enumerate() {
                 if i == at {
-                    out.push(new.clone());
+                    let (vstart, vlen) = values.unwrap_or((p.vstart, p.vlen));
+                    out.push(PropData {
+                        key,
+                        ident: NONE,
+                        ident_len: 0,
+                        vstart,
+                        vlen,
+                    });
                 } else if p.key != old && p.key != key {
                     out.push(p);
                 }
             }
             *ps = out;
         });
-        Ok(())
     }
 
     /// Renames property `from` of `node` to `to` where `from` first stood,
@@ -540,39 +557,14 @@ impl Document {
         from: &str,
         to: &str,
     ) -> Result<bool, EditError> {
-        self.check_node(node)?;
-        if !valid_ident(to) {
-            return Err(EditError::BadIdentifier(to.into()));
-        }
-        let has = |k: Key| {
-            self.node(node)
-                .props()
-                .any(|p| self.props[p.id().0 as usize].key == k)
-        };
-        let Some(old) = self.find_key(from).filter(|&k| has(k)) else {
+        let Some(old) = self.property_to_replace(node, from, to)? else {
             return Ok(false);
         };
         let key = self.key_or_err(to)?;
         if key == old {
             return Ok(true);
         }
-        self.rewrite_props(node, |ps| {
-            let at = ps.iter().position(|p| p.key == old).expect("present");
-            let mut out = Vec::with_capacity(ps.len());
-            for (i, p) in ps.drain(..).enumerate() {
-                if i == at {
-                    out.push(PropData {
-                        key,
-                        ident: NONE,
-                        ident_len: 0,
-                        ..p
-                    });
-                } else if p.key != old && p.key != key {
-                    out.push(p);
-                }
-            }
-            *ps = out;
-        });
+        self.put_in_place_of(node, old, key, None);
         Ok(true)
     }
 
