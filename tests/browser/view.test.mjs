@@ -113,6 +113,20 @@ test("navigates by keys, by the tree and by the wheel", async () => {
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 5"));
 });
 
+// Opens a record of the served directory in place of the one shown, as
+// the file list does, and waits for it.
+async function openInPage(name) {
+  await page.evaluate(async (name) => {
+    const res = await fetch("/api/open", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
+      body: JSON.stringify({ path: name, replace: window.qipuPage.state().session }),
+    });
+    window.qipuPage.show(await res.json());
+  }, name);
+  await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+}
+
 async function clickPoint(pt) {
   // Map an SGF point to the screen through the SVG's geometry.
   const xy = await page.evaluate((pt) => {
@@ -528,14 +542,7 @@ test("the game list: players, result, date, sorting, filtering, comment search",
       `;B[pd];W[dd]C[${c}];B[pq])\n`;
   }
   writeFileSync(join(dir, "games.sgf"), sgf);
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "games.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
+  await openInPage("games.sgf");
   await page.waitForFunction(() => !document.querySelector("#games").hidden);
   assert.equal(await page.textContent("#games"), "Game 1 / 4 ▾");
   await page.click("#games");
@@ -621,15 +628,7 @@ test("the player bar: names, ranks, captures, time left, komi, result", async ()
   const sgf = "(;GM[1]FF[4]SZ[9]PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]WR[9p]KM[5.5]RE[W+1.5]" +
     ";B[aa]BL[3590.4];W[ba]WL[3541];B[ee]BL[3500]OB[5];W[ab]WL[59]OW[3])";
   writeFileSync(join(dir, "players.sgf"), sgf);
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "players.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("players.sgf"));
+  await openInPage("players.sgf");
   const bar = () => page.$$eval("#players .player", (ps) => ps.map((p) => [p.dataset.color, p.classList.contains("toplay"), p.textContent]));
   let b = await bar();
   assert.deepEqual(b.map((x) => x[0]), ["B", "W"]);
@@ -653,15 +652,7 @@ test("the player bar: names, ranks, captures, time left, komi, result", async ()
 test("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
   const sgf = "(;GM[1]FF[4]SZ[9];B[aa];W[bb](;B[cc];W[dd];B[ee])(;B[cd];W[de];B[ef]))";
   writeFileSync(join(dir, "sabaki.sgf"), sgf);
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "sabaki.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("sabaki.sgf"));
+  await openInPage("sabaki.sgf");
   const at = async (text) => {
     await page.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
   };
@@ -712,15 +703,7 @@ test("navigation as in Sabaki: the variation visited last, forks, jumps, autopla
 
 test("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
   writeFileSync(join(dir, "markup.sgf"), "(;GM[1]FF[4]SZ[9];B[ee])");
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "markup.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("markup.sgf"));
+  await openInPage("markup.sgf");
   await page.click("#last");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
   const tool = async (t) => page.selectOption("#tool", t);
@@ -791,15 +774,7 @@ test("a phone-sized and a tablet-sized window: nothing overflows, the file list 
 });
 
 test("themes (light, dark, wood board) and stone sounds, remembered", async () => {
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "example.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  await openInPage("example.sgf");
   const look = () => page.evaluate(() => ({
     page: getComputedStyle(document.body).backgroundColor,
     board: document.querySelector("#board svg .background").getAttribute("fill"),
@@ -891,15 +866,7 @@ test("letters mean one thing: the board's variation markers, beside it as on it"
   // ST[0] (the default): the board letters the next moves; the alternatives to a move are numbered.
   const open = async (name, sgf) => {
     writeFileSync(join(dir, name), sgf);
-    await page.evaluate(async (name) => {
-      const res = await fetch("/api/open", {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-        body: JSON.stringify({ path: name, replace: window.qipuPage.state().session }),
-      });
-      window.qipuPage.show(await res.json());
-    }, name);
-    await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+    await openInPage(name);
   };
   const badges = () => page.$$eval("#variations .badge, #variations .varhead", (b) => b.map((x) => x.textContent));
   await open("st0.sgf", "(;GM[1]FF[4]SZ[9];B[ee](;W[cc])(;W[gg]))");
@@ -920,15 +887,7 @@ test("letters mean one thing: the board's variation markers, beside it as on it"
 });
 
 test("the game as book figures: one page with the figures inline", async () => {
-  await page.evaluate(async () => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: "example.sgf", replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
-  });
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+  await openInPage("example.sgf");
   page.once("dialog", (d) => d.accept("10"));
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#figures")]);
   assert.match(download.suggestedFilename(), /^example-figures\.html$/);

@@ -545,6 +545,7 @@ pub mod id {
     pub const AR: KnownId = idx("AR");
     pub const AW: KnownId = idx("AW");
     pub const B: KnownId = idx("B");
+    pub const BL: KnownId = idx("BL");
     pub const BM: KnownId = idx("BM");
     pub const C: KnownId = idx("C");
     pub const CA: KnownId = idx("CA");
@@ -568,6 +569,8 @@ pub mod id {
     pub const MA: KnownId = idx("MA");
     pub const MN: KnownId = idx("MN");
     pub const N: KnownId = idx("N");
+    pub const OB: KnownId = idx("OB");
+    pub const OW: KnownId = idx("OW");
     pub const PL: KnownId = idx("PL");
     pub const PM: KnownId = idx("PM");
     pub const RE: KnownId = idx("RE");
@@ -583,6 +586,7 @@ pub mod id {
     pub const UC: KnownId = idx("UC");
     pub const VW: KnownId = idx("VW");
     pub const W: KnownId = idx("W");
+    pub const WL: KnownId = idx("WL");
 }
 
 #[cfg(test)]

@@ -91,6 +91,18 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// An analysis with nothing in it yet, for `to_play`.
+    pub fn empty(to_play: Color) -> Analysis {
+        Analysis {
+            to_play,
+            candidates: Vec::new(),
+            ownership: None,
+            root_winrate: None,
+            root_score_lead: None,
+            root_visits: None,
+        }
+    }
+
     /// The best candidate (lowest `order`, then most visits).
     pub fn best(&self) -> Option<&Candidate> {
         self.candidates
@@ -174,14 +186,7 @@ pub fn parse_analysis_line(
         AnalysisFormat::LeelaZero => 1e-4,
         AnalysisFormat::KataGo => 1.0,
     };
-    let mut out = Analysis {
-        to_play,
-        candidates: Vec::new(),
-        ownership: None,
-        root_winrate: None,
-        root_score_lead: None,
-        root_visits: None,
-    };
+    let mut out = Analysis::empty(to_play);
     // Candidates under construction: (candidate, has a move).
     let mut cur: Option<(Candidate, bool)> = None;
     let finish = |c: Option<(Candidate, bool)>, out: &mut Analysis| {

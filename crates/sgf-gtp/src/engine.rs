@@ -542,14 +542,7 @@ impl Engine {
         }
         self.stop_analysis()?;
         // Silence is an answer: Leela Zero reports nothing once both players passed.
-        Ok(last.unwrap_or(Analysis {
-            to_play,
-            candidates: Vec::new(),
-            ownership: None,
-            root_winrate: None,
-            root_score_lead: None,
-            root_visits: None,
-        }))
+        Ok(last.unwrap_or_else(|| Analysis::empty(to_play)))
     }
 
     /// Ends the engine: `quit`, then a kill if it does not go.

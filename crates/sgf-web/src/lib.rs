@@ -697,48 +697,47 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
 
 /// What the repair would change: `{"changes": […]}` (see
 /// [`Session::repair_preview`]); `/api/edit` with `op: "repair"` applies it.
-async fn repair_preview(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+/// A question about a session that changes nothing: the request's JSON
+/// (with `session`) and the session, locked, give the answer.
+async fn query_session(
+    app: Arc<App>,
+    body: axum::body::Bytes,
+    f: impl FnOnce(&Session, &Value) -> Result<Value, String> + Send + 'static,
+) -> Response {
     blocking(move || {
         let r = (|| {
             let req = body_json(&body)?;
             let id = req["session"].as_u64().ok_or("session expected")?;
             let session = app.session(id)?;
             let s = session.lock().map_err(|_| "internal lock")?;
-            let level = req["variation_level"].as_bool().unwrap_or(false);
-            Ok(json!({ "changes": s.repair_preview(level) }))
+            f(&s, &req)
         })();
         json_response(r)
+    })
+    .await
+}
+
+async fn repair_preview(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    query_session(app, body, |s, req| {
+        let level = req["variation_level"].as_bool().unwrap_or(false);
+        Ok(json!({ "changes": s.repair_preview(level) }))
     })
     .await
 }
 
 /// The game list of a session (see `Session::game_list`).
 async fn games(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    blocking(move || {
-        let r = (|| {
-            let req = body_json(&body)?;
-            let id = req["session"].as_u64().ok_or("session expected")?;
-            let session = app.session(id)?;
-            let s = session.lock().map_err(|_| "internal lock")?;
-            Ok(json!({ "games": s.game_list(), "game": s.game() }))
-        })();
-        json_response(r)
+    query_session(app, body, |s, _| {
+        Ok(json!({ "games": s.game_list(), "game": s.game() }))
     })
     .await
 }
 
 /// The games whose game information or comments hold `q`.
 async fn games_search(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    blocking(move || {
-        let r = (|| {
-            let req = body_json(&body)?;
-            let id = req["session"].as_u64().ok_or("session expected")?;
-            let q = req["q"].as_str().ok_or("q expected")?.to_string();
-            let session = app.session(id)?;
-            let s = session.lock().map_err(|_| "internal lock")?;
-            Ok(json!({ "matches": s.search_games(&q) }))
-        })();
-        json_response(r)
+    query_session(app, body, |s, req| {
+        let q = req["q"].as_str().ok_or("q expected")?;
+        Ok(json!({ "matches": s.search_games(q) }))
     })
     .await
 }

@@ -132,12 +132,20 @@ fn game_holds(doc: &Document, local: usize, needle: &str) -> bool {
 /// (`BL`/`WL` seconds, `OB`/`OW` moves or periods left): `{"B": {"left",
 /// "periods"}, "W": …}`, a colour absent when never recorded.
 fn clock(doc: &Document, node: NodeId) -> Value {
+    use sgf_core::props::id;
     let mut out = serde_json::Map::new();
-    for (c, left, periods) in [("B", "BL", "OB"), ("W", "WL", "OW")] {
+    for (c, left, periods) in [("B", id::BL, id::OB), ("W", id::WL, id::OW)] {
         let mut n = Some(doc.node(node));
         while let Some(x) = n {
-            if let Some(l) = x.value(left).and_then(|v| v.real()) {
-                let p = x.value(periods).and_then(|v| v.number());
+            if let Some(l) = x
+                .get_known(left)
+                .and_then(|p| p.first())
+                .and_then(|v| v.real())
+            {
+                let p = x
+                    .get_known(periods)
+                    .and_then(|p| p.first())
+                    .and_then(|v| v.number());
                 out.insert(c.into(), json!({"left": l, "periods": p}));
                 break;
             }
@@ -442,36 +450,36 @@ impl Session {
         Ok(())
     }
 
-    /// Every game of the record, with its global number, as `f(number,
-    /// document, index in it)`; the parts of a large collection not parsed
-    /// now are read for the call and dropped.
-    fn each_game(&self, mut f: impl FnMut(usize, &Document, usize)) {
+    /// Every part of a large collection as `f(part, document)`: the one
+    /// shown, the edited ones kept, and the others read for the call and
+    /// dropped (a part that cannot be read is left out). A record read
+    /// whole is its one part.
+    fn each_part(&self, mut f: impl FnMut(usize, &Document)) {
         let Some(p) = &self.parts else {
-            for k in 0..self.doc.game_count() {
-                f(k, &self.doc, k);
-            }
+            f(0, &self.doc);
             return;
         };
         let hint = PathBuf::from(&self.name);
         for (i, r) in p.ranges.iter().enumerate() {
-            let read;
-            let doc = if i == p.current {
-                &self.doc
+            if i == p.current {
+                f(i, &self.doc);
             } else if let Some(d) = p.kept.get(&i) {
-                d
-            } else {
-                match read_part(&p.bytes[r.clone()], &hint) {
-                    Some(l) => {
-                        read = l.parsed.document;
-                        &read
-                    }
-                    None => continue,
-                }
-            };
-            for k in 0..doc.game_count() {
-                f(p.first_game[i] + k, doc, k);
+                f(i, d);
+            } else if let Some(l) = read_part(&p.bytes[r.clone()], &hint) {
+                f(i, &l.parsed.document);
             }
         }
+    }
+
+    /// Every game of the record, with its global number, as `f(number,
+    /// document, index in it)` (see [`Session::each_part`]).
+    fn each_game(&self, mut f: impl FnMut(usize, &Document, usize)) {
+        let first = |i: usize| self.parts.as_ref().map_or(0, |p| p.first_game[i]);
+        self.each_part(|i, doc| {
+            for k in 0..doc.game_count() {
+                f(first(i) + k, doc, k);
+            }
+        });
     }
 
     /// The game list: one row per game (`game`, `black`, `black_rank`,
@@ -1128,25 +1136,13 @@ impl Session {
 
     /// The canonical FF\[4\] UTF-8 form.
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        let Some(p) = &self.parts else {
+        if self.parts.is_none() {
             return to_canonical_bytes(&self.doc, &Default::default());
-        };
-        let hint = PathBuf::from(&self.name);
+        }
         let mut out = Vec::new();
-        for (i, r) in p.ranges.iter().enumerate() {
-            let parsed;
-            let doc = if i == p.current {
-                &self.doc
-            } else if let Some(d) = p.kept.get(&i) {
-                d
-            } else {
-                parsed = read_part(&p.bytes[r.clone()], &hint)
-                    .map(|l| l.parsed.document)
-                    .unwrap_or_default();
-                &parsed
-            };
+        self.each_part(|_, doc| {
             if doc.game_count() == 0 {
-                continue;
+                return;
             }
             if !out.is_empty() {
                 out.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
@@ -1156,7 +1152,7 @@ impl Session {
                 bytes.pop();
             }
             out.extend(bytes);
-        }
+        });
         out.push(b'\n');
         out
     }

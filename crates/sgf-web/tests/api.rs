@@ -19,6 +19,17 @@ fn served_dir(tag: &str) -> PathBuf {
     d
 }
 
+/// The viewer's app on `path` (a file or directory), with the test token.
+fn serve(path: PathBuf) -> std::sync::Arc<sgf_web::App> {
+    app(&ViewOptions {
+        path: Some(path),
+        port: 0,
+        db: None,
+        token: Some(TOKEN.into()),
+    })
+    .unwrap()
+}
+
 async fn call(
     app: &std::sync::Arc<sgf_web::App>,
     method: &str,
@@ -37,13 +48,7 @@ async fn call(
 #[tokio::test]
 async fn the_guard_wants_the_token_and_a_loopback_host() {
     let dir = served_dir("guard");
-    let app = app(&ViewOptions {
-        path: Some(dir),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-    })
-    .unwrap();
+    let app = serve(dir);
     assert_eq!(call(&app, "GET", "/", None, None).await.0, 403);
     assert_eq!(call(&app, "GET", "/", Some("nope"), None).await.0, 403);
     let (s, html) = call(&app, "GET", &format!("/?t={TOKEN}"), None, None).await;
@@ -84,13 +89,7 @@ async fn the_guard_wants_the_token_and_a_loopback_host() {
 #[tokio::test]
 async fn only_records_under_the_directory() {
     let dir = served_dir("paths");
-    let app = app(&ViewOptions {
-        path: Some(dir.clone()),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-    })
-    .unwrap();
+    let app = serve(dir.clone());
     let (_, files) = call(&app, "GET", "/api/files", Some(TOKEN), None).await;
     let v: Value = serde_json::from_str(&files).unwrap();
     assert_eq!(v["files"], json!(["a.sgf", "sub/b.sgf"]));
@@ -139,13 +138,7 @@ async fn only_records_under_the_directory() {
 #[tokio::test]
 async fn edit_and_save_change_only_what_was_edited() {
     let dir = served_dir("save");
-    let app = app(&ViewOptions {
-        path: Some(dir.join("a.sgf")),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-    })
-    .unwrap();
+    let app = serve(dir.join("a.sgf"));
     let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
     let st: Value = serde_json::from_str(&st).unwrap();
     let s = st["session"].clone();
@@ -291,13 +284,7 @@ async fn short_variations_at_different_moves_share_a_tree_row() {
         "(;GM[1]SZ[9];B[aa];W[ba](;B[ca];W[da];B[ea];W[fa];B[ga];W[ha](;B[ia];W[ab];B[bb])(;B[ib];W[ac]))(;B[cb];W[db];B[eb])(;B[cc];W[dc]))",
     )
     .unwrap();
-    let app = app(&ViewOptions {
-        path: Some(dir.join("tree.sgf")),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-    })
-    .unwrap();
+    let app = serve(dir.join("tree.sgf"));
     let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
     let st: Value = serde_json::from_str(&st).unwrap();
     let nodes = st["tree"]["nodes"].as_array().unwrap().clone();
