@@ -127,7 +127,12 @@ fn sensei_cell(d: &Diagram, p: Point, first: Option<u32>) -> char {
     }
     let shape = d.shapes.iter().find(|(q, _)| *q == p).map(|&(_, s)| s);
     let number = first.and_then(|a| {
-        let n = d.numbers[p.y as usize * d.size.cols as usize + p.x as usize];
+        // A caller-built diagram may carry no numbers at all.
+        let n = d
+            .numbers
+            .get(p.y as usize * d.size.cols as usize + p.x as usize)
+            .copied()
+            .unwrap_or(0);
         (n >= a && n > 0).then(|| char::from(b'0' + ((n - a + 1) % 10) as u8))
     });
     match d.stone(p) {

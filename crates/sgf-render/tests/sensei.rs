@@ -60,3 +60,12 @@ fn a_partial_view_draws_only_its_edges() {
     // The edges out of view are open; the star point at C7 is `,`.
     assert_eq!(out, "$$W\n$$ -------\n$$ | . . .\n$$ | . X .\n$$ | . . ,\n");
 }
+
+#[test]
+fn a_diagram_built_by_hand_with_too_few_numbers_is_drawn() {
+    let mut d = Diagram::empty(sgf_go::BoardSize { cols: 5, rows: 5 });
+    // One number for 25 points: the others have none.
+    d.numbers = vec![1];
+    let out = d.to_text(&RenderOptions::default(), TextStyle::Sensei);
+    assert_eq!(out.lines().count(), 5 + 3);
+}
