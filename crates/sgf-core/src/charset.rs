@@ -619,9 +619,15 @@ pub fn sniff_utf16(bytes: &[u8]) -> Option<(&'static Encoding, usize)> {
         even0 += (p[0] == 0) as usize;
         odd0 += (p[1] == 0) as usize;
     }
-    if odd0 * 10 >= pairs * 6 && even0 * 10 <= pairs {
+    // The first character must be a UTF-16 unit too: a file that starts
+    // `(;` in single bytes is 8-bit, however many NULs its text holds (a
+    // comment written as UTF-16 inside it, or NUL bytes a repair kept).
+    let first = sample.iter().position(|&b| b != 0)?;
+    let le_start = first % 2 == 0 && sample.get(first + 1) == Some(&0);
+    let be_start = first % 2 == 1 && sample[first - 1] == 0;
+    if le_start && odd0 * 10 >= pairs * 6 && even0 * 10 <= pairs {
         Some((UTF_16LE, 0))
-    } else if even0 * 10 >= pairs * 6 && odd0 * 10 <= pairs {
+    } else if be_start && even0 * 10 >= pairs * 6 && odd0 * 10 <= pairs {
         Some((UTF_16BE, 0))
     } else {
         None
@@ -704,5 +710,20 @@ mod tests {
         assert_eq!(sniff_utf16(&le), Some((UTF_16LE, 0)));
         assert_eq!(sniff_utf16(b"(;GM[1]FF[4]C[hello])"), None);
         assert_eq!(sniff_utf16(&[0u8; 64]), None);
+        // Fuzzing found it: an 8-bit file whose comment is UTF-16 text (or
+        // holds NUL bytes kept by a repair) is not UTF-16.
+        let mut mixed = b"(;FF[4]CA[UTF-8]C[".to_vec();
+        mixed.extend(
+            "a long comment written as UTF-16LE text"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
+        mixed.extend_from_slice(b"])");
+        assert_eq!(sniff_utf16(&mixed), None);
+        let be: Vec<u8> = "(;GM[1]C[hi])"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert_eq!(sniff_utf16(&be), Some((UTF_16BE, 0)));
     }
 }
