@@ -78,7 +78,7 @@ pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
 }
 
 /// What the rules about a whole file need to know of one game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameFacts {
     /// Where its root starts (a byte offset in the file).
     pub start: u32,
@@ -86,15 +86,46 @@ pub struct GameFacts {
     pub ff: i64,
     /// Its `GM` game type.
     pub gm: i64,
+    /// The charset its root declares (`CA` as written, upper case).
+    pub declared: Option<Box<[u8]>>,
 }
 
 /// The facts of game `gi` (see [`document_rules`]).
 pub fn game_facts(doc: &Document, gi: usize) -> GameFacts {
+    let declared = doc
+        .game(gi)
+        .and_then(|g| g.root().value("CA"))
+        .map(|v| v.raw().to_ascii_uppercase().into_boxed_slice());
     GameFacts {
         start: doc.game(gi).map_or(0, |g| g.root().span().start),
         ff: ff_version(doc, gi),
         gm: game_type(doc, gi),
+        declared,
     }
+}
+
+/// `C007` when the games of a file declare different charsets (`CA` as
+/// written, upper case): reported by the reader of a whole file, and by a
+/// reader that saw it a part at a time from every game's
+/// [`GameFacts::declared`].
+pub fn mixed_charsets<'a>(declared: impl IntoIterator<Item = &'a [u8]>) -> Option<Diagnostic> {
+    let mut labels: Vec<&[u8]> = declared.into_iter().collect();
+    labels.sort();
+    labels.dedup();
+    (labels.len() > 1).then(|| {
+        Diagnostic::new(
+            Code::MixedCharsets,
+            Span::new(0, 0),
+            format!(
+                "games of this file declare different charsets: {}",
+                labels
+                    .iter()
+                    .map(|l| String::from_utf8_lossy(l).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })
 }
 
 /// The rules about a whole file: several games, mixed game types and

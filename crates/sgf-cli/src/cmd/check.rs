@@ -407,6 +407,8 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             r.diagnostics
                 .into_iter()
                 .filter(|d| !allow.contains(&d.code))
+                // A part's own view of the file's charsets; the file's comes below.
+                .filter(|d| whole || d.code != Code::MixedCharsets)
                 .map(|d| (index, d)),
         );
         let shown = match r.shown {
@@ -447,6 +449,13 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             .map(place)
             .collect();
         diags.splice(0..0, reported);
+        // First, as the reader of the whole file reports it.
+        if let Some(d) =
+            sgf_core::validate::mixed_charsets(facts.iter().filter_map(|f| f.declared.as_deref()))
+                .filter(|d| !allow.contains(&d.code))
+        {
+            diags.insert(0, place(d));
+        }
         let rules = sgf_core::validate::document_rules(&facts)
             .into_iter()
             .filter(|d| !allow.contains(&d.code))

@@ -75,23 +75,9 @@ pub(super) fn resolve_charsets(
         .iter()
         .all(|g| g.encoding == first && g.dbcs.is_none())
         .then_some(first);
-    let mut declared: Vec<&Vec<u8>> = labels.iter().flatten().collect();
-    declared.sort();
-    declared.dedup();
-    if declared.len() > 1 {
-        diags.push(Diagnostic::new(
-            Code::MixedCharsets,
-            Span::new(0, 0),
-            format!(
-                "games of this file declare different charsets: {}",
-                declared
-                    .iter()
-                    .map(|l| String::from_utf8_lossy(l).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
+    diags.extend(crate::validate::mixed_charsets(
+        labels.iter().flatten().map(Vec::as_slice),
+    ));
 }
 
 pub(super) fn first_invalid_utf8(region: &[u8]) -> usize {
