@@ -75,7 +75,7 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
                 // A value: up to the first `]` not escaped.
                 i += 1;
                 loop {
-                    let off = memchr::memchr2(b']', b'\\', &bytes[i..])?;
+                    let off = find_close(&bytes[i..])?;
                     let at = i + off;
                     if at > 0 && bytes[at - 1] >= 0x80 && !utf8 {
                         // Possibly the trail byte of a double-byte character.
@@ -148,6 +148,22 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
         ranges: parts,
         dbcs_doubt,
     })
+}
+
+/// The offset of the first `]` or `\\` in `bytes`. Most values are a few
+/// bytes long (`[pd]`), where a plain loop beats memchr's set-up.
+#[inline]
+fn find_close(bytes: &[u8]) -> Option<usize> {
+    const SHORT: usize = 16;
+    if let Some(k) = bytes
+        .iter()
+        .take(SHORT)
+        .position(|&c| c == b']' || c == b'\\')
+    {
+        return Some(k);
+    }
+    let rest = bytes.get(SHORT..)?;
+    memchr::memchr2(b']', b'\\', rest).map(|k| k + SHORT)
 }
 
 /// Whether `bytes` are valid UTF-8 and every `CA` they hold says UTF-8,

@@ -81,33 +81,8 @@ fn check_go_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
             ));
         }
         check_game_info(doc, gi, out);
-        for node in game.nodes() {
-            // A plain move on the board needs no point check.
-            if let Some((_, [a, b])) = node.simple_move()
-                && (a - b'a') < size.cols
-                && (b - b'a') < size.rows
-                && [a, b] != *b"tt"
-            {
-                continue;
-            }
-            check_points(&node, size, ff, out);
-        }
-        play(doc, gi, out);
+        play(doc, gi, size, ff, out);
         handicap(&root, size, out);
-        use sgf_core::props::id as pid;
-        const SETUP: u128 = 1 << pid::AB | 1 << pid::AW | 1 << pid::AE;
-        for node in game.main_line().skip(1) {
-            if node.simple_move().is_some() || node.known_set() & SETUP == 0 {
-                continue;
-            }
-            if let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id)) {
-                out.push(Diagnostic::new(
-                    Code::SetupInMainLine,
-                    p.span(),
-                    "setup stones in the main line after the root",
-                ));
-            }
-        }
         for (n, v) in misplaced_variations(doc, gi) {
             let (n, v) = (doc.node(n), doc.node(v));
             let ident = if v.has("B") { "B" } else { "W" };
@@ -477,22 +452,58 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
 }
 
 /// Plays every move of every variation and reports what SGF allows but Go does not.
-fn play(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+/// Plays every node of the game, depth-first with one cursor, and checks
+/// each node's points on the way: one walk over the tree for what needs
+/// the position and what does not.
+fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut Vec<Diagnostic>) {
+    use sgf_core::props::id as pid;
+    const SETUP: u128 = 1 << pid::AB | 1 << pid::AW | 1 << pid::AE;
     let game = doc.game(gi).expect("in range");
+    let root = game.root();
     let mut cursor = Cursor::new(doc, gi);
-    // Depth-first with the cursor itself, so each node is entered once and
-    // left once (no walk from the root per node).
-    let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
+    check_points(&root, size, ff, out);
     report_events(&cursor, out);
+    // Each node is entered once and left once (no walk from the root per
+    // node). The stack holds the next sibling to visit at each depth.
+    let mut stack: Vec<Option<NodeId>> = Vec::with_capacity(400);
+    stack.push(root.first_child().map(|c| c.id()));
+    // Nodes still to visit (the `Some`s of the stack): none left means the
+    // walk is over, with no need to undo the moves on the way back up.
+    let mut pending = usize::from(stack[0].is_some());
+    // Until the walk first turns back, it is on the main line.
+    let mut main_line = true;
     while let Some(top) = stack.last_mut() {
         match *top {
             Some(child) => {
-                *top = doc.node(child).next_sibling().map(|s| s.id());
+                let node = doc.node(child);
+                let next = node.next_sibling().map(|s| s.id());
+                *top = next;
+                pending -= usize::from(next.is_none());
                 cursor.down(doc, child);
+                // A plain move on the board needs no point check.
+                if !cursor.entered_plain_move() {
+                    check_points(&node, size, ff, out);
+                    if main_line
+                        && node.known_set() & SETUP != 0
+                        && let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id))
+                    {
+                        out.push(Diagnostic::new(
+                            Code::SetupInMainLine,
+                            p.span(),
+                            "setup stones in the main line after the root",
+                        ));
+                    }
+                }
                 report_events(&cursor, out);
-                stack.push(doc.node(child).first_child().map(|c| c.id()));
+                let first = node.first_child().map(|c| c.id());
+                pending += usize::from(first.is_some());
+                stack.push(first);
             }
             None => {
+                if pending == 0 {
+                    break;
+                }
+                main_line = false;
                 stack.pop();
                 cursor.up();
             }

@@ -69,14 +69,16 @@ pub fn apply_node(pos: &mut Position, node: &Node<'_>, log: &mut Vec<(u16, u8)>)
     rep
 }
 
-/// [`apply_node`] into a report whose buffers are reused.
+/// [`apply_node`] into a report whose buffers are reused. Returns whether
+/// the node was nothing but a plain move on the board (see
+/// [`Node::simple_move`]), whose value therefore needs no point check.
 #[inline]
 pub fn apply_node_into(
     pos: &mut Position,
     node: &Node<'_>,
     log: &mut Vec<(u16, u8)>,
     rep: &mut NodeReport,
-) {
+) -> bool {
     rep.moves.clear();
     rep.captured.clear();
     rep.events.clear();
@@ -86,11 +88,13 @@ pub fn apply_node_into(
         && let Some(v) = node.props().next().and_then(|p| p.first())
     {
         let pm = coords::parse_move(&pair, pos.board.size());
+        let plain = pm.issue.is_none();
         let ident = if color == Color::Black { "B" } else { "W" };
         play_value(pos, log, rep, (ident, color, v), pm, false, false);
-        return;
+        return plain;
     }
     apply_general(pos, node, log, rep);
+    false
 }
 
 /// [`apply_node_into`] for any node but a plain move.
@@ -298,6 +302,8 @@ pub struct Cursor {
     path: Vec<Frame>,
     log: Vec<(u16, u8)>,
     last_report: NodeReport,
+    /// The current node was a plain move on the board.
+    plain: bool,
 }
 
 impl Cursor {
@@ -312,9 +318,11 @@ impl Cursor {
         let mut c = Cursor {
             game,
             pos: Position::new(size),
-            path: Vec::new(),
-            log: Vec::new(),
+            // Room for a whole game's main line: no regrowth on the way down.
+            path: Vec::with_capacity(400),
+            log: Vec::with_capacity(512),
             last_report: NodeReport::default(),
+            plain: false,
         };
         c.pos.to_play = initial_player(&root);
         c.enter(doc, root.id());
@@ -349,6 +357,12 @@ impl Cursor {
         &self.last_report
     }
 
+    /// Whether the current node was entered as nothing but a plain move on
+    /// the board (`;B[pd]`): no setup, no markup, no odd coordinate.
+    pub fn entered_plain_move(&self) -> bool {
+        self.plain
+    }
+
     /// The nodes from the root to the current node.
     pub fn path(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.path.iter().map(|f| f.node)
@@ -369,7 +383,7 @@ impl Cursor {
             move_number: self.pos.move_number,
             last_move: self.pos.last_move,
         });
-        apply_node_into(
+        self.plain = apply_node_into(
             &mut self.pos,
             &doc.node(node),
             &mut self.log,
@@ -413,6 +427,7 @@ impl Cursor {
         self.last_report.moves.clear();
         self.last_report.captured.clear();
         self.last_report.events.clear();
+        self.plain = false;
         true
     }
 

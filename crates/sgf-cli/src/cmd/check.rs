@@ -60,7 +60,11 @@ const DEFAULT_MAX_PER_CODE: usize = 10;
 
 /// Keeps at most `max` diagnostics of each code (0: all); returns what was
 /// left out, per code, in order of first appearance.
-fn cap_per_code(diags: &mut Vec<(usize, Diagnostic)>, max: usize) -> Vec<(Code, usize)> {
+fn cap_per_code(
+    diags: &mut Vec<(usize, Diagnostic)>,
+    max: usize,
+    dropped: &[(Code, usize)],
+) -> Vec<(Code, usize)> {
     if max == 0 {
         return Vec::new();
     }
@@ -77,9 +81,63 @@ fn cap_per_code(diags: &mut Vec<(usize, Diagnostic)>, max: usize) -> Vec<(Code, 
         seen[i].1 <= max
     });
     seen.into_iter()
-        .filter(|(_, n)| *n > max)
-        .map(|(c, n)| (c, n - max))
+        .map(|(c, n)| {
+            let earlier = dropped.iter().find(|(d, _)| *d == c).map_or(0, |(_, k)| *k);
+            (c, n.saturating_sub(max) + earlier)
+        })
+        .filter(|(_, n)| *n > 0)
         .collect()
+}
+
+/// The diagnostics of a file's parts as they come, in file order, capped
+/// as they are gathered: a collection can have hundreds of thousands, and
+/// only the first `max` of each code are shown (all with `max` 0). Those
+/// left out are counted for the summary.
+struct Gathered {
+    diags: Vec<(usize, Diagnostic)>,
+    max: usize,
+    warnings_as_errors: bool,
+    /// Per code: seen so far, and left out.
+    per_code: Vec<(Code, usize, usize)>,
+    /// Errors and warnings among those left out.
+    left_out: (usize, usize),
+}
+
+impl Gathered {
+    fn push(&mut self, part: usize, mut d: Diagnostic) {
+        if self.warnings_as_errors && d.severity == Severity::Warning {
+            d.severity = Severity::Error;
+        }
+        if self.max > 0 {
+            let i = match self.per_code.iter().position(|(c, _, _)| *c == d.code) {
+                Some(i) => i,
+                None => {
+                    self.per_code.push((d.code, 0, 0));
+                    self.per_code.len() - 1
+                }
+            };
+            self.per_code[i].1 += 1;
+            if self.per_code[i].1 > self.max {
+                self.per_code[i].2 += 1;
+                match d.severity {
+                    Severity::Error => self.left_out.0 += 1,
+                    Severity::Warning => self.left_out.1 += 1,
+                    _ => {}
+                }
+                return;
+            }
+        }
+        self.diags.push((part, d));
+    }
+
+    /// Codes and how many of each were left out.
+    fn dropped(&self) -> Vec<(Code, usize)> {
+        self.per_code
+            .iter()
+            .filter(|(_, _, k)| *k > 0)
+            .map(|(c, _, k)| (*c, *k))
+            .collect()
+    }
 }
 
 /// A part of a file as checked: the whole file, or a run of whole games
@@ -348,7 +406,16 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         results.push((0..bytes.len(), res));
     }
     let mut parts = Vec::new();
-    let mut diags: Vec<(usize, Diagnostic)> = Vec::new();
+    let max = args
+        .max_diagnostics
+        .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
+    let mut gathered = Gathered {
+        diags: Vec::new(),
+        max,
+        warnings_as_errors: args.warnings_as_errors,
+        per_code: Vec::new(),
+        left_out: (0, 0),
+    };
     let mut changes = Vec::new();
     let mut facts = Vec::new();
     let mut dialects = Vec::new();
@@ -403,14 +470,15 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         }
         sgf_formats::merge_dialect_counts(&mut dialects, r.dialects, base as u32);
         let index = parts.len();
-        diags.extend(
-            r.diagnostics
-                .into_iter()
-                .filter(|d| !allow.contains(&d.code))
-                // A part's own view of the file's charsets; the file's comes below.
-                .filter(|d| whole || d.code != Code::MixedCharsets)
-                .map(|d| (index, d)),
-        );
+        // In the order they are shown, so that the first of each code are kept.
+        let mut part_diags = r.diagnostics;
+        part_diags.sort_by_key(|d| (d.span.start, d.span.end));
+        for d in part_diags {
+            // A part's own view of the file's charsets; the file's comes below.
+            if !allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets) {
+                gathered.push(index, d);
+            }
+        }
         let shown = match r.shown {
             Ok(shown) => shown,
             Err(charsets) => Shown::Text {
@@ -425,6 +493,9 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             byte_offset: if whole { 0 } else { base as u32 },
         });
     }
+    let dropped = gathered.dropped();
+    let left_out = gathered.left_out;
+    let mut diags = gathered.diags;
     if !whole {
         // The rules about the whole file, from the facts of every game:
         // their spans are in the file, shown with the part they fall in.
@@ -492,19 +563,18 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     }
     diags.sort_by_key(|(p, d)| (*p, d.span.start, d.span.end));
     let counts = (
-        diags
-            .iter()
-            .filter(|(_, d)| d.severity == Severity::Error)
-            .count(),
-        diags
-            .iter()
-            .filter(|(_, d)| d.severity == Severity::Warning)
-            .count(),
+        left_out.0
+            + diags
+                .iter()
+                .filter(|(_, d)| d.severity == Severity::Error)
+                .count(),
+        left_out.1
+            + diags
+                .iter()
+                .filter(|(_, d)| d.severity == Severity::Warning)
+                .count(),
     );
-    let max = args
-        .max_diagnostics
-        .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
-    let omitted = cap_per_code(&mut diags, max);
+    let omitted = cap_per_code(&mut diags, max, &dropped);
     // After --fix -o, what is left is in the output file: name it.
     let name = match (&args.output, args.fix) {
         (Some(o), true) if o != "-" => o.clone(),

@@ -268,10 +268,8 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         if opts.variation_level && go {
             structure::variation_levels(&mut f, gi);
         }
-        for n in nodes_of(f.doc, gi) {
-            if !plain_move(f.doc, n, None) {
-                structure::node_rules(&mut f, n);
-            }
+        for n in not_plain(f.doc, gi, None) {
+            structure::node_rules(&mut f, n);
         }
         // The values.
         let size = f
@@ -281,10 +279,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
             .unwrap_or_default();
         values_fix::root_values(&mut f, root, size);
         // Plain moves on the board (most nodes) need none of what follows.
-        let nodes: Vec<NodeId> = nodes_of(f.doc, gi)
-            .into_iter()
-            .filter(|&n| !plain_move(f.doc, n, Some(size)))
-            .collect();
+        let nodes = not_plain(f.doc, gi, Some(size));
         // One cursor for the game, made when a node needs the board: nodes
         // come in pre-order, so each step from the last one is short.
         let mut cursor = None;
@@ -333,6 +328,20 @@ fn plain_move(doc: &Document, n: NodeId, size: Option<BoardSize>) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The nodes of game `gi` in file order but the plain moves (see
+/// [`plain_move`]): most nodes of a game are plain moves, which are never
+/// collected.
+fn not_plain(doc: &Document, gi: usize, size: Option<BoardSize>) -> Vec<NodeId> {
+    doc.game(gi)
+        .map(|g| {
+            g.nodes()
+                .map(|n| n.id())
+                .filter(|&n| !plain_move(doc, n, size))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {

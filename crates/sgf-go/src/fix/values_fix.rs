@@ -54,22 +54,25 @@ pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
 
 /// Each value against its type, for every known property of a node.
 pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
-    let props: Vec<(String, Option<&'static sgf_core::PropInfo>)> = {
+    // Known properties, each once, whose values may need a repair.
+    let props: Vec<(String, &'static sgf_core::PropInfo)> = {
         let node = f.doc.node(n);
-        let mut seen: Vec<String> = Vec::new();
-        node.props()
-            .filter_map(|p| {
-                let id = p.ident().to_string();
-                if seen.contains(&id) {
-                    return None;
-                }
-                seen.push(id.clone());
-                Some((id, p.info()))
-            })
-            .collect()
+        let mut seen: Vec<&str> = Vec::new();
+        let mut out = Vec::new();
+        for p in node.props() {
+            let Some(info) = p.info() else { continue };
+            let id = p.ident();
+            if seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            if !values_fine(&node, id, info, go, ff) {
+                out.push((id.to_string(), info));
+            }
+        }
+        out
     };
     for (ident, info) in props {
-        let Some(info) = info else { continue };
         trim_whitespace(f, n, &ident, info);
         let vals = f.values(n, &ident);
         let is_gi = info.kind == PropKind::GameInfo;
@@ -277,6 +280,85 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
             _ => {}
         }
     }
+}
+
+/// Whether the values of `ident` in `node` need none of the repairs of
+/// [`node_values`], judged from their bytes without copying them. It errs
+/// on the side of "not fine": most values of real files are fine, and the
+/// full repair then only runs where it may change something.
+fn values_fine(
+    node: &sgf_core::Node<'_>,
+    ident: &str,
+    info: &sgf_core::PropInfo,
+    go: bool,
+    ff: i64,
+) -> bool {
+    use sgf_core::lexer::is_ws;
+    // A byte that survives decoding and trimming: the text is not empty.
+    // Only in plain ASCII: a graphic byte may be half of a double-byte
+    // character (ISO-2022-JP `!!` is an ideographic space).
+    let visible = |raw: &[u8]| {
+        raw.is_ascii()
+            && !raw.contains(&0x1b)
+            && raw.iter().any(|&b| b.is_ascii_graphic() && b != b'\\')
+    };
+    let mut count = 0usize;
+    for v in node.values(ident) {
+        count += 1;
+        let raw = v.raw();
+        // What `trim_whitespace` would change.
+        let ws_ok = match info.value {
+            ValueType::Number
+            | ValueType::Real
+            | ValueType::Double
+            | ValueType::Color
+            | ValueType::Size => {
+                raw.first().is_none_or(|&b| !is_ws(b)) && raw.last().is_none_or(|&b| !is_ws(b))
+            }
+            ValueType::SimpleText if ident == "DT" => {
+                raw.first().is_none_or(|&b| !is_ws(b)) && raw.last().is_none_or(|&b| !is_ws(b))
+            }
+            ValueType::Point
+            | ValueType::Stone
+            | ValueType::Move
+            | ValueType::ListOfPoint
+            | ValueType::ListOfStone
+            | ValueType::EListOfPoint
+            | ValueType::ListOfPointPoint => !raw.iter().any(|&b| is_ws(b)),
+            _ => true,
+        };
+        let value_ok = match info.value {
+            ValueType::None => raw.iter().all(|&b| is_ws(b)),
+            ValueType::Number => sgf_core::value::parse_number(raw).is_some(),
+            ValueType::Real => sgf_core::value::parse_real(raw).is_some(),
+            ValueType::Double => sgf_core::value::parse_double(raw).is_some(),
+            ValueType::Color => sgf_core::value::parse_color(raw).is_some(),
+            ValueType::SimpleText | ValueType::Text => {
+                visible(raw) || !v.decoded().trim().is_empty()
+            }
+            ValueType::TextText | ValueType::ListOfPointText | ValueType::ListOfPointPoint => {
+                text::find_colon(raw, None).is_some()
+            }
+            ValueType::ListOfPoint | ValueType::ListOfStone if ff < 4 || !go => visible(raw),
+            _ => true,
+        };
+        if !(ws_ok && value_ok) {
+            return false;
+        }
+    }
+    // More than one value where one is taken.
+    count <= 1
+        || !matches!(
+            info.value,
+            ValueType::None
+                | ValueType::Number
+                | ValueType::Real
+                | ValueType::Double
+                | ValueType::Color
+                | ValueType::SimpleText
+                | ValueType::Text
+                | ValueType::TextText
+        )
 }
 
 /// FF[1]–FF[3] properties with an FF[4] form: `L` → `LB`, `M` → `MA`, `KI` → `KM`.
