@@ -312,9 +312,11 @@ async fn counting_with_the_engine_or_the_estimator_and_the_result_as_an_edit() {
     assert_eq!(c["result"], "B+0.5");
     assert_eq!(c["territory_result"], "B+0.5");
     assert_eq!(c["area_result"], "W+0.5");
-    assert_eq!(c["owner"].as_str().unwrap().len(), 81);
-    assert_eq!(&c["owner"].as_str().unwrap()[..9], "BBBB.WWWW");
-    assert_eq!(&c["owner"].as_str().unwrap()[36..45], "BBBB.WWWW");
+    let t = c["territory"].as_str().unwrap();
+    assert_eq!(t.len(), 81);
+    // Stones are not territory; the dead stone's point is.
+    assert_eq!(&t[..9], "BBB...WWW");
+    assert_eq!(&t[36..45], "BBB...WWW");
     // A click on the white stone: alive again, and White's area grows nothing.
     let st = post(
         &a,

@@ -405,7 +405,8 @@ impl Session {
 
     /// The count of the position shown, for the page: `null` when not
     /// counting, else `{node, from, rules, scoring, komi, handicap, dead,
-    /// owner (a string of B, W and . per point, row-major), black: {territory,
+    /// territory (whose territory each point is: a string of B, W and .,
+    /// row-major, dead stones' points included), cols, black: {territory,
     /// captures, stones, area, score}, white, result, area_result,
     /// territory_result}`. Both ways of counting are given; `result` is the
     /// one of the rules.
@@ -443,13 +444,21 @@ impl Session {
                 "score": x.score,
             })
         };
-        let owner: String = s
+        // Territory: an owned point that holds no live stone.
+        let cells = pos.board.cells();
+        let cols = pos.board.size().cols as usize;
+        let territory: String = s
             .owner
             .iter()
-            .map(|o| match o {
-                Some(Color::Black) => 'B',
-                Some(Color::White) => 'W',
-                None => '.',
+            .enumerate()
+            .map(|(i, o)| {
+                let p = Point::new((i % cols) as u8, (i / cols) as u8);
+                let live_stone = cells[i] != 0 && !s.dead.contains(&p);
+                match o {
+                    Some(Color::Black) if !live_stone => 'B',
+                    Some(Color::White) if !live_stone => 'W',
+                    _ => '.',
+                }
             })
             .collect();
         json!({
@@ -460,7 +469,8 @@ impl Session {
             "komi": settings.komi,
             "handicap": settings.handicap,
             "dead": s.dead.iter().map(|&p| sgf_point(p)).collect::<Vec<_>>(),
-            "owner": owner,
+            "territory": territory,
+            "cols": cols,
             "black": side(&s.black),
             "white": side(&s.white),
             "result": s.result().to_string(),
