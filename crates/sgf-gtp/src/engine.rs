@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use sgf_core::{Color, Document, NodeId, Point};
 use sgf_go::coords::BoardSize;
 use sgf_go::score::{Rules, Settings};
-use sgf_go::{Cursor, Move, Position, Stone};
+use sgf_go::{Cursor, Move, Position};
 
 use crate::analysis::{Analysis, AnalysisFormat, EngineMove, parse_analysis_line};
 use crate::error::{Error, Result};
@@ -510,24 +510,42 @@ impl Engine {
         Ok(out)
     }
 
-    /// The empty points the engine counts for nobody although one colour
-    /// may surround them: `final_status_list dame` and the empty points of
-    /// `final_status_list seki`, row-major. Empty for engines without
-    /// these lists (only GNU Go has them).
+    /// The empty points that count for nobody although one colour may
+    /// surround them: the eyes of the groups the engine sees in seki
+    /// (`final_status_list seki`, with its dead stones taken off), as
+    /// Japanese and Korean rules count no territory in a seki. Empty for
+    /// engines without the list. GNU Go's own `final_status_list dame`
+    /// is not used: it also names points of plain territory (next to a
+    /// dead stone, or where a border must be closed), which neither the
+    /// rules nor KGS's counts of its games leave out.
     ///
     /// # Errors
     /// The engine fails or names points off the board.
     pub fn final_status_dame(&mut self, size: BoardSize, pos: &Position) -> Result<Vec<Point>> {
-        let mut out = Vec::new();
-        for kind in ["dame", "seki"] {
-            let answer = match self.exec(&format!("final_status_list {kind}")) {
-                Ok(a) => a,
-                Err(Error::Refused { .. }) => continue,
-                Err(e) => return Err(e),
-            };
-            out.extend(self.points(&answer, kind, size)?);
+        let seki = match self.final_status_list("seki", size) {
+            Ok(s) => s,
+            Err(Error::Refused { .. }) => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        if seki.is_empty() {
+            return Ok(Vec::new());
         }
-        out.retain(|&p| pos.board.get(p) == Stone::Empty);
+        let dead = self.final_status_dead(size)?;
+        Ok(sgf_go::score::seki_points(&pos.board, &dead, &seki))
+    }
+
+    /// The points of `final_status_list KIND` (`alive`, `dead`, `seki`;
+    /// GNU Go also knows `dame`, `black_territory`, `white_territory`),
+    /// row-major.
+    ///
+    /// # Errors
+    /// The engine refuses (an unknown kind), fails, or names points off the board.
+    pub fn final_status_list(&mut self, kind: &str, size: BoardSize) -> Result<Vec<Point>> {
+        if kind.contains(char::is_whitespace) || kind.is_empty() {
+            return Err(Error::Unsupported(format!("not a status: {kind:?}")));
+        }
+        let answer = self.exec(&format!("final_status_list {kind}"))?;
+        let mut out = self.points(&answer, kind, size)?;
         out.sort_by_key(|p| (p.y, p.x));
         out.dedup();
         Ok(out)
