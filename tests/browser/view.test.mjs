@@ -15,7 +15,19 @@ const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
 const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const shots = process.env.QIPU_SCREENSHOTS || join(tmpdir(), "qipu-screenshots");
 
-let dir, server, url, browser, page;
+let dir, server, url, browser, page, engineLog;
+// The scripted stand-in engine, listed in the server's engines.toml.
+const standin = join(repo, "tests", "engines", "gtp-standin.py");
+const python = (() => {
+  try {
+    execFileSync("python3", ["--version"]);
+    return true;
+  } catch (e) {
+    if (process.env.QIPU_REQUIRE_ALL === "1") throw new Error("python3 is needed for the stand-in engine");
+    return false;
+  }
+})();
+const noEngine = python ? false : "python3 not found: the stand-in engine cannot run";
 
 function dump(file) {
   return JSON.parse(execFileSync(qipu, ["dump", "--json", "-q", file], { encoding: "utf8" }));
@@ -34,7 +46,17 @@ before(async () => {
   ]);
   writeFileSync(join(dir, "chinese", "gbk.sgf"), gbk);
   mkdirSync(shots, { recursive: true });
-  server = spawn(qipu, ["view", "--no-open", "--port", "0", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const config = mkdtempSync(join(tmpdir(), "qipu-config-"));
+  mkdirSync(join(config, "qipu"));
+  const toml = (name, args) => `[[engine]]\nname = "${name}"\ncommand = "python3"\nargs = ${JSON.stringify([standin, ...args])}\ntimeout = 20\n\n`;
+  writeFileSync(join(config, "qipu", "engines.toml"),
+    toml("standin", ["--flavor", "kata", "--moves", "E5,C7,G3,D4,F6", "--dead", "B5", "--log", join(config, "standin.log")]) +
+    toml("standin-lz", ["--flavor", "lz", "--moves", "C3,G7,C7"]));
+  engineLog = join(config, "standin.log");
+  server = spawn(qipu, ["view", "--no-open", "--port", "0", dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, XDG_CONFIG_HOME: config },
+  });
   url = await new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (d) => {
@@ -898,4 +920,140 @@ test("the game as book figures: one page with the figures inline", async () => {
   assert.equal((html.match(/<svg /g) || []).length, sections);
   assert.ok(html.includes("<h1>"), html.slice(0, 300));
   assert.ok(moves > 10);
+});
+
+// ---- engines (the scripted stand-in of tests/engines) ----
+
+async function openEnginePanel() {
+  await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
+  await page.waitForFunction(() => [...document.querySelectorAll("#enginepick option")].some((o) => o.value === "standin"));
+}
+
+async function startEngine(name) {
+  await openEnginePanel();
+  await page.selectOption("#enginepick", name);
+  await page.click("#enginestart");
+  await page.waitForFunction((n) => document.querySelector("#enginestatus").textContent.startsWith(`${n} is ready`), name);
+}
+
+test("play against an engine: a new game with handicap, its moves in the tree, undo", { skip: noEngine }, async () => {
+  await openInPage("example.sgf");
+  await startEngine("standin");
+  assert.deepEqual(await page.$$eval("#enginepick option", (o) => o.map((x) => x.value)), ["standin", "standin-lz", ""]);
+  await page.selectOption("#newsize", "9");
+  await page.fill("#newhandicap", "2");
+  await page.dispatchEvent("#newhandicap", "change");
+  assert.equal(await page.inputValue("#newkomi"), "0.5");
+  await page.selectOption("#playcolor", "W");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").textContent.includes("It plays White"));
+  await page.click("#newgame");
+  // White moves first after the handicap: the engine plays at once.
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("vs-standin.sgf"));
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White E5"));
+  assert.equal(await page.evaluate(() => window.qipuPage.state().info.HA), "2");
+  assert.equal(await page.evaluate(() => window.qipuPage.state().info.PW), "standin");
+  // The user plays; the engine answers.
+  await page.selectOption("#tool", "play");
+  await clickPoint("ff");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White C7"));
+  assert.match(await page.textContent("#title"), /^• /);
+  await page.screenshot({ path: join(shots, "engine-play.png") });
+  // Undo takes back the engine's move, then the user's.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("Black F4"));
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("White E5"));
+  // The engine was told the level.
+  assert.match(readFileSync(engineLog, "utf8"), /level 5/);
+});
+
+test("analysis: best moves on the board, the variation on hover, the graph navigates", { skip: noEngine }, async () => {
+  writeFileSync(join(dir, "analyse.sgf"), "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc];B[cg];W[cc])");
+  await openInPage("analyse.sgf");
+  await startEngine("standin-lz");
+  await page.check("#analyse");
+  await page.waitForSelector("#board svg g.qipu-overlay circle.cand");
+  // Black to play at the root; the stand-in likes C3 best, and says so in per cent.
+  const best = await page.$eval("#board svg g.qipu-overlay circle.cand", (c) => c.dataset.pt);
+  assert.equal(best, "cg");
+  const label = await page.$eval("#board svg g.qipu-overlay text", (t) => t.textContent);
+  assert.equal(label, "40.0");
+  // Hover: its principal variation, numbered.
+  const svgPoint = async (pt) => page.evaluate((pt) => {
+    const svg = document.querySelector("#board svg");
+    const d = svg.dataset;
+    const c = (ch) => ch.charCodeAt(0) - 97;
+    const p = new DOMPoint(+d.originX + (c(pt[0]) - +d.x0) * +d.cell, +d.originY + (c(pt[1]) - +d.y0) * +d.cell).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, pt);
+  const [x, y] = await svgPoint("cg");
+  await page.mouse.move(x, y);
+  await page.waitForFunction(() => document.querySelectorAll("#board svg g.qipu-overlay circle.pv").length === 3);
+  assert.deepEqual(await page.$$eval("#board svg g.qipu-overlay circle.pv", (c) => c.map((x) => x.dataset.pt)), ["cg", "gc", "cc"]);
+  await page.screenshot({ path: join(shots, "engine-analysis.png") });
+  // The analysis follows the moves; the graph gathers a value per position.
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.waitForFunction(() => +document.querySelector("#graph").dataset.values >= 2);
+  await page.click("#next");
+  await page.waitForFunction(() => +document.querySelector("#graph").dataset.values >= 3);
+  // A click on the graph's left end goes to the start.
+  const box = await page.locator("#graph").boundingBox();
+  await page.mouse.click(box.x + 3, box.y + box.height / 2);
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+  await page.uncheck("#analyse");
+  await page.waitForFunction(() => document.querySelector("#board svg g.qipu-overlay circle.cand") === null);
+});
+
+test("counting: dead stones proposed, toggled by clicking a group, the result written to RE and undone", { skip: noEngine }, async () => {
+  writeFileSync(join(dir, "count.sgf"), "(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]" +
+    "AB[da][db][dc][dd][de][df][dg][dh][di]AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][be];B[];W[])");
+  await openInPage("count.sgf");
+  await openEnginePanel();
+  await page.click("#last");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+  await page.selectOption("#countfrom", "estimator");
+  await page.click("#count");
+  await page.waitForSelector("#board svg g.qipu-overlay path.dead");
+  assert.deepEqual(await page.$$eval("#board svg g.qipu-overlay path.dead", (p) => p.map((x) => x.dataset.pt)), ["be"]);
+  assert.equal(await page.$$eval("#board svg g.qipu-overlay rect.terr.B", (r) => r.length), 27);
+  assert.match(await page.textContent("#countresult"), /Result: B\+0\.5/);
+  assert.match(await page.textContent("#countresult"), /area scoring: W\+0\.5/);
+  await page.screenshot({ path: join(shots, "engine-count.png") });
+  // A click on the white stone: alive; again: dead.
+  await clickPoint("be");
+  await page.waitForFunction(() => document.querySelector("#board svg g.qipu-overlay path.dead") === null);
+  assert.match(await page.textContent("#countresult"), /your choice/);
+  await clickPoint("be");
+  await page.waitForSelector("#board svg g.qipu-overlay path.dead");
+  // Area scoring by the Chinese rules.
+  await page.selectOption("#countrules", "chinese");
+  await page.waitForFunction(() => /Result: W\+0\.5/.test(document.querySelector("#countresult").textContent));
+  await page.click("#writeresult");
+  await page.waitForFunction(() => window.qipuPage.state().info.RE === "W+0.5");
+  assert.match(await page.textContent("#players"), /W\+0\.5/);
+  await page.click("#undo");
+  await page.waitForFunction(() => window.qipuPage.state().info.RE === undefined);
+  await page.click("#countdone");
+  await page.waitForFunction(() => document.querySelector("#board svg g.qipu-overlay path.dead") === null);
+  // Moves are played again once counting is over.
+  assert.equal(await page.textContent("#countresult"), "");
+});
+
+test("an engine that crashes is reported in the page; the viewer goes on", { skip: noEngine }, async () => {
+  await openInPage("analyse.sgf");
+  await openEnginePanel();
+  await page.selectOption("#enginepick", "");
+  await page.fill("#enginecmd", `python3 ${standin} --crash-on genmove`);
+  await page.click("#enginestart");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").textContent.startsWith("python3 is ready"));
+  await page.click("#enginemove");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").classList.contains("error"));
+  assert.match(await page.textContent("#enginestatus"), /has stopped/);
+  assert.match(await page.textContent("#message"), /crashing on purpose/);
+  // The record still works.
+  await page.click("#next");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+  await page.click("#enginestop");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").textContent === "No engine is running.");
 });

@@ -8,6 +8,9 @@
 //! `--engine "gnugo --mode gtp"` from the engine's `final_status_list dead`,
 //! counted by Qipu (as `qipu score --engine` does). The sample is every
 //! k-th counted game, spread over all files, so runs are comparable.
+//! `--variants` (with an engine) also reports how the dead stones alone,
+//! and the engine's own `final_score`, would do; `-v` lists the games
+//! where they disagree.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,6 +28,8 @@ struct Args {
     threads: usize,
     dir: PathBuf,
     verbose: bool,
+    /// With an engine: also how other ways of using it would do.
+    variants: bool,
 }
 
 fn args() -> Args {
@@ -34,6 +39,7 @@ fn args() -> Args {
         threads: 2,
         dir: PathBuf::from("../shared/corpus/real/kgs"),
         verbose: false,
+        variants: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -42,6 +48,7 @@ fn args() -> Args {
             "--sample" => a.sample = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.sample),
             "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
             "-v" | "--verbose" => a.verbose = true,
+            "--variants" => a.variants = true,
             _ => a.dir = PathBuf::from(x),
         }
     }
@@ -101,6 +108,7 @@ fn main() {
     );
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
+    let variant_hits: Mutex<Vec<[bool; VARIANTS.len()]>> = Mutex::new(Vec::new());
     let t = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..a.threads.max(1) {
@@ -119,12 +127,24 @@ fn main() {
                     let (winner, margin) = counted(&info).expect("counted game");
                     let settings = Settings::of_game(&info);
                     let end = main_line_end(doc, gi);
+                    let want = GameResult::Win {
+                        winner,
+                        by: WinBy::Score(margin),
+                    };
                     let (dead, dame) = match engine.as_mut() {
                         Some(e) => match e.replay(doc, gi, end.node()).and_then(|_| {
-                            Ok((
+                            let d = (
                                 e.final_status_dead(end.size())?,
                                 e.final_status_dame(end.size(), end.position())?,
-                            ))
+                            );
+                            if a.variants {
+                                let v = variants(e, &end, &settings, &d.0, &want)?;
+                                if a.verbose && v.iter().any(|&x| x != v[0]) {
+                                    println!("{file} game {}: variants {v:?}", gi + 1);
+                                }
+                                variant_hits.lock().expect("lock").push(v);
+                            }
+                            Ok(d)
                         }) {
                             Ok(d) => d,
                             Err(err) => {
@@ -138,10 +158,6 @@ fn main() {
                         None => (score::estimate_dead(&end.position().board), Vec::new()),
                     };
                     let got = score::count_with(end.position(), &dead, &dame, &settings);
-                    let want = GameResult::Win {
-                        winner,
-                        by: WinBy::Score(margin),
-                    };
                     let ok = got.result() == want;
                     if a.verbose && !ok {
                         println!(
@@ -158,6 +174,13 @@ fn main() {
         }
     });
     let results = results.into_inner().expect("lock");
+    let hits = variant_hits.into_inner().expect("lock");
+    for (k, v) in VARIANTS.iter().enumerate() {
+        if !hits.is_empty() {
+            let n = hits.iter().filter(|h| h[k]).count();
+            println!("  {v}: {n} of {}", hits.len());
+        }
+    }
     let good = results.iter().filter(|&&ok| ok).count();
     println!(
         "{}: {good} of {} games give exactly the recorded result ({:.1}%), {:.2} s per game",
@@ -166,6 +189,35 @@ fn main() {
         100.0 * good as f64 / results.len().max(1) as f64,
         t.elapsed().as_secs_f64() * a.threads.max(1) as f64 / results.len().max(1) as f64
     );
+}
+
+/// Ways of counting with an engine, compared by `--variants`.
+const VARIANTS: [&str; 4] = [
+    "dead stones only (no dame list)",
+    "dead stones and the dame list (qipu score)",
+    "dead stones and the eyes of seki groups",
+    "the engine's own final_score",
+];
+
+/// Whether each of [`VARIANTS`] gives the recorded result.
+fn variants(
+    e: &mut Engine,
+    end: &sgf_go::Cursor,
+    settings: &Settings,
+    dead: &[sgf_core::Point],
+    want: &GameResult,
+) -> sgf_gtp::Result<[bool; VARIANTS.len()]> {
+    let size = end.size();
+    let pos = end.position();
+    let only_dead = score::count(pos, dead, settings).result() == *want;
+    let dame = e.final_status_dame(size, pos)?;
+    let with_dame = score::count_with(pos, dead, &dame, settings).result() == *want;
+    let seki = e.final_status_list("seki", size)?;
+    let eyes = score::seki_points(&pos.board, dead, &seki);
+    let with_seki = score::count_with(pos, dead, &eyes, settings).result() == *want;
+    let own = e.final_score()?;
+    let own_ok = sgf_go::parse_result(&own).is_some_and(|r| r == *want);
+    Ok([only_dead, with_dame, with_seki, own_ok])
 }
 
 fn name(p: &Path) -> String {

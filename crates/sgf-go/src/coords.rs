@@ -442,6 +442,39 @@ pub fn star_points(size: BoardSize) -> Vec<Point> {
     out
 }
 
+/// The fixed handicap placement of GTP (`fixed_handicap`) and of the
+/// usual rules: `n` stones (2 to 9) on the star points of a square board
+/// of 7 lines or more, 3-3 points below 13 lines, 4-4 points from 13; the
+/// sides and centre only on odd sizes from 9 lines, and at most 4 stones
+/// otherwise. In GTP's order (D4, Q16, D16, Q4, then sides and centre).
+/// `None` when the board or the number does not allow it.
+pub fn handicap_points(size: BoardSize, n: u32) -> Option<Vec<Point>> {
+    if size.cols != size.rows || size.cols < 7 || !(2..=9).contains(&n) {
+        return None;
+    }
+    let s = size.cols;
+    let odd_big = s % 2 == 1 && s >= 9;
+    if n > 4 && !odd_big {
+        return None;
+    }
+    let e = if s >= 13 { 3 } else { 2 };
+    let (lo, hi, mid) = (e, s - 1 - e, s / 2);
+    // As GTP lists them: (column, row from the top).
+    let (d4, q16, d16, q4) = ((lo, hi), (hi, lo), (lo, lo), (hi, hi));
+    let (d10, q10, k4, k16, k10) = ((lo, mid), (hi, mid), (mid, hi), (mid, lo), (mid, mid));
+    let list: Vec<(u8, u8)> = match n {
+        2 => vec![d4, q16],
+        3 => vec![d4, q16, d16],
+        4 => vec![d4, q16, d16, q4],
+        5 => vec![d4, q16, d16, q4, k10],
+        6 => vec![d4, q16, d16, q4, d10, q10],
+        7 => vec![d4, q16, d16, q4, d10, q10, k10],
+        8 => vec![d4, q16, d16, q4, d10, q10, k4, k16],
+        _ => vec![d4, q16, d16, q4, d10, q10, k4, k16, k10],
+    };
+    Some(list.into_iter().map(|(x, y)| Point::new(x, y)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -548,5 +581,32 @@ mod tests {
             assert_eq!(parse_human(bad, s), None, "{bad}");
         }
         assert_eq!(parse_human("K5", BoardSize::square(9)), None);
+    }
+
+    #[test]
+    fn handicap_placements() {
+        let s19 = BoardSize::square(19);
+        let h = |n| {
+            handicap_points(s19, n)
+                .unwrap()
+                .iter()
+                .map(|&p| human(p, s19))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(h(2), "D4 Q16");
+        assert_eq!(h(5), "D4 Q16 D16 Q4 K10");
+        assert_eq!(h(9), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
+        let s9 = BoardSize::square(9);
+        let p: Vec<String> = handicap_points(s9, 3)
+            .unwrap()
+            .iter()
+            .map(|&p| human(p, s9))
+            .collect();
+        assert_eq!(p, ["C3", "G7", "C7"]);
+        assert_eq!(handicap_points(BoardSize::square(8), 5), None);
+        assert_eq!(handicap_points(BoardSize::square(6), 2), None);
+        assert_eq!(handicap_points(s19, 1), None);
+        assert_eq!(handicap_points(BoardSize { cols: 19, rows: 13 }, 2), None);
     }
 }

@@ -372,6 +372,51 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
     }
 }
 
+/// The empty points that count for nobody because they touch a group in
+/// seki: every empty region (the `dead` stones' points included) that
+/// borders a chain of the `seki` stones (one stone names its chain), row-major. Japanese and Korean rules
+/// give no territory inside a seki.
+pub fn seki_points(board: &Board, dead: &[Point], seki: &[Point]) -> Vec<Point> {
+    let size = board.size();
+    let grid = Grid::of(size);
+    let mut cells = board.cells().to_vec();
+    for &p in dead {
+        if size.contains(p) {
+            cells[grid.index(p)] = 0;
+        }
+    }
+    // A stone named stands for its chain.
+    let mut in_seki = vec![false; cells.len()];
+    for &p in seki {
+        if !size.contains(p) || cells[grid.index(p)] == 0 || in_seki[grid.index(p)] {
+            continue;
+        }
+        let colour = cells[grid.index(p)];
+        for i in grid.component(&cells, grid.index(p), |c| c == colour) {
+            in_seki[i] = true;
+        }
+    }
+    let mut done = vec![false; cells.len()];
+    let mut out = Vec::new();
+    for start in 0..cells.len() {
+        if cells[start] != 0 || done[start] {
+            continue;
+        }
+        let region = grid.component(&cells, start, |c| c == 0);
+        let touches = region
+            .iter()
+            .any(|&i| grid.neighbours(i).any(|j| in_seki[j]));
+        for &i in &region {
+            done[i] = true;
+            if touches && board.cells()[i] == 0 {
+                out.push(grid.point(i));
+            }
+        }
+    }
+    sort_points(&mut out);
+    out
+}
+
 fn count_stones(cells: &[u8]) -> (u32, u32) {
     let b = cells.iter().filter(|&&c| c == 1).count() as u32;
     let w = cells.iter().filter(|&&c| c == 2).count() as u32;
@@ -798,6 +843,26 @@ mod tests {
             dead_from_marks(&end.position().board, &doc.node(end.node())),
             None
         );
+    }
+
+    #[test]
+    fn seki_eyes_count_for_nobody() {
+        // The black chain in the corner is in seki: its eye at a1 is
+        // nobody's, though only Black surrounds it; White's area on the
+        // right stays White's.
+        let pos = position(&[".XO..", "XXO..", "OOO..", ".....", "....."]);
+        let eyes = seki_points(&pos.board, &[], &[Point::new(1, 0)]);
+        assert_eq!(eyes, vec![Point::new(0, 0)]);
+        let s = count_with(&pos, &[], &eyes, &japanese(0.0));
+        assert_eq!(s.owner[0], None);
+        assert_eq!(s.black.territory, 0);
+        assert_eq!(s.white.territory, 16);
+        // No seki, no points left out; points off the board are ignored.
+        assert!(seki_points(&pos.board, &[], &[]).is_empty());
+        assert!(seki_points(&pos.board, &[], &[Point::new(9, 9)]).is_empty());
+        // A dead stone's point is part of the region it lies in.
+        let eyes = seki_points(&pos.board, &[Point::new(2, 0)], &[Point::new(0, 1)]);
+        assert!(eyes.contains(&Point::new(3, 0)));
     }
 
     #[test]

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use sgf_core::{Color, Document, NodeId, Point};
 use sgf_go::coords::BoardSize;
 use sgf_go::score::{Rules, Settings};
-use sgf_go::{Cursor, GameInfo, Move, Position, Stone};
+use sgf_go::{Cursor, Move, Position};
 
 use crate::analysis::{Analysis, AnalysisFormat, EngineMove, parse_analysis_line};
 use crate::error::{Error, Result};
+use crate::line::{GameLine, LineStep, only_black};
 use crate::process::{Process, Read1};
 use crate::spec::{EngineSpec, Protocol};
 
@@ -28,6 +29,9 @@ pub struct Engine {
     next_id: u32,
     known: Vec<String>,
     streaming: Option<Streaming>,
+    /// The line on the engine's board, as far as Qipu knows it (`None`
+    /// after a command that may have changed the board behind its back).
+    board: Option<GameLine>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -77,6 +81,7 @@ impl Engine {
             next_id: 1,
             known: Vec::new(),
             streaming: None,
+            board: None,
         };
         let list = e.command("list_commands")?;
         e.known = list.split_whitespace().map(str::to_string).collect();
@@ -104,12 +109,39 @@ impl Engine {
     }
 
     /// Sends a command and returns the engine's answer (the text after `=`).
-    /// A streaming analysis in progress is stopped first.
+    /// A streaming analysis in progress is stopped first. A command that
+    /// may change the engine's board makes the next
+    /// [`Engine::replay_line`] start from an empty board.
     ///
     /// # Errors
     /// [`Error::Refused`] for a GTP failure (`?`); timeout, exit and
     /// protocol errors; a command with a line break is refused unsent.
     pub fn command(&mut self, command: &str) -> Result<String> {
+        // Questions leave the board as it is; anything else may not.
+        const QUESTIONS: [&str; 12] = [
+            "name",
+            "version",
+            "protocol_version",
+            "list_commands",
+            "known_command",
+            "final_score",
+            "final_status_list",
+            "showboard",
+            "level",
+            "lz-setoption",
+            "kata-set-param",
+            "time_settings",
+        ];
+        let word = command.split_whitespace().next().unwrap_or("");
+        if !QUESTIONS.contains(&word) {
+            self.board = None;
+        }
+        self.exec(command)
+    }
+
+    /// [`Engine::command`] for the engine's own methods, which keep
+    /// [`Engine::board`] up to date themselves.
+    fn exec(&mut self, command: &str) -> Result<String> {
         if command.contains(['\n', '\r']) || command.trim().is_empty() {
             return Err(Error::Unsupported(format!(
                 "not a single GTP command: {command:?}"
@@ -186,15 +218,16 @@ impl Engine {
     /// A size GTP cannot name (over 25 lines), a rectangle the engine does
     /// not play, or the engine's refusal.
     pub fn new_game(&mut self, size: BoardSize, settings: &Settings) -> Result<()> {
+        self.board = None;
         if size.cols > 25 || size.rows > 25 {
             return Err(Error::Unsupported(format!(
                 "GTP names points on boards of up to 25×25; this board is {size}"
             )));
         }
         if size.cols == size.rows {
-            self.command(&format!("boardsize {}", size.cols))?;
+            self.exec(&format!("boardsize {}", size.cols))?;
         } else if self.supports("rectangular_boardsize") {
-            self.command(&format!(
+            self.exec(&format!(
                 "rectangular_boardsize {} {}",
                 size.cols, size.rows
             ))?;
@@ -204,14 +237,38 @@ impl Engine {
                 self.spec.name
             )));
         }
-        self.command("clear_board")?;
-        self.command(&format!("komi {}", settings.komi))?;
+        self.exec("clear_board")?;
+        self.exec(&format!("komi {}", settings.komi))?;
         if self.supports("kata-set-rules")
             && let Some(r) = katago_rules(settings.rules)
         {
-            self.command(&format!("kata-set-rules {r}"))?;
+            self.exec(&format!("kata-set-rules {r}"))?;
         }
+        self.board = Some(GameLine {
+            size,
+            settings: settings.clone(),
+            steps: Vec::new(),
+            to_play: Color::Black,
+        });
         Ok(())
+    }
+
+    /// The line on the engine's board as far as Qipu knows it: what
+    /// [`Engine::new_game`], [`Engine::replay_line`], [`Engine::play`],
+    /// [`Engine::genmove`] and [`Engine::undo`] did; `None` after anything
+    /// else that may have changed the board.
+    pub fn board(&self) -> Option<&GameLine> {
+        self.board.as_ref()
+    }
+
+    /// Records a step the engine took on its board.
+    fn track(&mut self, step: LineStep) {
+        if let Some(b) = &mut self.board {
+            if let LineStep::Play(c, _) = step {
+                b.to_play = c.opponent();
+            }
+            b.steps.push(step);
+        }
     }
 
     /// Plays a move (or pass) on the engine's board.
@@ -223,54 +280,133 @@ impl Engine {
             Move::Pass => "pass".to_string(),
             Move::Play(p) => sgf_go::coords::human(p, size),
         };
-        self.command(&format!("play {} {v}", gtp_color(color)))
-            .map(drop)
-    }
-
-    /// Puts the stones of `pos` on the (empty) engine board: black stones
-    /// only as `set_free_handicap` when `handicap` allows and the engine
-    /// knows it, else one `play` per stone.
-    fn place(&mut self, pos: &Position, handicap: bool) -> Result<()> {
-        let size = pos.board.size();
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for y in 0..size.rows {
-            for x in 0..size.cols {
-                let p = Point::new(x, y);
-                match pos.board.get(p) {
-                    Stone::Black => black.push(p),
-                    Stone::White => white.push(p),
-                    Stone::Empty => {}
-                }
+        match self.exec(&format!("play {} {v}", gtp_color(color))) {
+            Ok(_) => {
+                self.track(LineStep::Play(color, mv));
+                Ok(())
+            }
+            // A refused move leaves the board as it was.
+            Err(e @ Error::Refused { .. }) => Err(e),
+            Err(e) => {
+                self.board = None;
+                Err(e)
             }
         }
-        if handicap && white.is_empty() && black.len() >= 2 && self.supports("set_free_handicap") {
-            let list: Vec<String> = black
+    }
+
+    /// Puts `stones` on the (empty) engine board: black stones only as
+    /// `set_free_handicap` when `handicap` allows and the engine knows it,
+    /// else one `play` per stone.
+    fn place(&mut self, stones: &[(Color, Point)], size: BoardSize, handicap: bool) -> Result<()> {
+        if handicap && only_black(stones) && stones.len() >= 2 && self.supports("set_free_handicap")
+        {
+            let list: Vec<String> = stones
                 .iter()
-                .map(|&p| sgf_go::coords::human(p, size))
+                .map(|&(_, p)| sgf_go::coords::human(p, size))
                 .collect();
-            match self.command(&format!("set_free_handicap {}", list.join(" "))) {
+            match self.exec(&format!("set_free_handicap {}", list.join(" "))) {
                 Ok(_) => return Ok(()),
                 Err(Error::Refused { .. }) => {
-                    self.command("clear_board")?;
+                    self.exec("clear_board")?;
                 }
                 Err(e) => return Err(e),
             }
         }
-        for (c, stones) in [(Color::Black, black), (Color::White, white)] {
-            for p in stones {
-                self.play(c, Move::Play(p), size)?;
+        // Black first, then White, as a board is read.
+        for want in [Color::Black, Color::White] {
+            for &(c, p) in stones.iter().filter(|s| s.0 == want) {
+                let v = sgf_go::coords::human(p, size);
+                self.exec(&format!("play {} {v}", gtp_color(c)))?;
             }
         }
         Ok(())
     }
 
+    /// Brings the engine's board to the end of `line`. Only what differs
+    /// from the line the engine has is sent: the moves that follow it, or
+    /// a few `undo`s back to where the lines part; otherwise the board is
+    /// set up anew (size, komi, rules, setup, every move).
+    ///
+    /// # Errors
+    /// A board GTP cannot describe, or a move the engine refuses; the
+    /// engine's board is then unknown and the next call starts anew.
+    pub fn replay_line(&mut self, line: &GameLine) -> Result<()> {
+        let r = self.replay_line_inner(line);
+        if r.is_err() {
+            self.board = None;
+        }
+        r
+    }
+
+    fn replay_line_inner(&mut self, line: &GameLine) -> Result<()> {
+        /// More `undo`s than this: a fresh replay is as quick.
+        const MAX_UNDO: usize = 16;
+        let mut from = None;
+        if let Some(b) = &self.board
+            && b.size == line.size
+            && b.settings == line.settings
+        {
+            let common = b
+                .steps
+                .iter()
+                .zip(&line.steps)
+                .take_while(|(x, y)| x == y)
+                .count();
+            let back = b.steps.len() - common;
+            let undoable = b.steps[common..]
+                .iter()
+                .all(|s| matches!(s, LineStep::Play(..)));
+            if back == 0 {
+                from = Some(common);
+            } else if back <= MAX_UNDO && undoable && self.supports("undo") {
+                let mut ok = true;
+                for _ in 0..back {
+                    match self.undo() {
+                        Ok(()) => {}
+                        Err(Error::Refused { .. }) => {
+                            ok = false;
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                if ok {
+                    from = Some(common);
+                }
+            }
+        }
+        let from = match from {
+            Some(k) => k,
+            None => {
+                self.new_game(line.size, &line.settings)?;
+                0
+            }
+        };
+        for step in &line.steps[from..] {
+            match step {
+                LineStep::Play(c, mv) => self.play(*c, *mv, line.size)?,
+                LineStep::Place { stones, handicap } => {
+                    if self.board.as_ref().is_some_and(|b| !b.steps.is_empty()) {
+                        self.exec("clear_board")?;
+                    }
+                    self.place(stones, line.size, *handicap)?;
+                    self.track(step.clone());
+                }
+            }
+        }
+        if let Some(b) = &mut self.board {
+            b.to_play = line.to_play;
+        }
+        Ok(())
+    }
+
     /// Replays game `game` of `doc` from the root to `node` into the
-    /// engine: board size, komi and rules of the record (KataGo), the
-    /// root's setup (`set_free_handicap` for handicap stones), then every
-    /// move with `play`. Setup later in the game (`AB`/`AW`/`AE`) clears
-    /// the engine's board and places the position anew. Returns the
-    /// position at `node`.
+    /// engine (see [`GameLine::of`] and [`Engine::replay_line`]): board
+    /// size, komi and rules of the record (KataGo), the root's setup
+    /// (`set_free_handicap` for handicap stones), then every move with
+    /// `play`. Setup later in the game (`AB`/`AW`/`AE`) clears the
+    /// engine's board and places the position anew. Returns the position
+    /// at `node`.
     ///
     /// # Errors
     /// `node` not in the game, a board GTP cannot describe, or a move the
@@ -283,26 +419,10 @@ impl Engine {
         if !target.goto(doc, node) {
             return Err(Error::Unsupported("the node is not in this game".into()));
         }
-        let path: Vec<NodeId> = target.path().collect();
-        let settings = Settings::of_game(&GameInfo::of(doc, game));
-        let size = target.size();
-        self.new_game(size, &settings)?;
-        let mut c = Cursor::new(doc, game);
-        self.place(c.position(), true)?;
-        for &id in &path[1..] {
-            c.down(doc, id);
-            let n = doc.node(id);
-            if n.has("AB") || n.has("AW") || n.has("AE") {
-                self.command("clear_board")?;
-                self.place(c.position(), false)?;
-                continue;
-            }
-            let moves = c.report().moves.clone();
-            for (color, mv) in moves {
-                self.play(color, mv, size)?;
-            }
-        }
-        Ok(c)
+        let line = GameLine::of(doc, game, node)
+            .ok_or_else(|| Error::Unsupported("the node is not in this game".into()))?;
+        self.replay_line(&line)?;
+        Ok(target)
     }
 
     /// Asks the engine for a move of `color` (it is played on its board).
@@ -310,11 +430,26 @@ impl Engine {
     /// # Errors
     /// The engine fails or answers something that is not a vertex.
     pub fn genmove(&mut self, color: Color, size: BoardSize) -> Result<EngineMove> {
-        let answer = self.command(&format!("genmove {}", gtp_color(color)))?;
-        EngineMove::parse(&answer, size).ok_or_else(|| Error::Protocol {
+        let answer = match self.exec(&format!("genmove {}", gtp_color(color))) {
+            Ok(a) => a,
+            Err(e) => {
+                self.board = None;
+                return Err(e);
+            }
+        };
+        let mv = EngineMove::parse(&answer, size).ok_or_else(|| Error::Protocol {
             engine: self.spec.name.clone(),
             message: format!("`genmove` answered `{answer}`, not a move"),
-        })
+        });
+        match mv {
+            Ok(m) => {
+                if let Some(x) = m.to_move() {
+                    self.track(LineStep::Play(color, x));
+                }
+            }
+            Err(_) => self.board = None,
+        }
+        mv
     }
 
     /// Takes back the last move on the engine's board.
@@ -322,7 +457,45 @@ impl Engine {
     /// # Errors
     /// The engine refuses (nothing to undo) or fails.
     pub fn undo(&mut self) -> Result<()> {
-        self.command("undo").map(drop)
+        match self.exec("undo") {
+            Ok(_) => {
+                if let Some(b) = &mut self.board {
+                    match b.steps.pop() {
+                        Some(LineStep::Play(c, _)) => b.to_play = c,
+                        _ => self.board = None,
+                    }
+                }
+                Ok(())
+            }
+            Err(e @ Error::Refused { .. }) => Err(e),
+            Err(e) => {
+                self.board = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Sets the engine's strength, `level` from 1 (weakest) to 10: GNU Go's
+    /// `level` command as it is; for Leela Zero and KataGo, a number of
+    /// visits per move (`25 × 2^(level−1)`: 25 to 12,800) with
+    /// `lz-setoption` or `kata-set-param`. Returns false for an engine
+    /// with none of these commands.
+    ///
+    /// # Errors
+    /// The engine refuses or fails.
+    pub fn set_level(&mut self, level: u32) -> Result<bool> {
+        let level = level.clamp(1, 10);
+        let visits = 25u64 << (level - 1);
+        if self.supports("level") {
+            self.exec(&format!("level {level}"))?;
+        } else if self.supports("kata-set-param") {
+            self.exec(&format!("kata-set-param maxVisits {visits}"))?;
+        } else if self.supports("lz-setoption") {
+            self.exec(&format!("lz-setoption name visits value {visits}"))?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// The stones the engine considers dead (`final_status_list dead`), row-major.
@@ -330,31 +503,49 @@ impl Engine {
     /// # Errors
     /// The engine lacks the command, fails, or names points off the board.
     pub fn final_status_dead(&mut self, size: BoardSize) -> Result<Vec<Point>> {
-        let answer = self.command("final_status_list dead")?;
+        let answer = self.exec("final_status_list dead")?;
         let mut out = self.points(&answer, "dead", size)?;
         out.sort_by_key(|p| (p.y, p.x));
         out.dedup();
         Ok(out)
     }
 
-    /// The empty points the engine counts for nobody although one colour
-    /// may surround them: `final_status_list dame` and the empty points of
-    /// `final_status_list seki`, row-major. Empty for engines without
-    /// these lists (only GNU Go has them).
+    /// The empty points that count for nobody although one colour may
+    /// surround them: the eyes of the groups the engine sees in seki
+    /// (`final_status_list seki`, with its dead stones taken off), as
+    /// Japanese and Korean rules count no territory in a seki. Empty for
+    /// engines without the list. GNU Go's own `final_status_list dame`
+    /// is not used: it also names points of plain territory (next to a
+    /// dead stone, or where a border must be closed), which neither the
+    /// rules nor KGS's counts of its games leave out.
     ///
     /// # Errors
     /// The engine fails or names points off the board.
     pub fn final_status_dame(&mut self, size: BoardSize, pos: &Position) -> Result<Vec<Point>> {
-        let mut out = Vec::new();
-        for kind in ["dame", "seki"] {
-            let answer = match self.command(&format!("final_status_list {kind}")) {
-                Ok(a) => a,
-                Err(Error::Refused { .. }) => continue,
-                Err(e) => return Err(e),
-            };
-            out.extend(self.points(&answer, kind, size)?);
+        let seki = match self.final_status_list("seki", size) {
+            Ok(s) => s,
+            Err(Error::Refused { .. }) => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        if seki.is_empty() {
+            return Ok(Vec::new());
         }
-        out.retain(|&p| pos.board.get(p) == Stone::Empty);
+        let dead = self.final_status_dead(size)?;
+        Ok(sgf_go::score::seki_points(&pos.board, &dead, &seki))
+    }
+
+    /// The points of `final_status_list KIND` (`alive`, `dead`, `seki`;
+    /// GNU Go also knows `dame`, `black_territory`, `white_territory`),
+    /// row-major.
+    ///
+    /// # Errors
+    /// The engine refuses (an unknown kind), fails, or names points off the board.
+    pub fn final_status_list(&mut self, kind: &str, size: BoardSize) -> Result<Vec<Point>> {
+        if kind.contains(char::is_whitespace) || kind.is_empty() {
+            return Err(Error::Unsupported(format!("not a status: {kind:?}")));
+        }
+        let answer = self.exec(&format!("final_status_list {kind}"))?;
+        let mut out = self.points(&answer, kind, size)?;
         out.sort_by_key(|p| (p.y, p.x));
         out.dedup();
         Ok(out)
@@ -378,7 +569,7 @@ impl Engine {
     /// # Errors
     /// The engine lacks the command or fails.
     pub fn final_score(&mut self) -> Result<String> {
-        self.command("final_score")
+        self.exec("final_score")
     }
 
     /// The streaming analysis the engine offers: `kata-analyze` before
@@ -506,7 +697,7 @@ impl Engine {
     /// The engine died.
     pub fn stop_analysis(&mut self) -> Result<()> {
         if self.streaming.is_some() {
-            self.command("protocol_version")?;
+            self.exec("protocol_version")?;
         }
         Ok(())
     }

@@ -43,7 +43,7 @@ function pickLanguage() {
 const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "games", "gamescount",
   "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
   "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
-  "dbinfo", "dbsummary", "dbconts", "dbhits"];
+  "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult"];
 const originals = new WeakMap(); // text node or element → its English text, attribute by attribute
 
 function translatePage() {
@@ -57,7 +57,7 @@ function translatePage() {
     n.nodeValue = en.replace(core, tr(core));
   }
   for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
-    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter")) continue;
+    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter, #enginepick")) continue;
     if (!originals.has(el)) {
       originals.set(el, { title: el.getAttribute("title"), placeholder: el.getAttribute("placeholder"), label: el.getAttribute("aria-label") });
     }
@@ -320,6 +320,12 @@ function show(s) {
   if (s.diagnostics) showDiagnostics(s.diagnostics);
   if (s.files) showFiles(s.files);
   message(s.message || "", s.error_kind === "refused");
+  if (before && (before.session !== s.session || before.node.number !== s.node.number)) {
+    analysis = null;
+    hoverPv = null;
+  }
+  showEngine(s);
+  drawOverlay();
 }
 
 const INFO_FIELDS = [
@@ -402,6 +408,8 @@ function sgfPoint(x, y) {
 $("board").addEventListener("click", (ev) => {
   const pt = boardPoint(ev);
   if (!pt || !state) return;
+  // Counting: a click marks a group dead or alive.
+  if (state.count) return countCall("toggle", { point: pt });
   const tool = $("tool").value;
   if (tool === "play") return play(pt);
   if (tool === "guess") return guess(pt);
@@ -431,8 +439,10 @@ $("tool").addEventListener("change", () => { lineFrom = null; });
 // A move the rules forbid (ko, suicide, occupied point) is refused with a
 // warning, as in Sabaki; the user may insist.
 async function play(point) {
-  const s = await edit("play", { point });
-  if (s && s.illegal && confirm(s.message)) return edit("play", { point, force: true });
+  let s = await edit("play", { point });
+  if (s && s.illegal && confirm(s.message)) s = await edit("play", { point, force: true });
+  // In a game against the engine, it answers.
+  if (s && !s.illegal && s.node.move) return maybeEngineMove(s);
   return s;
 }
 
@@ -542,7 +552,7 @@ click("prevvar", () => nav("prev_variation"));
 click("nextvar", () => nav("next_variation"));
 click("undo", () => edit("undo"));
 click("redo", () => edit("redo"));
-click("pass", () => edit("play", { point: null }));
+click("pass", async () => maybeEngineMove(await edit("play", { point: null })));
 click("promote", () => edit("promote"));
 click("delete", () => {
   if (confirm(tr("Delete this node and everything after it?"))) edit("delete");
@@ -949,6 +959,329 @@ document.addEventListener("paste", (e) => {
   if (t.tagName === "TEXTAREA" || t.tagName === "INPUT") return;
   const text = e.clipboardData.getData("text");
   if (text && text.includes("(;")) openRecord({ text, name: "pasted.sgf" });
+});
+
+// ---- the engine: play against it, analysis on the board and the graph, counting ----
+
+// The latest analysis of the position shown, the graph of the line shown,
+// and the candidate whose variation the mouse shows.
+let analysis = null;
+let graph = null;
+let hoverPv = null;
+let engineTimer = null;
+let thinking = false;
+
+async function loadEngines() {
+  const r = await api("/api/engines").catch(() => null);
+  const pick = $("enginepick");
+  const keep = pick.value;
+  pick.replaceChildren();
+  for (const e of (r && r.engines) || []) {
+    const o = new Option(e.name, e.name);
+    o.title = e.command;
+    pick.add(o);
+  }
+  pick.add(new Option(tr("Other command…"), ""));
+  if ([...pick.options].some((o) => o.value === keep)) pick.value = keep;
+  $("enginecmd").hidden = pick.value !== "";
+  if (r && r.error) message(r.error, true);
+}
+
+function engineCall(action, extra = {}) {
+  if (!state) return;
+  flushTyping();
+  return call("/api/engine", () => Object.assign({ session: state.session, action, tree_version: tree.version, dark: isDark() }, extra));
+}
+
+// The engine moves when it is its turn in a game against it (not after an
+// undo: the user may want to try another move first).
+async function engineMove() {
+  if (!state || !state.engine || thinking) return;
+  thinking = true;
+  showEngine(state);
+  const before = state;
+  try {
+    const s = await engineCall("move");
+    // Two passes in a row end the game: time to count.
+    if (s && !s.error_kind && s.node.move === "pass" && before.node.move === "pass") {
+      message(tr("Both players passed: count the score."));
+    }
+    return s;
+  } finally {
+    thinking = false;
+    if (state) showEngine(state);
+  }
+}
+
+function maybeEngineMove(s) {
+  const e = s && s.engine;
+  if (e && e.alive && e.playing && e.playing === s.node.to_play && !s.illegal) return engineMove();
+  return s;
+}
+
+function playSettings() {
+  return { color: $("playcolor").value || null, level: Math.max(1, Math.min(10, +$("playlevel").value || 5)) };
+}
+
+function showEngine(s) {
+  const e = s.engine;
+  const st = $("enginestatus");
+  let text;
+  if (!e) text = tr("No engine is running.");
+  else if (!e.alive) text = tr("{name} has stopped: {error}", { name: e.name, error: e.error || "" });
+  else if (thinking) text = tr("{name} is thinking…", { name: e.name });
+  else if (e.error) text = tr("{name}: {error}", { name: e.name, error: e.error });
+  else if (e.analysing) text = tr("{name} is analysing.", { name: e.name });
+  else text = tr("{name} is ready.", { name: e.name });
+  if (e && e.alive && e.playing) text += " " + tr("It plays {color}.", { color: tr(e.playing === "B" ? "Black" : "White") });
+  st.textContent = text;
+  st.classList.toggle("error", !!(e && (e.error || !e.alive)));
+  $("analyse").checked = !!(e && e.analysing);
+  $("analyse").disabled = !(e && e.alive && e.can_analyse);
+  $("enginestop").disabled = !e;
+  $("enginemove").disabled = !(e && e.alive) || thinking;
+  $("newgame").disabled = !(e && e.alive);
+  if (e && document.activeElement !== $("playcolor")) $("playcolor").value = e.playing || "";
+  if (e && e.level && document.activeElement !== $("playlevel")) $("playlevel").value = e.level;
+  const c = s.count;
+  $("countdone").disabled = !c;
+  $("writeresult").disabled = !c;
+  if (c && document.activeElement !== $("countrules")) $("countrules").value = c.rules;
+  $("countresult").textContent = c ? countText(c) : "";
+  if (!(e && e.analysing)) analysis = null;
+  pollEngine();
+}
+
+function countText(c) {
+  const side = (name, x, komi) => c.scoring === "area"
+    ? tr("{who}: {stones} stones + {territory} territory = {score}", { who: tr(name), stones: x.stones, territory: x.territory, score: x.score })
+    : tr("{who}: {territory} territory + {captures} captures = {score}", { who: tr(name), territory: x.territory, captures: x.captures, score: x.score });
+  const from = { engine: "the engine", marks: "the record's marks", estimator: "Qipu's estimate", user: "your choice" }[c.from];
+  return [
+    side("Black", c.black),
+    side("White", c.white) + " " + tr("(komi {komi})", { komi: c.komi }),
+    tr("Result: {result}", { result: c.result }),
+    tr("Territory scoring: {t} · area scoring: {a}", { t: c.territory_result, a: c.area_result }),
+    tr("Dead stones from {from}; click a group to change.", { from: tr(from) }),
+  ].join("\n");
+}
+
+// Polls the analysis while the engine analyses or the panel shows the graph.
+function pollEngine() {
+  const want = state && (state.engine && state.engine.analysing || $("enginepanel").open);
+  if (want && !engineTimer) {
+    engineTimer = setInterval(fetchAnalysis, 400);
+    fetchAnalysis();
+  } else if (!want && engineTimer) {
+    clearInterval(engineTimer);
+    engineTimer = null;
+  }
+}
+
+let fetching = false;
+async function fetchAnalysis() {
+  if (!state || fetching) return;
+  fetching = true;
+  try {
+    const r = await api(`/api/engine/analysis?session=${state.session}`);
+    analysis = r.analysis && state && r.analysis.node === state.node.number ? r.analysis : null;
+    graph = r.graph;
+    if (hoverPv && analysis) hoverPv = analysis.candidates.find((c) => c.point === hoverPv.point) || null;
+    drawOverlay();
+    drawGraph();
+    if (r.engine && state && state.engine && r.engine.alive !== state.engine.alive) {
+      state.engine = r.engine;
+      showEngine(state);
+    }
+  } catch (e) {
+    /* the session closed: the next state says so */
+  } finally {
+    fetching = false;
+  }
+}
+
+const shortCount = (n) => (n >= 1e6 ? (n / 1e6).toFixed(1) + "M" : n >= 1e3 ? (n / 1e3).toFixed(1) + "k" : String(n));
+
+// What the board shows over the server's picture: territory and dead
+// stones while counting, candidate moves and the hovered variation.
+function drawOverlay() {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !state) return;
+  svg.querySelectorAll("g.qipu-overlay").forEach((g) => g.remove());
+  const d = svg.dataset;
+  const cell = +d.cell;
+  const NS = "http://www.w3.org/2000/svg";
+  const g = document.createElementNS(NS, "g");
+  g.setAttribute("class", "qipu-overlay");
+  const at = (pt) => {
+    const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
+    return [+d.originX + (c(pt[0]) - +d.x0) * cell, +d.originY + (c(pt[1]) - +d.y0) * cell];
+  };
+  const el = (name, attrs, text) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    g.appendChild(e);
+    return e;
+  };
+  const c = state.count;
+  if (c) {
+    const width = c.cols;
+    for (let i = 0; i < c.territory.length; i++) {
+      const o = c.territory[i];
+      if (o === ".") continue;
+      const pt = sgfPoint(i % width, Math.floor(i / width));
+      const [x, y] = at(pt);
+      el("rect", { class: `terr ${o}`, "data-pt": pt, x: x - cell * 0.16, y: y - cell * 0.16, width: cell * 0.32, height: cell * 0.32,
+        fill: o === "B" ? "#111" : "#fff", stroke: "#555", "stroke-width": cell * 0.02 });
+    }
+    for (const pt of c.dead) {
+      const [x, y] = at(pt);
+      const r = cell * 0.3;
+      el("path", { class: "dead", "data-pt": pt, d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`, stroke: "#d33", "stroke-width": cell * 0.08 });
+    }
+  }
+  if (analysis && !c) {
+    const lead = $("analysisshow").value === "lead";
+    const best = analysis.candidates[0];
+    const maxVisits = Math.max(1, ...analysis.candidates.map((k) => k.visits));
+    for (const k of analysis.candidates) {
+      if (!k.point) continue;
+      const [x, y] = at(k.point);
+      const share = k.visits / maxVisits;
+      const fill = k === best ? "#2f80ed" : `hsl(${Math.round(120 * share)}, 60%, 45%)`;
+      el("circle", { class: "cand", "data-pt": k.point, cx: x, cy: y, r: cell * 0.46, fill, opacity: 0.85 });
+      const value = lead && k.score_lead !== null && k.score_lead !== undefined
+        ? (k.score_lead >= 0 ? "+" : "") + k.score_lead.toFixed(1)
+        : (k.winrate * 100).toFixed(1);
+      el("text", { x, y: y - cell * 0.12, "font-size": cell * 0.3, fill: "#fff" }, value);
+      el("text", { x, y: y + cell * 0.2, "font-size": cell * 0.24, fill: "#fff" }, shortCount(k.visits));
+    }
+    if (hoverPv) {
+      let colour = analysis.to_play;
+      hoverPv.pv.forEach((pt, i) => {
+        if (pt) {
+          const [x, y] = at(pt);
+          el("circle", { class: "pv", "data-pt": pt, cx: x, cy: y, r: cell * 0.47, fill: colour === "B" ? "#111" : "#fafafa", stroke: "#333", opacity: 0.8 });
+          el("text", { x, y, "font-size": cell * 0.42, fill: colour === "B" ? "#fff" : "#111" }, String(i + 1));
+        }
+        colour = colour === "B" ? "W" : "B";
+      });
+    }
+  }
+  svg.appendChild(g);
+}
+
+$("board").addEventListener("mousemove", (ev) => {
+  if (!analysis) return;
+  const pt = boardPoint(ev);
+  const k = pt ? analysis.candidates.find((c) => c.point === pt) || null : null;
+  if (k !== hoverPv && (!k || !hoverPv || k.point !== hoverPv.point)) {
+    hoverPv = k;
+    drawOverlay();
+  }
+});
+$("board").addEventListener("mouseleave", () => {
+  if (hoverPv) {
+    hoverPv = null;
+    drawOverlay();
+  }
+});
+
+// Black's win rate (or lead) along the line shown; a click goes there.
+function drawGraph() {
+  const c = $("graph");
+  const dpr = window.devicePixelRatio || 1;
+  const w = c.clientWidth, h = c.clientHeight;
+  if (!w || !h) return;
+  c.width = Math.round(w * dpr);
+  c.height = Math.round(h * dpr);
+  const g = c.getContext("2d");
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, w, h);
+  g.strokeStyle = "#bbb";
+  g.lineWidth = 1;
+  g.beginPath();
+  g.moveTo(0, h / 2);
+  g.lineTo(w, h / 2);
+  g.stroke();
+  if (!graph || graph.points.length < 1) return;
+  const pts = graph.points;
+  const n = Math.max(1, pts.length - 1);
+  const lead = $("analysisshow").value === "lead";
+  const maxLead = Math.max(5, ...pts.map((p) => Math.abs(p[2] || 0)));
+  const yOf = (p) => {
+    if (lead && p[2] !== null && p[2] !== undefined) return h / 2 - (p[2] / maxLead) * (h / 2 - 4);
+    if (!lead && p[1] !== null && p[1] !== undefined) return h - 2 - p[1] * (h - 4);
+    return null;
+  };
+  g.strokeStyle = "#a0522d";
+  g.lineWidth = 1.5;
+  g.beginPath();
+  let open = false;
+  c.dataset.values = String(pts.filter((p) => yOf(p) !== null).length);
+  pts.forEach((p, i) => {
+    const y = yOf(p);
+    if (y === null) return;
+    const x = (i / n) * (w - 4) + 2;
+    if (open) g.lineTo(x, y); else g.moveTo(x, y);
+    open = true;
+  });
+  g.stroke();
+  const cx = (graph.current / n) * (w - 4) + 2;
+  g.strokeStyle = "#2f80ed";
+  g.beginPath();
+  g.moveTo(cx, 0);
+  g.lineTo(cx, h);
+  g.stroke();
+}
+
+$("graph").addEventListener("click", (ev) => {
+  if (!graph || !graph.points.length) return;
+  const r = $("graph").getBoundingClientRect();
+  const n = Math.max(1, graph.points.length - 1);
+  const i = Math.max(0, Math.min(n, Math.round(((ev.clientX - r.left - 2) / (r.width - 4)) * n)));
+  nav("node", { node: graph.points[i][0] });
+});
+
+$("enginepick").addEventListener("change", () => {
+  $("enginecmd").hidden = $("enginepick").value !== "";
+});
+click("enginestart", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim() }));
+click("enginestop", () => engineCall("stop"));
+$("analyse").addEventListener("change", () => engineCall("analyse", { on: $("analyse").checked }));
+$("analysisshow").addEventListener("change", () => { drawOverlay(); drawGraph(); });
+$("playcolor").addEventListener("change", async () => maybeEngineMove(await engineCall("play", playSettings())));
+$("playlevel").addEventListener("change", () => engineCall("play", playSettings()));
+$("newhandicap").addEventListener("change", () => {
+  // Komi follows the handicap, as is usual: none with handicap stones.
+  $("newkomi").value = +$("newhandicap").value >= 2 ? "0.5" : "6.5";
+});
+click("newgame", async () => {
+  if (!discardOk("A new game")) return;
+  const p = playSettings();
+  const s = await engineCall("new_game", {
+    size: +$("newsize").value, handicap: +$("newhandicap").value || 0, komi: +$("newkomi").value || 0,
+    color: p.color, level: p.level,
+  });
+  if (s) maybeEngineMove(s);
+});
+click("enginemove", engineMove);
+$("enginepanel").addEventListener("toggle", () => {
+  if ($("enginepanel").open) loadEngines();
+  pollEngine();
+  drawGraph();
+});
+
+function countCall(action, extra = {}) {
+  if (!state) return;
+  return call("/api/count", () => Object.assign({ session: state.session, action, tree_version: tree.version, dark: isDark() }, extra));
+}
+click("count", () => countCall("start", { source: $("countfrom").value }));
+click("countdone", () => countCall("stop"));
+$("countrules").addEventListener("change", () => state && state.count && countCall("rules", { rules: $("countrules").value }));
+click("writeresult", () => {
+  if (state && state.count) edit("info", { props: { RE: state.count.result } });
 });
 
 // The small interface other panels (search.js) use.

@@ -548,6 +548,7 @@ fn with_session<F: FnOnce(&mut Session, &Value) -> Result<(), String>>(
         s.dark = d;
     }
     let r = f(s, &req);
+    s.engine_sync();
     let mut st = s.state(req["tree_version"].as_u64());
     if let Err(e) = r {
         st["message"] = json!(e);
@@ -592,6 +593,7 @@ async fn state(State(app): State<Arc<App>>, req: Request) -> Response {
             if let Some(d) = dark {
                 s.dark = d;
             }
+            s.engine_sync();
             let mut st = s.state(tv);
             st["diagnostics"] = s.diagnostics_json();
             if app.directory {
@@ -887,6 +889,244 @@ fn export_blocking(app: &App, q: Option<&str>) -> Response {
         .into_response()
 }
 
+/// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
+/// `{"engines": [{"name", "command"}], "config": path, "error"}`.
+async fn engines() -> Response {
+    blocking(|| {
+        let path = sgf_gtp::config_path();
+        let (list, error) = match &path {
+            Some(p) if p.is_file() => match sgf_gtp::load_config(p) {
+                Ok(l) => (l, None),
+                Err(e) => (Vec::new(), Some(e.to_string())),
+            },
+            _ => (Vec::new(), None),
+        };
+        let engines: Vec<Value> = list
+            .iter()
+            .map(|e| json!({"name": e.name, "command": e.command_line()}))
+            .collect();
+        json_response(Ok(json!({
+            "engines": engines,
+            "config": path.map(|p| p.display().to_string()),
+            "error": error,
+        })))
+    })
+    .await
+}
+
+/// Ends an engine taken out of a session (waiting until it has gone when
+/// no request still uses it; otherwise the last user's drop ends it).
+fn shut_down(old: Option<Arc<sgf_gtp::LiveEngine>>) {
+    if let Some(a) = old
+        && let Ok(live) = Arc::try_unwrap(a)
+    {
+        live.shutdown();
+    }
+}
+
+fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    s.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The engine of a session: `{"session", "action", …}` with `action`
+/// `start` (`engine`: a name from engines.toml or a command line), `stop`,
+/// `analyse` (`on`), `play` (`color` the engine plays, `level`), `move`
+/// (the engine plays for the player to move, by the edit a user's move
+/// takes) or `new_game` (`size`, `handicap`, `komi`, `color`, `level`: a
+/// new record against the engine, which moves to it). Answers the
+/// session's state; an engine's failure is its `message`, never an error
+/// of the server.
+async fn engine(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || json_response(engine_blocking(&app, &body))).await
+}
+
+fn engine_blocking(app: &App, body: &[u8]) -> Result<Value, String> {
+    let req = body_json(body)?;
+    let id = req["session"].as_u64().ok_or("session expected")?;
+    let session = app.session(id)?;
+    let action = req["action"].as_str().unwrap_or("");
+    // What to tell the user, and whether it is a failure.
+    let mut note: Option<(String, bool)> = None;
+    match action {
+        "start" => {
+            let text = req["engine"].as_str().unwrap_or("").trim();
+            if text.is_empty() {
+                return Err("name an engine of engines.toml or give its command line".into());
+            }
+            let started = sgf_gtp::EngineSpec::resolve(text)
+                .and_then(|spec| sgf_gtp::LiveEngine::start(&spec));
+            match started {
+                Ok(live) => {
+                    let name = live.spec().name.clone();
+                    let old = lock(&session).set_engine(Some(Arc::new(live)));
+                    shut_down(old);
+                    note = Some((format!("{name} is ready"), false));
+                }
+                Err(e) => note = Some((e.to_string(), true)),
+            }
+        }
+        "stop" => {
+            let old = lock(&session).set_engine(None);
+            shut_down(old);
+        }
+        "analyse" | "play" => {
+            if let Err(e) = lock(&session).engine_action(action, &req) {
+                note = Some((e, true));
+            }
+        }
+        "move" => {
+            let asked = {
+                let s = lock(&session);
+                s.engine()
+                    .ok_or_else(|| "no engine is running".to_string())
+                    .and_then(|l| {
+                        let line = s.engine_line().ok_or("no position")?;
+                        Ok((l, line, s.node()))
+                    })
+            };
+            // The engine thinks without the session's lock: the page stays usable.
+            note = Some(match asked {
+                Err(e) => (e, true),
+                Ok((live, line, node)) => match live.genmove(line.clone()) {
+                    Ok(mv) => {
+                        match lock(&session).engine_played(node, &line, mv, &live.spec().name) {
+                            Ok(m) => (m, false),
+                            Err(e) => (e, true),
+                        }
+                    }
+                    Err(e) => (e.to_string(), true),
+                },
+            });
+        }
+        "new_game" => return new_game(app, &session, id, &req),
+        _ => return Err(format!("unknown engine action `{action}`")),
+    }
+    let mut s = lock(&session);
+    s.engine_sync();
+    let mut st = s.state(req["tree_version"].as_u64());
+    if let Some((m, failed)) = note {
+        st["message"] = json!(m);
+        if failed {
+            st["error_kind"] = json!("refused");
+        }
+    }
+    Ok(st)
+}
+
+/// A new record against the session's engine, which moves to it; the old
+/// session is closed (the page asked about unsaved changes).
+fn new_game(app: &App, session: &Mutex<Session>, id: u64, req: &Value) -> Result<Value, String> {
+    let color = match req["color"].as_str() {
+        Some("B") => Some(sgf_core::Color::Black),
+        Some("W") => Some(sgf_core::Color::White),
+        _ => None,
+    };
+    let size = req["size"].as_u64().unwrap_or(19).min(255) as u8;
+    let handicap = req["handicap"].as_u64().unwrap_or(0).min(99) as u32;
+    let komi = req["komi"].as_f64().unwrap_or(6.5);
+    let name = lock(session)
+        .engine()
+        .map(|l| l.spec().name.clone())
+        .ok_or("start an engine first")?;
+    let sgf = session::new_game_sgf(size, handicap, komi, color, &name)?;
+    let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
+    let new_id = st["session"].as_u64().ok_or("internal: no session")?;
+    let live = lock(session).set_engine(None);
+    let fresh = app.session(new_id)?;
+    let mut s = lock(&fresh);
+    s.set_engine(live);
+    let mut play = json!({"color": req["color"]});
+    if let Some(l) = req["level"].as_u64() {
+        play["level"] = json!(l);
+    }
+    let r = s.engine_action("play", &play);
+    s.engine_sync();
+    let mut st = s.state(None);
+    st["diagnostics"] = s.diagnostics_json();
+    drop(s);
+    app.close(id);
+    if let Err(e) = r {
+        st["message"] = json!(e);
+        st["error_kind"] = json!("refused");
+    }
+    Ok(st)
+}
+
+/// The latest analysis of the position shown and the win-rate graph of
+/// the line shown (see `Session::analysis_json`): `GET
+/// /api/engine/analysis?session=ID`, polled by the page.
+async fn engine_analysis(State(app): State<Arc<App>>, req: Request) -> Response {
+    let q = req.uri().query().map(str::to_string);
+    blocking(move || {
+        let r = (|| {
+            let id = query_param(q.as_deref(), "session")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0u64);
+            let session = app.session(id)?;
+            let mut s = lock(&session);
+            Ok(s.analysis_json())
+        })();
+        json_response(r)
+    })
+    .await
+}
+
+/// Counting the position shown: `{"session", "action", …}` with `action`
+/// `start` (`source`: `engine` for its `final_status_list dead`,
+/// `estimator` for Qipu's, `marks` for the record's TB/TW, `auto` for the
+/// engine when one runs, else the marks, else the estimator), `toggle`
+/// (`point`: a group dead or alive again), `rules` (`rules`), `stop`.
+/// Answers the session's state, whose `count` holds the score.
+async fn count(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    blocking(move || json_response(count_blocking(&app, &body))).await
+}
+
+fn count_blocking(app: &App, body: &[u8]) -> Result<Value, String> {
+    let req = body_json(body)?;
+    let id = req["session"].as_u64().ok_or("session expected")?;
+    let session = app.session(id)?;
+    let action = req["action"].as_str().unwrap_or("");
+    let mut failure: Option<String> = None;
+    if action == "start" {
+        let source = req["source"].as_str().unwrap_or("auto");
+        let live = lock(&session).engine();
+        let by_engine = source == "engine" || (source == "auto" && live.is_some());
+        match (by_engine, live) {
+            (false, _) => lock(&session).count_without_engine(source),
+            (true, None) => {
+                failure =
+                    Some("no engine is running: start one, or count with Qipu's estimator".into())
+            }
+            (true, Some(live)) => {
+                let (line, pos, node) = {
+                    let s = lock(&session);
+                    (s.engine_line(), s.position(), s.node())
+                };
+                let line = line.ok_or("no position")?;
+                match live.dead_stones(line, pos) {
+                    Ok((dead, dame)) => {
+                        let mut s = lock(&session);
+                        if s.node() == node {
+                            s.count_start(dead, dame, sgf_go::score::DeadFrom::Engine);
+                        }
+                    }
+                    Err(e) => failure = Some(e.to_string()),
+                }
+            }
+        }
+    } else if let Err(e) = lock(&session).count_action(action, &req) {
+        failure = Some(e);
+    }
+    let mut s = lock(&session);
+    s.engine_sync();
+    let mut st = s.state(req["tree_version"].as_u64());
+    if let Some(m) = failure {
+        st["message"] = json!(m);
+        st["error_kind"] = json!("refused");
+    }
+    Ok(st)
+}
+
 fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let val = |c: u8| -> Option<u32> {
         Some(match c {
@@ -944,6 +1184,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/search", post(games_search))
         .route("/api/export", get(export))
         .route("/api/figures", get(figures_page))
+        .route("/api/engines", get(engines))
+        .route("/api/engine", post(engine))
+        .route("/api/engine/analysis", get(engine_analysis))
+        .route("/api/count", post(count))
         .route("/search.js", get(db::search_js))
         .route("/api/db/info", get(db::info))
         .route("/api/db/search", post(db::search))

@@ -14,6 +14,9 @@ use sgf_go::edit::{self, node_move};
 use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
+mod engine;
+pub(crate) use engine::new_game_sgf;
+
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
 
@@ -202,6 +205,8 @@ pub struct Session {
     /// The child of each node visited last: → and End follow it, as in
     /// Sabaki, so stepping back and forth stays in the variation.
     last_child: HashMap<NodeId, NodeId>,
+    /// The engine: analysis, play against it, counting.
+    engine: engine::EngineState,
 }
 
 /// Why an operation was refused (shown to the user).
@@ -281,6 +286,7 @@ impl Session {
             dark: false,
             illegal: None,
             last_child: HashMap::new(),
+            engine: engine::EngineState::default(),
         };
         s.reindex();
         s
@@ -1178,6 +1184,7 @@ impl Session {
                 if let Some(&n) = s.order.get(node_number) {
                     s.goto(n);
                 }
+                s.engine = std::mem::take(&mut self.engine);
                 *self = s;
                 return;
             }
@@ -1359,6 +1366,8 @@ impl Session {
         if let Some(why) = self.illegal {
             s["illegal"] = json!(why);
         }
+        s["engine"] = self.engine_json();
+        s["count"] = self.count_json();
         s
     }
 

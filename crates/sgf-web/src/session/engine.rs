@@ -1,0 +1,533 @@
+//! The engine of a session: the position shown analysed as the user
+//! moves through the record, the engine's moves played into the tree by
+//! the same edit as the user's (so undo takes them back), and counting at
+//! the end of a game. The engine itself is sgf-gtp's [`LiveEngine`], on a
+//! thread of its own: nothing here waits on it but a move or a count the
+//! user asked for, and the server's handlers wait for those without the
+//! session's lock.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sgf_core::{Color, NodeId, Point};
+use sgf_go::edit::node_move;
+use sgf_go::score::{self, DeadFrom, Rules, Scoring, Settings};
+use sgf_go::{GameInfo, Move, Position, coords};
+use sgf_gtp::{Analysis, EngineMove, GameLine, LiveEngine};
+
+use super::{OpError, Session};
+
+/// A session's engine and what it does for the session.
+#[derive(Default)]
+pub(crate) struct EngineState {
+    live: Option<Arc<LiveEngine>>,
+    /// Analysis of the position shown is wanted.
+    analysing: bool,
+    /// The tag of the last analysis asked for.
+    tag: u64,
+    /// The position under analysis: its node and line, asked for as `tag`.
+    analysed: Option<(NodeId, GameLine)>,
+    /// The latest evaluation of each node's position (for the graph).
+    evals: HashMap<NodeId, Eval>,
+    /// The colour the engine plays, in a game against it.
+    playing: Option<Color>,
+    /// The level asked for (1 to 10), in a game against it.
+    level: Option<u32>,
+    counting: Option<Counting>,
+}
+
+/// What the graph keeps of an evaluation. The node's move is kept too: a
+/// node id of a deleted node may be taken by another.
+#[derive(Clone, Debug)]
+struct Eval {
+    mv: Option<(Color, Move)>,
+    black_winrate: Option<f64>,
+    black_lead: Option<f64>,
+}
+
+/// Counting the position at a node: the dead stones (proposed, then
+/// toggled by the user), the points counted for nobody, the rules.
+#[derive(Clone, Debug)]
+pub(crate) struct Counting {
+    node: NodeId,
+    dead: Vec<Point>,
+    dame: Vec<Point>,
+    from: DeadFrom,
+    rules: Rules,
+}
+
+/// The SGF name of a point (`dd`), as the page's board speaks.
+fn sgf_point(p: Point) -> String {
+    p.to_string()
+}
+
+fn engine_move_json(m: EngineMove) -> Value {
+    match m {
+        EngineMove::Play(p) => json!(sgf_point(p)),
+        EngineMove::Pass | EngineMove::Resign => Value::Null,
+    }
+}
+
+/// A new game against an engine as SGF: board size, komi, handicap stones
+/// in the fixed placement, the engine's name on its side.
+pub(crate) fn new_game_sgf(
+    size: u8,
+    handicap: u32,
+    komi: f64,
+    engine_color: Option<Color>,
+    engine_name: &str,
+) -> Result<String, OpError> {
+    if !(2..=25).contains(&size) {
+        return Err("engines play boards of 2 to 25 lines".into());
+    }
+    if !komi.is_finite() || komi.abs() > 1000.0 {
+        return Err("komi must be a number".into());
+    }
+    let bs = coords::BoardSize::square(size);
+    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[Qipu]SZ[{size}]KM[{komi}]RU[Japanese]");
+    if handicap >= 2 {
+        let pts = coords::handicap_points(bs, handicap).ok_or_else(|| {
+            format!("a handicap of {handicap} stones cannot be placed on {size}×{size}")
+        })?;
+        sgf += &format!("HA[{handicap}]AB");
+        for p in pts {
+            sgf += &format!("[{}]", sgf_point(p));
+        }
+    }
+    let name: String = engine_name
+        .chars()
+        .filter(|c| !matches!(c, ']' | '\\'))
+        .collect();
+    match engine_color {
+        Some(Color::Black) => sgf += &format!("PB[{name}]"),
+        Some(Color::White) => sgf += &format!("PW[{name}]"),
+        None => {}
+    }
+    sgf.push(')');
+    Ok(sgf)
+}
+
+impl EngineState {
+    /// The engine, for a request that waits on it without the session's lock.
+    pub(crate) fn live(&self) -> Option<Arc<LiveEngine>> {
+        self.live.clone()
+    }
+}
+
+impl Session {
+    /// The engine, if one runs for this session.
+    pub(crate) fn engine(&self) -> Option<Arc<LiveEngine>> {
+        self.engine.live()
+    }
+
+    /// Puts `live` in place of the session's engine (none: no engine) and
+    /// returns the one it replaces, for the caller to shut down.
+    pub(crate) fn set_engine(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
+        self.engine.analysed = None;
+        if live.is_none() {
+            self.engine.analysing = false;
+            self.engine.playing = None;
+        }
+        std::mem::replace(&mut self.engine.live, live)
+    }
+
+    /// The way to the position shown, for an engine.
+    pub(crate) fn engine_line(&self) -> Option<GameLine> {
+        GameLine::of(&self.doc, self.lg(), self.cursor.node())
+    }
+
+    /// The position shown (for dead stones asked of the engine).
+    pub(crate) fn position(&self) -> Position {
+        self.cursor.position().clone()
+    }
+
+    /// Keeps the engine in step with the page: counting ends when the page
+    /// leaves its node; the analysis follows the position shown (the
+    /// engine is told only when the position really changed, not after an
+    /// edit of a comment).
+    pub(crate) fn engine_sync(&mut self) {
+        let here = self.cursor.node();
+        if self
+            .engine
+            .counting
+            .as_ref()
+            .is_some_and(|c| c.node != here)
+        {
+            self.engine.counting = None;
+        }
+        let Some(live) = self.engine.live.clone() else {
+            return;
+        };
+        if !self.engine.analysing || !live.can_analyse() {
+            return;
+        }
+        let Some(line) = self.engine_line() else {
+            return;
+        };
+        if self
+            .engine
+            .analysed
+            .as_ref()
+            .is_some_and(|(n, l)| *n == here && *l == line)
+        {
+            return;
+        }
+        self.engine.tag += 1;
+        self.engine.analysed = Some((here, line.clone()));
+        live.analyse(line, self.engine.tag);
+    }
+
+    /// The engine actions that need no waiting: `analyse` (`on`), `play`
+    /// (`color`: the engine's colour, or none to stop; `level`).
+    pub(crate) fn engine_action(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+        let live = self.engine.live.clone().ok_or("no engine is running")?;
+        match action {
+            "analyse" => {
+                let on = req["on"].as_bool().unwrap_or(false);
+                if on && !live.can_analyse() {
+                    return Err(format!(
+                        "{} cannot analyse (it has neither lz-analyze nor kata-analyze)",
+                        live.spec().name
+                    ));
+                }
+                self.engine.analysing = on;
+                self.engine.analysed = None;
+                if !on {
+                    live.stop_analysis();
+                }
+            }
+            "play" => {
+                self.engine.playing = match req["color"].as_str() {
+                    Some("B") => Some(Color::Black),
+                    Some("W") => Some(Color::White),
+                    _ => None,
+                };
+                if let Some(level) = req["level"].as_u64() {
+                    let level = level.clamp(1, 10) as u32;
+                    live.set_level(level).map_err(|e| e.to_string())?;
+                    self.engine.level = Some(level);
+                    // The level command stopped the analysis: ask again.
+                    self.engine.analysed = None;
+                }
+            }
+            _ => return Err(format!("unknown engine action `{action}`")),
+        }
+        Ok(())
+    }
+
+    /// Plays the engine's answer `mv` to the position of `line` at `node`
+    /// into the record, by the edit a user's move takes (a resignation
+    /// writes the result). Refused when the page has moved on meanwhile.
+    pub(crate) fn engine_played(
+        &mut self,
+        node: NodeId,
+        line: &GameLine,
+        mv: EngineMove,
+        engine: &str,
+    ) -> Result<String, OpError> {
+        if self.cursor.node() != node || self.engine_line().as_ref() != Some(line) {
+            return Err(format!(
+                "the position changed while {engine} was thinking: its move was not played"
+            ));
+        }
+        let who = if line.to_play == Color::Black {
+            "Black"
+        } else {
+            "White"
+        };
+        match mv {
+            EngineMove::Resign => {
+                let winner = line.to_play.opponent().as_str();
+                self.edit("info", &json!({"props": {"RE": format!("{winner}+R")}}))?;
+                Ok(format!("{engine} ({who}) resigns"))
+            }
+            EngineMove::Pass => {
+                self.edit("play", &json!({"point": null, "force": true}))?;
+                Ok(format!("{engine} ({who}) passes"))
+            }
+            EngineMove::Play(p) => {
+                // The engine's rules decide what is legal (superko, suicide).
+                self.edit("play", &json!({"point": sgf_point(p), "force": true}))?;
+                Ok(format!(
+                    "{engine} ({who}) plays {}",
+                    coords::human(p, line.size)
+                ))
+            }
+        }
+    }
+
+    /// The engine's state for the page (in every state).
+    pub(crate) fn engine_json(&self) -> Value {
+        let Some(live) = &self.engine.live else {
+            return Value::Null;
+        };
+        let snap = live.snapshot();
+        json!({
+            "name": live.spec().name,
+            "command": live.spec().command_line(),
+            "alive": snap.alive,
+            "error": snap.error,
+            "can_analyse": live.can_analyse(),
+            "analysing": self.engine.analysing,
+            "playing": self.engine.playing.map(|c| c.as_str()),
+            "level": self.engine.level,
+        })
+    }
+
+    /// The latest analysis of the position shown (`null` until the engine
+    /// said something about it) and the graph of the line shown: `{engine,
+    /// analysis: {node, to_play, visits, black_winrate, black_lead,
+    /// updates, candidates: [{point, move, visits, winrate, score_lead,
+    /// order, pv}]}, graph: {points: [[node, black win rate, black
+    /// lead]], current}}`. Win rates and leads of candidates are the
+    /// player to move's; `point` and `pv` entries are SGF points (`null`:
+    /// a pass).
+    pub(crate) fn analysis_json(&mut self) -> Value {
+        self.engine_sync();
+        let mut analysis = Value::Null;
+        if let (Some(live), Some((node, line))) = (&self.engine.live, &self.engine.analysed) {
+            let snap = live.snapshot();
+            if snap.tag == Some(self.engine.tag)
+                && let Some(a) = &snap.analysis
+            {
+                let (node, size) = (*node, line.size);
+                self.engine.evals.insert(
+                    node,
+                    Eval {
+                        mv: node_move(&self.doc, node, size),
+                        black_winrate: a.black_winrate(),
+                        black_lead: a.black_score_lead(),
+                    },
+                );
+                analysis = analysis_value(a, self.number(node), snap.updates, size);
+            }
+        }
+        json!({
+            "engine": self.engine_json(),
+            "analysis": analysis,
+            "graph": self.graph_json(),
+        })
+    }
+
+    /// The nodes of the line shown (the path here and on down the line
+    /// last visited), each with Black's win rate and lead where known:
+    /// from the engine's evaluations, else the record's `SBKV` (Sabaki's
+    /// win rate, which `qipu analyze` writes).
+    fn graph_json(&self) -> Value {
+        let size = self.size();
+        let mut line: Vec<NodeId> = self.cursor.path().collect();
+        let current = line.len().saturating_sub(1);
+        while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
+            line.push(c);
+        }
+        let points: Vec<Value> = line
+            .iter()
+            .map(|&n| {
+                let mv = node_move(&self.doc, n, size);
+                let (w, l) = match self.engine.evals.get(&n).filter(|e| e.mv == mv) {
+                    Some(e) => (e.black_winrate, e.black_lead),
+                    None => (
+                        self.doc
+                            .node(n)
+                            .value("SBKV")
+                            .and_then(|v| v.as_simple_text().trim().parse::<f64>().ok())
+                            .filter(|x| x.is_finite() && (0.0..=100.0).contains(x))
+                            .map(|x| x / 100.0),
+                        None,
+                    ),
+                };
+                json!([self.number(n), w, l])
+            })
+            .collect();
+        json!({"points": points, "current": current})
+    }
+
+    /// Starts counting the position shown with `dead` stones proposed by `from`.
+    pub(crate) fn count_start(&mut self, dead: Vec<Point>, dame: Vec<Point>, from: DeadFrom) {
+        let info = GameInfo::of(&self.doc, self.lg());
+        let rules = Settings::of_game(&info).rules;
+        self.engine.counting = Some(Counting {
+            node: self.cursor.node(),
+            dead,
+            dame,
+            from,
+            rules,
+        });
+    }
+
+    /// Counting without an engine: the record's `TB`/`TW` when the node
+    /// has them (`marks`), else (or for `estimator`) Qipu's estimator.
+    pub(crate) fn count_without_engine(&mut self, source: &str) {
+        let (dead, from) = if source == "estimator" {
+            (
+                score::estimate_dead(&self.cursor.position().board),
+                DeadFrom::Estimator,
+            )
+        } else {
+            score::record_dead(&self.doc, &self.cursor)
+        };
+        self.count_start(dead, Vec::new(), from);
+    }
+
+    /// Changes the count: `toggle` the group at `point` dead or alive,
+    /// `rules` (a rule set's name), `stop`.
+    pub(crate) fn count_action(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+        if action == "stop" {
+            self.engine.counting = None;
+            return Ok(());
+        }
+        let size = self.size();
+        let board = self.cursor.position().board.clone();
+        let c = self
+            .engine
+            .counting
+            .as_mut()
+            .ok_or("not counting: press Count first")?;
+        match action {
+            "toggle" => {
+                let p = super::to_point(req["point"].as_str().unwrap_or(""), size)?;
+                if board.get(p) == sgf_go::Stone::Empty {
+                    return Err("click a stone to mark its group dead or alive".into());
+                }
+                c.dead = score::toggle_dead(&board, &c.dead, p);
+                c.from = DeadFrom::User;
+            }
+            "rules" => {
+                let name = req["rules"].as_str().unwrap_or("");
+                c.rules =
+                    Rules::from_name(name).ok_or_else(|| format!("unknown rules `{name}`"))?;
+            }
+            _ => return Err(format!("unknown counting action `{action}`")),
+        }
+        Ok(())
+    }
+
+    /// The count of the position shown, for the page: `null` when not
+    /// counting, else `{node, from, rules, scoring, komi, handicap, dead,
+    /// territory (whose territory each point is: a string of B, W and .,
+    /// row-major, dead stones' points included), cols, black: {territory,
+    /// captures, stones, area, score}, white, result, area_result,
+    /// territory_result}`. Both ways of counting are given; `result` is the
+    /// one of the rules.
+    pub(crate) fn count_json(&self) -> Value {
+        let Some(c) = &self.engine.counting else {
+            return Value::Null;
+        };
+        if c.node != self.cursor.node() {
+            return Value::Null;
+        }
+        let pos = self.cursor.position();
+        let info = GameInfo::of(&self.doc, self.lg());
+        let mut settings = Settings::of_game(&info);
+        settings.rules = c.rules;
+        let s = score::count_with(pos, &c.dead, &c.dame, &settings);
+        // The other way of counting, for comparison: Chinese area or Japanese territory.
+        let other = |rules: Rules| {
+            let mut o = settings.clone();
+            o.rules = rules;
+            score::count_with(pos, &c.dead, &c.dame, &o)
+                .result()
+                .to_string()
+        };
+        let (area_result, territory_result) = match c.rules.scoring() {
+            Scoring::Area => (s.result().to_string(), other(Rules::Japanese)),
+            Scoring::Territory => (other(Rules::Chinese), s.result().to_string()),
+        };
+        let side = |x: &score::Side| {
+            json!({
+                "territory": x.territory,
+                "captures": x.captures,
+                "stones": x.stones,
+                "area": x.area,
+                "dead": x.dead,
+                "score": x.score,
+            })
+        };
+        // Territory: an owned point that holds no live stone.
+        let cells = pos.board.cells();
+        let cols = pos.board.size().cols as usize;
+        let territory: String = s
+            .owner
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let p = Point::new((i % cols) as u8, (i / cols) as u8);
+                let live_stone = cells[i] != 0 && !s.dead.contains(&p);
+                match o {
+                    Some(Color::Black) if !live_stone => 'B',
+                    Some(Color::White) if !live_stone => 'W',
+                    _ => '.',
+                }
+            })
+            .collect();
+        json!({
+            "node": self.number(c.node),
+            "from": c.from.as_str(),
+            "rules": c.rules.as_str(),
+            "scoring": match c.rules.scoring() { Scoring::Area => "area", Scoring::Territory => "territory" },
+            "komi": settings.komi,
+            "handicap": settings.handicap,
+            "dead": s.dead.iter().map(|&p| sgf_point(p)).collect::<Vec<_>>(),
+            "territory": territory,
+            "cols": cols,
+            "black": side(&s.black),
+            "white": side(&s.white),
+            "result": s.result().to_string(),
+            "area_result": area_result,
+            "territory_result": territory_result,
+        })
+    }
+}
+
+/// An analysis as the page draws it.
+fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSize) -> Value {
+    let mut cands: Vec<_> = a.candidates.iter().collect();
+    cands.sort_by_key(|c| (c.order, std::cmp::Reverse(c.visits)));
+    let candidates: Vec<Value> = cands
+        .iter()
+        .take(20)
+        .map(|c| {
+            json!({
+                "point": engine_move_json(c.mv),
+                "move": c.mv.to_gtp(size),
+                "visits": c.visits,
+                "winrate": c.winrate,
+                "score_lead": c.score_lead,
+                "order": c.order,
+                "pv": c.pv.iter().take(30).map(|&m| engine_move_json(m)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "node": node,
+        "to_play": a.to_play.as_str(),
+        "visits": a.visits(),
+        "black_winrate": a.black_winrate(),
+        "black_lead": a.black_score_lead(),
+        "updates": updates,
+        "candidates": candidates,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_games() {
+        let s = new_game_sgf(19, 4, 0.5, Some(Color::White), "gnu]go").unwrap();
+        assert_eq!(
+            s,
+            "(;GM[1]FF[4]CA[UTF-8]AP[Qipu]SZ[19]KM[0.5]RU[Japanese]HA[4]AB[dp][pd][dd][pp]PW[gnugo])"
+        );
+        assert!(
+            new_game_sgf(9, 0, 7.0, None, "x")
+                .unwrap()
+                .ends_with("KM[7]RU[Japanese])")
+        );
+        assert!(new_game_sgf(8, 6, 0.5, None, "x").is_err());
+        assert!(new_game_sgf(30, 0, 0.5, None, "x").is_err());
+        assert!(new_game_sgf(19, 0, f64::NAN, None, "x").is_err());
+    }
+}

@@ -1,0 +1,435 @@
+//! The viewer's engine API in process, with the scripted stand-in engine
+//! (`tests/engines/gtp-standin.py`): analysis following the position
+//! shown and its graph, the engine's moves as edits (undo takes them
+//! back), a new game with handicap against the engine, counting with the
+//! engine's or Qipu's dead stones and the result written as an edit, an
+//! engine that crashes, and the engine ended with its session. Needs
+//! `python3`; skips without it unless `QIPU_REQUIRE_ALL=1`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sgf_web::{App, ViewOptions, app, body_text, request, router};
+use tower::ServiceExt;
+
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+fn standin(args: &str) -> Option<String> {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("QIPU_REQUIRE_ALL").as_deref() != Ok("1"),
+            "python3 is needed for the stand-in engine (QIPU_REQUIRE_ALL=1)"
+        );
+        eprintln!("SKIPPED: python3 not found, the stand-in engine cannot run");
+        return None;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/gtp-standin.py");
+    Some(format!("python3 {} {args}", script.display()))
+}
+
+fn served(tag: &str, files: &[(&str, &str)]) -> (std::sync::Arc<App>, PathBuf) {
+    let d = std::env::temp_dir().join(format!("qipu-web-engine-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    for (name, text) in files {
+        std::fs::write(d.join(name), text).unwrap();
+    }
+    let a = app(&ViewOptions {
+        path: Some(d.join(files[0].0)),
+        port: 0,
+        db: None,
+        token: Some(TOKEN.into()),
+    })
+    .unwrap();
+    (a, d)
+}
+
+async fn post(a: &std::sync::Arc<App>, uri: &str, body: Value) -> Value {
+    let res = router(a.clone())
+        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200, "{uri}");
+    serde_json::from_str(&body_text(res).await).unwrap()
+}
+
+async fn get(a: &std::sync::Arc<App>, uri: &str) -> Value {
+    let res = router(a.clone())
+        .oneshot(request("GET", uri, 0, Some(TOKEN), None))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200, "{uri}");
+    serde_json::from_str(&body_text(res).await).unwrap()
+}
+
+/// Polls the analysis until `done` holds (at most ten seconds).
+async fn analysis_until(
+    a: &std::sync::Arc<App>,
+    s: &Value,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = get(a, &format!("/api/engine/analysis?session={s}")).await;
+        if done(&v) || Instant::now() > until {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn wait_for_quit(log: &Path) -> String {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let t = std::fs::read_to_string(log).unwrap_or_default();
+        if t.trim_end().ends_with("quit") || Instant::now() > until {
+            return t;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[tokio::test]
+async fn analysis_follows_the_position_and_fills_the_graph() {
+    let Some(cmd) = standin("--flavor kata --moves C3,G7,C7") else {
+        return;
+    };
+    let (a, _d) = served(
+        "analysis",
+        &[(
+            "g.sgf",
+            "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc]SBKV[61.5];B[cg])",
+        )],
+    );
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    assert_eq!(st["engine"], Value::Null);
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await;
+    assert_eq!(st["engine"]["name"], "python3");
+    assert_eq!(st["engine"]["can_analyse"], true);
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse", "on": true}),
+    )
+    .await;
+    assert_eq!(st["engine"]["analysing"], true);
+    // At the root: Black to play, the stand-in likes C3 best.
+    let v = analysis_until(&a, &s, |v| v["analysis"]["updates"].as_u64() >= Some(2)).await;
+    let an = &v["analysis"];
+    assert_eq!(an["node"], 0);
+    assert_eq!(an["to_play"], "B");
+    assert_eq!(an["candidates"][0]["point"], "cg");
+    assert_eq!(an["candidates"][0]["move"], "C3");
+    assert_eq!(an["candidates"][0]["pv"], json!(["cg", "gc", "cc"]));
+    assert!(an["candidates"][0]["score_lead"].is_number());
+    assert!((an["black_winrate"].as_f64().unwrap() - 0.40).abs() < 1e-6);
+    // The graph: the root evaluated, node 2 from the record's SBKV.
+    let g = &v["graph"];
+    assert_eq!(g["current"], 0);
+    assert_eq!(g["points"].as_array().unwrap().len(), 4);
+    assert!((g["points"][0][1].as_f64().unwrap() - 0.40).abs() < 1e-6);
+    assert_eq!(g["points"][2][1], 0.615);
+    assert_eq!(g["points"][1][1], Value::Null);
+    // On to move 1: the analysis follows (White to play now).
+    post(&a, "/api/nav", json!({"session": s, "action": "next"})).await;
+    let v = analysis_until(&a, &s, |v| {
+        v["analysis"]["node"] == 1 && v["analysis"]["updates"].as_u64() >= Some(1)
+    })
+    .await;
+    assert_eq!(v["analysis"]["to_play"], "W");
+    assert!((v["graph"]["points"][1][1].as_f64().unwrap() - 0.42).abs() < 1e-6);
+    assert!((v["graph"]["points"][0][1].as_f64().unwrap() - 0.40).abs() < 1e-6);
+    // A comment does not restart the analysis of the same position.
+    let before = v["analysis"]["updates"].as_u64().unwrap();
+    post(
+        &a,
+        "/api/edit",
+        json!({"session": s, "op": "comment", "text": "hm"}),
+    )
+    .await;
+    let v = get(&a, &format!("/api/engine/analysis?session={s}")).await;
+    assert!(v["analysis"]["updates"].as_u64().unwrap() >= before);
+    // Off: the engine stops streaming.
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse", "on": false}),
+    )
+    .await;
+    assert_eq!(st["engine"]["analysing"], false);
+    let v = get(&a, &format!("/api/engine/analysis?session={s}")).await;
+    assert_eq!(v["analysis"], Value::Null);
+}
+
+#[tokio::test]
+async fn the_engine_plays_into_the_tree_and_undo_takes_it_back() {
+    let d = std::env::temp_dir();
+    let log = d.join(format!("qipu-web-engine-play-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let Some(cmd) = standin(&format!("--moves G7,C3 --log {}", log.display())) else {
+        return;
+    };
+    let (a, _d) = served("play", &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7])")]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "play", "color": "W", "level": 3}),
+    )
+    .await;
+    assert_eq!(st["engine"]["playing"], "W");
+    assert_eq!(st["engine"]["level"], 3);
+    // The user plays E5, then the engine answers.
+    let st = post(
+        &a,
+        "/api/edit",
+        json!({"session": s, "op": "play", "point": "ee"}),
+    )
+    .await;
+    assert_eq!(st["node"]["to_play"], "W");
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(st["node"]["move"], "G7");
+    assert_eq!(st["node"]["color"], "W");
+    assert_eq!(st["message"], "python3 (White) plays G7");
+    assert_eq!(st["dirty"], true);
+    assert_eq!(st["can_undo"], true);
+    let st = post(&a, "/api/edit", json!({"session": s, "op": "undo"})).await;
+    assert_eq!(st["node"]["move"], "E5");
+    assert_eq!(st["node"]["children"], 0);
+    // Asked again after the undo, the engine plays on the right board.
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(st["node"]["move"], "G7");
+    // Another engine in its place: the first one is told to quit.
+    let Some(other) = standin("") else { return };
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": other}),
+    )
+    .await;
+    let sent = wait_for_quit(&log);
+    assert!(sent.contains("level 3"), "{sent}");
+    assert!(sent.trim_end().ends_with("quit"), "{sent}");
+}
+
+#[tokio::test]
+async fn a_new_game_with_handicap_and_the_engine_ended_with_its_session() {
+    let log = std::env::temp_dir().join(format!("qipu-web-engine-new-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let Some(cmd) = standin(&format!("--moves E5 --log {}", log.display())) else {
+        return;
+    };
+    let (a, _d) = served("new", &[("g.sgf", "(;GM[1]FF[4]SZ[19])")]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "new_game", "size": 9, "handicap": 2, "komi": 0.5, "color": "W"}),
+    )
+    .await;
+    let s2 = st["session"].clone();
+    assert_ne!(s2, s);
+    assert_eq!(st["name"], "vs-python3.sgf");
+    assert_eq!(st["info"]["HA"], "2");
+    assert_eq!(st["info"]["KM"], "0.5");
+    assert_eq!(st["info"]["PW"], "python3");
+    assert_eq!(st["node"]["to_play"], "W");
+    assert_eq!(st["engine"]["playing"], "W");
+    // The old session is gone, its engine moved to the new one.
+    let res = router(a.clone())
+        .oneshot(request(
+            "GET",
+            &format!("/api/state?session={s}"),
+            0,
+            Some(TOKEN),
+            None,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 400);
+    let st = post(&a, "/api/engine", json!({"session": s2, "action": "move"})).await;
+    assert_eq!(st["node"]["move"], "E5");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.contains("set_free_handicap G7 C3"), "{sent}");
+    // The page closes: the engine quits.
+    post(&a, "/api/close", json!({"session": s2})).await;
+    let sent = wait_for_quit(&log);
+    assert!(sent.trim_end().ends_with("quit"), "{sent}");
+}
+
+#[tokio::test]
+async fn counting_with_the_engine_or_the_estimator_and_the_result_as_an_edit() {
+    // Black owns columns A–C, White G–J, E is dame; a white stone at B5 is dead.
+    let sgf = "(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]\
+               AB[da][db][dc][dd][de][df][dg][dh][di]\
+               AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][be];B[];W[])";
+    let Some(cmd) = standin("--dead B5,F9") else {
+        return;
+    };
+    let (a, _d) = served("count", &[("g.sgf", sgf)]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    post(&a, "/api/nav", json!({"session": s, "action": "last"})).await;
+    // Without an engine: the estimator finds the lone stone.
+    let st = post(
+        &a,
+        "/api/count",
+        json!({"session": s, "action": "start", "source": "auto"}),
+    )
+    .await;
+    let c = &st["count"];
+    assert_eq!(c["from"], "estimator");
+    assert_eq!(c["dead"], json!(["be"]));
+    assert_eq!(c["black"]["territory"], 27);
+    assert_eq!(c["black"]["captures"], 1);
+    assert_eq!(c["white"]["territory"], 27);
+    // Territory: 27 + 1 against 27 + 0.5; area: 9 + 27 against 9 + 27 + 0.5.
+    assert_eq!(c["result"], "B+0.5");
+    assert_eq!(c["territory_result"], "B+0.5");
+    assert_eq!(c["area_result"], "W+0.5");
+    let t = c["territory"].as_str().unwrap();
+    assert_eq!(t.len(), 81);
+    // Stones are not territory; the dead stone's point is.
+    assert_eq!(&t[..9], "BBB...WWW");
+    assert_eq!(&t[36..45], "BBB...WWW");
+    // A click on the white stone: alive again, and White's area grows nothing.
+    let st = post(
+        &a,
+        "/api/count",
+        json!({"session": s, "action": "toggle", "point": "be"}),
+    )
+    .await;
+    assert_eq!(st["count"]["from"], "user");
+    assert_eq!(st["count"]["dead"], json!([]));
+    let st = post(
+        &a,
+        "/api/count",
+        json!({"session": s, "action": "rules", "rules": "chinese"}),
+    )
+    .await;
+    assert_eq!(st["count"]["scoring"], "area");
+    // With the engine: its dead stones (only those on the board).
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await;
+    let st = post(
+        &a,
+        "/api/count",
+        json!({"session": s, "action": "start", "source": "engine"}),
+    )
+    .await;
+    assert_eq!(st["count"]["from"], "engine");
+    assert_eq!(st["count"]["dead"], json!(["fa", "be"]));
+    // The result written to RE: an edit, undone by undo.
+    let result = st["count"]["result"].as_str().unwrap().to_string();
+    let st = post(
+        &a,
+        "/api/edit",
+        json!({"session": s, "op": "info", "props": {"RE": result}}),
+    )
+    .await;
+    assert_eq!(st["info"]["RE"], json!(result));
+    assert_eq!(st["dirty"], true);
+    assert!(st["count"].is_object(), "counting goes on at the same node");
+    let st = post(&a, "/api/edit", json!({"session": s, "op": "undo"})).await;
+    assert_eq!(st["info"]["RE"], Value::Null);
+    // Leaving the node ends counting.
+    let st = post(&a, "/api/nav", json!({"session": s, "action": "prev"})).await;
+    assert_eq!(st["count"], Value::Null);
+    let st = post(
+        &a,
+        "/api/count",
+        json!({"session": s, "action": "toggle", "point": "be"}),
+    )
+    .await;
+    assert_eq!(st["error_kind"], "refused");
+}
+
+#[tokio::test]
+async fn an_engine_that_crashes_or_will_not_start_is_a_message() {
+    let Some(cmd) = standin("--crash-on genmove") else {
+        return;
+    };
+    let (a, _d) = served("crash", &[("g.sgf", "(;GM[1]FF[4]SZ[9])")]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": "/nonexistent/engine --gtp"}),
+    )
+    .await;
+    assert_eq!(st["error_kind"], "refused");
+    assert!(
+        st["message"].as_str().unwrap().contains("cannot start"),
+        "{st}"
+    );
+    assert_eq!(st["engine"], Value::Null);
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await;
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(st["error_kind"], "refused");
+    let m = st["message"].as_str().unwrap();
+    assert!(m.contains("crashing on purpose"), "{m}");
+    assert_eq!(st["engine"]["alive"], false);
+    assert!(st["engine"]["error"].as_str().unwrap().contains("exited"));
+    // The server goes on: the record, and analysis asked of a dead engine.
+    let st = post(
+        &a,
+        "/api/edit",
+        json!({"session": s, "op": "play", "point": "ee"}),
+    )
+    .await;
+    assert_eq!(st["node"]["move"], "E5");
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse", "on": true}),
+    )
+    .await;
+    assert_eq!(st["error_kind"], "refused");
+    let res = router(a.clone())
+        .oneshot(request(
+            "POST",
+            "/api/engine",
+            0,
+            Some(TOKEN),
+            Some(json!({"session": s, "action": "bogus"})),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 400);
+    assert!(body_text(res).await.contains("unknown engine action"));
+}
