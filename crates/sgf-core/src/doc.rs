@@ -387,6 +387,16 @@ impl Document {
     }
 
     #[inline]
+    /// A two-byte value that is not a closed source value (see
+    /// [`Node::simple_move`]): rare, kept out of the hot path.
+    #[cold]
+    fn edited_pair(&self, v: &ValueData) -> Option<[u8; 2]> {
+        match *self.raw_value(v) {
+            [a, b] => Some([a, b]),
+            _ => None,
+        }
+    }
+
     pub(crate) fn raw_value(&self, v: &ValueData) -> &[u8] {
         match v.open() {
             Some(open) => {
@@ -762,35 +772,36 @@ impl<'d> Node<'d> {
     /// checks and repairs skip them quickly.
     #[inline]
     pub fn simple_move(&self) -> Option<(crate::Color, [u8; 2])> {
+        let doc = self.doc;
         let d = self.data();
         if d.plen != 1 {
             return None;
         }
-        let p = &self.doc.props[d.pstart as usize];
-        let color = match p.key {
-            k if k == props::id::B => crate::Color::Black,
-            k if k == props::id::W => crate::Color::White,
-            _ => return None,
-        };
+        let p = doc.props.get(d.pstart as usize)?;
         if p.vlen != 1 {
             return None;
         }
-        let v = &self.doc.values[p.vstart as usize];
+        let color = if p.key == props::id::B {
+            crate::Color::Black
+        } else if p.key == props::id::W {
+            crate::Color::White
+        } else {
+            return None;
+        };
+        let v = doc.values.get(p.vstart as usize)?;
         // A closed source value `[pd]` spans four bytes from its `[` (an
         // unclosed or edited one has the flag bit in `end` or `start`).
-        let pair = if v.start & OWNED == 0 && v.end == v.start + 4 {
+        let pair = if v.start & OWNED == 0 && v.end.wrapping_sub(v.start) == 4 {
             let at = v.start as usize + 1;
-            match self.doc.src.get(at..at + 2) {
+            match doc.src.get(at..at + 2) {
                 Some(&[a, b]) => [a, b],
                 _ => return None,
             }
         } else {
-            match *self.doc.raw_value(v) {
-                [a, b] => [a, b],
-                _ => return None,
-            }
+            doc.edited_pair(v)?
         };
-        (pair[0].is_ascii_lowercase() && pair[1].is_ascii_lowercase()).then_some((color, pair))
+        let lower = |c: u8| c.wrapping_sub(b'a') < 26;
+        (lower(pair[0]) & lower(pair[1])).then_some((color, pair))
     }
 
     /// Whether a known property is present (fast path by registry id).

@@ -268,18 +268,30 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         if opts.variation_level && go {
             structure::variation_levels(&mut f, gi);
         }
-        for n in not_plain(f.doc, gi, None) {
+        let size_of = |doc: &Document| {
+            doc.game(gi)
+                .map(|g| coords::board_size(&g.root()).0)
+                .unwrap_or_default()
+        };
+        // One walk finds the nodes the structure rules look at (all but
+        // plain moves) and those the value repairs look at (all but plain
+        // moves on the board).
+        let (size, arena) = (size_of(f.doc), f.doc.node_capacity());
+        let (rules, mut nodes) = not_plain(f.doc, gi, size);
+        for n in rules {
             structure::node_rules(&mut f, n);
         }
+        // The rules only move properties between nodes that are not plain
+        // moves, or split a node (a new node): walk again in that case.
+        let size = if (size_of(f.doc), f.doc.node_capacity()) == (size, arena) {
+            size
+        } else {
+            let size = size_of(f.doc);
+            nodes = not_plain(f.doc, gi, size).1;
+            size
+        };
         // The values.
-        let size = f
-            .doc
-            .game(gi)
-            .map(|g| coords::board_size(&g.root()).0)
-            .unwrap_or_default();
         values_fix::root_values(&mut f, root, size);
-        // Plain moves on the board (most nodes) need none of what follows.
-        let nodes = not_plain(f.doc, gi, Some(size));
         // One cursor for the game, made when a node needs the board: nodes
         // come in pre-order, so each step from the last one is short.
         let mut cursor = None;
@@ -318,30 +330,35 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     f.changes
 }
 
-/// Whether node `n` is one plain move (`;B[pd]`, not the root), on the
-/// board when `size` is given.
-fn plain_move(doc: &Document, n: NodeId, size: Option<BoardSize>) -> bool {
-    let node = doc.node(n);
+/// Whether a node is one plain move (`;B[pd]`, not the root): `None`
+/// when not, else whether it is on a `size` board.
+fn plain_move(node: &sgf_core::Node<'_>, size: BoardSize) -> Option<bool> {
     match node.simple_move() {
-        Some((_, [a, b])) if node.parent().is_some() => size.is_none_or(|size| {
-            (a - b'a') < size.cols && (b - b'a') < size.rows && [a, b] != *b"tt"
-        }),
-        _ => false,
+        Some((_, [a, b])) if node.parent().is_some() => {
+            Some((a - b'a') < size.cols && (b - b'a') < size.rows && [a, b] != *b"tt")
+        }
+        _ => None,
     }
 }
 
 /// The nodes of game `gi` in file order but the plain moves (see
-/// [`plain_move`]): most nodes of a game are plain moves, which are never
-/// collected.
-fn not_plain(doc: &Document, gi: usize, size: Option<BoardSize>) -> Vec<NodeId> {
-    doc.game(gi)
-        .map(|g| {
-            g.nodes()
-                .map(|n| n.id())
-                .filter(|&n| !plain_move(doc, n, size))
-                .collect()
-        })
-        .unwrap_or_default()
+/// [`plain_move`]), and but the plain moves on a `size` board: most nodes
+/// of a game are plain moves, which are never collected.
+fn not_plain(doc: &Document, gi: usize, size: BoardSize) -> (Vec<NodeId>, Vec<NodeId>) {
+    let (mut any, mut on_board) = (Vec::new(), Vec::new());
+    let Some(game) = doc.game(gi) else {
+        return (any, on_board);
+    };
+    for node in game.nodes() {
+        let plain = plain_move(&node, size);
+        if plain.is_none() {
+            any.push(node.id());
+        }
+        if plain != Some(true) {
+            on_board.push(node.id());
+        }
+    }
+    (any, on_board)
 }
 
 fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {
