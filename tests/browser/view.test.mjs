@@ -284,6 +284,62 @@ test("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
   await page.screenshot({ path: join(shots, "big-tree.png") });
 });
 
+test("a 300-move game: every step shows the next move", async () => {
+  // 300 distinct points in a scattered order (361 is prime to 7).
+  let sgf = "(;GM[1]FF[4]SZ[19]";
+  for (let i = 0; i < 300; i++) {
+    const k = (i * 7 + 3) % 361;
+    sgf += `;${i % 2 ? "W" : "B"}[${String.fromCharCode(97 + (k % 19), 97 + Math.floor(k / 19))}]`;
+  }
+  sgf += ")";
+  await page.click("#open");
+  await page.fill("#pastetext", sgf);
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 0"));
+  const t0 = Date.now();
+  for (let i = 1; i <= 300; i++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((n) => document.querySelector("#status").textContent.endsWith(`node ${n}`), i);
+  }
+  const stepMs = (Date.now() - t0) / 300;
+  const status = await page.locator("#status").textContent();
+  assert.ok(status.startsWith("Move 300 (White "), status);
+  const t1 = Date.now();
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 0"));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.endsWith("node 300"));
+  console.log(`300-move game: ${stepMs.toFixed(1)} ms a step (→ with the page redrawn), Home + End ${Date.now() - t1} ms`);
+});
+
+test("points and web addresses in a comment are clickable", async () => {
+  const sgf = "(;GM[1]FF[4]SZ[19]C[Black should play Q16, not D4 (see https://senseis.xmp.net/?Joseki).];B[pd])";
+  await page.click("#open");
+  await page.fill("#pastetext", sgf);
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("node 0"));
+  const view = page.locator("#commentview");
+  assert.ok(await view.isVisible());
+  assert.equal(await view.textContent(), "Black should play Q16, not D4 (see https://senseis.xmp.net/?Joseki).");
+  const refs = page.locator("#commentview .pointref");
+  assert.deepEqual(await refs.evaluateAll((bs) => bs.map((b) => [b.textContent, b.dataset.point])), [["Q16", "pd"], ["D4", "dp"]]);
+  assert.equal(await page.locator("#commentview a").getAttribute("href"), "https://senseis.xmp.net/?Joseki");
+  // Hovering a point rings it on the board, where Q16 is (pd).
+  await refs.first().hover();
+  const ring = await page.evaluate(() => {
+    const r = document.querySelector("#board .pointflash");
+    const d = document.querySelector("#board svg").dataset;
+    return r && [(+r.getAttribute("cx") - +d.originX) / +d.cell + +d.x0, (+r.getAttribute("cy") - +d.originY) / +d.cell + +d.y0];
+  });
+  assert.deepEqual(ring, [15, 3]);
+  await page.mouse.move(0, 0);
+  assert.equal(await page.locator("#board .pointflash").count(), 0);
+  // A node without such references shows the text field alone.
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.endsWith("node 1"));
+  assert.ok(await view.isHidden());
+});
+
 test("a request without the token is refused", async () => {
   const base = url.replace(/\?t=.*/, "");
   for (const path of ["", "app.js", "api/files"]) {

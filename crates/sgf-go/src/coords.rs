@@ -385,6 +385,72 @@ pub fn human(p: Point, size: BoardSize) -> String {
     }
 }
 
+/// A piece of a comment: plain text, a point written in human
+/// coordinates (`Q16`), or a web address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextPiece<'a> {
+    /// Text without a reference.
+    Text(&'a str),
+    /// A point of the board, as written.
+    Point(&'a str, Point),
+    /// An `http://` or `https://` address.
+    Link(&'a str),
+}
+
+/// Splits a comment into text, points and web addresses, for a viewer to
+/// make the references clickable. A point is an upper-case column letter
+/// (no `I`) and a row number standing alone (`D4`, `Q16.`), read as
+/// [`parse_human`] reads it on this board; an address runs to the next
+/// white space, without a final `.`, `,`, `;`, `:`, `!`, `?` or `)`.
+pub fn text_pieces(text: &str, size: BoardSize) -> Vec<TextPiece<'_>> {
+    let mut out = Vec::new();
+    let mut plain = 0;
+    let mut i = 0;
+    let b = text.as_bytes();
+    let boundary = |k: usize| k >= b.len() || !b[k].is_ascii_alphanumeric();
+    while i < b.len() {
+        let at_word = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        let rest = &text[i..];
+        if at_word && (rest.starts_with("http://") || rest.starts_with("https://")) {
+            let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let url = rest[..len].trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+            if url.len() > "https://".len() {
+                if plain < i {
+                    out.push(TextPiece::Text(&text[plain..i]));
+                }
+                out.push(TextPiece::Link(url));
+                i += url.len();
+                plain = i;
+                continue;
+            }
+        }
+        if at_word && b[i].is_ascii_uppercase() {
+            let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let end = i + 1 + digits;
+            if (1..=2).contains(&digits)
+                && boundary(end)
+                && let Some(p) = parse_human(&text[i..end], size)
+            {
+                if plain < i {
+                    out.push(TextPiece::Text(&text[plain..i]));
+                }
+                out.push(TextPiece::Point(&text[i..end], p));
+                i = end;
+                plain = i;
+                continue;
+            }
+        }
+        i += 1;
+        while i < b.len() && !text.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    if plain < b.len() {
+        out.push(TextPiece::Text(&text[plain..]));
+    }
+    out
+}
+
 /// Reads human (GTP) coordinates, the inverse of [`human`]: a column
 /// letter without `I` (either case) and a row number from the bottom, on
 /// boards of up to 25 columns. `None` when not such a point of the board.
@@ -562,6 +628,27 @@ mod tests {
         assert!(star_points(BoardSize::square(4)).is_empty());
         assert_eq!(star_points(BoardSize { cols: 13, rows: 7 }).len(), 4);
         assert_eq!(star_points(BoardSize::square(52)).len(), 4);
+    }
+
+    #[test]
+    fn text_pieces_find_points_and_links() {
+        use TextPiece::{Link, Text};
+        let s = BoardSize::square(19);
+        assert_eq!(
+            text_pieces("黑 Q16 好, see https://x.org/a?b=1. I9 A20 q3 D4", s),
+            vec![
+                Text("黑 "),
+                TextPiece::Point("Q16", Point::new(15, 3)),
+                Text(" 好, see "),
+                Link("https://x.org/a?b=1"),
+                Text(". I9 A20 q3 "),
+                TextPiece::Point("D4", Point::new(3, 15)),
+            ]
+        );
+        assert_eq!(text_pieces("AD4 D4x", s), vec![Text("AD4 D4x")]);
+        assert_eq!(text_pieces("", s), vec![]);
+        // On a 9×9 board, K10 is off the board.
+        assert_eq!(text_pieces("K10", BoardSize::square(9)), vec![Text("K10")]);
     }
 
     #[test]

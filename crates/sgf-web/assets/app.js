@@ -261,6 +261,7 @@ function show(s) {
   status += " · " + tr("node {n}", { n: n.number });
   $("status").textContent = status;
   if (document.activeElement !== $("comment")) $("comment").value = n.comment || "";
+  showCommentRefs(n.comment_parts || []);
   if (document.activeElement !== $("name")) $("name").value = n.name || "";
   $("nodename").textContent = n.name ? `— ${n.name}` : "";
   const ann = $("annotations");
@@ -398,6 +399,54 @@ function boardPoint(ev) {
   const y = Math.round((p.y - +d.originY) / cell) + +d.y0;
   if (x < +d.x0 || x > +d.x1 || y < +d.y0 || y > +d.y1) return null;
   return sgfPoint(x, y);
+}
+
+// The comment with its points (Q16) and web addresses clickable: the
+// server finds them (sgf_go::coords::text_pieces); shown above the text
+// field only when there are some.
+function showCommentRefs(parts) {
+  const v = $("commentview");
+  v.textContent = "";
+  v.hidden = !parts.some((p) => p.point || p.url);
+  if (v.hidden) return;
+  for (const p of parts) {
+    if (p.url) {
+      const a = document.createElement("a");
+      a.href = p.url;
+      a.textContent = p.text;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      v.appendChild(a);
+    } else if (p.point) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "pointref";
+      b.textContent = p.text;
+      b.dataset.point = p.point;
+      b.title = tr("Show {p} on the board", { p: p.text });
+      b.onmouseenter = b.onfocus = b.onclick = () => flashPoint(p.point);
+      b.onmouseleave = b.onblur = () => flashPoint(null);
+      v.appendChild(b);
+    } else {
+      v.appendChild(document.createTextNode(p.text));
+    }
+  }
+}
+
+// Rings a point of the board (a point named in the comment); null clears it.
+function flashPoint(pt) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.querySelector(".pointflash")?.remove();
+  if (!pt) return;
+  const d = svg.dataset;
+  const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
+  const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+  ring.setAttribute("class", "pointflash");
+  ring.setAttribute("cx", +d.originX + (c(pt[0]) - +d.x0) * +d.cell);
+  ring.setAttribute("cy", +d.originY + (c(pt[1]) - +d.y0) * +d.cell);
+  ring.setAttribute("r", +d.cell * 0.5);
+  svg.appendChild(ring);
 }
 
 function sgfPoint(x, y) {

@@ -1350,6 +1350,13 @@ impl Session {
                     "point": match m { Move::Pass => None, Move::Play(p) => Some(p.to_string()) },
                 })),
                 "comment": node.text("C").map(|t| t.into_owned()),
+                // The comment with its points and web addresses marked, for
+                // the page to make them clickable.
+                "comment_parts": node.text("C").map(|t| coords::text_pieces(&t, size).into_iter().map(|p| match p {
+                    coords::TextPiece::Text(t) => json!({"text": t}),
+                    coords::TextPiece::Point(t, p) => json!({"text": t, "point": p.to_string()}),
+                    coords::TextPiece::Link(u) => json!({"text": u, "url": u}),
+                }).collect::<Vec<_>>()),
                 "name": node.text("N").map(|t| t.into_owned()),
                 "annotations": annotations,
                 "alternatives": alternatives,
