@@ -89,6 +89,112 @@ fn cap_per_code(
         .collect()
 }
 
+/// What the parts of a file give, joined in file order as they come.
+struct Joined {
+    parts: Vec<Part>,
+    gathered: Gathered,
+    changes: Vec<(Change, u32, u32)>,
+    facts: Vec<sgf_core::validate::GameFacts>,
+    dialects: Vec<sgf_formats::DialectCount>,
+    /// The repaired parts, joined (each part's output freed once copied).
+    output: Vec<u8>,
+    out_lines: u32,
+    /// Lines of the input before the part being joined, and where that is.
+    in_lines: u32,
+    at: usize,
+}
+
+impl Joined {
+    fn new(max: usize, warnings_as_errors: bool) -> Joined {
+        Joined {
+            parts: Vec::new(),
+            gathered: Gathered {
+                diags: Vec::new(),
+                max,
+                warnings_as_errors,
+                per_code: Vec::new(),
+                left_out: (0, 0),
+            },
+            changes: Vec::new(),
+            facts: Vec::new(),
+            dialects: Vec::new(),
+            output: Vec::new(),
+            out_lines: 0,
+            in_lines: 0,
+            at: 0,
+        }
+    }
+
+    /// Joins the part of `bytes` at `range` (the whole file when `whole`).
+    fn add(
+        &mut self,
+        bytes: &[u8],
+        range: std::ops::Range<usize>,
+        r: PartResult,
+        whole: bool,
+        allow: &[Code],
+    ) {
+        // Line numbers: in the input for the changes, in what is reported
+        // for the diagnostics (the output after a repair).
+        let start = range.start;
+        self.in_lines += memchr::memchr_iter(b'\n', &bytes[self.at..start]).count() as u32;
+        self.at = start;
+        for (mut c, l, col) in r.changes {
+            c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
+            self.changes.push((c, l + self.in_lines, col));
+        }
+        // Where this part's diagnostics point: the input part, or its
+        // repaired output.
+        let (base, lines_before, text_range) = match &r.output {
+            Some(out) => {
+                let output = &mut self.output;
+                if output.is_empty() {
+                    // About the input's size: one allocation, not a doubling.
+                    output.reserve(bytes.len() + bytes.len() / 8);
+                } else {
+                    output.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
+                    self.out_lines +=
+                        memchr::memchr_iter(b'\n', sgf_core::write::GAME_SEPARATOR).count() as u32;
+                }
+                let base = output.len();
+                let lines = self.out_lines;
+                self.out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
+                output.extend_from_slice(out);
+                (base, lines, base..output.len())
+            }
+            None => (start, self.in_lines, range.clone()),
+        };
+        for mut f in r.facts {
+            f.start += base as u32;
+            self.facts.push(f);
+        }
+        sgf_formats::merge_dialect_counts(&mut self.dialects, r.dialects, base as u32);
+        let index = self.parts.len();
+        // In the order they are shown, so that the first of each code are kept.
+        let mut part_diags = r.diagnostics;
+        part_diags.sort_by_key(|d| (d.span.start, d.span.end));
+        for d in part_diags {
+            // A part's own view of the file's charsets; the file's comes below.
+            if !allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets) {
+                self.gathered.push(index, d);
+            }
+        }
+        let shown = match r.shown {
+            Ok(shown) => shown,
+            Err(charsets) => Shown::Text {
+                in_output: r.output.is_some(),
+                range: text_range,
+                charsets,
+            },
+        };
+        self.parts.push(Part {
+            shown,
+            lines_before,
+            byte_offset: if whole { 0 } else { base as u32 },
+        });
+    }
+}
+
 /// The diagnostics of a file's parts as they come, in file order, capped
 /// as they are gathered: a collection can have hundreds of thousands, and
 /// only the first `max` of each code are shown (all with `max` 0). Those
@@ -376,123 +482,63 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         None
     };
     // The parts of a large collection are read, checked and repaired side
-    // by side and dropped when done; a file that cannot be split safely is
-    // read whole.
-    let mut results: Vec<(std::ops::Range<usize>, Result<PartResult, String>)> = match &split {
-        Some(split) => split
-            .ranges
-            .par_iter()
-            .map(|r| {
-                let part = bytes[r.clone()].to_vec();
-                let mut read_opts = read_opts.clone();
-                read_opts.dialect_report = false;
-                let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
-                    .map(|l| check_loaded(l, args, Some(split)))
-                    .map_err(|e| format!("{e:#}"));
-                (r.clone(), res)
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let whole = split.is_none()
-        || results
-            .iter()
-            .any(|(_, r)| r.as_ref().is_ok_and(|r| !r.holds));
-    if whole {
-        results.clear();
-        let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
-            .map(|l| check_loaded(l, args, None))
-            .map_err(|e| format!("{e:#}"));
-        results.push((0..bytes.len(), res));
-    }
-    let mut parts = Vec::new();
+    // by side, a few at a time, and joined in file order as they come, so
+    // that memory holds a few parts, not all of them; a file that cannot be
+    // split safely (or a part that fails) is read whole.
     let max = args
         .max_diagnostics
         .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
-    let mut gathered = Gathered {
-        diags: Vec::new(),
-        max,
-        warnings_as_errors: args.warnings_as_errors,
-        per_code: Vec::new(),
-        left_out: (0, 0),
-    };
-    let mut changes = Vec::new();
-    let mut facts = Vec::new();
-    let mut dialects = Vec::new();
-    let mut output = Vec::new();
-    let mut out_lines = 0u32;
-    let mut error = None;
-    // Line numbers: in the input for the changes, in what is reported for
-    // the diagnostics (the output after a repair).
-    let mut in_lines = 0u32;
-    let mut at = 0usize;
-    // The repaired parts are joined into one buffer of the right size, each
-    // freed once copied.
-    let sep = sgf_core::write::GAME_SEPARATOR.len();
-    output.reserve(
-        results
-            .iter()
-            .filter_map(|(_, r)| r.as_ref().ok()?.output.as_ref().map(|o| o.len() + sep))
-            .sum(),
-    );
-    for (range, res) in results {
-        let r = match res {
-            Ok(r) => r,
-            Err(e) => return FileReport::failed(path, e),
-        };
-        let start = range.start;
-        in_lines += memchr::memchr_iter(b'\n', &bytes[at..start]).count() as u32;
-        at = start;
-        for (mut c, l, col) in r.changes {
-            c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
-            changes.push((c, l + in_lines, col));
-        }
-        // Where this part's diagnostics point: the input part, or its
-        // repaired output.
-        let (base, lines_before, text_range) = match &r.output {
-            Some(out) => {
-                if !output.is_empty() {
-                    output.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
-                    out_lines +=
-                        memchr::memchr_iter(b'\n', sgf_core::write::GAME_SEPARATOR).count() as u32;
-                }
-                let base = output.len();
-                let lines = out_lines;
-                out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
-                output.extend_from_slice(out);
-                (base, lines, base..output.len())
+    let mut joined = Joined::new(max, args.warnings_as_errors);
+    let mut whole = split.is_none();
+    if let Some(split) = &split {
+        let batch = 4 * rayon::current_num_threads().max(1);
+        for ranges in split.ranges.chunks(batch) {
+            let results: Vec<(std::ops::Range<usize>, Result<PartResult, String>)> = ranges
+                .par_iter()
+                .map(|r| {
+                    let part = bytes[r.clone()].to_vec();
+                    let mut read_opts = read_opts.clone();
+                    read_opts.dialect_report = false;
+                    let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
+                        .map(|l| check_loaded(l, args, Some(split)))
+                        .map_err(|e| format!("{e:#}"));
+                    (r.clone(), res)
+                })
+                .collect();
+            if results
+                .iter()
+                .any(|(_, r)| !r.as_ref().is_ok_and(|r| r.holds))
+            {
+                whole = true;
+                break;
             }
-            None => (start, in_lines, range.clone()),
-        };
-        for mut f in r.facts {
-            f.start += base as u32;
-            facts.push(f);
-        }
-        sgf_formats::merge_dialect_counts(&mut dialects, r.dialects, base as u32);
-        let index = parts.len();
-        // In the order they are shown, so that the first of each code are kept.
-        let mut part_diags = r.diagnostics;
-        part_diags.sort_by_key(|d| (d.span.start, d.span.end));
-        for d in part_diags {
-            // A part's own view of the file's charsets; the file's comes below.
-            if !allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets) {
-                gathered.push(index, d);
+            for (range, res) in results {
+                let r = res.expect("checked above");
+                joined.add(&bytes, range, r, false, allow);
             }
         }
-        let shown = match r.shown {
-            Ok(shown) => shown,
-            Err(charsets) => Shown::Text {
-                in_output: r.output.is_some(),
-                range: text_range,
-                charsets,
-            },
-        };
-        parts.push(Part {
-            shown,
-            lines_before,
-            byte_offset: if whole { 0 } else { base as u32 },
-        });
     }
+    if whole {
+        joined = Joined::new(max, args.warnings_as_errors);
+        let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
+            .map(|l| check_loaded(l, args, None))
+            .map_err(|e| format!("{e:#}"));
+        match res {
+            Ok(r) => joined.add(&bytes, 0..bytes.len(), r, true, allow),
+            Err(e) => return FileReport::failed(path, e),
+        }
+    }
+    let Joined {
+        parts,
+        gathered,
+        changes,
+        facts,
+        dialects,
+        output,
+        ..
+    } = joined;
+    let mut changes = changes;
+    let mut error = None;
     let dropped = gathered.dropped();
     let left_out = gathered.left_out;
     let mut diags = gathered.diags;
