@@ -20,14 +20,15 @@ rm -rf "$DIST" && mkdir -p "$DIST"
 echo "== building the abi3 wheel and the sdist"
 CARGO_TARGET_DIR="$ROOT/target/py" "$TOOLS/bin/maturin" build --quiet --release \
   -m crates/sgf-py/Cargo.toml -i "$PY" -o "$DIST"
-"$TOOLS/bin/maturin" sdist --quiet -m crates/sgf-py/Cargo.toml -o "$DIST"
+"$TOOLS/bin/maturin" sdist -m crates/sgf-py/Cargo.toml -o "$DIST"
 WHEEL=$(ls "$DIST"/qipu-*-abi3-*.whl)
 SDIST=$(ls "$DIST"/qipu-*.tar.gz)
 echo "$WHEEL"; echo "$SDIST"
 # The sdist builds on its own: the library crates it needs are inside.
+LISTING=$(tar tzf "$SDIST")
 for f in crates/sgf-py/Cargo.toml crates/sgf-core/Cargo.toml crates/sgf-go/Cargo.toml \
          crates/sgf-render/Cargo.toml crates/sgf-gtp/Cargo.toml pyproject.toml; do
-  tar tzf "$SDIST" | grep -q "/$f\$" || { echo "sdist lacks $f"; exit 1; }
+  grep -q "^qipu-[^/]*/$f\$" <<<"$LISTING" || { echo "sdist lacks $f"; exit 1; }
 done
 
 echo "== installing the wheel where there is no compiler"
