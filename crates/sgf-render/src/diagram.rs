@@ -365,7 +365,9 @@ impl Diagram {
     /// pos.play(Color::Black, Move::Play(Point::new(2, 6)));
     /// let opts = RenderOptions::default();
     /// let text = Diagram::of_position(&pos, &opts).to_text(&opts, TextStyle::Ascii);
-    /// assert!(text.contains("3 . . X") && text.contains("A B C D E F G H J"));
+    /// // C3 holds the stone, marked as the last move; columns skip I.
+    /// assert!(text.contains("\n3  . .>X . . . + . . 3\n"));
+    /// assert!(text.starts_with("   A B C D E F G H J\n"));
     /// ```
     pub fn of_position(pos: &sgf_go::Position, opts: &RenderOptions) -> Diagram {
         let size = pos.board.size();
