@@ -315,3 +315,19 @@ def test_the_namespace_is_all_and_only_all():
     assert qipu.Point == tuple[int, int] or str(qipu.Point) == "typing.Tuple[int, int]"
     for name in ("Point", "Move", "ColorStr", "PartialDate", "PathLike", "BoardSize"):
         assert getattr(qipu, name) is not None
+
+
+def test_indices_and_inputs_are_checked_too():
+    coll = qipu.parse(b"(;SZ[9];B[aa](;W[bb])(;W[cc]))")
+    with pytest.raises(IndexError, match="expected a game index from 0 to 0 .*got 5"):
+        coll[5]
+    node = coll[0].root.next
+    with pytest.raises(qipu.EditError, match="expected a child index from 0 to 2, got -1"):
+        node.add_child(-1)
+    with pytest.raises(qipu.EditError, match="expected a child index from 0 to 1, got 7"):
+        node.children[0].move_to(7)
+    assert node.add_child(0) == node.children[0]
+    with pytest.raises(TypeError, match="expected bytes or str to parse .*got 5"):
+        qipu.parse(5)
+    with pytest.raises(TypeError, match="expected bytes or str to parse, got 5"):
+        qipu.parse(5, format="GIB")

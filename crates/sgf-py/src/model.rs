@@ -333,8 +333,12 @@ pub fn parse(
         let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
             s.to_cow()?.as_bytes().to_vec()
         } else {
-            data.extract()
-                .map_err(|_| PyTypeError::new_err("parse() takes bytes or str"))?
+            data.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "expected bytes or str to parse, got {}",
+                    convert::describe(data)
+                ))
+            })?
         };
         let f = (!f.eq_ignore_ascii_case("auto")).then_some(f);
         let loaded = load_bytes(py, &bytes, None, f)?;
@@ -353,7 +357,10 @@ pub fn parse(
     } else {
         // bytearray, memoryview and other byte sequences.
         let b: Vec<u8> = data.extract().map_err(|_| {
-            PyTypeError::new_err("parse() takes bytes or str; use qipu.read(path) for files")
+            PyTypeError::new_err(format!(
+                "expected bytes or str to parse (use qipu.read(path) for files), got {}",
+                convert::describe(data)
+            ))
         })?;
         parse_bytes(py, &b, &options(charset)?)?
     };
@@ -548,7 +555,10 @@ impl Collection {
         let n = doc.game_count() as isize;
         let i = if index < 0 { index + n } else { index };
         if !(0..n).contains(&i) {
-            return Err(PyIndexError::new_err("game index out of range"));
+            return Err(PyIndexError::new_err(format!(
+                "expected a game index from 0 to {} (or from -{n} counting from the end), got {index}",
+                n - 1
+            )));
         }
         Ok(Game {
             inner: self.inner.clone(),
@@ -1027,6 +1037,16 @@ fn check_ident(ident: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// A position among `n` children: `0..n`, `EditError` otherwise.
+fn child_index(i: i64, n: usize) -> PyResult<usize> {
+    usize::try_from(i).ok().filter(|&u| u < n).ok_or_else(|| {
+        EditError::new_err(format!(
+            "expected a child index from 0 to {}, got {i}",
+            n.saturating_sub(1)
+        ))
+    })
+}
+
 /// A property identifier argument: a `str` of upper-case letters.
 fn ident_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let s = obj.cast::<PyString>().map_err(|_| {
@@ -1291,8 +1311,13 @@ impl Node {
 
     /// Adds an empty child (last, or at `index`; 0 makes it the main line).
     #[pyo3(signature = (index=None))]
-    fn add_child(&self, index: Option<usize>) -> PyResult<Node> {
+    fn add_child(&self, index: Option<i64>) -> PyResult<Node> {
         let mut doc = self.locked()?;
+        let n = doc.node(self.id).child_count();
+        let index = match index {
+            None => None,
+            Some(i) => Some(child_index(i, n + 1)?),
+        };
         let c = doc.insert_child(self.id, index).map_err(edit_err)?;
         Ok(self.with(c))
     }
@@ -1310,8 +1335,10 @@ impl Node {
     }
 
     /// Moves this node to `index` among its siblings (0: main line).
-    fn move_to(&self, index: usize) -> PyResult<()> {
+    fn move_to(&self, index: i64) -> PyResult<()> {
         let mut doc = self.locked()?;
+        let n = doc.node(self.id).siblings().len();
+        let index = child_index(index, n)?;
         doc.move_variation(self.id, index).map_err(edit_err)
     }
 
