@@ -73,3 +73,10 @@ def test_stubtest_is_clean(tmp_path):
         cwd=tmp_path,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_package_docstring_examples_run():
+    import doctest
+
+    failures, tried = doctest.testmod(qipu, verbose=False)
+    assert tried >= 4 and failures == 0
