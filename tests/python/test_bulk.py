@@ -10,6 +10,7 @@ import qipu
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
+pc = pytest.importorskip("pyarrow.compute")
 
 
 def test_expand_paths(games_dir):
@@ -106,11 +107,28 @@ def test_to_arrow(games_dir):
     assert rows[("bad.sgf", 0)]["errors"] >= 1 and g1["errors"] == 0
     assert rows[("c.SGF", 0)]["black"] == "李昌镐" and rows[("c.SGF", 0)]["komi"] is None
     schema = table.schema
+    # The compact (default) form: the colour as a dictionary of "B"/"W" with int8 indices.
     assert schema.field("moves").type == pa.list_(
-        pa.struct([("color", pa.string()), ("col", pa.int8()), ("row", pa.int8())])
+        pa.struct(
+            [("color", pa.dictionary(pa.int8(), pa.string())), ("col", pa.int8()), ("row", pa.int8())]
+        )
     )
     assert schema.field("komi").type == pa.float64()
+    # Columns added later come last, so existing positions hold.
+    assert schema.names[-1] == "komi_text" and schema.names.index("warnings") == len(schema) - 2
     table.validate(full=True)
+    # The old form, the colour as text, on request: the same values.
+    text = qipu.to_arrow(games_dir, threads=2, moves="text")
+    assert text.schema.field("moves").type == pa.list_(
+        pa.struct([("color", pa.string()), ("col", pa.int8()), ("row", pa.int8())])
+    )
+    assert text.column("moves").to_pylist() == table.column("moves").to_pylist()
+    text.validate(full=True)
+    # Compute kernels and Parquet see the dictionary colours as "B"/"W".
+    flat = pc.list_flatten(table.column("moves"))
+    blacks = pc.sum(pc.equal(pc.struct_field(flat, [0]), "B")).as_py()
+    assert blacks == sum(m["color"] == "B" for ms in table.column("moves").to_pylist() for m in ms)
+    assert table.nbytes < text.nbytes
 
 
 def test_to_arrow_empty_and_errors(tmp_path, games_dir):
@@ -149,3 +167,95 @@ def test_every_to_sgf_argument_is_checked():
     with pytest.raises(ValueError, match="canonical=True"):
         c.to_sgf(point_lists="compressed")
     assert b"AB[aa:ac]" in c.to_sgf(canonical=True, point_lists="compressed")
+
+
+def test_komi_in_mixed_units_is_read_once_and_kept_as_written(tmp_path):
+    # Fox and AI-game files write KM[650] for 6.5: the library's one reading.
+    path = tmp_path / "fox.sgf"
+    path.write_bytes(b"(;GM[1]SZ[19]KM[650];B[pd])(;GM[1]SZ[19]KM[7.5])(;GM[1]SZ[19])")
+    coll = qipu.read(path)
+    assert coll[0].info.komi == 6.5 and coll[0].info.komi_text == "650"
+    assert coll[1].info.komi == 7.5 and coll[2].info.komi is None and coll[2].info.komi_text is None
+    t = qipu.to_arrow([path])
+    assert t.column("komi").to_pylist() == [6.5, 7.5, None]
+    assert t.column("komi_text").to_pylist() == ["650", "7.5", None]
+
+
+def test_progress_counts_games_not_files(games_dir, capsys):
+    calls = []
+    t = qipu.to_arrow(games_dir, threads=2, progress=lambda *a: calls.append(a))
+    # The last report, after every file: all games of all files.
+    games, files, total = calls[-1]
+    assert (games, files, total) == (t.num_rows, 5, 5) and t.num_rows == 6
+    assert all(c[2] == 5 for c in calls) and [c[0] for c in calls] == sorted(c[0] for c in calls)
+    # progress=True without tqdm: a line on stderr (tqdm when installed).
+    try:
+        import tqdm  # noqa: F401
+
+        has_tqdm = True
+    except ImportError:
+        has_tqdm = False
+    qipu.to_arrow(games_dir, progress=True)
+    err = capsys.readouterr().err
+    assert "games" in err and ("6 games read (5/5 files)" in err or has_tqdm)
+    with pytest.raises(TypeError, match="expected progress to be a bool or a callable"):
+        qipu.to_arrow(games_dir, progress="yes")
+
+    def boom(*_):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        qipu.to_arrow(games_dir, progress=boom)
+
+
+def test_to_pandas_keeps_arrow_types(games_dir):
+    pd = pytest.importorskip("pandas")
+    df = qipu.to_pandas(games_dir, threads=2)
+    assert len(df) == 6
+    # Nullable ints stay ints (a plain to_pandas() makes floats of them).
+    assert str(df["year"].dtype) == "int16[pyarrow]" and df["year"].isna().sum() >= 1
+    assert str(df["handicap"].dtype) == "int32[pyarrow]"
+    plain = qipu.to_arrow(games_dir).to_pandas()
+    assert plain["year"].dtype.kind == "f"
+    g1 = df[df["path"].str.endswith("g1.sgf")].iloc[0]
+    assert g1["moves"][3] == {"color": "W", "col": None, "row": None}
+    assert isinstance(df["moves"].dtype, pd.ArrowDtype)
+
+
+def test_bad_arguments_say_what_was_expected(games_dir):
+    with pytest.raises(ValueError, match='expected moves to be "compact" or "text", got \'dict\''):
+        qipu.to_arrow(games_dir, moves="dict")
+    with pytest.raises(TypeError, match="expected threads to be an int or None, got '2'"):
+        qipu.to_arrow(games_dir, threads="2")
+    with pytest.raises(ValueError, match="expected threads to be at least 1, got 0"):
+        qipu.read_many(games_dir, threads=0)
+    with pytest.raises(TypeError, match="expected a path"):
+        qipu.to_arrow(42)
+    with pytest.raises(TypeError, match="expected a path .* in paths, got 3"):
+        qipu.expand_paths([games_dir, 3])
+
+
+def test_one_read_many_shared_by_threads(games_dir):
+    # Issue 19: two threads reading one iterator raised "Already mutably borrowed".
+    files = qipu.expand_paths(games_dir)
+    good = [f for f in files if not f.endswith(".txt")] * 40
+    it = qipu.read_many(good, threads=2)
+    got, errors = [], []
+    lock = threading.Lock()
+
+    def consume():
+        try:
+            for coll in it:
+                with lock:
+                    got.append(coll.path)
+        except Exception as e:  # pragma: no cover - the failure this test catches
+            errors.append(e)
+
+    workers = [threading.Thread(target=consume) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert errors == []
+    # Every file handed out once: the same multiset of paths.
+    assert sorted(got) == sorted(good)

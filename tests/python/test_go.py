@@ -29,7 +29,8 @@ def test_positions_along_main_line():
     assert pos[(2, 0)] == 1 and pos[(1, 0)] == 0
     with pytest.raises(IndexError):
         pos[(5, 0)]
-    assert str(pos).splitlines()[0] == "X.X.."
+    # The text form has GTP coordinates; the last move (C5) is marked ">".
+    assert str(pos).splitlines()[:2] == ["   A B C D E", "5  X .>X . . 5"]
     # The main line takes the first variation.
     assert seen[-1][0].move == ("W", (0, 4))
     # Boards are independent, writable copies.

@@ -399,6 +399,23 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// The offset where each line starts (the first is 0), to save the
+    /// index with a document and make it again with [`LineIndex::from_starts`].
+    pub fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// An index from [`LineIndex::starts`]. Starts that are not increasing
+    /// from 0 are sorted and a 0 added, so lookups never fail.
+    pub fn from_starts(mut starts: Vec<u32>) -> LineIndex {
+        starts.sort_unstable();
+        starts.dedup();
+        if starts.first() != Some(&0) {
+            starts.insert(0, 0);
+        }
+        LineIndex { starts }
+    }
+
     /// Line and byte column (both 1-based) of `offset`.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         let line = match self.starts.binary_search(&offset) {
@@ -499,6 +516,9 @@ mod tests {
         assert_eq!(li.line_col(7), (3, 1));
         assert_eq!(li.line_col(10), (4, 1));
         assert_eq!(&t[li.line_range(t, 2)], b"cd");
+        let again = LineIndex::from_starts(li.starts().to_vec());
+        assert_eq!(again.line_col(7), (3, 1));
+        assert_eq!(LineIndex::from_starts(vec![5, 3]).starts(), &[0, 3, 5]);
         let u = "黑棋 x".as_bytes();
         let li = LineIndex::new(u);
         assert_eq!(li.char_column(u, 7), 4);

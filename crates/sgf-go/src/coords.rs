@@ -471,6 +471,27 @@ pub fn parse_human(s: &str, size: BoardSize) -> Option<Point> {
     size.contains(p).then_some(p)
 }
 
+/// The GTP vertex of a point (`Q16`: a column letter without `I`, the row
+/// counted from the bottom), as [`human`] writes it; `None` when GTP cannot
+/// name it: off the board, or a board wider than 25 columns. The inverse is
+/// [`parse_human`].
+pub fn gtp_vertex(p: Point, size: BoardSize) -> Option<String> {
+    (size.cols <= 25 && size.contains(p)).then(|| human(p, size))
+}
+
+/// A point in the `(row, col)` order of sgfmill and other libraries that
+/// count rows from the bottom (row 0 is the bottom line, as in GTP); SGF
+/// points count rows from the top. `None` off the board.
+pub fn row_col_from_bottom(p: Point, size: BoardSize) -> Option<(u8, u8)> {
+    size.contains(p).then(|| (size.rows - 1 - p.y, p.x))
+}
+
+/// The inverse of [`row_col_from_bottom`]: the point at `(row, col)` with
+/// row 0 at the bottom, `None` off the board.
+pub fn from_row_col_from_bottom(row: u8, col: u8, size: BoardSize) -> Option<Point> {
+    (row < size.rows && col < size.cols).then(|| Point::new(col, size.rows - 1 - row))
+}
+
 /// The star points (hoshi) of a board: the usual nine on 19×19 and five on
 /// 9×9 and 13×13, and sensible ones for other sizes and rectangles (lines 3
 /// or 4 from each edge, the centre on odd sides, side stars only when both
@@ -544,6 +565,26 @@ pub fn handicap_points(size: BoardSize, n: u32) -> Option<Vec<Point>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gtp_vertices_and_bottom_left_order() {
+        let s19 = BoardSize::square(19);
+        // pd is the upper-right star point: Q16, sgfmill's (15, 15).
+        let pd = Point::new(15, 3);
+        assert_eq!(gtp_vertex(pd, s19).as_deref(), Some("Q16"));
+        assert_eq!(parse_human("Q16", s19), Some(pd));
+        // I is skipped: the ninth column is J.
+        assert_eq!(gtp_vertex(Point::new(8, 18), s19).as_deref(), Some("J1"));
+        assert_eq!(gtp_vertex(Point::new(19, 0), s19), None);
+        assert_eq!(gtp_vertex(Point::new(0, 0), BoardSize::square(26)), None);
+        assert_eq!(row_col_from_bottom(pd, s19), Some((15, 15)));
+        assert_eq!(from_row_col_from_bottom(15, 15, s19), Some(pd));
+        let rect = BoardSize { cols: 9, rows: 5 };
+        assert_eq!(row_col_from_bottom(Point::new(2, 0), rect), Some((4, 2)));
+        assert_eq!(from_row_col_from_bottom(4, 2, rect), Some(Point::new(2, 0)));
+        assert_eq!(from_row_col_from_bottom(5, 0, rect), None);
+        assert_eq!(row_col_from_bottom(Point::new(9, 0), rect), None);
+    }
 
     #[test]
     fn sizes() {

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use rayon::prelude::*;
 
@@ -58,14 +59,23 @@ fn panic_err(path: &Path, msg: &str) -> PyErr {
 /// Workers take the next file from a shared counter, so files finish in
 /// about input order and the buffer of finished-but-not-yet-consumed
 /// documents stays small (bounded channel).
-#[pyclass(module = "qipu")]
+///
+/// One stream may be shared by several Python threads: each `next()`
+/// takes the stream's lock (waiting without the GIL), so every file is
+/// handed out once, in order.
+#[pyclass(module = "qipu", frozen)]
 pub struct ReadMany {
     paths: Arc<Vec<PathBuf>>,
-    rx: Mutex<Receiver<(usize, Outcome)>>,
-    pending: BTreeMap<usize, Outcome>,
-    next: usize,
+    state: Mutex<Stream>,
     cancel: Arc<AtomicBool>,
     skip_errors: bool,
+}
+
+/// The consuming side of a `ReadMany`, behind its lock.
+struct Stream {
+    rx: Receiver<(usize, Outcome)>,
+    pending: BTreeMap<usize, Outcome>,
+    next: usize,
 }
 
 impl Drop for ReadMany {
@@ -102,11 +112,22 @@ pub fn read_many_native(paths: Vec<PathBuf>, threads: usize, skip_errors: bool) 
     }
     ReadMany {
         paths,
-        rx: Mutex::new(rx),
-        pending: BTreeMap::new(),
-        next: 0,
+        state: Mutex::new(Stream {
+            rx,
+            pending: BTreeMap::new(),
+            next: 0,
+        }),
         cancel,
         skip_errors,
+    }
+}
+
+impl ReadMany {
+    /// The stream, locked; another thread holding it is waited for without the GIL.
+    fn stream(&self, py: Python<'_>) -> std::sync::MutexGuard<'_, Stream> {
+        self.state
+            .lock_py_attached(py)
+            .unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -120,16 +141,19 @@ impl ReadMany {
         self.paths.len()
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Collection>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Collection>> {
+        let mut st = self.stream(py);
         loop {
-            if self.next >= self.paths.len() {
+            if st.next >= self.paths.len() {
                 return Ok(None);
             }
-            if let Some(o) = self.pending.remove(&self.next) {
-                let path = &self.paths[self.next];
-                self.next += 1;
+            let at = st.next;
+            if let Some(o) = st.pending.remove(&at) {
+                let path = &self.paths[at];
+                st.next += 1;
                 match o {
                     Ok(l) => {
+                        drop(st);
                         let (loaded, bytes) = *l;
                         let name = Some(path.display().to_string());
                         return Ok(Some(Collection {
@@ -142,15 +166,12 @@ impl ReadMany {
                     Err(Failure::Panic(m)) => return Err(panic_err(path, &m)),
                 }
             }
-            let rx = &self.rx;
-            let got = py.detach(|| {
-                rx.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .recv_timeout(Duration::from_millis(100))
-            });
+            // `&mut Stream` is Send (the receiver is not Sync): captured whole.
+            let stream: &mut Stream = &mut st;
+            let got = py.detach(move || stream.rx.recv_timeout(Duration::from_millis(100)));
             match got {
                 Ok((i, o)) => {
-                    self.pending.insert(i, o);
+                    st.pending.insert(i, o);
                 }
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -161,10 +182,11 @@ impl ReadMany {
     }
 
     /// Stops the workers (the files being parsed finish, nothing more is read).
-    fn close(&mut self) {
+    fn close(&self, py: Python<'_>) {
         self.cancel.store(true, Ordering::Relaxed);
-        self.next = self.paths.len();
-        self.pending.clear();
+        let mut st = self.stream(py);
+        st.next = self.paths.len();
+        st.pending.clear();
     }
 }
 
@@ -197,6 +219,8 @@ struct Row {
     win_by: Option<&'static str>,
     margin: Option<f64>,
     komi: Option<f64>,
+    /// `KM` as written (`komi` is its one reading: `KM[650]` is 6.5).
+    komi_text: Option<String>,
     handicap: Option<i64>,
     moves: Vec<(Color, Option<(u8, u8)>)>,
     setup: [Vec<(u8, u8)>; 2],
@@ -270,6 +294,7 @@ fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
             win_by,
             margin,
             komi: info.komi.as_ref().and_then(|k| k.value),
+            komi_text: info.komi.as_ref().map(|k| k.raw.clone()),
             handicap: info.handicap.as_ref().and_then(|h| h.value),
             moves,
             setup: [pts("AB"), pts("AW")],
@@ -360,9 +385,10 @@ impl PointsCol {
     }
     fn push(&mut self, color: Option<Color>, p: Option<(u8, u8)>) {
         if let Some(c) = color {
+            // Arrow dictionary indices into ["B", "W"].
             self.colors.push(match c {
-                Color::Black => 1,
-                Color::White => 2,
+                Color::Black => 0,
+                Color::White => 1,
             });
         }
         let (x, y) = p.unwrap_or((0, 0));
@@ -381,13 +407,17 @@ fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
 /// table as Arrow buffers: `(num_rows, [(name, kind, buffers…), …])`; the
 /// Python layer (`qipu.to_arrow`) wraps them into a `pyarrow.Table`.
 /// Unreadable files raise `OSError`, or are skipped with `skip_errors`.
+/// `progress`, when given, is called about ten times a second (and once
+/// at the end) as `progress(games_read, files_read, files_total)`; Ctrl-C
+/// stops the workers.
 #[pyfunction]
-#[pyo3(signature = (paths, threads, skip_errors=false))]
+#[pyo3(signature = (paths, threads, skip_errors=false, progress=None))]
 pub fn arrow_columns<'py>(
     py: Python<'py>,
     paths: Vec<PathBuf>,
     threads: usize,
     skip_errors: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<(usize, Bound<'py, PyList>)> {
     let threads = threads.clamp(1, 256);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -395,22 +425,85 @@ pub fn arrow_columns<'py>(
         .build()
         .map_err(|e| QipuError::new_err(format!("cannot start worker threads: {e}")))?;
     let paths_ref = &paths;
-    let results: Vec<Result<Vec<Row>, (usize, Failure)>> = py.detach(|| {
+    let games_done = AtomicUsize::new(0);
+    let files_done = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let work = || {
         pool.install(|| {
             paths_ref
                 .par_iter()
                 .enumerate()
                 .with_max_len(1)
-                .map(|(i, p)| match read_guarded(p) {
-                    Ok(l) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &l.0))) {
-                        Ok(rows) => Ok(rows),
-                        Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
-                    },
-                    Err(f) => Err((i, f)),
+                .map(|(i, p)| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return Ok(Vec::new());
+                    }
+                    let r = match read_guarded(p) {
+                        Ok(l) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &l.0))) {
+                            Ok(rows) => Ok(rows),
+                            Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
+                        },
+                        Err(f) => Err((i, f)),
+                    };
+                    if let Ok(rows) = &r {
+                        games_done.fetch_add(rows.len(), Ordering::Relaxed);
+                    }
+                    files_done.fetch_add(1, Ordering::Relaxed);
+                    r
                 })
-                .collect()
+                .collect::<Vec<Result<Vec<Row>, (usize, Failure)>>>()
         })
-    });
+    };
+    let report = |f: &Bound<'py, PyAny>| {
+        f.call1((
+            games_done.load(Ordering::Relaxed),
+            files_done.load(Ordering::Relaxed),
+            paths_ref.len(),
+        ))
+        .map(drop)
+    };
+    let results = match &progress {
+        None => py.detach(work),
+        Some(f) => {
+            // The workers run on a thread of their own; this one reports,
+            // with the GIL, between waits without it.
+            let mut stopped: Option<PyErr> = None;
+            let results = std::thread::scope(|s| {
+                let job = s.spawn(work);
+                loop {
+                    py.detach(|| {
+                        for _ in 0..10 {
+                            if job.is_finished() {
+                                break;
+                            }
+                            std::thread::sleep(Duration::from_millis(10));
+                        }
+                    });
+                    if job.is_finished() {
+                        break;
+                    }
+                    if stopped.is_none()
+                        && let Err(e) = py.check_signals().and_then(|()| report(f))
+                    {
+                        cancel.store(true, Ordering::Relaxed);
+                        stopped = Some(e);
+                    }
+                }
+                job.join()
+            });
+            if let Some(e) = stopped {
+                return Err(e);
+            }
+            let results = results.map_err(|p| {
+                QipuError::new_err(format!(
+                    "internal error in to_arrow: {} (please report this)",
+                    panic_message(&*p)
+                ))
+            })?;
+            report(f)?;
+            results
+        }
+    };
     let mut rows: Vec<Row> = Vec::new();
     for r in results {
         match r {
@@ -445,6 +538,7 @@ pub fn arrow_columns<'py>(
         win_by: StrCol,
         margin: NumCol,
         komi: NumCol,
+        komi_text: StrCol,
         handicap: NumCol,
         num_moves: NumCol,
         moves: PointsCol,
@@ -466,6 +560,7 @@ pub fn arrow_columns<'py>(
             win_by: StrCol::default(),
             margin: NumCol::default(),
             komi: NumCol::default(),
+            komi_text: StrCol::default(),
             handicap: NumCol::default(),
             num_moves: NumCol::default(),
             moves: PointsCol::default(),
@@ -498,6 +593,7 @@ pub fn arrow_columns<'py>(
                 .push_bytes(r.margin.map(f64::to_le_bytes).as_ref().map(|a| &a[..]), 8);
             b.komi
                 .push_bytes(r.komi.map(f64::to_le_bytes).as_ref().map(|a| &a[..]), 8);
+            b.komi_text.push(r.komi_text.as_deref());
             let ha = r.handicap.and_then(|h| i32::try_from(h).ok());
             b.handicap
                 .push_bytes(ha.map(i32::to_le_bytes).as_ref().map(|a| &a[..]), 4);
@@ -584,6 +680,8 @@ pub fn arrow_columns<'py>(
     out.append(pts("setup_white", "points", &b.setup[1])?)?;
     out.append(num("errors", "int32", &b.errors)?)?;
     out.append(num("warnings", "int32", &b.warnings)?)?;
+    // Columns added later go last: the table's shape is a contract.
+    out.append(s("komi_text", &b.komi_text)?)?;
     Ok((n, out))
 }
 

@@ -13,7 +13,7 @@
 //! In (Python → SGF) the same shapes are accepted, and a `str` is always
 //! taken as the value's text (escaped for you), except for colours.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
@@ -206,19 +206,104 @@ fn bad_value(ident: &str, vt: ValueType, what: &str) -> PyErr {
     ))
 }
 
+/// `repr(obj)`, shortened, for the "got …" part of a message.
+pub fn describe(obj: &Bound<'_, PyAny>) -> String {
+    let r = obj
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    if r.chars().count() > 60 {
+        r.chars().take(57).collect::<String>() + "…"
+    } else {
+        r
+    }
+}
+
+/// An int argument (an `int`, or anything with `__index__` such as a
+/// NumPy integer; not a `bool`, not a `float`).
+fn int_of(obj: &Bound<'_, PyAny>) -> Option<i64> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
+        return None;
+    }
+    obj.extract::<i64>().ok()
+}
+
+/// A point argument: a tuple or list of two ints `(col, row)`, checked
+/// only for its shape (see [`point_on`] for the board).
+pub fn point_arg(obj: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
+    let bad = || {
+        PyTypeError::new_err(format!(
+            "expected a point (col, row) of two ints, got {}",
+            describe(obj)
+        ))
+    };
+    if !(obj.is_instance_of::<PyTuple>() || obj.is_instance_of::<PyList>()) || obj.len()? != 2 {
+        return Err(bad());
+    }
+    match (int_of(&obj.get_item(0)?), int_of(&obj.get_item(1)?)) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(bad()),
+    }
+}
+
+/// A point argument on a board of `size`: `ValueError` off the board.
+pub fn point_on(obj: &Bound<'_, PyAny>, size: BoardSize) -> PyResult<Point> {
+    let (x, y) = point_arg(obj)?;
+    let on = (0..size.cols as i64).contains(&x) && (0..size.rows as i64).contains(&y);
+    if !on {
+        return Err(PyValueError::new_err(format!(
+            "expected a point of the {size} board (col 0-{}, row 0-{}), got ({x}, {y})",
+            size.cols as i64 - 1,
+            size.rows as i64 - 1
+        )));
+    }
+    Ok(Point::new(x as u8, y as u8))
+}
+
+/// A move argument: `None` (a pass) or a point of the board.
+pub fn move_on(obj: &Bound<'_, PyAny>, size: BoardSize) -> PyResult<Move> {
+    if obj.is_none() {
+        Ok(Move::Pass)
+    } else {
+        point_on(obj, size).map(Move::Play)
+    }
+}
+
+/// A board size argument: an int from 1 to 52 (square) or `(cols, rows)`.
+pub fn size_arg(obj: &Bound<'_, PyAny>) -> PyResult<BoardSize> {
+    let bad = || {
+        PyValueError::new_err(format!(
+            "expected a board size: an int from 1 to 52 or (cols, rows), got {}",
+            describe(obj)
+        ))
+    };
+    let ok = |n: i64| (1..=sgf_go::coords::MAX_SIZE as i64).contains(&n);
+    if let Some(n) = int_of(obj) {
+        return if ok(n) {
+            Ok(BoardSize::square(n as u8))
+        } else {
+            Err(bad())
+        };
+    }
+    if (obj.is_instance_of::<PyTuple>() || obj.is_instance_of::<PyList>())
+        && obj.len()? == 2
+        && let (Some(c), Some(r)) = (int_of(&obj.get_item(0)?), int_of(&obj.get_item(1)?))
+        && ok(c)
+        && ok(r)
+    {
+        return Ok(BoardSize {
+            cols: c as u8,
+            rows: r as u8,
+        });
+    }
+    Err(bad())
+}
+
 /// A point `(col, row)` as its two SGF letters.
 pub fn point_raw(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let (x, y): (i64, i64) = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "a point is a (col, row) tuple of ints, not {}",
-            obj.get_type()
-                .name()
-                .map_or_else(|_| "?".into(), |n| n.to_string())
-        ))
-    })?;
+    let (x, y) = point_arg(obj)?;
     if !(0..52).contains(&x) || !(0..52).contains(&y) {
         return Err(EditError::new_err(format!(
-            "point ({x}, {y}) is outside the 52×52 coordinates SGF can write"
+            "expected a point with col and row from 0 to 51 (what SGF can write), got ({x}, {y})"
         )));
     }
     Ok(Point::new(x as u8, y as u8).to_string())
@@ -226,16 +311,22 @@ pub fn point_raw(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 
 /// A colour from `"B"`, `"W"`, `"b"`, `"w"`, `"black"`, `"white"`.
 pub fn color_of(obj: &Bound<'_, PyAny>) -> PyResult<Color> {
-    let s: String = obj
-        .extract()
-        .map_err(|_| PyTypeError::new_err("a colour is \"B\" or \"W\""))?;
+    let bad = || format!("expected a colour \"B\" or \"W\", got {}", describe(obj));
+    let s: String = obj.extract().map_err(|_| PyTypeError::new_err(bad()))?;
     match s.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
-        _ => Err(EditError::new_err(format!(
-            "`{s}` is not a colour: use \"B\" or \"W\""
-        ))),
+        _ => Err(EditError::new_err(bad())),
     }
+}
+
+/// A `str` argument named `what`.
+pub fn str_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<std::borrow::Cow<'a, str>> {
+    obj.cast::<PyString>()
+        .map_err(|_| {
+            PyTypeError::new_err(format!("expected {what} (a str), got {}", describe(obj)))
+        })?
+        .to_cow()
 }
 
 fn escape(s: &str) -> String {

@@ -3,8 +3,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError};
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 create_exception!(
     qipu,
@@ -26,6 +28,61 @@ create_exception!(
     "An edit was refused: a bad identifier or value, a removed node, text the file's charset \
      cannot hold, an index out of range."
 );
+
+static ILLEGAL_MOVE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `IllegalMoveError`: a move the rules forbid (occupied point, suicide,
+/// immediate ko retake), refused by `Node.play` and `Board.play` unless
+/// forced. Both an `EditError` and a `ValueError` (what sgfmill raises),
+/// so it is made with `type()`: `create_exception!` takes one base.
+pub fn illegal_move_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    ILLEGAL_MOVE
+        .get_or_try_init(py, || {
+            let ns = PyDict::new(py);
+            ns.set_item("__module__", "qipu")?;
+            ns.set_item(
+                "__doc__",
+                "A move the rules forbid, refused by `Node.play` and `Board.play` \
+                 (pass `force=True` to play it as SGF allows). Attributes: `reason` \
+                 (\"occupied\", \"suicide\" or \"ko\"), `color`, `point`. \
+                 Also a `ValueError`, as sgfmill raises.",
+            )?;
+            let bases = PyTuple::new(
+                py,
+                [py.get_type::<EditError>(), py.get_type::<PyValueError>()],
+            )?;
+            let t = py
+                .get_type::<PyType>()
+                .call1(("IllegalMoveError", bases, ns))?;
+            Ok(t.cast_into::<PyType>()?.unbind())
+        })
+        .map(|t| t.bind(py))
+}
+
+/// An `IllegalMoveError` for `color` at `point` (`(col, row)`).
+pub fn illegal_move(
+    py: Python<'_>,
+    illegal: sgf_go::Illegal,
+    color: sgf_core::Color,
+    point: sgf_core::Point,
+) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let t = illegal_move_type(py)?;
+        let msg = format!(
+            "{} at ({}, {}) is illegal: {} (pass force=True to play it anyway)",
+            color.as_str(),
+            point.x,
+            point.y,
+            illegal
+        );
+        let e = t.call1((msg,))?;
+        e.setattr("reason", illegal.code())?;
+        e.setattr("color", color.as_str())?;
+        e.setattr("point", (point.x, point.y))?;
+        Ok(PyErr::from_value(e))
+    })();
+    made.unwrap_or_else(|e| e)
+}
 
 /// An `EditError` from the core's refusal.
 pub fn edit_err(e: sgf_core::EditError) -> PyErr {

@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 mod bulk;
 mod convert;
 mod db;
+mod engine;
 mod errors;
 mod go;
 mod model;
@@ -41,10 +42,13 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Node>()?;
     m.add_class::<model::Diagnostic>()?;
     m.add_class::<go::Position>()?;
+    m.add_class::<go::Board>()?;
+    m.add("IllegalMoveError", errors::illegal_move_type(py)?)?;
     m.add_class::<model::Positions>()?;
     m.add_class::<go::GameInfo>()?;
     m.add_class::<go::GameResult>()?;
     m.add_class::<bulk::ReadMany>()?;
+    engine::register(m)?;
     m.add_class::<db::Database>()?;
     m.add_function(wrap_pyfunction!(db::find_all, m)?)?;
     m.add_function(wrap_pyfunction!(model::parse, m)?)?;
@@ -53,5 +57,11 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bulk::arrow_columns, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::expand_paths_native, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::record_extensions, m)?)?;
+    m.add_function(wrap_pyfunction!(go::to_gtp, m)?)?;
+    m.add_function(wrap_pyfunction!(go::from_gtp, m)?)?;
+    m.add_function(wrap_pyfunction!(go::to_sgfmill, m)?)?;
+    m.add_function(wrap_pyfunction!(go::from_sgfmill, m)?)?;
+    m.add_function(wrap_pyfunction!(go::restore_position, m)?)?;
+    m.add_function(wrap_pyfunction!(model::restore_collection, m)?)?;
     Ok(())
 }

@@ -12,7 +12,7 @@ use sgf_core::{
     Document, LineIndex, NodeId, ParseOptions, Parsed, PointLists, Severity, WriteOptions,
     parse_with, to_canonical_bytes,
 };
-use sgf_go::Cursor;
+use sgf_go::{Cursor, Move};
 
 use crate::convert;
 use crate::errors::{EditError, ParseError, QipuError, edit_err, guard, os_err};
@@ -74,6 +74,172 @@ impl Inner {
     }
 }
 
+/// A diagnostic as pickled: `(code, severity, message, start, end, fix,
+/// [(start, end, label)])`.
+type DiagState = (
+    String,
+    String,
+    String,
+    u32,
+    u32,
+    Option<String>,
+    Vec<(u32, u32, String)>,
+);
+
+/// A collection as pickled: `(format version, SGF bytes, forced charset,
+/// path, format, diagnostics, line starts of what the diagnostics point
+/// into)`. The bytes are the lossless output, read again on unpickling.
+pub type CollectionState = (
+    u32,
+    Vec<u8>,
+    Option<String>,
+    Option<String>,
+    String,
+    Vec<DiagState>,
+    Option<Vec<u32>>,
+);
+
+impl Inner {
+    /// An independent copy (`copy.deepcopy`): the document cloned, node ids kept.
+    fn deep_copy(&self) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(self.lock().clone()),
+            diagnostics: self.diagnostics.clone(),
+            path: self.path.clone(),
+            format: self.format,
+            input_lines: self.input_lines.clone(),
+        })
+    }
+
+    /// The pickled form (see [`CollectionState`]).
+    fn state(&self) -> PyResult<CollectionState> {
+        let doc = self.lock();
+        let bytes = guard("pickle", || {
+            sgf_core::to_lossless_bytes_checked(&doc).map_err(|e| {
+                EditError::new_err(format!(
+                    "cannot pickle this collection: {e} (write it with to_sgf(canonical=True) instead)"
+                ))
+            })
+        })?;
+        // A charset the caller forced (a str parsed, `charset=`) is forced again.
+        let forced = doc
+            .games()
+            .all(|g| g.charset_source() == sgf_core::charset::CharsetSource::Override)
+            .then(|| doc.game(0).map(|g| g.encoding().name().to_string()))
+            .flatten();
+        let lines = match &self.input_lines {
+            Some(li) => Some(li.starts().to_vec()),
+            None if doc.is_edited() => Some(doc.line_index().starts().to_vec()),
+            None => None,
+        };
+        let diags = self
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code.as_str().to_string(),
+                    d.severity.as_str().to_string(),
+                    d.message.clone(),
+                    d.span.start,
+                    d.span.end,
+                    d.fix.clone(),
+                    d.related
+                        .iter()
+                        .map(|r| (r.span.start, r.span.end, r.label.clone()))
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok((
+            1,
+            bytes,
+            forced,
+            self.path.clone(),
+            self.format.to_string(),
+            diags,
+            lines,
+        ))
+    }
+
+    /// A collection from its pickled form.
+    fn from_state(py: Python<'_>, st: CollectionState) -> PyResult<Arc<Inner>> {
+        let (version, bytes, forced, path, format, diags, lines) = st;
+        if version != 1 {
+            return Err(PyValueError::new_err(format!(
+                "cannot unpickle a qipu collection of format {version} (this qipu reads format 1)"
+            )));
+        }
+        let parsed = parse_bytes(py, &bytes, &options(forced.as_deref())?)?;
+        let format = sgf_formats::builtin()
+            .formats()
+            .map(|f| f.name())
+            .chain(["SGF"])
+            .find(|f| *f == format)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown format {format:?}")))?;
+        let mut diagnostics = Vec::with_capacity(diags.len());
+        for (code, severity, message, start, end, fix, related) in diags {
+            let code = sgf_core::Code::parse(&code).ok_or_else(|| {
+                PyValueError::new_err(format!("unknown diagnostic code {code:?}"))
+            })?;
+            let severity = match severity.as_str() {
+                "info" => Severity::Info,
+                "warning" => Severity::Warning,
+                _ => Severity::Error,
+            };
+            let mut d = sgf_core::Diagnostic::new(code, sgf_core::Span::new(start, end), message)
+                .with_severity(severity);
+            d.fix = fix;
+            for (a, b, label) in related {
+                d = d.with_related(sgf_core::Span::new(a, b), label);
+            }
+            diagnostics.push(d);
+        }
+        Ok(Arc::new(Inner {
+            doc: Mutex::new(parsed.document),
+            diagnostics,
+            path,
+            format,
+            input_lines: lines.map(LineIndex::from_starts),
+        }))
+    }
+}
+
+/// The copy of `inner` made by this `copy.deepcopy` call (`memo`), so that
+/// the games and nodes of one collection copied together share one copy.
+fn copied(inner: &Arc<Inner>, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Inner>> {
+    if let Some(m) = memo
+        && let Ok(d) = m.cast::<PyDict>()
+    {
+        let key = ("qipu.Collection", Arc::as_ptr(inner) as usize).into_pyobject(m.py())?;
+        if let Some(c) = d.get_item(&key)?
+            && let Ok(c) = c.cast::<Collection>()
+        {
+            return Ok(c.get().inner.clone());
+        }
+        let new = inner.deep_copy();
+        d.set_item(key, Collection { inner: new.clone() })?;
+        return Ok(new);
+    }
+    Ok(inner.deep_copy())
+}
+
+/// What `__reduce__` returns: the function to call and its arguments.
+pub type Reduced<'py, A> = (Bound<'py, PyAny>, A);
+
+/// `qipu._restore`, which pickles call back (a Python function, so that
+/// pickle finds it by name).
+fn restore(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("qipu")?.getattr("_restore")
+}
+
+/// A collection from its pickled state (`qipu._restore`).
+#[pyfunction(name = "_restore_collection")]
+pub fn restore_collection(py: Python<'_>, state: CollectionState) -> PyResult<Collection> {
+    Ok(Collection {
+        inner: Inner::from_state(py, state)?,
+    })
+}
+
 /// Whether `id` is still in a game's tree (not removed by an edit).
 fn attached(doc: &Document, id: NodeId) -> bool {
     if id.index() >= doc.node_capacity() {
@@ -87,7 +253,7 @@ fn removed() -> PyErr {
     EditError::new_err("the node was removed from the tree")
 }
 
-fn game_index(doc: &Document, root: NodeId) -> Option<usize> {
+pub(crate) fn game_index(doc: &Document, root: NodeId) -> Option<usize> {
     doc.games().position(|g| g.root().id() == root)
 }
 
@@ -167,8 +333,12 @@ pub fn parse(
         let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
             s.to_cow()?.as_bytes().to_vec()
         } else {
-            data.extract()
-                .map_err(|_| PyTypeError::new_err("parse() takes bytes or str"))?
+            data.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "expected bytes or str to parse, got {}",
+                    convert::describe(data)
+                ))
+            })?
         };
         let f = (!f.eq_ignore_ascii_case("auto")).then_some(f);
         let loaded = load_bytes(py, &bytes, None, f)?;
@@ -187,7 +357,10 @@ pub fn parse(
     } else {
         // bytearray, memoryview and other byte sequences.
         let b: Vec<u8> = data.extract().map_err(|_| {
-            PyTypeError::new_err("parse() takes bytes or str; use qipu.read(path) for files")
+            PyTypeError::new_err(format!(
+                "expected bytes or str to parse (use qipu.read(path) for files), got {}",
+                convert::describe(data)
+            ))
         })?;
         parse_bytes(py, &b, &options(charset)?)?
     };
@@ -382,7 +555,10 @@ impl Collection {
         let n = doc.game_count() as isize;
         let i = if index < 0 { index + n } else { index };
         if !(0..n).contains(&i) {
-            return Err(PyIndexError::new_err("game index out of range"));
+            return Err(PyIndexError::new_err(format!(
+                "expected a game index from 0 to {} (or from -{n} counting from the end), got {index}",
+                n - 1
+            )));
         }
         Ok(Game {
             inner: self.inner.clone(),
@@ -547,6 +723,29 @@ impl Collection {
         Ok(list)
     }
 
+    /// Pickles as the lossless SGF bytes with the reading diagnostics,
+    /// path and format (for `multiprocessing`); unpickled, the bytes are
+    /// read again (`is_edited` is then False).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Reduced<'py, (&'static str, CollectionState)>> {
+        Ok((restore(py)?, ("collection", self.inner.state()?)))
+    }
+
+    /// The same collection (handles share it; use `copy.deepcopy` for an independent one).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// An independent copy: the document cloned, edits to one not seen by the other.
+    #[pyo3(signature = (memo=None))]
+    fn __deepcopy__(&self, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Collection> {
+        Ok(Collection {
+            inner: copied(&self.inner, memo)?,
+        })
+    }
+
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<Collection>()
@@ -692,6 +891,42 @@ impl Game {
         })
     }
 
+    /// The position after move `move` of the main line (counting every
+    /// `B`/`W` node, passes included; 0 is the root with its setup
+    /// stones): `game.position_at(move=100)`. `IndexError` when the main
+    /// line has fewer moves.
+    #[pyo3(signature = (r#move))]
+    fn position_at(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Position> {
+        let n: i64 = if r#move.is_instance_of::<pyo3::types::PyBool>() {
+            None
+        } else {
+            r#move.extract::<i64>().ok()
+        }
+        .ok_or_else(|| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a move number (an int), got {}",
+                convert::describe(r#move)
+            ))
+        })?;
+        let doc = self.inner.lock();
+        let i = self.index_in(&doc)?;
+        let found = guard("position_at", || {
+            let mut c = Cursor::new(&doc, i);
+            let mut played = c.report().moves.len() as i64;
+            while (n < 0 || played < n) && c.next(&doc) {
+                played += c.report().moves.len() as i64;
+            }
+            Ok((played >= n && n >= 0)
+                .then(|| Position::from_cursor(&c, &doc))
+                .ok_or(played))
+        })?;
+        found.map_err(|total| {
+            PyIndexError::new_err(format!(
+                "expected a move number from 0 to {total} (the main line's moves), got {n}"
+            ))
+        })
+    }
+
     /// The boards after every node of the main line, stacked: a NumPy
     /// `uint8` array of shape `(len(main_line()), rows, cols)` (0 empty,
     /// 1 black, 2 white), built in one go (the fast path for datasets).
@@ -711,6 +946,31 @@ impl Game {
         })?;
         drop(doc);
         crate::go::numpy_array(py, &cells, (n, rows, cols))
+    }
+
+    /// Pickles as its collection and index.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Reduced<'py, (&'static str, Collection, usize)>> {
+        let i = self.index_in(&self.inner.lock())?;
+        Ok((restore(py)?, ("game", self.collection(), i)))
+    }
+
+    /// The same game (a handle).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The game in an independent copy of its collection (`copy.deepcopy(game)`
+    /// clones the game: edits to the copy leave the original alone).
+    #[pyo3(signature = (memo=None))]
+    fn __deepcopy__(&self, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Game> {
+        self.index_in(&self.inner.lock())?;
+        Ok(Game {
+            inner: copied(&self.inner, memo)?,
+            root: self.root,
+        })
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -771,10 +1031,33 @@ impl Node {
 fn check_ident(ident: &str) -> PyResult<()> {
     if ident.is_empty() || !ident.bytes().all(|b| b.is_ascii_uppercase()) {
         return Err(EditError::new_err(format!(
-            "`{ident}` is not a property identifier (upper-case letters, e.g. \"C\" or \"AB\")"
+            "expected a property identifier (upper-case letters, e.g. \"C\" or \"AB\"), got '{ident}'"
         )));
     }
     Ok(())
+}
+
+/// A position among `n` children: `0..n`, `EditError` otherwise.
+fn child_index(i: i64, n: usize) -> PyResult<usize> {
+    usize::try_from(i).ok().filter(|&u| u < n).ok_or_else(|| {
+        EditError::new_err(format!(
+            "expected a child index from 0 to {}, got {i}",
+            n.saturating_sub(1)
+        ))
+    })
+}
+
+/// A property identifier argument: a `str` of upper-case letters.
+fn ident_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let s = obj.cast::<PyString>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "expected a property identifier (a str such as \"C\" or \"AB\"), got {}",
+            convert::describe(obj)
+        ))
+    })?;
+    let s = s.to_cow()?.into_owned();
+    check_ident(&s)?;
+    Ok(s)
 }
 
 #[pymethods]
@@ -947,38 +1230,94 @@ impl Node {
 
     /// Plays a move below this node: returns the existing child with that
     /// move, or adds a new child (a variation when there are children
-    /// already). `point` is `(col, row)`, or `None` to pass.
-    #[pyo3(signature = (color, point))]
-    fn play(&self, color: &Bound<'_, PyAny>, point: &Bound<'_, PyAny>) -> PyResult<Node> {
+    /// already). `point` is `(col, row)`, or `None` to pass. A new move the
+    /// rules forbid here (an occupied point, a suicide, an immediate ko
+    /// retake) raises `IllegalMoveError` unless `force=True` (SGF records
+    /// such moves; viewers execute them all the same).
+    #[pyo3(signature = (color, point, *, force=false))]
+    fn play(
+        &self,
+        py: Python<'_>,
+        color: &Bound<'_, PyAny>,
+        point: &Bound<'_, PyAny>,
+        force: bool,
+    ) -> PyResult<Node> {
         let c = convert::color_of(color)?;
-        let mv = if point.is_none() {
-            sgf_go::Move::Pass
-        } else {
-            let raw = convert::point_raw(point)?;
-            let b = raw.as_bytes();
-            sgf_go::Move::Play(sgf_core::Point::new(
-                sgf_core::value::coord_of(b[0]).unwrap_or(0),
-                sgf_core::value::coord_of(b[1]).unwrap_or(0),
-            ))
-        };
         let mut doc = self.locked()?;
         let size = convert::size_of(&doc, self.id);
-        if let Some(p) = mv.point()
-            && !size.contains(p)
+        // Off the board is a refused edit, as before (an EditError).
+        let mv = convert::move_on(point, size).map_err(|e| {
+            if e.is_instance_of::<PyValueError>(py) {
+                EditError::new_err(e.value(py).to_string())
+            } else {
+                e
+            }
+        })?;
+        let exists = doc
+            .node(self.id)
+            .children()
+            .any(|ch| sgf_go::edit::node_move(&doc, ch.id(), size) == Some((c, mv)));
+        if !force
+            && !exists
+            && let Move::Play(p) = mv
         {
-            return Err(EditError::new_err(format!(
-                "({}, {}) is off the {size} board",
-                p.x, p.y
-            )));
+            let root = doc.root_of(self.id);
+            let gi = game_index(&doc, root).ok_or_else(removed)?;
+            let illegal = guard("play", || {
+                let mut cur = Cursor::new(&doc, gi);
+                Ok(cur
+                    .goto(&doc, self.id)
+                    .then(|| cur.position().legality(c, mv))
+                    .flatten())
+            })?;
+            if let Some(why) = illegal {
+                return Err(crate::errors::illegal_move(py, why, c, p));
+            }
         }
         let child = sgf_go::edit::play_below(&mut doc, self.id, size, c, mv).map_err(edit_err)?;
         Ok(self.with(child))
     }
 
+    /// Sets property `ident` to raw values: the text between the brackets
+    /// as SGF writes it, escapes included (`"a\\]b"` for `a]b`), one
+    /// `str` or a list of them. Nothing is converted: this is the way to
+    /// write any value as it should stand in the file. A value that would
+    /// not stay one value (an unescaped `]`) raises `EditError`.
+    fn set_raw(&self, ident: &Bound<'_, PyAny>, values: &Bound<'_, PyAny>) -> PyResult<()> {
+        let ident = ident_arg(ident)?;
+        let bad = || {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a str or a list of str (raw SGF values), got {}",
+                convert::describe(values)
+            ))
+        };
+        let raws: Vec<String> = if let Ok(s) = values.cast::<PyString>() {
+            vec![s.to_cow()?.into_owned()]
+        } else if values.is_instance_of::<PyList>()
+            || values.is_instance_of::<pyo3::types::PyTuple>()
+        {
+            values.extract().map_err(|_| bad())?
+        } else {
+            return Err(bad());
+        };
+        if raws.is_empty() {
+            return Err(EditError::new_err(
+                "expected at least one value (use remove() to delete the property)",
+            ));
+        }
+        let mut doc = self.locked()?;
+        doc.set_raw(self.id, &ident, &raws).map_err(edit_err)
+    }
+
     /// Adds an empty child (last, or at `index`; 0 makes it the main line).
     #[pyo3(signature = (index=None))]
-    fn add_child(&self, index: Option<usize>) -> PyResult<Node> {
+    fn add_child(&self, index: Option<i64>) -> PyResult<Node> {
         let mut doc = self.locked()?;
+        let n = doc.node(self.id).child_count();
+        let index = match index {
+            None => None,
+            Some(i) => Some(child_index(i, n + 1)?),
+        };
         let c = doc.insert_child(self.id, index).map_err(edit_err)?;
         Ok(self.with(c))
     }
@@ -996,8 +1335,10 @@ impl Node {
     }
 
     /// Moves this node to `index` among its siblings (0: main line).
-    fn move_to(&self, index: usize) -> PyResult<()> {
+    fn move_to(&self, index: i64) -> PyResult<()> {
         let mut doc = self.locked()?;
+        let n = doc.node(self.id).siblings().len();
+        let index = child_index(index, n)?;
         doc.move_variation(self.id, index).map_err(edit_err)
     }
 
@@ -1037,6 +1378,36 @@ impl Node {
                 return Err(QipuError::new_err("the node is not in its game"));
             }
             Ok(Position::from_cursor(&c, &doc))
+        })
+    }
+
+    /// Pickles as its collection, game index and node number.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Reduced<'py, (&'static str, Collection, usize, usize)>> {
+        let doc = self.locked()?;
+        let gi = game_index(&doc, doc.root_of(self.id)).ok_or_else(removed)?;
+        let k = doc.node(self.id).number();
+        drop(doc);
+        let coll = Collection {
+            inner: self.inner.clone(),
+        };
+        Ok((restore(py)?, ("node", coll, gi, k)))
+    }
+
+    /// The same node (a handle).
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The node in an independent copy of its collection.
+    #[pyo3(signature = (memo=None))]
+    fn __deepcopy__(&self, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Node> {
+        drop(self.locked()?);
+        Ok(Node {
+            inner: copied(&self.inner, memo)?,
+            id: self.id,
         })
     }
 

@@ -351,6 +351,50 @@ impl Diagram {
         Ok(d)
     }
 
+    /// The diagram of a bare position (no record behind it: an engine's or
+    /// a script's board): its stones, the last move marked and the status
+    /// line as `opts` asks. Move numbers, markup and variation markers need
+    /// a record ([`Diagram::at`]).
+    ///
+    /// ```
+    /// use sgf_core::{Color, Point};
+    /// use sgf_go::{BoardSize, Move, Position};
+    /// use sgf_render::{Diagram, RenderOptions, TextStyle};
+    ///
+    /// let mut pos = Position::new(BoardSize::square(9));
+    /// pos.play(Color::Black, Move::Play(Point::new(2, 6)));
+    /// let opts = RenderOptions::default();
+    /// let text = Diagram::of_position(&pos, &opts).to_text(&opts, TextStyle::Ascii);
+    /// // C3 holds the stone, marked as the last move; columns skip I.
+    /// assert!(text.contains("\n3  . .>X . . . + . . 3\n"));
+    /// assert!(text.starts_with("   A B C D E F G H J\n"));
+    /// ```
+    pub fn of_position(pos: &sgf_go::Position, opts: &RenderOptions) -> Diagram {
+        let size = pos.board.size();
+        let mut d = Diagram::empty(size);
+        for (i, &c) in pos.board.cells().iter().enumerate() {
+            d.stones[i] = match c {
+                1 => Stone::Black,
+                2 => Stone::White,
+                _ => Stone::Empty,
+            };
+        }
+        if opts.last_move
+            && let Some((c, Move::Play(p))) = pos.last_move
+            && pos.board.get(p) == Stone::of(c)
+        {
+            d.last_move = Some(p);
+        }
+        if opts.status {
+            d.status = Some(Status {
+                move_number: pos.move_number,
+                to_play: pos.to_play,
+                captures: pos.captures,
+            });
+        }
+        d
+    }
+
     /// Restricts the view to the bounding box of `points` and hides the
     /// points of the box not listed (an empty list shows the whole board).
     pub fn set_view(&mut self, points: &[Point]) {

@@ -1,5 +1,20 @@
 """Qipu (棋谱): fast, lossless SGF for Go, from Python.
 
+**Coordinates.** A qipu point is ``(col, row)`` counted from the
+**top-left** corner, 0-based, as SGF writes it (``pd`` is ``(15, 3)``).
+sgfmill's points are ``(row, col)`` counted from the **bottom-left**, and
+GTP names points like ``"Q16"`` (no letter I, rows from the bottom). All
+are tuples of ints, so a script ported from sgfmill runs and silently reads
+wrong points unless it converts: use :func:`to_gtp`/:func:`from_gtp` and
+:func:`to_sgfmill`/:func:`from_sgfmill` (each takes the board size), and
+``print(position)`` draws the board with GTP coordinates::
+
+    >>> import qipu
+    >>> qipu.to_gtp((15, 3), 19), qipu.from_gtp("Q16", 19)
+    ('Q16', (15, 3))
+    >>> qipu.to_sgfmill((15, 3), 19), qipu.from_sgfmill((15, 15), 19)
+    ((15, 15), (15, 3))
+
 Read any SGF file (every charset, damaged or not) with diagnostics, walk and
 edit the game tree with typed property values, write it back byte for byte
 or in canonical FF[4] UTF-8, replay Go positions as NumPy boards, and turn
@@ -39,19 +54,25 @@ so reading never raises. ``node.set`` takes the same shapes; a ``str`` is
 taken as the value's text (escaped for you) for every type but colours.
 """
 
-from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Iterable, Union
+import os as _os
+import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
+from . import _qipu
 from ._qipu import (
+    Board,
     Collection,
     Database,
     Diagnostic,
     EditError,
+    Engine,
+    EngineError,
     Game,
     GameInfo,
     GameResult,
+    IllegalMoveError,
     Node,
     ParseError,
     Position,
@@ -60,27 +81,46 @@ from ._qipu import (
     ReadMany,
     __version__,
     find_all,
+    from_gtp,
+    from_sgfmill,
     parse,
     read,
+    score,
+    to_gtp,
+    to_sgfmill,
 )
-from ._qipu import arrow_columns as _arrow_columns
-from ._qipu import expand_paths_native as _expand_paths_native
-from ._qipu import read_many_native as _read_many_native
-from ._qipu import record_extensions as _record_extensions
+from ._types import BoardSize, ColorStr, Move, PartialDate, PathLike, Point
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pyarrow
+if _TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable as _Callable
+    from typing import Iterable as _Iterable
+    from typing import Union as _Union
+
+    import pandas as _pandas  # type: ignore  # optional, maybe without type stubs
+    import pyarrow as _pyarrow  # type: ignore  # optional, maybe without type stubs
+
+    _Progress = _Union[bool, _Callable[[int, int, int], object]]
 
 __all__ = [
+    "Board",
+    "BoardSize",
     "Collection",
+    "ColorStr",
     "Database",
     "Diagnostic",
     "EditError",
+    "Engine",
+    "EngineError",
     "Game",
     "GameInfo",
     "GameResult",
+    "IllegalMoveError",
+    "Move",
     "Node",
     "ParseError",
+    "PartialDate",
+    "PathLike",
+    "Point",
     "Position",
     "Positions",
     "QipuError",
@@ -89,49 +129,85 @@ __all__ = [
     "__version__",
     "expand_paths",
     "find_all",
+    "from_gtp",
+    "from_sgfmill",
     "parse",
     "read",
     "read_many",
+    "score",
     "to_arrow",
+    "to_gtp",
+    "to_pandas",
     "to_parquet",
+    "to_sgfmill",
 ]
-
-PathLike = Union[str, "os.PathLike[str]"]
 
 #: File extensions picked up when a directory is given (case-insensitive):
 #: those of every format Qipu reads (SGF, Tygem GIB, NGF, Pandanet UGF/UGI, QQ Go WGS).
-SGF_EXTENSIONS = tuple(_record_extensions())
+SGF_EXTENSIONS = tuple(_qipu.record_extensions())
 
 
-def expand_paths(paths: PathLike | Iterable[PathLike]) -> list[str]:
+def _restore(kind: str, *args: _Any) -> _Any:
+    """Rebuilds a pickled object (the ``__reduce__`` of the native classes)."""
+    if kind == "collection":
+        return _qipu._restore_collection(args[0])
+    if kind in ("position", "board"):
+        return _qipu._restore_position(kind, args[0])
+    if kind == "game":
+        coll, index = args
+        return coll[index]
+    if kind == "node":
+        coll, game, number = args
+        return coll[game].nodes()[number]
+    raise QipuError(f"cannot unpickle a qipu object of kind {kind!r}")
+
+
+def _paths_arg(paths: _Any) -> list:
+    if isinstance(paths, (str, _os.PathLike)):
+        return [paths]
+    if isinstance(paths, (bytes, bytearray)):
+        raise TypeError(f"expected a path (str or os.PathLike) or an iterable of them, got {paths!r:.60}")
+    try:
+        items = list(paths)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(
+            f"expected a path (str or os.PathLike) or an iterable of them, got {paths!r:.60}"
+        ) from None
+    for p in items:
+        if not isinstance(p, (str, _os.PathLike)):
+            raise TypeError(f"expected a path (str or os.PathLike) in paths, got {p!r:.60}")
+    return items
+
+
+def expand_paths(paths: "PathLike | _Iterable[PathLike]") -> "list[str]":
     """The files to read: a file path, a directory (searched recursively for
     ``SGF_EXTENSIONS`` files, in sorted order, by the same walker as the
     ``qipu`` command: links leaving the directory are not followed, link
     loops end) or an iterable of either. A path that is not a directory is
     passed through as it is (reading it reports any problem)."""
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
     out: list[str] = []
-    for p in paths:
-        p = os.fspath(p)
-        if os.path.isdir(p):
-            out.extend(os.fspath(f) for f in _expand_paths_native([p]))
+    for p in _paths_arg(paths):
+        p = _os.fspath(p)
+        if _os.path.isdir(p):
+            out.extend(_os.fspath(f) for f in _qipu.expand_paths_native([p]))
         else:
             out.append(p)
     return out
 
 
-def _threads(threads: int | None) -> int:
+def _threads(threads: "int | None") -> int:
     if threads is None:
-        return os.cpu_count() or 1
+        return _os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"expected threads to be an int or None, got {threads!r:.60}")
     if threads < 1:
-        raise ValueError("threads must be at least 1")
-    return int(threads)
+        raise ValueError(f"expected threads to be at least 1, got {threads}")
+    return threads
 
 
 def read_many(
-    paths: PathLike | Iterable[PathLike],
-    threads: int | None = None,
+    paths: "PathLike | _Iterable[PathLike]",
+    threads: "int | None" = None,
     *,
     skip_errors: bool = False,
 ) -> ReadMany:
@@ -142,12 +218,16 @@ def read_many(
     while you consume them; only a few documents are buffered ahead.
     A directory is searched recursively (see :func:`expand_paths`).
     A file that cannot be read raises ``OSError`` when its turn comes, or
-    is skipped with ``skip_errors=True``.
+    is skipped with ``skip_errors=True``. One iterator may be shared by
+    several threads: each file is handed out once, in order.
     """
-    return _read_many_native(expand_paths(paths), _threads(threads), skip_errors)
+    return _qipu.read_many_native(expand_paths(paths), _threads(threads), bool(skip_errors))
 
 
-def _column(pa, n: int, spec: tuple):
+_MOVES_FORMS = ("compact", "text")
+
+
+def _column(pa, n: int, spec: tuple, moves: str):
     name, kind = spec[0], spec[1]
     if kind == "string":
         valid, offsets, data = spec[2:]
@@ -160,14 +240,19 @@ def _column(pa, n: int, spec: tuple):
             getattr(pa, kind)(), n, [pa.py_buffer(valid), pa.py_buffer(values)]
         )
     elif kind in ("moves", "points"):
-        import pyarrow.compute as pc
-
         offsets, colors, xs, ys, valid = spec[2:]
         m = len(xs)
         fields = []
         if kind == "moves":
-            codes = pa.Array.from_buffers(pa.uint8(), m, [None, pa.py_buffer(colors)])
-            fields.append(("color", pc.if_else(pc.equal(codes, 1), "B", "W")))
+            # Indices into ["B", "W"], one byte per move.
+            codes = pa.Array.from_buffers(pa.int8(), m, [None, pa.py_buffer(colors)])
+            if moves == "compact":
+                color = pa.DictionaryArray.from_arrays(codes, pa.array(["B", "W"]))
+            else:
+                import pyarrow.compute as pc  # type: ignore  # optional, maybe without type stubs
+
+                color = pc.if_else(pc.equal(codes, 0), "B", "W")
+            fields.append(("color", color))
         fields.append(("col", pa.Array.from_buffers(pa.int8(), m, [pa.py_buffer(valid), pa.py_buffer(xs)])))
         fields.append(("row", pa.Array.from_buffers(pa.int8(), m, [pa.py_buffer(valid), pa.py_buffer(ys)])))
         values = pa.StructArray.from_arrays([f[1] for f in fields], names=[f[0] for f in fields])
@@ -178,12 +263,55 @@ def _column(pa, n: int, spec: tuple):
     return name, arr
 
 
+class _StderrProgress:
+    """A one-line progress report on stderr, for when tqdm is not installed."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, games: int, files: int, total: int) -> None:
+        _sys.stderr.write(f"\rqipu: {games} games read ({files}/{total} files)")
+        _sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            _sys.stderr.write("\n")
+            _sys.stderr.flush()
+
+
+def _progress(progress: _Any) -> _Any:
+    """``(callback, close)`` for the ``progress`` argument."""
+    if progress is None or progress is False:
+        return None, lambda: None
+    if callable(progress):
+        return progress, lambda: None
+    if progress is not True:
+        raise TypeError(
+            f"expected progress to be a bool or a callable(games, files, total_files), got {progress!r:.60}"
+        )
+    try:
+        from tqdm.auto import tqdm  # type: ignore  # optional, maybe without type stubs
+    except ImportError:
+        bar = _StderrProgress()
+        return bar, bar.close
+    t = tqdm(unit=" games", desc="qipu")
+
+    def update(games: int, files: int, total: int) -> None:
+        t.update(games - t.n)
+        t.set_postfix_str(f"{files}/{total} files", refresh=False)
+
+    return update, t.close
+
+
 def to_arrow(
-    paths: PathLike | Iterable[PathLike],
-    threads: int | None = None,
+    paths: "PathLike | _Iterable[PathLike]",
+    threads: "int | None" = None,
     *,
     skip_errors: bool = False,
-) -> "pyarrow.Table":
+    moves: str = "compact",
+    progress: "_Progress" = False,
+) -> "_pyarrow.Table":
     """Reads files in parallel and returns a ``pyarrow.Table`` with one row per game.
 
     Columns: ``path``, ``game`` (index in its file), ``board_cols``,
@@ -192,35 +320,83 @@ def to_arrow(
     ``event``, ``round``, ``place``, ``rules``, ``name``, ``time_control``),
     ``year`` (of the first ``DT`` date), ``winner`` (``"B"``/``"W"``),
     ``win_by`` (``score``, ``resign``, ``time``, ``forfeit``,
-    ``unspecified``, ``draw``, ``void``, ``unknown``), ``margin``, ``komi``,
-    ``handicap``, ``num_moves``, ``moves`` (the main line: a list of
-    ``{color, col, row}`` structs, ``col``/``row`` null for a pass),
+    ``unspecified``, ``draw``, ``void``, ``unknown``), ``margin``, ``komi``
+    (``KM`` as the library reads it: ``KM[650]`` is 6.5), ``handicap``,
+    ``num_moves``, ``moves`` (the main line: a list of ``{color, col, row}``
+    structs, ``col``/``row`` ``int8``, null for a pass),
     ``setup_black``/``setup_white`` (the root's ``AB``/``AW`` as
-    ``{col, row}`` lists) and ``errors``/``warnings`` (diagnostic counts).
+    ``{col, row}`` lists), ``errors``/``warnings`` (diagnostic counts; a
+    main-line move that cannot be played counts as an error) and
+    ``komi_text`` (``KM`` as written).
+
+    ``moves="compact"`` (default, recommended) stores each move's colour as
+    a dictionary of ``"B"``/``"W"`` with ``int8`` indices: the values read
+    the same (``to_pylist()``, pandas, ``pc.equal(color, "B")`` and Parquet
+    all see ``"B"``/``"W"``) in half the memory of the whole table.
+    ``moves="text"`` keeps the colour as a ``string`` column, the form of
+    qipu 0.1 (for code that checks the schema's exact types).
+
+    For pandas, :func:`to_pandas` (or ``table.to_pandas(types_mapper=pd.ArrowDtype)``)
+    keeps the Arrow columns as they are: nullable ints stay ints (a plain
+    ``to_pandas()`` turns ``year``, ``handicap`` and the moves' ``col``/``row``
+    into floats where a value is missing) and nothing is copied into Python
+    objects. ``progress=True`` shows a progress bar counting games (tqdm
+    when installed, else a line on stderr); a callable is called as
+    ``progress(games, files_done, files_total)``.
 
     ``paths`` is a file, a directory (searched recursively) or an iterable of
     them; unreadable files raise ``OSError`` unless ``skip_errors=True``.
     """
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore  # optional, maybe without type stubs
 
-    n, specs = _arrow_columns(expand_paths(paths), _threads(threads), skip_errors)
-    cols = [_column(pa, n, s) for s in specs]
+    if moves not in _MOVES_FORMS:
+        raise ValueError(f'expected moves to be "compact" or "text", got {moves!r:.60}')
+    files = expand_paths(paths)
+    callback, close = _progress(progress)
+    try:
+        n, specs = _qipu.arrow_columns(files, _threads(threads), bool(skip_errors), callback)
+    finally:
+        close()
+    cols = [_column(pa, n, s, moves) for s in specs]
     return pa.table({name: arr for name, arr in cols})
 
 
-def to_parquet(
-    paths: PathLike | Iterable[PathLike],
-    destination: PathLike,
-    threads: int | None = None,
+def to_pandas(
+    paths: "PathLike | _Iterable[PathLike]",
+    threads: "int | None" = None,
     *,
     skip_errors: bool = False,
+    moves: str = "compact",
+    progress: "_Progress" = False,
+) -> "_pandas.DataFrame":
+    """The :func:`to_arrow` table as a pandas ``DataFrame`` in its compact
+    form: every column backed by Arrow (``pd.ArrowDtype``), so nullable
+    ints stay ints, strings stay Arrow strings and the ``moves`` lists are
+    not turned into Python objects (a row's moves are read on demand). On
+    the sample corpus's 72,000 games this is instant and uses no memory
+    beyond the table, where ``table.to_pandas()`` takes seconds and
+    gigabytes. Needs pandas 2."""
+    import pandas as pd  # type: ignore  # optional, maybe without type stubs
+
+    table = to_arrow(paths, threads, skip_errors=skip_errors, moves=moves, progress=progress)
+    return table.to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def to_parquet(
+    paths: "PathLike | _Iterable[PathLike]",
+    destination: "PathLike",
+    threads: "int | None" = None,
+    *,
+    skip_errors: bool = False,
+    moves: str = "compact",
+    progress: "_Progress" = False,
     **write_options,
 ) -> int:
     """Writes the :func:`to_arrow` table of ``paths`` to the Parquet file
     ``destination`` (``write_options`` go to ``pyarrow.parquet.write_table``).
     Returns the number of games written."""
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # type: ignore  # optional, maybe without type stubs
 
-    table = to_arrow(paths, threads, skip_errors=skip_errors)
-    pq.write_table(table, os.fspath(destination), **write_options)
+    table = to_arrow(paths, threads, skip_errors=skip_errors, moves=moves, progress=progress)
+    pq.write_table(table, _os.fspath(destination), **write_options)
     return table.num_rows
