@@ -84,13 +84,18 @@ pub fn apply_node_into(
     rep.events.clear();
     // Most nodes are one plain move (`;B[pd]`): played without the
     // general pass over the properties.
-    if let Some((color, pair)) = node.simple_move()
-        && let Some(v) = node.props().next().and_then(|p| p.first())
-    {
+    if let Some((color, pair)) = node.simple_move() {
         let pm = coords::parse_move(&pair, pos.board.size());
         let plain = pm.issue.is_none();
         let ident = if color == Color::Black { "B" } else { "W" };
-        play_value(pos, log, rep, (ident, color, v), pm, false, false);
+        // The value's span is looked up only for an event (rare).
+        let span = || {
+            node.props()
+                .next()
+                .and_then(|p| p.first())
+                .map_or_else(Span::default, |v| v.span())
+        };
+        play_value(pos, log, rep, (ident, color, span), pm, false, false);
         return plain;
     }
     apply_general(pos, node, log, rep);
@@ -167,7 +172,7 @@ fn apply_general(
             pos,
             log,
             rep,
-            (ident, color, v),
+            (ident, color, || v.span()),
             pm,
             setup,
             pl_set.is_some(),
@@ -186,7 +191,7 @@ fn play_value(
     pos: &mut Position,
     log: &mut Vec<(u16, u8)>,
     rep: &mut NodeReport,
-    (ident, color, v): (&str, Color, sgf_core::Value<'_>),
+    (ident, color, span): (&str, Color, impl Fn() -> Span),
     pm: coords::ParsedMove,
     setup: bool,
     pl_set: bool,
@@ -199,7 +204,7 @@ fn play_value(
         rep.events.push(NodeEvent {
             event: Event::BadCoordinate { issue },
             ident: static_ident(ident),
-            span: v.span(),
+            span: span(),
         });
     }
     let Some(mv) = pm.mv else {
@@ -215,7 +220,7 @@ fn play_value(
         rep.events.push(NodeEvent {
             event: Event::SameColorTwice,
             ident: static_ident(ident),
-            span: v.span(),
+            span: span(),
         });
     }
     // The undo log: the point's old content, then every removed stone.
@@ -236,7 +241,7 @@ fn play_value(
         rep.events.push(NodeEvent {
             event: Event::Occupied { point: p },
             ident: static_ident(ident),
-            span: v.span(),
+            span: span(),
         });
     }
     if !suicide.is_empty() {
@@ -245,7 +250,7 @@ fn play_value(
                 stones: suicide.len(),
             },
             ident: static_ident(ident),
-            span: v.span(),
+            span: span(),
         });
     }
     if ko_retake {
@@ -254,7 +259,7 @@ fn play_value(
                 point: mv.point().expect("a ko retake is a stone"),
             },
             ident: static_ident(ident),
-            span: v.span(),
+            span: span(),
         });
     }
     rep.moves.push((color, mv));
@@ -404,7 +409,10 @@ impl Cursor {
     /// Moves to the first child (the main line). Returns false at a leaf.
     pub fn next(&mut self, doc: &Document) -> bool {
         match doc.node(self.node()).first_child() {
-            Some(c) => self.down(doc, c.id()),
+            Some(c) => {
+                self.enter(doc, c.id());
+                true
+            }
             None => false,
         }
     }
