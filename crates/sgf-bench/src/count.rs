@@ -1,4 +1,4 @@
-//! `qipu-count-bench [--engine CMD] [--sample N] [--threads T] [KGS_DIR]`:
+//! `qipu-count-bench [--engine CMD [--variants]] [--marks] [--sample N] [--threads T] [-v] [KGS_DIR]`:
 //! how often counting the end of a real game gives exactly the recorded
 //! result, over the KGS games that ended by counting (`RE[B+n.5]`,
 //! `RE[W+n.5]`) of `../shared/corpus/real/kgs` (or KGS_DIR).
@@ -10,7 +10,9 @@
 //! k-th counted game, spread over all files, so runs are comparable.
 //! `--variants` (with an engine) also reports how the dead stones alone,
 //! and the engine's own `final_score`, would do; `-v` lists the games
-//! where they disagree.
+//! where they disagree. `--marks` counts with the dead stones the players
+//! agreed on (the record's `TB`/`TW`, games without them left out): how
+//! Qipu's counting itself matches the server's.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -30,6 +32,8 @@ struct Args {
     verbose: bool,
     /// With an engine: also how other ways of using it would do.
     variants: bool,
+    /// Dead stones from the record's TB/TW.
+    marks: bool,
 }
 
 fn args() -> Args {
@@ -40,6 +44,7 @@ fn args() -> Args {
         dir: PathBuf::from("../shared/corpus/real/kgs"),
         verbose: false,
         variants: false,
+        marks: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -49,6 +54,7 @@ fn args() -> Args {
             "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
             "-v" | "--verbose" => a.verbose = true,
             "--variants" => a.variants = true,
+            "--marks" => a.marks = true,
             _ => a.dir = PathBuf::from(x),
         }
     }
@@ -92,7 +98,7 @@ fn main() {
     let mut games: Vec<(usize, usize)> = Vec::new();
     for (di, (_, doc)) in docs.iter().enumerate() {
         for gi in 0..doc.game_count() {
-            if counted(&GameInfo::of(doc, gi)).is_some() {
+            if counted(&GameInfo::of(doc, gi)).is_some() && (!a.marks || marks(doc, gi).is_some()) {
                 games.push((di, gi));
             }
         }
@@ -155,6 +161,7 @@ fn main() {
                                 continue;
                             }
                         },
+                        None if a.marks => (marks(doc, gi).unwrap_or_default(), Vec::new()),
                         None => (score::estimate_dead(&end.position().board), Vec::new()),
                     };
                     let got = score::count_with(end.position(), &dead, &dame, &settings);
@@ -184,7 +191,11 @@ fn main() {
     let good = results.iter().filter(|&&ok| ok).count();
     println!(
         "{}: {good} of {} games give exactly the recorded result ({:.1}%), {:.2} s per game",
-        a.engine.as_deref().unwrap_or("Qipu's estimator"),
+        a.engine.as_deref().unwrap_or(if a.marks {
+            "the record's TB/TW"
+        } else {
+            "Qipu's estimator"
+        }),
         results.len(),
         100.0 * good as f64 / results.len().max(1) as f64,
         t.elapsed().as_secs_f64() * a.threads.max(1) as f64 / results.len().max(1) as f64
@@ -218,6 +229,12 @@ fn variants(
     let own = e.final_score()?;
     let own_ok = sgf_go::parse_result(&own).is_some_and(|r| r == *want);
     Ok([only_dead, with_dame, with_seki, own_ok])
+}
+
+/// The dead stones the record's `TB`/`TW` mark at the end of game `gi`.
+fn marks(doc: &Document, gi: usize) -> Option<Vec<sgf_core::Point>> {
+    let end = main_line_end(doc, gi);
+    score::dead_from_marks(&end.position().board, &doc.node(end.node()))
 }
 
 fn name(p: &Path) -> String {

@@ -100,3 +100,65 @@ fn an_engine_that_crashes_is_exit_status_3() {
     assert!(err.contains("crashing on purpose"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+/// `python3`'s path, or `None` (skipped) without it.
+fn python() -> Option<String> {
+    have("python3", "python3")
+}
+
+#[test]
+fn analyze_with_katago_analysis_engine_from_engines_toml() {
+    let Some(py) = python() else {
+        return;
+    };
+    // The real KataGo is configured the same way, with its own program
+    // and arguments (see the README).
+    let dir = scratch("katago-analyze");
+    let conf = dir.join("config");
+    std::fs::create_dir_all(conf.join("qipu")).unwrap();
+    let script = repo().join("tests/engines/katago-analysis-standin.py");
+    std::fs::write(
+        conf.join("qipu/engines.toml"),
+        format!(
+            "[[engine]]\nname = \"katago\"\ncommand = {py:?}\nargs = [{:?}, \"--order\", \"reverse\"]\nprotocol = \"katago-analysis\"\ntimeout = 30\n",
+            script.to_string_lossy()
+        ),
+    )
+    .unwrap();
+    let game = dir.join("game.sgf");
+    std::fs::write(&game, "(;SZ[9]KM[6.5]RU[Japanese];B[ee];W[cc];B[gc])").unwrap();
+    let out_path = dir.join("out.sgf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qipu"))
+        .args([
+            "analyze",
+            &game.to_string_lossy(),
+            "--engine",
+            "katago",
+            "-q",
+            "-o",
+        ])
+        .arg(&out_path)
+        .env("XDG_CONFIG_HOME", &conf)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = sgf_core::parse(&std::fs::read(&out_path).unwrap()).document;
+    let line: Vec<_> = doc.game(0).unwrap().main_line().collect();
+    // Black's win rate by the stand-in's rule: 50% + 2% a stone ahead.
+    let sbkv: Vec<String> = line
+        .iter()
+        .map(|n| n.text("SBKV").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(sbkv, ["50.00", "52.00", "50.00", "52.00"]);
+    // Lizzie's LZ property: the engine, the win rate of the player who
+    // just moved (Black, 52%) and the visits; then White's best move A9
+    // with White's win rate in ten-thousandths.
+    let lz = line[1].text("LZ").unwrap().to_string();
+    assert!(lz.starts_with("Qipu-katago 52.0 100"), "{lz}");
+    assert!(lz.contains("move A9 visits 60 winrate 4800 "), "{lz}");
+}

@@ -16,9 +16,11 @@
 //! assert_eq!(score.result().to_string(), "W+0.5");
 //! ```
 //!
-//! Limitations: territory in seki is counted like any other territory
-//! (Japanese rules would not count eyes of groups in seki), and the
-//! estimator assumes a finished game (borders closed, dame optional).
+//! Under territory scoring the points a player must fill once the dame
+//! are filled count for nobody ([`must_fill`]), and so do the eyes of
+//! groups in seki when the caller names them ([`seki_points`],
+//! [`count_with`]). Limitations: the estimator assumes a finished game
+//! (borders closed, dame optional) and knows no seki.
 
 use sgf_core::{Color, Node, Point};
 
@@ -304,6 +306,13 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
             cells[i] = 0;
         }
     }
+    // Under territory scoring a point a player must fill once the dame
+    // are filled counts for nobody.
+    if !area {
+        for i in fill_points(&grid, &cells, &dame_mask) {
+            dame_mask[i] = true;
+        }
+    }
     let mut owner: Vec<Option<Color>> = cells
         .iter()
         .map(|&c| match c {
@@ -331,7 +340,8 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
             _ => None,
         };
         for &i in &region {
-            // An empty point named dame is nobody's; a dead stone's point stays territory.
+            // An empty point named dame, or one its owner must fill, is
+            // nobody's; a dead stone's point stays territory.
             let neutral = pos.board.cells()[i] == 0 && dame_mask[i] && !area;
             owner[i] = if neutral { None } else { who };
             match owner[i] {
@@ -369,6 +379,140 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
         margin,
         black,
         white,
+    }
+}
+
+/// The points a player must fill before the end under territory scoring
+/// (Japanese rules, article 8 and its commentary): once the opponent has
+/// filled the dame around one of the player's chains, the chain would be
+/// left with a single liberty inside the player's own area, where the
+/// player has to connect (the board with the `dead` stones taken off).
+/// A point filled may leave the grown chain short of
+/// liberties in turn, so this repeats until nothing changes. Row-major.
+/// [`count_with`] leaves these points out of territory under
+/// [`Scoring::Territory`].
+pub fn must_fill(board: &Board, dead: &[Point]) -> Vec<Point> {
+    let size = board.size();
+    let grid = Grid::of(size);
+    let mut cells = board.cells().to_vec();
+    for &p in dead {
+        if size.contains(p) {
+            cells[grid.index(p)] = 0;
+        }
+    }
+    let mut out: Vec<Point> = fill_points(&grid, &cells, &vec![false; cells.len()])
+        .into_iter()
+        .map(|i| grid.point(i))
+        .collect();
+    sort_points(&mut out);
+    out
+}
+
+/// [`must_fill`] over `cells` (dead stones already off): the indices of
+/// the empty points to fill. `neutral` marks empty points that count for
+/// nobody anyway (seki eyes); they are never filled and never counted as
+/// a chain's own liberty.
+fn fill_points(grid: &Grid, cells: &[u8], neutral: &[bool]) -> Vec<usize> {
+    let n = cells.len();
+    // Dame: the empty regions that touch both colours (or neither).
+    let mut dame = vec![false; n];
+    let mut done = vec![false; n];
+    for start in 0..n {
+        if cells[start] != 0 || done[start] {
+            continue;
+        }
+        let region = grid.component(cells, start, |c| c == 0);
+        let mut borders = 0u8;
+        for &i in &region {
+            done[i] = true;
+            for j in grid.neighbours(i) {
+                borders |= cells[j];
+            }
+        }
+        if borders != 1 && borders != 2 {
+            for &i in &region {
+                dame[i] = true;
+            }
+        }
+    }
+    let mut board = cells.to_vec();
+    let mut filled = Vec::new();
+    loop {
+        let mut seen = vec![false; n];
+        let mut fill = None;
+        for start in 0..n {
+            let colour = board[start];
+            if colour == 0 || seen[start] {
+                continue;
+            }
+            let chain = grid.component(&board, start, |c| c == colour);
+            for &i in &chain {
+                seen[i] = true;
+            }
+            let libs = Liberties::of(grid, &board, &chain, &dame, neutral);
+            if libs.dame.is_empty() || libs.safe || libs.own.len() != 1 {
+                continue;
+            }
+            // The player may fill a dame point instead, if that joins the
+            // chain to enough liberties of its own.
+            let saved = libs.dame.iter().any(|&d| {
+                board[d] = colour;
+                let grown = grid.component(&board, d, |c| c == colour);
+                let l = Liberties::of(grid, &board, &grown, &dame, neutral);
+                board[d] = 0;
+                l.safe || l.own.len() >= 2
+            });
+            if !saved {
+                fill = Some((libs.own[0], colour));
+                break;
+            }
+        }
+        match fill {
+            Some((i, colour)) => {
+                board[i] = colour;
+                filled.push(i);
+            }
+            None => break,
+        }
+    }
+    filled.sort_unstable();
+    filled
+}
+
+/// The liberties of a chain, split for [`fill_points`].
+struct Liberties {
+    /// Empty points in the player's own area.
+    own: Vec<usize>,
+    /// Dame points.
+    dame: Vec<usize>,
+    /// Whether the chain touches a seki eye (it lives without filling anything).
+    safe: bool,
+}
+
+impl Liberties {
+    fn of(grid: &Grid, board: &[u8], chain: &[usize], dame: &[bool], neutral: &[bool]) -> Self {
+        let mut l = Liberties {
+            own: Vec::new(),
+            dame: Vec::new(),
+            safe: false,
+        };
+        for &i in chain {
+            for j in grid.neighbours(i) {
+                if board[j] != 0 {
+                    continue;
+                }
+                if dame[j] {
+                    if !l.dame.contains(&j) {
+                        l.dame.push(j);
+                    }
+                } else if neutral[j] {
+                    l.safe = true;
+                } else if !l.own.contains(&j) {
+                    l.own.push(j);
+                }
+            }
+        }
+        l
     }
 }
 
@@ -863,6 +1007,55 @@ mod tests {
         // A dead stone's point is part of the region it lies in.
         let eyes = seki_points(&pos.board, &[Point::new(2, 0)], &[Point::new(0, 1)]);
         assert!(eyes.contains(&Point::new(3, 0)));
+    }
+
+    #[test]
+    fn a_point_that_must_be_filled_is_nobodys() {
+        // The black stone at a3 keeps a2 open to White: once White fills
+        // that dame the stone has a4 alone, where Black must connect.
+        let pos = position(&["OOOOO", ".OOOO", "XOXXX", ".XX..", "....."]);
+        assert_eq!(must_fill(&pos.board, &[]), vec![Point::new(0, 3)]);
+        let s = count(&pos, &[], &japanese(0.0));
+        assert_eq!(s.black.territory, 7);
+        assert_eq!(s.owner[15], None);
+        assert_eq!(s.owner[5], None);
+        // Under area scoring the stone Black adds is area all the same.
+        let area = Settings {
+            rules: Rules::Chinese,
+            komi: 0.0,
+            handicap: 0,
+        };
+        assert_eq!(count(&pos, &[], &area).black.territory, 8);
+        // Taking the white wall off as dead leaves nothing to fill.
+        let white: Vec<Point> = (0..25)
+            .map(|i| Point::new(i % 5, i / 5))
+            .filter(|&p| pos.board.get(p) == Stone::White)
+            .collect();
+        assert!(must_fill(&pos.board, &white).is_empty());
+    }
+
+    #[test]
+    fn a_dame_point_that_connects_saves_the_fill() {
+        // The black stone at b3 has dame above and below and one point of
+        // its own, but Black fills the dame at b4 and joins his wall.
+        let pos = position(&["OOXX", "O.X.", "OX.X", "O.X.", "OOXX"]);
+        assert!(must_fill(&pos.board, &[]).is_empty());
+        assert_eq!(count(&pos, &[], &japanese(0.0)).black.territory, 3);
+        // With b4 a white stone, filling b2 still joins the lower wall.
+        let pos = position(&["OOXX", "OOX.", "OX.X", "O.X.", "OOXX"]);
+        assert!(must_fill(&pos.board, &[]).is_empty());
+        // With no dame next to it, the stone is no business of the rule.
+        let pos = position(&["OOXX", "OOX.", "OX.X", "OOX.", "OOXX"]);
+        assert_eq!(must_fill(&pos.board, &[]), Vec::<Point>::new());
+    }
+
+    #[test]
+    fn seki_eyes_are_never_filled() {
+        let pos = position(&[".XO..", "XXO..", "OOO..", ".....", "....."]);
+        let eyes = seki_points(&pos.board, &[], &[Point::new(1, 0)]);
+        let s = count_with(&pos, &[], &eyes, &japanese(0.0));
+        assert_eq!(s.white.territory, 16);
+        assert_eq!(s.black.territory, 0);
     }
 
     #[test]

@@ -167,6 +167,9 @@ pub struct Response {
     pub turn: usize,
     /// Whether more answers for this turn follow (a partial answer).
     pub during_search: bool,
+    /// The turn was terminated before any analysis (`noResults`): the
+    /// evaluation is empty.
+    pub no_results: bool,
     /// The evaluation.
     pub analysis: Analysis,
 }
@@ -204,6 +207,8 @@ struct RawResponse {
     #[serde(default)]
     is_during_search: bool,
     #[serde(default)]
+    no_results: bool,
+    #[serde(default)]
     move_infos: Vec<RawMove>,
     root_info: Option<RawRoot>,
     ownership: Option<Vec<f64>>,
@@ -221,7 +226,8 @@ fn view(x: f64, to_play: Color, win: bool) -> f64 {
 /// Parses one answer line for a query of board `size` (moves `query` give
 /// the player to move when the answer does not). `Ok(None)` for lines
 /// that are not analysis answers (version, terminate acknowledgements,
-/// warnings).
+/// warnings). A turn terminated before any search (`noResults`) is an
+/// answer with [`Response::no_results`] set and an empty evaluation.
 ///
 /// # Errors
 /// An `error` answer, or JSON that is not an answer.
@@ -291,6 +297,7 @@ pub fn parse_response(
         id: raw.id,
         turn: raw.turn_number,
         during_search: raw.is_during_search,
+        no_results: raw.no_results,
         analysis: Analysis {
             to_play,
             candidates,
@@ -309,7 +316,25 @@ pub struct AnalysisEngine {
     spec: EngineSpec,
     proc: Process,
     next_id: u64,
-    queries: BTreeMap<String, Query>,
+    /// The queries sent, each with the turns whose final answer has not come yet.
+    queries: BTreeMap<String, Pending>,
+}
+
+/// What [`AnalysisEngine::receive`] got.
+enum Got {
+    Answer(Response),
+    /// An error answer, and the query it names.
+    Failed {
+        id: Option<String>,
+        error: Error,
+    },
+    Nothing,
+}
+
+/// A query whose final answers are still to come.
+struct Pending {
+    query: Query,
+    turns: std::collections::BTreeSet<usize>,
 }
 
 impl std::fmt::Debug for AnalysisEngine {
@@ -376,19 +401,37 @@ impl AnalysisEngine {
         self.next_id += 1;
         self.proc
             .write_line(&query.to_json(&id).to_string(), "analysis query")?;
-        self.queries.insert(id.clone(), query.clone());
+        // Without turns KataGo analyses the last one.
+        let turns = if query.analyze_turns.is_empty() {
+            [query.moves.len()].into()
+        } else {
+            query.analyze_turns.iter().copied().collect()
+        };
+        self.queries.insert(
+            id.clone(),
+            Pending {
+                query: query.clone(),
+                turns,
+            },
+        );
         Ok(id)
     }
 
-    /// Cancels a query (`terminate`): answers still to come for it may not arrive.
+    /// Cancels a query (`terminate`). Every turn still ends with one final
+    /// answer: the evaluation so far, or one with
+    /// [`Response::no_results`] for a turn not searched at all.
     ///
     /// # Errors
     /// The engine has gone.
     pub fn terminate(&mut self, id: &str) -> Result<()> {
         let t = json!({"id": format!("{id}-stop"), "action": "terminate", "terminateId": id});
-        self.proc.write_line(&t.to_string(), "terminate")?;
-        self.queries.remove(id);
-        Ok(())
+        self.proc.write_line(&t.to_string(), "terminate")
+    }
+
+    /// The ids of the queries sent whose every turn has not had its final
+    /// answer yet, in id order.
+    pub fn pending(&self) -> Vec<String> {
+        self.queries.keys().cloned().collect()
     }
 
     /// The next answer, waiting up to `wait` (`Ok(None)` if none came).
@@ -397,11 +440,20 @@ impl AnalysisEngine {
     /// An `error` answer ([`Error::Refused`]), a line that is not an
     /// answer, or the engine died.
     pub fn recv(&mut self, wait: Duration) -> Result<Option<Response>> {
+        match self.receive(wait)? {
+            Got::Answer(r) => Ok(Some(r)),
+            Got::Nothing => Ok(None),
+            Got::Failed { error, .. } => Err(error),
+        }
+    }
+
+    /// [`AnalysisEngine::recv`], an error answer kept apart with the id it names.
+    fn receive(&mut self, wait: Duration) -> Result<Got> {
         let deadline = Instant::now() + wait;
         loop {
             let line = match self.proc.read_line(deadline) {
                 Read1::Line(l) => l,
-                Read1::Timeout => return Ok(None),
+                Read1::Timeout => return Ok(Got::Nothing),
                 Read1::Closed => return Err(self.proc.exited("analysis")),
             };
             if line.trim().is_empty() {
@@ -410,17 +462,35 @@ impl AnalysisEngine {
             let id = serde_json::from_str::<Value>(&line)
                 .ok()
                 .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_string));
-            let query = id.as_deref().and_then(|i| self.queries.get(i));
+            let query = id
+                .as_deref()
+                .and_then(|i| self.queries.get(i))
+                .map(|p| &p.query);
             let size = query.map_or(BoardSize::square(19), |q| q.size);
             match parse_response(&line, query, size) {
-                Ok(Some(r)) => return Ok(Some(r)),
+                Ok(Some(r)) => {
+                    if !r.during_search
+                        && let Some(p) = self.queries.get_mut(&r.id)
+                    {
+                        p.turns.remove(&r.turn);
+                        if p.turns.is_empty() {
+                            self.queries.remove(&r.id);
+                        }
+                    }
+                    return Ok(Got::Answer(r));
+                }
                 Ok(None) => continue,
                 Err(message) => {
-                    return Err(Error::Refused {
+                    // An error ends the query it names: no answers follow.
+                    if let Some(i) = &id {
+                        self.queries.remove(i);
+                    }
+                    let error = Error::Refused {
                         engine: self.spec.name.clone(),
-                        command: id.unwrap_or_else(|| "analysis".into()),
+                        command: id.clone().unwrap_or_else(|| "analysis".into()),
                         message,
-                    });
+                    };
+                    return Ok(Got::Failed { id, error });
                 }
             }
         }
@@ -437,20 +507,47 @@ impl AnalysisEngine {
         query: &Query,
         mut progress: impl FnMut(usize, usize),
     ) -> Result<Vec<Response>> {
+        if query.analyze_turns.is_empty() {
+            return Ok(Vec::new());
+        }
         let id = self.send(query)?;
-        let total = query.analyze_turns.len();
+        let total = query
+            .analyze_turns
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         let mut got: BTreeMap<usize, Response> = BTreeMap::new();
         while got.len() < total {
-            match self.recv(self.spec.timeout)? {
-                Some(r) if r.id == id && !r.during_search => {
-                    got.insert(r.turn, r);
-                    progress(got.len(), total);
+            let r = match self.receive(self.spec.timeout) {
+                Ok(Got::Answer(r)) => r,
+                Ok(Got::Nothing) => {
+                    self.queries.remove(&id);
+                    return Err(self.proc.timed_out("analysis query", self.spec.timeout));
                 }
-                Some(_) => {}
-                None => return Err(self.proc.timed_out("analysis query", self.spec.timeout)),
+                // Another query's error is that query's business.
+                Ok(Got::Failed {
+                    id: Some(other), ..
+                }) if other != id => continue,
+                Ok(Got::Failed { error, .. }) | Err(error) => {
+                    self.queries.remove(&id);
+                    return Err(error);
+                }
+            };
+            if r.id != id || r.during_search {
+                continue;
+            }
+            if r.no_results {
+                self.queries.remove(&id);
+                return Err(Error::Protocol {
+                    engine: self.spec.name.clone(),
+                    message: format!("turn {} of the query was terminated unanalysed", r.turn),
+                });
+            }
+            if query.analyze_turns.contains(&r.turn) {
+                got.insert(r.turn, r);
+                progress(got.len(), total);
             }
         }
-        self.queries.remove(&id);
         Ok(got.into_values().collect())
     }
 }
@@ -518,6 +615,22 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("komi"), "{e}");
+        // A turn terminated before any search.
+        let r = parse_response(
+            r#"{"id":"q","isDuringSearch":false,"noResults":true,"turnNumber":2}"#,
+            None,
+            size,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(r.no_results && !r.during_search);
+        assert_eq!(r.turn, 2);
+        assert!(r.analysis.candidates.is_empty());
+        // A warning is not an answer.
+        assert_eq!(
+            parse_response(r#"{"id":"q","warning":"odd","field":"rules"}"#, None, size),
+            Ok(None)
+        );
         assert!(parse_response("{not json", None, size).is_err());
         assert!(parse_response(r#"{"id":"q","turnNumber":"x"}"#, None, size).is_err());
     }
