@@ -9,22 +9,11 @@ use common::*;
 
 use serde_json::Value;
 
+#[path = "../../../tests/engines/support.rs"]
+mod support;
+
 fn have(program: &str, package: &str) -> Option<String> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path)
-        .chain(["/usr/games".into(), "/usr/local/games".into()])
-        .map(|d| d.join(program))
-        .find(|p| p.is_file());
-    match found {
-        Some(p) => Some(p.to_string_lossy().into_owned()),
-        None if std::env::var("QIPU_REQUIRE_ALL").as_deref() == Ok("1") => {
-            panic!("{program} is required (QIPU_REQUIRE_ALL=1): apt-get install {package}")
-        }
-        None => {
-            eprintln!("SKIPPED: {program} not found (apt-get install {package})");
-            None
-        }
-    }
+    support::installed(program, package).map(|p| p.to_string_lossy().into_owned())
 }
 
 fn finished() -> String {

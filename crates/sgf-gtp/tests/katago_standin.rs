@@ -14,26 +14,13 @@ use sgf_core::{Color, Point};
 use sgf_gtp::katago::{AnalysisEngine, Query, Response};
 use sgf_gtp::{EngineMove, EngineSpec, Error, Protocol};
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/katago-analysis-standin.py")
-}
+#[path = "../../../tests/engines/support.rs"]
+mod support;
 
 /// The stand-in with `args`, as an analysis engine; `None` (skipped) without Python.
 fn standin(args: &str) -> Option<EngineSpec> {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("QIPU_REQUIRE_ALL").as_deref() != Ok("1"),
-            "python3 is needed for the stand-in engine (QIPU_REQUIRE_ALL=1)"
-        );
-        eprintln!("SKIPPED: python3 not found, the KataGo stand-in cannot run");
-        return None;
-    }
-    let mut spec =
-        EngineSpec::from_command_line(&format!("python3 {} {args}", script().display())).unwrap();
+    let line = support::standin_command("katago-analysis-standin.py", args)?;
+    let mut spec = EngineSpec::from_command_line(&line).unwrap();
     spec.protocol = Protocol::KatagoAnalysis;
     spec.timeout = Duration::from_secs(20);
     Some(spec)

@@ -6,34 +6,15 @@
 //! `QIPU_REQUIRE_ALL=1` (CI installs both).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use sgf_core::{Color, Point};
 use sgf_gtp::{Engine, EngineMove, EngineSpec};
 
-/// The program on `PATH` or in the games directories Debian uses.
-fn find(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain(["/usr/games".into(), "/usr/local/games".into()])
-        .map(|d| d.join(program))
-        .find(|p| p.is_file())
-}
-
-/// The engine's program, or `None` (the test skips) when it is missing.
-fn engine(program: &str, package: &str) -> Option<PathBuf> {
-    match find(program) {
-        Some(p) => Some(p),
-        None if std::env::var("QIPU_REQUIRE_ALL").as_deref() == Ok("1") => {
-            panic!("{program} is required (QIPU_REQUIRE_ALL=1): apt-get install {package}")
-        }
-        None => {
-            eprintln!("SKIPPED: {program} not found (apt-get install {package})");
-            None
-        }
-    }
-}
+#[path = "../../../tests/engines/support.rs"]
+mod support;
+use support::installed as engine;
 
 fn fixture() -> sgf_core::Document {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/engines/finished-9x9.sgf");

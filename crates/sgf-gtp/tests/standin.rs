@@ -11,25 +11,12 @@ use std::time::{Duration, Instant};
 use sgf_core::{Color, Point};
 use sgf_gtp::{Engine, EngineMove, EngineSpec, GameLine, LiveEngine};
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/gtp-standin.py")
-}
+#[path = "../../../tests/engines/support.rs"]
+mod support;
 
 /// The stand-in's command line with `args`, or `None` (skipped) without Python.
 fn standin(args: &str) -> Option<EngineSpec> {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("QIPU_REQUIRE_ALL").as_deref() != Ok("1"),
-            "python3 is needed for the stand-in engine (QIPU_REQUIRE_ALL=1)"
-        );
-        eprintln!("SKIPPED: python3 not found, the stand-in engine cannot run");
-        return None;
-    }
-    let line = format!("python3 {} {args}", script().display());
+    let line = support::standin_command("gtp-standin.py", args)?;
     Some(EngineSpec::from_command_line(&line).unwrap())
 }
 

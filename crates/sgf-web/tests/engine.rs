@@ -15,21 +15,12 @@ use tower::ServiceExt;
 
 const TOKEN: &str = "00112233445566778899aabbccddeeff";
 
+#[path = "../../../tests/engines/support.rs"]
+mod support;
+
+/// The stand-in engine's command line with `args`; `None` (skipped) without Python.
 fn standin(args: &str) -> Option<String> {
-    let ok = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var("QIPU_REQUIRE_ALL").as_deref() != Ok("1"),
-            "python3 is needed for the stand-in engine (QIPU_REQUIRE_ALL=1)"
-        );
-        eprintln!("SKIPPED: python3 not found, the stand-in engine cannot run");
-        return None;
-    }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/gtp-standin.py");
-    Some(format!("python3 {} {args}", script.display()))
+    support::standin_command("gtp-standin.py", args)
 }
 
 fn served(tag: &str, files: &[(&str, &str)]) -> (std::sync::Arc<App>, PathBuf) {
