@@ -604,8 +604,9 @@ fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, out: &mut Vec<Dia
 }
 
 /// Whether a value of a type without white space (numbers, colours,
-/// points, sizes, `DT`) has some: around it, or inside a point.
-fn has_stray_whitespace(info: &props::PropInfo, raw: &[u8]) -> bool {
+/// points, sizes, `DT`) has some: around it, or inside a point: what the
+/// checker reports as [`Code::ValueWhitespace`] and the repair removes.
+pub fn has_stray_whitespace(info: &props::PropInfo, raw: &[u8]) -> bool {
     let edges = raw.first().is_some_and(|&b| crate::lexer::is_ws(b))
         || raw.last().is_some_and(|&b| crate::lexer::is_ws(b));
     match info.value {

@@ -307,26 +307,7 @@ fn values_fine(
         count += 1;
         let raw = v.raw();
         // What `trim_whitespace` would change.
-        let ws_ok = match info.value {
-            ValueType::Number
-            | ValueType::Real
-            | ValueType::Double
-            | ValueType::Color
-            | ValueType::Size => {
-                raw.first().is_none_or(|&b| !is_ws(b)) && raw.last().is_none_or(|&b| !is_ws(b))
-            }
-            ValueType::SimpleText if ident == "DT" => {
-                raw.first().is_none_or(|&b| !is_ws(b)) && raw.last().is_none_or(|&b| !is_ws(b))
-            }
-            ValueType::Point
-            | ValueType::Stone
-            | ValueType::Move
-            | ValueType::ListOfPoint
-            | ValueType::ListOfStone
-            | ValueType::EListOfPoint
-            | ValueType::ListOfPointPoint => !raw.iter().any(|&b| is_ws(b)),
-            _ => true,
-        };
+        let ws_ok = !sgf_core::validate::has_stray_whitespace(info, raw);
         let value_ok = match info.value {
             ValueType::None => raw.iter().all(|&b| is_ws(b)),
             ValueType::Number => sgf_core::value::parse_number(raw).is_some(),
