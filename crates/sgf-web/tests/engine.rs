@@ -58,6 +58,16 @@ async fn get(a: &std::sync::Arc<App>, uri: &str) -> Value {
     serde_json::from_str(&body_text(res).await).unwrap()
 }
 
+/// Starts the engine `cmd` in session `s`; the session's state.
+async fn start_engine(a: &std::sync::Arc<App>, s: &Value, cmd: &str) -> Value {
+    post(
+        a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": cmd}),
+    )
+    .await
+}
+
 /// Polls the analysis until `done` holds (at most ten seconds).
 async fn analysis_until(
     a: &std::sync::Arc<App>,
@@ -100,12 +110,7 @@ async fn analysis_follows_the_position_and_fills_the_graph() {
     let st = post(&a, "/api/start", json!({})).await;
     let s = st["session"].clone();
     assert_eq!(st["engine"], Value::Null);
-    let st = post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
-    )
-    .await;
+    let st = start_engine(&a, &s, &cmd).await;
     assert_eq!(st["engine"]["name"], "python3");
     assert_eq!(st["engine"]["can_analyse"], true);
     let st = post(
@@ -174,12 +179,7 @@ async fn the_engine_plays_into_the_tree_and_undo_takes_it_back() {
     let (a, _d) = served("play", &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7])")]);
     let st = post(&a, "/api/start", json!({})).await;
     let s = st["session"].clone();
-    post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
-    )
-    .await;
+    start_engine(&a, &s, &cmd).await;
     let st = post(
         &a,
         "/api/engine",
@@ -210,12 +210,7 @@ async fn the_engine_plays_into_the_tree_and_undo_takes_it_back() {
     assert_eq!(st["node"]["move"], "G7");
     // Another engine in its place: the first one is told to quit.
     let Some(other) = standin("") else { return };
-    post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": other}),
-    )
-    .await;
+    start_engine(&a, &s, &other).await;
     let sent = wait_for_quit(&log);
     assert!(sent.contains("level 3"), "{sent}");
     assert!(sent.trim_end().ends_with("quit"), "{sent}");
@@ -231,12 +226,7 @@ async fn a_new_game_with_handicap_and_the_engine_ended_with_its_session() {
     let (a, _d) = served("new", &[("g.sgf", "(;GM[1]FF[4]SZ[19])")]);
     let st = post(&a, "/api/start", json!({})).await;
     let s = st["session"].clone();
-    post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
-    )
-    .await;
+    start_engine(&a, &s, &cmd).await;
     let st = post(
         &a,
         "/api/engine",
@@ -325,12 +315,7 @@ async fn counting_with_the_engine_or_the_estimator_and_the_result_as_an_edit() {
     .await;
     assert_eq!(st["count"]["scoring"], "area");
     // With the engine: its dead stones (only those on the board).
-    post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
-    )
-    .await;
+    start_engine(&a, &s, &cmd).await;
     let st = post(
         &a,
         "/api/count",
@@ -372,24 +357,14 @@ async fn an_engine_that_crashes_or_will_not_start_is_a_message() {
     let (a, _d) = served("crash", &[("g.sgf", "(;GM[1]FF[4]SZ[9])")]);
     let st = post(&a, "/api/start", json!({})).await;
     let s = st["session"].clone();
-    let st = post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": "/nonexistent/engine --gtp"}),
-    )
-    .await;
+    let st = start_engine(&a, &s, "/nonexistent/engine --gtp").await;
     assert_eq!(st["error_kind"], "refused");
     assert!(
         st["message"].as_str().unwrap().contains("cannot start"),
         "{st}"
     );
     assert_eq!(st["engine"], Value::Null);
-    post(
-        &a,
-        "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
-    )
-    .await;
+    start_engine(&a, &s, &cmd).await;
     let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
     assert_eq!(st["error_kind"], "refused");
     let m = st["message"].as_str().unwrap();
