@@ -693,6 +693,24 @@ mod tests {
     }
 
     #[test]
+    fn text_pieces_keep_every_character() {
+        let s = BoardSize::square(19);
+        for text in [
+            "黒Q16の後、D4。http://a.b/c?d=é, https://x",
+            "Q16Q16 Q 16 T19 t19 A0 https:// http://é",
+            "\u{FFFD}\nC3\r\nhttps://senseis.xmp.net/?Aji!) 한국 E5",
+        ] {
+            let joined: String = text_pieces(text, s)
+                .iter()
+                .map(|p| match p {
+                    TextPiece::Text(t) | TextPiece::Point(t, _) | TextPiece::Link(t) => *t,
+                })
+                .collect();
+            assert_eq!(joined, text);
+        }
+    }
+
+    #[test]
     fn human_coordinates() {
         let s = BoardSize::square(19);
         assert_eq!(human(Point::new(15, 3), s), "Q16");
