@@ -233,7 +233,16 @@ fn count_multibyte(valid: &[u8]) -> usize {
     if valid.is_ascii() {
         return 0;
     }
-    valid.iter().filter(|&&b| b >= 0xC0).count()
+    count_at_least(valid, 0xC0)
+}
+
+/// How many bytes of `bytes` are `min` or more. Counted in byte lanes per
+/// chunk of 255 (which cannot overflow them), so the loop vectorises.
+fn count_at_least(bytes: &[u8], min: u8) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b >= min))))
+        .sum()
 }
 
 /// The stretches of `bytes` around non-ASCII bytes (and ISO-2022-JP
@@ -283,7 +292,7 @@ pub fn detect_legacy(bytes: &[u8]) -> &'static Encoding {
     let guess = det.guess(None, chardetng::Utf8Detection::Deny);
     // chardetng names the WHATWG superset; GB18030 is the safer GBK decoder.
     let guess = if guess == GBK { GB18030 } else { guess };
-    let high = text.iter().filter(|&&b| b >= 0x80).count();
+    let high = count_at_least(&text, 0x80);
     if high >= SHORT_TEXT || guess == encoding_rs::ISO_2022_JP {
         return guess;
     }

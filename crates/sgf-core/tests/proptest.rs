@@ -6,7 +6,9 @@ mod common;
 
 use common::signature;
 use proptest::prelude::*;
-use sgf_core::{Severity, WriteOptions, parse, to_canonical_bytes, to_lossless_bytes};
+use sgf_core::{
+    ParseOptions, Severity, WriteOptions, parse, parse_with, to_canonical_bytes, to_lossless_bytes,
+};
 
 /// A syntax error in the structure (repeated properties are content, kept by the lossless writer).
 fn structural(d: &sgf_core::Diagnostic) -> bool {
@@ -80,8 +82,65 @@ fn tree() -> impl Strategy<Value = String> {
     })
 }
 
+/// A game tree as data, to write the same tree in several layouts.
+#[derive(Clone, Debug)]
+struct Shape {
+    nodes: Vec<Vec<String>>,
+    children: Vec<Shape>,
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    let nodes = || prop::collection::vec(prop::collection::vec(prop_text(), 0..4), 1..4);
+    let leaf = nodes().prop_map(|nodes| Shape {
+        nodes,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(4, 24, 4, move |inner| {
+        (nodes(), prop::collection::vec(inner, 0..4))
+            .prop_map(|(nodes, children)| Shape { nodes, children })
+    })
+}
+
+/// Writes `s` compactly, or with white space after every `;` and between
+/// properties and trees (which the parser reads by its general path, not
+/// the fast one for compact nodes).
+fn layout(s: &Shape, spaced: bool, out: &mut String) {
+    let sep = if spaced { " \n " } else { "" };
+    out.push('(');
+    for n in &s.nodes {
+        out.push(';');
+        out.push_str(sep);
+        out.push_str(&n.join(sep));
+    }
+    for c in &s.children {
+        out.push_str(sep);
+        layout(c, spaced, out);
+    }
+    out.push(')');
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn white_space_between_tokens_changes_nothing(
+        shapes in prop::collection::vec(shape(), 1..3),
+        max_nodes in prop_oneof![Just(usize::MAX), 1usize..12],
+    ) {
+        let (mut compact, mut spaced) = (String::new(), String::new());
+        for s in &shapes {
+            layout(s, false, &mut compact);
+            layout(s, true, &mut spaced);
+        }
+        let mut opts = ParseOptions::default();
+        opts.max_nodes = max_nodes;
+        let a = parse_with(compact.as_bytes(), &opts);
+        let b = parse_with(spaced.as_bytes(), &opts);
+        prop_assert_eq!(signature(&a.document), signature(&b.document), "{}\n{}", compact, spaced);
+        let codes = |p: &sgf_core::Parsed| p.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+        prop_assert_eq!(codes(&a), codes(&b), "{}\n{}", compact, spaced);
+        prop_assert_eq!(to_lossless_bytes(&a.document), compact.as_bytes());
+    }
 
     #[test]
     fn any_bytes_parse_and_round_trip(bytes in prop::collection::vec(any::<u8>(), 0..400)) {

@@ -314,7 +314,7 @@ impl<'a> Builder<'a> {
                 b';' => {
                     self.pos = pos + 1;
                     self.node(pos as u32);
-                    self.fast_props();
+                    self.node_run();
                 }
                 b'[' => {
                     let (end, flags) = lexer::scan_value(src, pos + 1, self.dbcs, false);
@@ -558,79 +558,70 @@ impl<'a> Builder<'a> {
         self.seen_unknown.clear();
     }
 
-    /// The common shape `XY[ab]XY[cd]…` directly after a `;`: known one- or
-    /// two-letter identifiers of non-text properties, short values without
-    /// escapes, no white space. Anything else is left to [`Builder::property`].
-    #[inline]
-    fn fast_props(&mut self) {
+    /// The properties of the node just started, then, while the next
+    /// thing is another `;` of the same plain sequence, the nodes that
+    /// follow: most of a game is such a run. The hot state stays in locals;
+    /// anything out of the ordinary is left to the general loop.
+    fn node_run(&mut self) {
+        // A node refused at the node limit: its properties are not read
+        // either (they would go to the node before it).
+        if self.stopped {
+            return;
+        }
         let src = self.src;
+        let max_nodes = self.opts.max_nodes;
         let mut pos = self.pos;
-        // Room for the longest shape handled here, so indexing stays in bounds.
-        while pos + 24 <= src.len() {
-            let a = src[pos].wrapping_sub(b'A');
-            if a >= 26 {
+        let mut cur = self.cur;
+        // Only a node that is the latest of a real top frame is continued here
+        // (the frame's `first`/`after_var` are then as `node` would leave them).
+        let plain = self
+            .stack
+            .last()
+            .is_some_and(|f| !f.junk && f.last == cur && f.first != NONE && !f.after_var);
+        let doc = &mut self.doc;
+        let seen_at = &mut self.seen_at;
+        loop {
+            let before = doc.props.len();
+            pos = fast_props(src, pos, cur, doc, seen_at);
+            // A node gets at most one of each of the 128 known properties
+            // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
+            let added = doc.props.len() - before;
+            if added > 0 {
+                doc.nodes[cur as usize].plen += added as u16;
+            }
+            if !plain {
                 break;
             }
-            let b = src[pos + 1];
-            let (k, open) = if b == b'[' {
-                (props::SHORT[a as usize][26], pos + 1)
-            } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
-                (props::SHORT[a as usize][(b - b'A') as usize], pos + 2)
-            } else {
-                break;
-            };
-            if k == props::NO || TEXT_KEY[k as usize] || self.seen_at[k as usize] == self.cur {
+            while pos < src.len() && lexer::is_ws(src[pos]) {
+                pos += 1;
+            }
+            if src.get(pos) != Some(&b';') {
                 break;
             }
-            let key = k as Key;
-            // The value: up to 16 bytes, no escape, no bracket. Moves (two
-            // letters) first.
-            let mut i = open + 1;
-            let limit = open + 18;
-            if src[open + 3] == b']'
-                && !VALUE_STOP[src[open + 1] as usize]
-                && !VALUE_STOP[src[open + 2] as usize]
-            {
-                i = open + 3;
-            } else {
-                while i < limit && !VALUE_STOP[src[i] as usize] {
-                    i += 1;
-                }
-            }
-            // A list of values (`AB[aa][bb]`, also across white space) is
-            // left to the general path.
-            if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+            let id = doc.nodes.len();
+            if id >= max_nodes {
                 break;
             }
-            if lexer::is_ws(src[i + 1]) {
-                let mut j = i + 1;
-                while j < src.len() && lexer::is_ws(src[j]) {
-                    j += 1;
-                }
-                if src.get(j) == Some(&b'[') {
-                    break;
-                }
-            }
-            let node = &mut self.doc.nodes[self.cur as usize];
-            if node.plen == MAX_PROPS_PER_NODE {
-                break;
-            }
-            node.plen += 1;
-            self.seen_at[key as usize] = self.cur;
-            let vstart = self.doc.values.len() as u32;
-            self.doc
-                .values
-                .push(ValueData::source(open as u32, i as u32 + 1, true));
-            self.doc.props.push(PropData {
-                ident: pos as u32,
-                vstart,
-                vlen: 1,
-                key,
-                ident_len: (open - pos) as u16,
+            doc.nodes.push(NodeData {
+                parent: cur,
+                first_child: NONE,
+                next_sibling: NONE,
+                pstart: doc.props.len() as u32,
+                semi: pos as u32,
+                plen: 0,
+                flags: 0,
             });
-            pos = i + 1;
+            doc.nodes[cur as usize].first_child = id as u32;
+            cur = id as u32;
+            pos += 1;
         }
         self.pos = pos;
+        if cur != self.cur {
+            self.cur = cur;
+            if let Some(f) = self.stack.last_mut() {
+                f.last = cur;
+            }
+        }
     }
 
     /// An identifier and its values, at `self.pos`.
@@ -876,4 +867,79 @@ impl<'a> Builder<'a> {
             ),
         );
     }
+}
+
+/// The common shape `XY[ab]XY[cd]…` at `pos` in node `cur`: known one- or
+/// two-letter identifiers of non-text properties, short values without
+/// escapes. Returns where it stopped; anything else is left to
+/// [`Builder::property`]. The caller counts the properties into the node.
+#[inline(always)]
+fn fast_props(
+    src: &[u8],
+    mut pos: usize,
+    cur: u32,
+    doc: &mut Document,
+    seen_at: &mut [u32; 128],
+) -> usize {
+    // Room for the longest shape handled here, so indexing stays in bounds.
+    while pos + 24 <= src.len() {
+        let a = src[pos].wrapping_sub(b'A');
+        if a >= 26 {
+            break;
+        }
+        let b = src[pos + 1];
+        let (k, open) = if b == b'[' {
+            (props::SHORT[a as usize][26], pos + 1)
+        } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
+            (props::SHORT[a as usize][(b - b'A') as usize], pos + 2)
+        } else {
+            break;
+        };
+        if k == props::NO || TEXT_KEY[k as usize] || seen_at[k as usize] == cur {
+            break;
+        }
+        let key = k as Key;
+        // The value: up to 16 bytes, no escape, no bracket. Moves (two
+        // letters) first.
+        let mut i = open + 1;
+        let limit = open + 18;
+        if src[open + 3] == b']'
+            && !VALUE_STOP[src[open + 1] as usize]
+            && !VALUE_STOP[src[open + 2] as usize]
+        {
+            i = open + 3;
+        } else {
+            while i < limit && !VALUE_STOP[src[i] as usize] {
+                i += 1;
+            }
+        }
+        // A list of values (`AB[aa][bb]`, also across white space) is
+        // left to the general path.
+        if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+            break;
+        }
+        let mut next = i + 1;
+        if lexer::is_ws(src[next]) {
+            while next < src.len() && lexer::is_ws(src[next]) {
+                next += 1;
+            }
+            if src.get(next) == Some(&b'[') {
+                break;
+            }
+        }
+        seen_at[key as usize] = cur;
+        let vstart = doc.values.len() as u32;
+        doc.values
+            .push(ValueData::source(open as u32, i as u32 + 1, true));
+        doc.props.push(PropData {
+            ident: pos as u32,
+            vstart,
+            vlen: 1,
+            key,
+            ident_len: (open - pos) as u16,
+        });
+        // White space between properties means nothing: skipped once here.
+        pos = next;
+    }
+    pos
 }

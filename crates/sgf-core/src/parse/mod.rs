@@ -317,6 +317,23 @@ mod tests {
     }
 
     #[test]
+    fn node_limit_stops_reading_in_a_run_and_across_trees() {
+        let mut opts = ParseOptions::default();
+        opts.max_nodes = 2;
+        // The third node is refused in a run of compact nodes, and in a
+        // child tree; its properties go nowhere (once they went to the
+        // node before it).
+        for src in [&b"(;GM[1];B[aa];W[bb];B[cc])"[..], b"(;GM[1];B[aa](;W[bb]))"] {
+            let p = parse_with(src, &opts);
+            let g = p.document.game(0).unwrap();
+            let nodes: Vec<_> = g.nodes().collect();
+            assert_eq!(nodes.len(), 2);
+            assert_eq!(nodes[1].props().count(), 1, "{}", String::from_utf8_lossy(src));
+            assert!(p.diagnostics.iter().any(|d| d.code == Code::LimitReached));
+        }
+    }
+
+    #[test]
     fn simple_tree() {
         let p = parse(b"(;FF[4]GM[1]SZ[19];B[pd](;W[dd])(;W[dp];B[pp]))");
         assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
