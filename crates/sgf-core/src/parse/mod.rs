@@ -318,8 +318,10 @@ mod tests {
 
     #[test]
     fn node_limit_stops_reading_in_a_run_and_across_trees() {
-        let mut opts = ParseOptions::default();
-        opts.max_nodes = 2;
+        let opts = ParseOptions {
+            max_nodes: 2,
+            ..ParseOptions::default()
+        };
         // The third node is refused in a run of compact nodes, and in a
         // child tree; its properties go nowhere (once they went to the
         // node before it).
