@@ -873,6 +873,7 @@ impl<'d> Prop<'d> {
         self.doc.key_ident(self.data().key)
     }
     /// The identifier as written.
+    #[inline]
     pub fn raw_ident(&self) -> &'d [u8] {
         let d = self.data();
         if d.ident == NONE {

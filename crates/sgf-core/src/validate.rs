@@ -60,19 +60,34 @@ pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
     // Pre-order with the "game-info node above" flag carried down.
     let mut stack: Vec<(NodeId, Option<NodeId>)> = vec![(root.id(), None)];
     let mut kids: Vec<NodeId> = Vec::new();
-    while let Some((n, gi_above)) = stack.pop() {
-        let node = doc.node(n);
-        let here = if node.parent().is_some() && node.simple_move().is_some() {
-            // A plain move node breaks no rule of this layer.
-            None
-        } else {
-            check_node(doc, &node, gi_above, ff, out)
-        };
-        let below = gi_above.or(here);
-        kids.clear();
-        kids.extend(node.children().map(|c| c.id()));
-        for &k in kids.iter().rev() {
-            stack.push((k, below));
+    while let Some((mut n, mut gi_above)) = stack.pop() {
+        // Down a line of first children without the stack; later siblings
+        // wait on it (in reverse, so they come out in file order).
+        loop {
+            let node = doc.node(n);
+            let here = if node.parent().is_some() && node.simple_move().is_some() {
+                // A plain move node breaks no rule of this layer.
+                None
+            } else {
+                check_node(doc, &node, gi_above, ff, out)
+            };
+            let below = gi_above.or(here);
+            let Some(first) = node.first_child() else {
+                break;
+            };
+            if let Some(second) = first.next_sibling() {
+                kids.clear();
+                let mut c = Some(second);
+                while let Some(k) = c {
+                    kids.push(k.id());
+                    c = k.next_sibling();
+                }
+                for &k in kids.iter().rev() {
+                    stack.push((k, below));
+                }
+            }
+            n = first.id();
+            gi_above = below;
         }
     }
 }

@@ -325,12 +325,20 @@ mod tests {
         // The third node is refused in a run of compact nodes, and in a
         // child tree; its properties go nowhere (once they went to the
         // node before it).
-        for src in [&b"(;GM[1];B[aa];W[bb];B[cc])"[..], b"(;GM[1];B[aa](;W[bb]))"] {
+        for src in [
+            &b"(;GM[1];B[aa];W[bb];B[cc])"[..],
+            b"(;GM[1];B[aa](;W[bb]))",
+        ] {
             let p = parse_with(src, &opts);
             let g = p.document.game(0).unwrap();
             let nodes: Vec<_> = g.nodes().collect();
             assert_eq!(nodes.len(), 2);
-            assert_eq!(nodes[1].props().count(), 1, "{}", String::from_utf8_lossy(src));
+            assert_eq!(
+                nodes[1].props().count(),
+                1,
+                "{}",
+                String::from_utf8_lossy(src)
+            );
             assert!(p.diagnostics.iter().any(|d| d.code == Code::LimitReached));
         }
     }

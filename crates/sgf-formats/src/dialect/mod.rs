@@ -193,8 +193,17 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
         if n.opens_parenthesis() && n.parent().is_some_and(|p| p.child_count() == 1) {
             nested += 1;
         }
-        // A plain move node (`;B[pd]`) shows a dialect only as a pass
-        // outside the board: checked here without the general loop.
+        // A node of one property with a one-letter identifier (`;B[pd]`,
+        // most nodes) has no mixed case: on a board without such passes
+        // it shows nothing.
+        if outside.is_none() {
+            let mut props = n.props();
+            if props.len() == 1 && props.next().is_some_and(|p| p.raw_ident().len() == 1) {
+                continue;
+            }
+        }
+        // A plain move node shows a dialect only as a pass outside the
+        // board: checked here without the general loop.
         if let Some((_, pair)) = n.simple_move()
             && n.props().next().is_some_and(|p| p.raw_ident().len() == 1)
         {
