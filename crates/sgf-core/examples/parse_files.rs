@@ -1,6 +1,7 @@
 //! Parses the files named on the command line (`ROUNDS` times, default 1)
 //! and prints their game and diagnostic counts: a fixed workload for
-//! profiling the parser (`valgrind --tool=callgrind`).
+//! profiling the parser (`valgrind --tool=callgrind`). With `SPLIT=BYTES`, cuts
+//! them into parts of about that size (as `qipu check` does) instead.
 
 fn main() {
     let rounds: usize = std::env::var("ROUNDS")
@@ -15,6 +16,21 @@ fn main() {
                 continue;
             }
         };
+        if std::env::var_os("SPLIT").is_some() {
+            let target = std::env::var("SPLIT")
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(1 << 20);
+            let mut split = None;
+            for _ in 0..rounds {
+                split = sgf_core::split::split_collection(&bytes, target);
+            }
+            match split {
+                Some(s) => println!("{path}: {} parts {:?}", s.ranges.len(), s.ranges),
+                None => println!("{path}: not split"),
+            }
+            continue;
+        }
         let (mut games, mut diags) = (0, 0);
         for _ in 0..rounds {
             let p = sgf_core::parse(&bytes);

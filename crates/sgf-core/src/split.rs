@@ -69,9 +69,24 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
     let mut i = 0usize;
     let n = bytes.len();
     while i < n {
+        if depth > 0 {
+            // Inside a tree only values and parentheses matter.
+            match next_structural(&bytes[i..]) {
+                Some(k) => i += k,
+                None => break,
+            }
+        }
         let b = bytes[i];
         match b {
             b'[' => {
+                // Most values are a move or a point (`[pd]`).
+                if let Some(&[a, b, b']']) = bytes.get(i + 1..i + 4)
+                    && a.is_ascii_alphabetic()
+                    && b.is_ascii_alphabetic()
+                {
+                    i += 4;
+                    continue;
+                }
                 // A value: up to the first `]` not escaped.
                 i += 1;
                 loop {
@@ -155,15 +170,40 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
 #[inline]
 fn find_close(bytes: &[u8]) -> Option<usize> {
     const SHORT: usize = 16;
-    if let Some(k) = bytes
-        .iter()
-        .take(SHORT)
-        .position(|&c| c == b']' || c == b'\\')
-    {
-        return Some(k);
+    let short = bytes.len().min(SHORT);
+    // An index loop: the iterator form (`take`, `position`) costs several
+    // times as many instructions here.
+    for (k, &c) in bytes[..short].iter().enumerate() {
+        if c == b']' || c == b'\\' {
+            return Some(k);
+        }
     }
     let rest = bytes.get(SHORT..)?;
     memchr::memchr2(b']', b'\\', rest).map(|k| k + SHORT)
+}
+
+/// Bytes that matter inside a game tree: `[`, `(`, `)`.
+static STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'[' as usize] = true;
+    t[b'(' as usize] = true;
+    t[b')' as usize] = true;
+    t
+};
+
+/// The offset of the first `[`, `(` or `)` in `bytes`: a table loop over
+/// the few bytes of a plain node (`;B[pd]`), memchr beyond.
+#[inline]
+fn next_structural(bytes: &[u8]) -> Option<usize> {
+    const SHORT: usize = 16;
+    let short = bytes.len().min(SHORT);
+    for (k, &c) in bytes[..short].iter().enumerate() {
+        if STRUCTURAL[c as usize] {
+            return Some(k);
+        }
+    }
+    let rest = bytes.get(SHORT..)?;
+    memchr::memchr3(b'[', b'(', b')', rest).map(|k| k + SHORT)
 }
 
 /// Whether `bytes` are valid UTF-8 and every `CA` they hold says UTF-8,

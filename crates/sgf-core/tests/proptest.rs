@@ -123,6 +123,41 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
+    fn split_parts_read_like_the_whole(
+        trees in prop::collection::vec(tree(), 1..6),
+        seps in prop::collection::vec(prop_oneof![Just("\n"), Just(" "), Just("\r\n\n"), Just("x\n")], 5),
+        target in prop_oneof![Just(1usize), 1usize..120],
+    ) {
+        let mut src = String::new();
+        for (i, t) in trees.iter().enumerate() {
+            if i > 0 {
+                src.push_str(seps[i - 1]);
+            }
+            src.push_str(t);
+        }
+        let bytes = src.as_bytes();
+        let split = sgf_core::split::split_collection(bytes, target);
+        // Trees on lines of their own are always cut when there is room.
+        if trees.len() >= 2 && seps.iter().take(trees.len() - 1).all(|s| s.ends_with('\n')) && !seps.contains(&"x\n") && target == 1 {
+            prop_assert!(split.is_some(), "{}", src);
+        }
+        if let Some(split) = split {
+            prop_assert!(split.ranges.len() >= 2);
+            prop_assert_eq!(split.ranges[0].start, 0);
+            prop_assert_eq!(split.ranges.last().unwrap().end, bytes.len());
+            for w in split.ranges.windows(2) {
+                prop_assert_eq!(w[0].end, w[1].start);
+            }
+            let parts: Vec<_> = split.ranges.iter().map(|r| parse(&bytes[r.clone()])).collect();
+            if parts.iter().all(|p| split.holds_for(&p.document)) {
+                let joined: common::Signature =
+                    parts.iter().flat_map(|p| signature(&p.document)).collect();
+                prop_assert_eq!(joined, signature(&parse(bytes).document), "{}", src);
+            }
+        }
+    }
+
+    #[test]
     fn white_space_between_tokens_changes_nothing(
         shapes in prop::collection::vec(shape(), 1..3),
         max_nodes in prop_oneof![Just(usize::MAX), 1usize..12],
