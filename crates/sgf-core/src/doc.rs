@@ -181,6 +181,10 @@ pub struct Document {
     pub(crate) uniform: Option<&'static Encoding>,
     pub(crate) edited: bool,
     pub(crate) lines: OnceLock<LineIndex>,
+    /// Where each game's nodes end in the arena, when the parser put every
+    /// game's nodes in pre-order one game after the other (not after some
+    /// recoveries). Edits keep it for the state they can be undone to.
+    pub(crate) game_ends: Option<Box<[u32]>>,
     /// The change being recorded (see [`Document::begin_change`]).
     pub(crate) journal: Option<Box<crate::edit::Change>>,
     /// See [`Document::set_utf8_fallback`].
@@ -205,6 +209,7 @@ impl Document {
             uniform: Some(encoding_rs::UTF_8),
             edited: false,
             lines: OnceLock::new(),
+            game_ends: None,
             journal: None,
             utf8_fallback: None,
         }
@@ -425,11 +430,29 @@ impl Document {
 
     /// Node ids of a game tree in file order (pre-order, first variation first).
     pub fn preorder(&self, root: NodeId) -> Preorder<'_> {
+        // A whole game of a parsed document is usually a run of ids.
+        let end = self
+            .file_order()
+            .and_then(|ends| {
+                let gi = self.games.binary_search_by_key(&root.0, |g| g.root).ok()?;
+                ends.get(gi).copied()
+            })
+            .unwrap_or(NONE);
         Preorder {
             doc: self,
             root: root.0,
             next: root.0,
+            end,
         }
+    }
+
+    /// The end of every game's run of ids, when the arena holds the games'
+    /// nodes in pre-order one game after the other and no edit changed it.
+    fn file_order(&self) -> Option<&[u32]> {
+        if self.edited {
+            return None;
+        }
+        self.game_ends.as_deref()
     }
 
     /// Nodes in file order across all games, with their game index.
@@ -509,15 +532,51 @@ pub struct Preorder<'d> {
     doc: &'d Document,
     root: u32,
     next: u32,
+    /// One past the game's last id when its nodes are a run of ids in
+    /// pre-order (then no links need following), else NONE.
+    end: u32,
 }
 
 impl Iterator for Preorder<'_> {
     type Item = NodeId;
+    #[inline]
     fn next(&mut self) -> Option<NodeId> {
         let n = self.next;
+        if self.end != NONE {
+            if n >= self.end {
+                return None;
+            }
+            self.next = n + 1;
+            return Some(NodeId(n));
+        }
         if n == NONE {
             return None;
         }
+        self.step(n);
+        Some(NodeId(n))
+    }
+
+    fn nth(&mut self, k: usize) -> Option<NodeId> {
+        if self.end != NONE {
+            let n = (self.next as usize).saturating_add(k);
+            if n >= self.end as usize {
+                self.next = self.end;
+                return None;
+            }
+            self.next = n as u32 + 1;
+            return Some(NodeId(n as u32));
+        }
+        for _ in 0..k {
+            self.next()?;
+        }
+        self.next()
+    }
+}
+
+impl Preorder<'_> {
+    /// Moves past `n` by the links: to its first child, else to the next
+    /// sibling of it or of its nearest ancestor below the root.
+    fn step(&mut self, n: u32) {
         let nodes = &self.doc.nodes;
         let nd = &nodes[n as usize];
         self.next = if nd.first_child != NONE {
@@ -539,7 +598,6 @@ impl Iterator for Preorder<'_> {
                 }
             }
         };
-        Some(NodeId(n))
     }
 }
 

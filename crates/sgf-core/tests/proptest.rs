@@ -10,6 +10,27 @@ use sgf_core::{
     ParseOptions, Severity, WriteOptions, parse, parse_with, to_canonical_bytes, to_lossless_bytes,
 };
 
+/// `Game::nodes` (a run of ids when the arena is in file order, the links
+/// otherwise) is the pre-order that the parent/child links give, and
+/// `node_by_number` agrees with it.
+fn assert_file_order(doc: &sgf_core::Document) {
+    for g in doc.games() {
+        let mut want = Vec::new();
+        let mut stack = vec![g.root()];
+        while let Some(n) = stack.pop() {
+            want.push(n.id());
+            let kids: Vec<_> = n.children().collect();
+            stack.extend(kids.into_iter().rev());
+        }
+        let got: Vec<_> = g.nodes().map(|n| n.id()).collect();
+        assert_eq!(got, want);
+        for (k, &id) in want.iter().enumerate().step_by(3) {
+            assert_eq!(g.node_by_number(k).map(|n| n.id()), Some(id));
+        }
+        assert!(g.node_by_number(want.len()).is_none());
+    }
+}
+
 /// A syntax error in the structure (repeated properties are content, kept by the lossless writer).
 fn structural(d: &sgf_core::Diagnostic) -> bool {
     d.severity == Severity::Error
@@ -180,6 +201,7 @@ proptest! {
     #[test]
     fn any_bytes_parse_and_round_trip(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
         let p = parse(&bytes);
+        assert_file_order(&p.document);
         for d in &p.diagnostics {
             prop_assert!(d.span.start <= d.span.end);
             prop_assert!(d.span.end as usize <= p.document.source().len());
@@ -196,6 +218,7 @@ proptest! {
         Just(b'B'), Just(b'W'), Just(b'a'), Just(b' '), Just(b':'), Just(b'C')
     ], 0..200)) {
         let p = parse(&s);
+        assert_file_order(&p.document);
         prop_assert_eq!(to_lossless_bytes(&p.document), s);
         let canon = to_canonical_bytes(&p.document, &WriteOptions::default());
         let p2 = parse(&canon);
@@ -206,6 +229,7 @@ proptest! {
     fn collections_survive_fmt(trees in prop::collection::vec(tree(), 1..3)) {
         let src = trees.join("\n");
         let p = parse(src.as_bytes());
+        assert_file_order(&p.document);
         prop_assert_eq!(to_lossless_bytes(&p.document), src.as_bytes());
         let canon = to_canonical_bytes(&p.document, &WriteOptions::default());
         let p2 = parse(&canon);
@@ -214,6 +238,32 @@ proptest! {
         prop_assert_eq!(signature(&p.document), signature(&p2.document));
         let again = to_canonical_bytes(&p2.document, &WriteOptions::default());
         prop_assert_eq!(canon, again);
+    }
+
+    #[test]
+    fn node_order_survives_edits_and_undo(t in tree(), ops in prop::collection::vec((0u8..4, any::<prop::sample::Index>()), 1..6)) {
+        let mut doc = parse(t.as_bytes()).document;
+        assert_file_order(&doc);
+        let before = signature(&doc);
+        doc.begin_change();
+        for (op, idx) in ops {
+            let nodes: Vec<_> = doc.game(0).map(|g| g.nodes().map(|n| n.id()).collect()).unwrap_or_default();
+            if nodes.is_empty() { break; }
+            let n = nodes[idx.index(nodes.len())];
+            match op {
+                0 => { let c = doc.add_child(n).unwrap(); doc.set_values(c, "B", &["dd"]).unwrap(); }
+                1 => { if doc.node(n).parent().is_some() { doc.remove_node(n).unwrap(); } }
+                2 => { if doc.node(n).parent().is_some() { doc.promote_to_main_line(n).unwrap(); } }
+                _ => { doc.split_below(n).unwrap(); }
+            }
+            assert_file_order(&doc);
+        }
+        let change = doc.end_change();
+        let redo = doc.revert(change);
+        assert_file_order(&doc);
+        prop_assert_eq!(signature(&doc), before);
+        doc.revert(redo);
+        assert_file_order(&doc);
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub(super) struct Builder<'a> {
     game_start: u32,
     /// `(` minus `)` outside values, computed when first needed.
     paren_balance: Option<i64>,
+    /// Every node so far went in as the last child of a node on the path
+    /// to the node before it: the arena is then in pre-order, game after
+    /// game (see `Document::preorder`). Some recoveries break it.
+    in_order: bool,
 }
 
 /// The number of `(` minus `)` outside values.
@@ -132,10 +136,23 @@ impl<'a> Builder<'a> {
             stopped: false,
             game_start: 0,
             paren_balance: None,
+            in_order: true,
         };
         b.collection();
-        let Builder { mut doc, diags, .. } = b;
+        let Builder {
+            mut doc,
+            diags,
+            in_order,
+            ..
+        } = b;
         doc.parsed_nodes = doc.nodes.len() as u32;
+        if in_order {
+            let n = doc.nodes.len() as u32;
+            let ends = (0..doc.games.len())
+                .map(|gi| doc.games.get(gi + 1).map_or(n, |g| g.root))
+                .collect();
+            doc.game_ends = Some(ends);
+        }
         (doc, diags)
     }
 
@@ -448,6 +465,9 @@ impl<'a> Builder<'a> {
             let parent = f.last;
             f.last = id;
             f.last_child = NONE;
+            if parent + 1 != id || self.doc.nodes[parent as usize].first_child != NONE {
+                self.order_check(parent, id, true);
+            }
             self.doc.nodes.push(NodeData {
                 parent,
                 first_child: NONE,
@@ -465,6 +485,23 @@ impl<'a> Builder<'a> {
             return;
         }
         self.node_slow(semi);
+    }
+
+    /// Keeps `in_order` true only while node `id` goes in as the last child
+    /// (`last`: nothing is linked after it) of `parent`, an ancestor of the
+    /// node before it (or that node itself). Each walk climbs a finished
+    /// branch that no later walk climbs again: linear over a whole file.
+    #[cold]
+    fn order_check(&mut self, parent: u32, id: u32, last: bool) {
+        if !self.in_order {
+            return;
+        }
+        let nodes = &self.doc.nodes;
+        let mut a = id.checked_sub(1).unwrap_or(NONE);
+        while a != NONE && a != parent {
+            a = nodes[a as usize].parent;
+        }
+        self.in_order = last && a == parent;
     }
 
     fn node_slow(&mut self, semi: u32) {
@@ -533,7 +570,14 @@ impl<'a> Builder<'a> {
             } else {
                 f.last_child
             };
-            if prev == NONE || self.doc.nodes[parent as usize].first_child == NONE {
+            let first = prev == NONE || self.doc.nodes[parent as usize].first_child == NONE;
+            let free = if first {
+                self.doc.nodes[parent as usize].first_child == NONE
+            } else {
+                self.doc.nodes[prev as usize].next_sibling == NONE
+            };
+            self.order_check(parent, id, free);
+            if first {
                 self.doc.nodes[parent as usize].first_child = id;
             } else {
                 self.doc.nodes[prev as usize].next_sibling = id;
