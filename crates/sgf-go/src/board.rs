@@ -53,6 +53,8 @@ pub struct Board {
     stamp: u32,
     stack: Vec<u16>,
     group: Vec<u16>,
+    /// The cells the last [`Board::place`] emptied (see [`Removed`]).
+    removed: Vec<u16>,
     /// The neighbours of every point, shared by the boards of one size: no
     /// division per step of a flood fill. A missing neighbour is the index
     /// one past the last point, a cell that holds [`BORDER`], so the loops
@@ -114,6 +116,19 @@ pub struct MoveEffect {
     pub occupied: Option<Stone>,
 }
 
+/// Which stones a [`Board::place`] removed; their cells are in
+/// [`Board::removed`]. A move that captures leaves its own group a
+/// liberty, so it never removes both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Removed {
+    /// No stone.
+    Nothing,
+    /// Opposing groups without liberties.
+    Captured,
+    /// The played group, left without a liberty.
+    Suicide,
+}
+
 impl Board {
     /// An empty board.
     pub fn new(size: BoardSize) -> Board {
@@ -127,6 +142,7 @@ impl Board {
             stamp: 0,
             stack: Vec::with_capacity(16),
             group: Vec::with_capacity(16),
+            removed: Vec::new(),
             nbrs: neighbour_table(size),
         }
     }
@@ -141,7 +157,13 @@ impl Board {
         p.y as usize * self.size.cols as usize + p.x as usize
     }
 
-    fn point(&self, i: usize) -> Point {
+    /// The cell of a point on the board.
+    #[inline]
+    pub(crate) fn index(&self, p: Point) -> Option<usize> {
+        self.size.contains(p).then(|| self.idx(p))
+    }
+
+    pub(crate) fn point(&self, i: usize) -> Point {
         let c = self.size.cols as usize;
         Point::new((i % c) as u8, (i / c) as u8)
     }
@@ -186,12 +208,6 @@ impl Board {
     #[inline]
     fn neighbour_array(&self, i: usize) -> [usize; 4] {
         self.nbrs[i].map(usize::from)
-    }
-
-    /// Whether point `i` touches an empty point.
-    #[inline]
-    fn touches_empty(&self, i: usize) -> bool {
-        self.neighbour_array(i).iter().any(|&k| self.cells[k] == 0)
     }
 
     fn next_stamp(&mut self) -> u32 {
@@ -250,16 +266,19 @@ impl Board {
         false
     }
 
-    /// Removes the group at `i`, appending its points to `out`.
+    /// Removes the group at `i`, appending its cells to `self.removed`.
     #[inline(never)]
-    fn remove_group(&mut self, i: usize, out: &mut Vec<Point>) {
+    fn remove_group(&mut self, i: usize) {
         self.flood(i);
-        let group = std::mem::take(&mut self.group);
-        for &g in &group {
+        for &g in &self.group {
             self.cells[g as usize] = 0;
-            out.push(self.point(g as usize));
         }
-        self.group = group;
+        self.removed.extend_from_slice(&self.group);
+    }
+
+    /// The cells emptied by the last [`Board::place`].
+    pub(crate) fn removed(&self) -> &[u16] {
+        &self.removed
     }
 
     /// Number of liberties of the group at `p` (0 for an empty point).
@@ -294,8 +313,7 @@ impl Board {
     }
 
     /// [`Board::play`] appending the removed stones to the caller's
-    /// buffers (replay reuses them from move to move); returns what the
-    /// point held before.
+    /// buffers; returns what the point held before.
     pub(crate) fn play_into(
         &mut self,
         color: Color,
@@ -303,35 +321,80 @@ impl Board {
         captured: &mut Vec<Point>,
         suicide: &mut Vec<Point>,
     ) -> Option<Stone> {
-        if !self.size.contains(p) {
-            return None;
-        }
-        let i = self.idx(p);
-        let old = self.cells[i];
-        let occupied = (old != 0).then(|| Stone::from_u8(old));
-        let before = captured.len();
+        let i = self.index(p)?;
+        let (old, removed) = self.place(i, color);
+        self.removed_points(removed, captured, suicide);
+        (old != 0).then(|| Stone::from_u8(old))
+    }
+
+    /// Appends the points of the stones the last [`Board::place`] removed
+    /// to `captured` or `suicide`.
+    fn removed_points(
+        &self,
+        removed: Removed,
+        captured: &mut Vec<Point>,
+        suicide: &mut Vec<Point>,
+    ) {
+        let out = match removed {
+            Removed::Nothing => return,
+            Removed::Captured => captured,
+            Removed::Suicide => suicide,
+        };
+        out.extend(self.removed.iter().map(|&c| self.point(c as usize)));
+    }
+
+    /// Executes a move on cell `i` (on the board): the stone over whatever
+    /// was there, then the removal of opposing groups without liberties,
+    /// else of the played group if it has none. Returns the cell's old
+    /// content; the emptied cells are in [`Board::removed`].
+    #[inline(always)]
+    pub(crate) fn place(&mut self, i: usize, color: Color) -> (u8, Removed) {
         let me = Stone::of(color) as u8;
-        let them = Stone::of(color.opponent()) as u8;
+        let them = me ^ 3;
+        let old = self.cells[i];
         self.cells[i] = me;
-        let ns = self.neighbour_array(i);
+        self.removed.clear();
+        let ns = self.nbrs[i];
         let mut empty_neighbour = false;
-        for k in ns {
-            let v = self.cells[k];
-            match v {
-                0 => empty_neighbour = true,
-                // Most groups touched have a liberty next to the stone
-                // touched: found without a flood fill.
-                _ if v == them && !self.touches_empty(k) && !self.has_liberty(k) => {
-                    self.remove_group(k, captured);
-                }
-                _ => {}
+        // Opposing neighbours with no empty point next to them, a bit each:
+        // only their groups can have lost their last liberty. Most groups
+        // touched have a liberty next to the stone touched, found without
+        // a flood fill.
+        let mut suspects = 0u8;
+        let (cells, nbrs) = (&self.cells[..], &self.nbrs[..]);
+        for (bit, &k) in ns.iter().enumerate() {
+            let v = cells[k as usize];
+            if v == 0 {
+                empty_neighbour = true;
+            } else if v == them && nbrs[k as usize].iter().all(|&j| cells[j as usize] != 0) {
+                suspects |= 1 << bit;
             }
         }
-        // A capture or an empty neighbour leaves the played group a liberty.
-        if captured.len() == before && !empty_neighbour && !self.has_liberty(i) {
-            self.remove_group(i, suicide);
+        if suspects != 0 && self.capture(ns, suspects, them) {
+            return (old, Removed::Captured);
         }
-        occupied
+        // An empty neighbour leaves the played group a liberty.
+        if !empty_neighbour && !self.has_liberty(i) {
+            self.remove_group(i);
+            return (old, Removed::Suicide);
+        }
+        (old, Removed::Nothing)
+    }
+
+    /// Removes the groups of the neighbours `ns` picked by `suspects` that
+    /// have no liberty, in neighbour order; whether there was one. Removing
+    /// a group frees no liberty of another group of the same colour (they
+    /// would be one group), so the suspects stay the only candidates.
+    #[inline(never)]
+    fn capture(&mut self, ns: [u16; 4], suspects: u8, them: u8) -> bool {
+        for (bit, &k) in ns.iter().enumerate() {
+            let k = k as usize;
+            // Already removed with the group of an earlier neighbour?
+            if suspects & (1 << bit) != 0 && self.cells[k] == them && !self.has_liberty(k) {
+                self.remove_group(k);
+            }
+        }
+        !self.removed.is_empty()
     }
 }
 
@@ -429,34 +492,65 @@ impl Position {
         captured: &mut Vec<Point>,
         suicide: &mut Vec<Point>,
     ) -> (Option<Stone>, bool) {
+        let Move::Play(p) = mv else {
+            self.pass(color, mv);
+            return (None, false);
+        };
+        let Some(i) = self.board.index(p) else {
+            // Off the board: nothing to place (the ko is on the board
+            // unless a caller set it elsewhere).
+            let ko_retake = self.ko == Some(p);
+            self.pass(color, mv);
+            return (None, ko_retake);
+        };
+        let (old, removed, ko_retake) = self.place(color, p, i);
+        self.board.removed_points(removed, captured, suicide);
+        ((old != 0).then(|| Stone::from_u8(old)), ko_retake)
+    }
+
+    /// A move that puts no stone on the board (a pass, or a point off it):
+    /// the move count, the player and the ko change all the same.
+    pub(crate) fn pass(&mut self, color: Color, mv: Move) {
         self.move_number += 1;
         self.last_move = Some((color, mv));
         self.to_play = color.opponent();
-        let Move::Play(p) = mv else {
-            self.ko = None;
-            return (None, false);
-        };
-        let ko_retake = self.ko == Some(p);
-        let (c0, s0) = (captured.len(), suicide.len());
-        let occupied = self.board.play_into(color, p, captured, suicide);
-        let (took, lost) = (captured.len() - c0, suicide.len() - s0);
-        self.captures[color as usize] += took as u32;
-        self.captures[color.opponent() as usize] += lost as u32;
-        // A single stone that captured a single stone and has exactly one
-        // liberty (the captured point) creates a ko: no neighbour of its
-        // colour, one empty neighbour.
         self.ko = None;
-        if took == 1 && lost == 0 {
-            let b = &self.board;
-            let me = Stone::of(color) as u8;
-            let ns = b.neighbour_array(b.idx(p));
-            if ns.iter().all(|&k| b.cells[k] != me)
-                && ns.iter().filter(|&&k| b.cells[k] == 0).count() == 1
-            {
-                self.ko = Some(captured[c0]);
+    }
+
+    /// Executes a move at `p`, cell `i` of the board (see
+    /// [`Board::place`]), and updates captures, ko, move number and the
+    /// player to move. Returns the cell's old content, what was removed,
+    /// and whether the move retook a ko.
+    #[inline(always)]
+    pub(crate) fn place(&mut self, color: Color, p: Point, i: usize) -> (u8, Removed, bool) {
+        debug_assert_eq!(self.board.index(p), Some(i));
+        self.move_number += 1;
+        self.last_move = Some((color, Move::Play(p)));
+        self.to_play = color.opponent();
+        let ko_retake = self.ko == Some(p);
+        self.ko = None;
+        let (old, removed) = self.board.place(i, color);
+        let n = self.board.removed.len() as u32;
+        match removed {
+            Removed::Nothing => {}
+            Removed::Captured => {
+                self.captures[color as usize] += n;
+                // A single stone that captured a single stone and has
+                // exactly one liberty (the captured point) creates a ko: no
+                // neighbour of its colour, one empty neighbour.
+                let b = &self.board;
+                let me = Stone::of(color) as u8;
+                let ns = b.neighbour_array(i);
+                if n == 1
+                    && ns.iter().all(|&k| b.cells[k] != me)
+                    && ns.iter().filter(|&&k| b.cells[k] == 0).count() == 1
+                {
+                    self.ko = Some(b.point(b.removed[0] as usize));
+                }
             }
+            Removed::Suicide => self.captures[color.opponent() as usize] += n,
         }
-        (occupied, ko_retake)
+        (old, removed, ko_retake)
     }
 
     /// Why `mv` by `color` would break the rules here, if it would: an
