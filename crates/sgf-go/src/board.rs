@@ -49,10 +49,14 @@ pub struct Board {
     size: BoardSize,
     cells: Vec<u8>,
     // Flood-fill scratch: a generation stamp per point avoids clearing.
+    // Only points are marked, never the border cell.
     mark: Vec<u32>,
     stamp: u32,
+    // Fixed-size scratch (a point each: a group has at most every point)
+    // with the length apart, so the fill loop keeps it in a register.
     stack: Vec<u16>,
     group: Vec<u16>,
+    group_len: usize,
     /// The cells the last [`Board::place`] emptied (see [`Removed`]).
     removed: Vec<u16>,
     /// The neighbours of every point, shared by the boards of one size: no
@@ -138,10 +142,11 @@ impl Board {
         Board {
             size,
             cells,
-            mark: vec![0; n + 1],
+            mark: vec![0; n],
             stamp: 0,
-            stack: Vec::with_capacity(16),
-            group: Vec::with_capacity(16),
+            stack: vec![0; n],
+            group: vec![0; n],
+            group_len: 0,
             removed: Vec::new(),
             nbrs: neighbour_table(size),
         }
@@ -210,6 +215,8 @@ impl Board {
         self.nbrs[i].map(usize::from)
     }
 
+    /// The stamp of a new walk; the walk's scratch is made on the first
+    /// (many boards are replayed without one).
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -219,61 +226,66 @@ impl Board {
         self.stamp
     }
 
-    /// Collects the group at `i` into `self.group`; returns whether it has a liberty.
-    fn flood(&mut self, i: usize) -> bool {
-        let colour = self.cells[i];
+    /// Walks the group at `i`, depth first, recording its cells in
+    /// `self.group` as they are visited; returns whether it has a liberty.
+    /// With `STOP_AT_LIBERTY` the walk ends at the first liberty found (the
+    /// group recorded is then partial), else it records the whole group.
+    fn walk<const STOP_AT_LIBERTY: bool>(&mut self, i: usize) -> bool {
         let stamp = self.next_stamp();
-        self.group.clear();
-        self.stack.clear();
-        self.stack.push(i as u16);
-        self.mark[i] = stamp;
+        // Disjoint borrows and local lengths: no reload after a store.
+        let Board {
+            cells,
+            mark,
+            stack,
+            group,
+            nbrs,
+            ..
+        } = self;
+        let (cells, nbrs) = (&cells[..], &nbrs[..]);
+        let (mark, stack, group) = (&mut mark[..], &mut stack[..], &mut group[..]);
+        let colour = cells[i];
         let mut liberty = false;
-        while let Some(j) = self.stack.pop() {
-            let j = j as usize;
-            self.group.push(j as u16);
-            for k in self.neighbour_array(j) {
-                let v = self.cells[k];
+        let (mut top, mut len) = (1, 0);
+        stack[0] = i as u16;
+        mark[i] = stamp;
+        while top > 0 {
+            top -= 1;
+            let j = stack[top];
+            group[len] = j;
+            len += 1;
+            for &k in &nbrs[j as usize] {
+                let k = k as usize;
+                let v = cells[k];
                 if v == 0 {
                     liberty = true;
-                } else if v == colour && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
-                    self.stack.push(k as u16);
+                    if STOP_AT_LIBERTY {
+                        self.group_len = len;
+                        return true;
+                    }
+                } else if v == colour && mark[k] != stamp {
+                    mark[k] = stamp;
+                    stack[top] = k as u16;
+                    top += 1;
                 }
             }
         }
+        self.group_len = len;
         liberty
     }
 
-    /// Whether the group at `i` has a liberty, stopping at the first one found.
-    fn has_liberty(&mut self, i: usize) -> bool {
-        let colour = self.cells[i];
-        let stamp = self.next_stamp();
-        self.stack.clear();
-        self.stack.push(i as u16);
-        self.mark[i] = stamp;
-        while let Some(j) = self.stack.pop() {
-            for k in self.neighbour_array(j as usize) {
-                let v = self.cells[k];
-                if v == 0 {
-                    return true;
-                }
-                if v == colour && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
-                    self.stack.push(k as u16);
-                }
-            }
-        }
-        false
+    /// Whether the group at `i` has no liberty; if so, it is in `self.group`.
+    fn is_dead(&mut self, i: usize) -> bool {
+        !self.walk::<true>(i)
     }
 
-    /// Removes the group at `i`, appending its cells to `self.removed`.
-    #[inline(never)]
-    fn remove_group(&mut self, i: usize) {
-        self.flood(i);
-        for &g in &self.group {
+    /// Removes the group [`Board::is_dead`] found, appending its cells to
+    /// `self.removed`.
+    fn remove_dead(&mut self) {
+        let group = &self.group[..self.group_len];
+        for &g in group {
             self.cells[g as usize] = 0;
         }
-        self.removed.extend_from_slice(&self.group);
+        self.removed.extend_from_slice(group);
     }
 
     /// The cells emptied by the last [`Board::place`].
@@ -287,19 +299,18 @@ impl Board {
             return 0;
         }
         let i = self.idx(p);
-        self.flood(i);
+        self.walk::<false>(i);
         let stamp = self.next_stamp();
         let mut n = 0;
-        let group = std::mem::take(&mut self.group);
-        for &j in &group {
-            for k in self.neighbour_array(j as usize) {
+        for &j in &self.group[..self.group_len] {
+            for &k in &self.nbrs[j as usize] {
+                let k = k as usize;
                 if self.cells[k] == 0 && self.mark[k] != stamp {
                     self.mark[k] = stamp;
                     n += 1;
                 }
             }
         }
-        self.group = group;
         n
     }
 
@@ -374,8 +385,8 @@ impl Board {
             return (old, Removed::Captured);
         }
         // An empty neighbour leaves the played group a liberty.
-        if !empty_neighbour && !self.has_liberty(i) {
-            self.remove_group(i);
+        if !empty_neighbour && self.is_dead(i) {
+            self.remove_dead();
             return (old, Removed::Suicide);
         }
         (old, Removed::Nothing)
@@ -390,8 +401,8 @@ impl Board {
         for (bit, &k) in ns.iter().enumerate() {
             let k = k as usize;
             // Already removed with the group of an earlier neighbour?
-            if suspects & (1 << bit) != 0 && self.cells[k] == them && !self.has_liberty(k) {
-                self.remove_group(k);
+            if suspects & (1 << bit) != 0 && self.cells[k] == them && self.is_dead(k) {
+                self.remove_dead();
             }
         }
         !self.removed.is_empty()

@@ -253,7 +253,8 @@ proptest! {
     /// Any moves — over stones, suicides, ko retakes, passes, one colour
     /// twice — on boards from 1×1 to 52×52: the cursor's position, captures,
     /// ko and events after every node, and every position again on the way
-    /// back, match the naive board; so do the results of `Position::play`.
+    /// back, match the naive board; so do the results of `Position::play`
+    /// and the liberties of a group.
     #[test]
     fn any_moves_match_naive(
         (w, h) in prop_oneof![
@@ -368,6 +369,20 @@ proptest! {
             prop_assert_eq!(r.effect.occupied.is_some(), want.occupied);
             prop_assert_eq!(r.ko_retake, want.ko_retake);
             same(&pos, &history[k + 1])?;
+            // The liberties of the group on a point.
+            let naive_board = &history[k + 1].board;
+            let (x, y) = ((next() % w as u64) as usize, (next() % h as u64) as usize);
+            let liberties = if naive_board.b[y][x] == '.' {
+                0
+            } else {
+                let (g, _) = naive_board.group(x, y);
+                let mut libs = HashSet::new();
+                for &(gx, gy) in &g {
+                    libs.extend(naive_board.nbrs(gx, gy).into_iter().filter(|&(nx, ny)| naive_board.b[ny][nx] == '.'));
+                }
+                libs.len()
+            };
+            prop_assert_eq!(pos.board.liberties(Point::new(x as u8, y as u8)), liberties);
         }
     }
 }
