@@ -4,7 +4,7 @@
 
 use sgf_core::{Color, Point};
 
-use crate::coords::{BoardSize, Move};
+use crate::coords::{BoardSize, MAX_SIZE, Move};
 
 /// The content of a point.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -44,16 +44,14 @@ impl Stone {
 }
 
 /// A board of up to 52×52 points.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Board {
     size: BoardSize,
-    cells: Vec<u8>,
-    // Flood-fill scratch: a generation stamp per point avoids clearing.
-    // Only points are marked, never the border cell.
-    mark: Vec<u32>,
-    stamp: u32,
-    // Fixed-size scratch (a point each: a group has at most every point)
-    // with the length apart, so the fill loop keeps it in a register.
+    /// The points row-major, then the border cell, then unused cells up to
+    /// [`CELLS`]: an index masked by [`cell`] needs no bounds check.
+    cells: Box<[u8; CELLS]>,
+    // Walk scratch, a point each (a group has at most every point), with
+    // the lengths apart so that the walk keeps them in registers.
     stack: Vec<u16>,
     group: Vec<u16>,
     group_len: usize,
@@ -62,15 +60,32 @@ pub struct Board {
     /// The neighbours of every point, shared by the boards of one size: no
     /// division per step of a flood fill. A missing neighbour is the index
     /// one past the last point, a cell that holds [`BORDER`], so the loops
-    /// need no test for the edge.
+    /// need no test for the edge; that cell's neighbours are itself.
     nbrs: NeighbourTable,
 }
 
-/// Neighbours of every point of a board size (see [`Board`]).
-type NeighbourTable = std::sync::Arc<[[u16; 4]]>;
+/// Cells of the largest board (52×52) and its border cell, rounded up to
+/// a power of two.
+const CELLS: usize = 4096;
+// The points and the border cell.
+const _: () = assert!((MAX_SIZE as usize * MAX_SIZE as usize) < CELLS);
+
+/// A cell index made provably less than [`CELLS`]: indexes into the
+/// fixed-size tables without a bounds check (a no-op for valid indices).
+#[inline(always)]
+fn cell(i: impl Into<usize>) -> usize {
+    i.into() & (CELLS - 1)
+}
+
+/// Neighbours of every cell (see [`Board`]).
+type NeighbourTable = std::sync::Arc<[[u16; 4]; CELLS]>;
 
 /// The content of the cell past the last point: neither empty nor a stone.
 const BORDER: u8 = 3;
+
+/// Marks a stone a walk has reached (so it no longer matches its colour);
+/// cleared when the walk ends.
+const SEEN: u8 = 4;
 
 /// The neighbour table of a board size, made once per size and thread.
 fn neighbour_table(size: BoardSize) -> NeighbourTable {
@@ -84,18 +99,19 @@ fn neighbour_table(size: BoardSize) -> NeighbourTable {
             .entry((size.cols, size.rows))
             .or_insert_with(|| {
                 let (c, r) = (size.cols as usize, size.rows as usize);
-                (0..c * r)
-                    .map(|i| {
-                        let (x, y) = (i % c, i / c);
-                        let none = (c * r) as u16;
-                        [
-                            if x > 0 { (i - 1) as u16 } else { none },
-                            if x + 1 < c { (i + 1) as u16 } else { none },
-                            if y > 0 { (i - c) as u16 } else { none },
-                            if y + 1 < r { (i + c) as u16 } else { none },
-                        ]
-                    })
-                    .collect()
+                let none = (c * r) as u16;
+                // The border cell's neighbours (and the unused cells'): itself.
+                let mut t = Box::new([[none; 4]; CELLS]);
+                for (i, n) in t.iter_mut().enumerate().take(c * r) {
+                    let (x, y) = (i % c, i / c);
+                    *n = [
+                        if x > 0 { (i - 1) as u16 } else { none },
+                        if x + 1 < c { (i + 1) as u16 } else { none },
+                        if y > 0 { (i - c) as u16 } else { none },
+                        if y + 1 < r { (i + c) as u16 } else { none },
+                    ];
+                }
+                NeighbourTable::from(t)
             })
             .clone()
     })
@@ -103,7 +119,16 @@ fn neighbour_table(size: BoardSize) -> NeighbourTable {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.size == other.size && self.cells == other.cells
+        self.size == other.size && self.cells() == other.cells()
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("size", &self.size)
+            .field("cells", &self.cells())
+            .finish_non_exhaustive()
     }
 }
 
@@ -134,16 +159,19 @@ pub(crate) enum Removed {
 }
 
 impl Board {
-    /// An empty board.
+    /// An empty board. Sides above [`MAX_SIZE`] are cut to it (SGF has no
+    /// coordinates for more).
     pub fn new(size: BoardSize) -> Board {
+        let size = BoardSize {
+            cols: size.cols.min(MAX_SIZE),
+            rows: size.rows.min(MAX_SIZE),
+        };
         let n = size.points();
-        let mut cells = vec![0; n + 1];
-        cells[n] = BORDER;
+        let mut cells = Box::new([0; CELLS]);
+        cells[cell(n)] = BORDER;
         Board {
             size,
             cells,
-            mark: vec![0; n],
-            stamp: 0,
             stack: vec![0; n],
             group: vec![0; n],
             group_len: 0,
@@ -199,7 +227,7 @@ impl Board {
 
     /// The raw cells, row-major, 0 empty, 1 black, 2 white.
     pub fn cells(&self) -> &[u8] {
-        &self.cells[..self.cells.len() - 1]
+        &self.cells[..self.size.points()]
     }
 
     /// Number of stones of each colour: (black, white).
@@ -215,59 +243,47 @@ impl Board {
         self.nbrs[i].map(usize::from)
     }
 
-    /// The stamp of a new walk; the walk's scratch is made on the first
-    /// (many boards are replayed without one).
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.fill(0);
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-
     /// Walks the group at `i`, depth first, recording its cells in
     /// `self.group` as they are visited; returns whether it has a liberty.
-    /// With `STOP_AT_LIBERTY` the walk ends at the first liberty found (the
+    /// With `STOP_AT_LIBERTY` the walk ends once a liberty is found (the
     /// group recorded is then partial), else it records the whole group.
     fn walk<const STOP_AT_LIBERTY: bool>(&mut self, i: usize) -> bool {
-        let stamp = self.next_stamp();
         // Disjoint borrows and local lengths: no reload after a store.
         let Board {
             cells,
-            mark,
             stack,
             group,
             nbrs,
             ..
         } = self;
-        let (cells, nbrs) = (&cells[..], &nbrs[..]);
-        let (mark, stack, group) = (&mut mark[..], &mut stack[..], &mut group[..]);
-        let colour = cells[i];
+        let (cells, nbrs) = (&mut **cells, &**nbrs);
+        let (stack, group) = (&mut stack[..], &mut group[..]);
+        let colour = cells[cell(i)];
         let mut liberty = false;
         let (mut top, mut len) = (1, 0);
         stack[0] = i as u16;
-        mark[i] = stamp;
+        cells[cell(i)] |= SEEN;
         while top > 0 {
             top -= 1;
             let j = stack[top];
             group[len] = j;
             len += 1;
-            for &k in &nbrs[j as usize] {
-                let k = k as usize;
-                let v = cells[k];
-                if v == 0 {
-                    liberty = true;
-                    if STOP_AT_LIBERTY {
-                        self.group_len = len;
-                        return true;
-                    }
-                } else if v == colour && mark[k] != stamp {
-                    mark[k] = stamp;
-                    stack[top] = k as u16;
-                    top += 1;
-                }
+            // Without branches on what the neighbours hold: the slot past
+            // the top is written always, kept for a stone of the group.
+            for &k in &nbrs[cell(j)] {
+                let v = cells[cell(k)];
+                let same = v == colour;
+                liberty |= v == 0;
+                cells[cell(k)] = v | (u8::from(same) * SEEN);
+                stack[top] = k;
+                top += usize::from(same);
             }
+            if STOP_AT_LIBERTY && liberty {
+                break;
+            }
+        }
+        for &g in group[..len].iter().chain(&stack[..top]) {
+            cells[cell(g)] &= !SEEN;
         }
         self.group_len = len;
         liberty
@@ -283,7 +299,7 @@ impl Board {
     fn remove_dead(&mut self) {
         let group = &self.group[..self.group_len];
         for &g in group {
-            self.cells[g as usize] = 0;
+            self.cells[cell(g)] = 0;
         }
         self.removed.extend_from_slice(group);
     }
@@ -300,15 +316,19 @@ impl Board {
         }
         let i = self.idx(p);
         self.walk::<false>(i);
-        let stamp = self.next_stamp();
+        let (cells, group) = (&mut self.cells, &self.group[..self.group_len]);
         let mut n = 0;
-        for &j in &self.group[..self.group_len] {
-            for &k in &self.nbrs[j as usize] {
-                let k = k as usize;
-                if self.cells[k] == 0 && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
+        for &j in group {
+            for &k in &self.nbrs[cell(j)] {
+                if cells[cell(k)] == 0 {
+                    cells[cell(k)] = SEEN;
                     n += 1;
                 }
+            }
+        }
+        for &j in group {
+            for &k in &self.nbrs[cell(j)] {
+                cells[cell(k)] &= !SEEN;
             }
         }
         n
@@ -365,21 +385,20 @@ impl Board {
         let old = self.cells[i];
         self.cells[i] = me;
         self.removed.clear();
-        let ns = self.nbrs[i];
-        let mut empty_neighbour = false;
+        let ns = self.nbrs[cell(i)];
         // Opposing neighbours with no empty point next to them, a bit each:
         // only their groups can have lost their last liberty. Most groups
         // touched have a liberty next to the stone touched, found without
-        // a flood fill.
-        let mut suspects = 0u8;
-        let (cells, nbrs) = (&self.cells[..], &self.nbrs[..]);
+        // a flood fill. Computed without branches: what the neighbours hold
+        // is too random for branch prediction.
+        let (mut empty_neighbour, mut suspects) = (false, 0u8);
+        let (cells, nbrs) = (&self.cells, &self.nbrs);
         for (bit, &k) in ns.iter().enumerate() {
-            let v = cells[k as usize];
-            if v == 0 {
-                empty_neighbour = true;
-            } else if v == them && nbrs[k as usize].iter().all(|&j| cells[j as usize] != 0) {
-                suspects |= 1 << bit;
-            }
+            let v = cells[cell(k)];
+            let [a, b, c, d] = nbrs[cell(k)].map(|j| cells[cell(j)] == 0);
+            let touches_empty = a | b | c | d;
+            empty_neighbour |= v == 0;
+            suspects |= u8::from((v == them) & !touches_empty) << bit;
         }
         if suspects != 0 && self.capture(ns, suspects, them) {
             return (old, Removed::Captured);
@@ -401,7 +420,7 @@ impl Board {
         for (bit, &k) in ns.iter().enumerate() {
             let k = k as usize;
             // Already removed with the group of an earlier neighbour?
-            if suspects & (1 << bit) != 0 && self.cells[k] == them && self.is_dead(k) {
+            if suspects & (1 << bit) != 0 && self.cells[cell(k)] == them && self.is_dead(k) {
                 self.remove_dead();
             }
         }
@@ -703,6 +722,18 @@ mod tests {
         let r = p.play(Color::White, Move::Play(Point::new(0, 0)));
         assert_eq!(r.effect.occupied, Some(Stone::Black));
         assert_eq!(p.board.get(Point::new(0, 0)), Stone::White);
+    }
+
+    #[test]
+    fn sides_above_52_are_cut() {
+        let mut b = Board::new(BoardSize::square(200));
+        assert_eq!(b.size(), BoardSize::square(52));
+        assert_eq!(b.cells().len(), 52 * 52);
+        let far = Point::new(51, 51);
+        assert!(b.play(Color::Black, far).captured.is_empty());
+        assert_eq!(b.get(far), Stone::Black);
+        assert_eq!(b.get(Point::new(60, 60)), Stone::Empty);
+        assert_eq!(b.liberties(far), 2);
     }
 
     #[test]
