@@ -4,7 +4,7 @@
 
 use sgf_core::{Color, Point};
 
-use crate::coords::{BoardSize, Move};
+use crate::coords::{BoardSize, MAX_SIZE, Move};
 
 /// The content of a point.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -44,27 +44,48 @@ impl Stone {
 }
 
 /// A board of up to 52×52 points.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Board {
     size: BoardSize,
-    cells: Vec<u8>,
-    // Flood-fill scratch: a generation stamp per point avoids clearing.
-    mark: Vec<u32>,
-    stamp: u32,
+    /// The points row-major, then the border cell, then unused cells up to
+    /// [`CELLS`]: an index masked by [`cell`] needs no bounds check.
+    cells: Box<[u8; CELLS]>,
+    // Walk scratch, a point each (a group has at most every point), with
+    // the lengths apart so that the walk keeps them in registers.
     stack: Vec<u16>,
     group: Vec<u16>,
+    group_len: usize,
+    /// The cells the last [`Board::place`] emptied (see [`Removed`]).
+    removed: Vec<u16>,
     /// The neighbours of every point, shared by the boards of one size: no
     /// division per step of a flood fill. A missing neighbour is the index
     /// one past the last point, a cell that holds [`BORDER`], so the loops
-    /// need no test for the edge.
+    /// need no test for the edge; that cell's neighbours are itself.
     nbrs: NeighbourTable,
 }
 
-/// Neighbours of every point of a board size (see [`Board`]).
-type NeighbourTable = std::sync::Arc<[[u16; 4]]>;
+/// Cells of the largest board (52×52) and its border cell, rounded up to
+/// a power of two.
+const CELLS: usize = 4096;
+// The points and the border cell.
+const _: () = assert!((MAX_SIZE as usize * MAX_SIZE as usize) < CELLS);
+
+/// A cell index made provably less than [`CELLS`]: indexes into the
+/// fixed-size tables without a bounds check (a no-op for valid indices).
+#[inline(always)]
+fn cell(i: impl Into<usize>) -> usize {
+    i.into() & (CELLS - 1)
+}
+
+/// Neighbours of every cell (see [`Board`]).
+type NeighbourTable = std::sync::Arc<[[u16; 4]; CELLS]>;
 
 /// The content of the cell past the last point: neither empty nor a stone.
 const BORDER: u8 = 3;
+
+/// Marks a stone a walk has reached (so it no longer matches its colour);
+/// cleared when the walk ends.
+const SEEN: u8 = 4;
 
 /// The neighbour table of a board size, made once per size and thread.
 fn neighbour_table(size: BoardSize) -> NeighbourTable {
@@ -78,18 +99,19 @@ fn neighbour_table(size: BoardSize) -> NeighbourTable {
             .entry((size.cols, size.rows))
             .or_insert_with(|| {
                 let (c, r) = (size.cols as usize, size.rows as usize);
-                (0..c * r)
-                    .map(|i| {
-                        let (x, y) = (i % c, i / c);
-                        let none = (c * r) as u16;
-                        [
-                            if x > 0 { (i - 1) as u16 } else { none },
-                            if x + 1 < c { (i + 1) as u16 } else { none },
-                            if y > 0 { (i - c) as u16 } else { none },
-                            if y + 1 < r { (i + c) as u16 } else { none },
-                        ]
-                    })
-                    .collect()
+                let none = (c * r) as u16;
+                // The border cell's neighbours (and the unused cells'): itself.
+                let mut t = Box::new([[none; 4]; CELLS]);
+                for (i, n) in t.iter_mut().enumerate().take(c * r) {
+                    let (x, y) = (i % c, i / c);
+                    *n = [
+                        if x > 0 { (i - 1) as u16 } else { none },
+                        if x + 1 < c { (i + 1) as u16 } else { none },
+                        if y > 0 { (i - c) as u16 } else { none },
+                        if y + 1 < r { (i + c) as u16 } else { none },
+                    ];
+                }
+                NeighbourTable::from(t)
             })
             .clone()
     })
@@ -97,7 +119,16 @@ fn neighbour_table(size: BoardSize) -> NeighbourTable {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.size == other.size && self.cells == other.cells
+        self.size == other.size && self.cells() == other.cells()
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("size", &self.size)
+            .field("cells", &self.cells())
+            .finish_non_exhaustive()
     }
 }
 
@@ -114,19 +145,37 @@ pub struct MoveEffect {
     pub occupied: Option<Stone>,
 }
 
+/// Which stones a [`Board::place`] removed; their cells are in
+/// [`Board::removed`]. A move that captures leaves its own group a
+/// liberty, so it never removes both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Removed {
+    /// No stone.
+    Nothing,
+    /// Opposing groups without liberties.
+    Captured,
+    /// The played group, left without a liberty.
+    Suicide,
+}
+
 impl Board {
-    /// An empty board.
+    /// An empty board. Sides above [`MAX_SIZE`] are cut to it (SGF has no
+    /// coordinates for more).
     pub fn new(size: BoardSize) -> Board {
+        let size = BoardSize {
+            cols: size.cols.min(MAX_SIZE),
+            rows: size.rows.min(MAX_SIZE),
+        };
         let n = size.points();
-        let mut cells = vec![0; n + 1];
-        cells[n] = BORDER;
+        let mut cells = Box::new([0; CELLS]);
+        cells[cell(n)] = BORDER;
         Board {
             size,
             cells,
-            mark: vec![0; n + 1],
-            stamp: 0,
-            stack: Vec::with_capacity(16),
-            group: Vec::with_capacity(16),
+            stack: vec![0; n],
+            group: vec![0; n],
+            group_len: 0,
+            removed: Vec::new(),
             nbrs: neighbour_table(size),
         }
     }
@@ -141,7 +190,13 @@ impl Board {
         p.y as usize * self.size.cols as usize + p.x as usize
     }
 
-    fn point(&self, i: usize) -> Point {
+    /// The cell of a point on the board.
+    #[inline]
+    pub(crate) fn index(&self, p: Point) -> Option<usize> {
+        self.size.contains(p).then(|| self.idx(p))
+    }
+
+    pub(crate) fn point(&self, i: usize) -> Point {
         let c = self.size.cols as usize;
         Point::new((i % c) as u8, (i / c) as u8)
     }
@@ -172,7 +227,7 @@ impl Board {
 
     /// The raw cells, row-major, 0 empty, 1 black, 2 white.
     pub fn cells(&self) -> &[u8] {
-        &self.cells[..self.cells.len() - 1]
+        &self.cells[..self.size.points()]
     }
 
     /// Number of stones of each colour: (black, white).
@@ -188,78 +243,70 @@ impl Board {
         self.nbrs[i].map(usize::from)
     }
 
-    /// Whether point `i` touches an empty point.
-    #[inline]
-    fn touches_empty(&self, i: usize) -> bool {
-        self.neighbour_array(i).iter().any(|&k| self.cells[k] == 0)
-    }
-
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.fill(0);
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-
-    /// Collects the group at `i` into `self.group`; returns whether it has a liberty.
-    fn flood(&mut self, i: usize) -> bool {
-        let colour = self.cells[i];
-        let stamp = self.next_stamp();
-        self.group.clear();
-        self.stack.clear();
-        self.stack.push(i as u16);
-        self.mark[i] = stamp;
+    /// Walks the group at `i`, depth first, recording its cells in
+    /// `self.group` as they are visited; returns whether it has a liberty.
+    /// With `STOP_AT_LIBERTY` the walk ends once a liberty is found (the
+    /// group recorded is then partial), else it records the whole group.
+    fn walk<const STOP_AT_LIBERTY: bool>(&mut self, i: usize) -> bool {
+        // Disjoint borrows and local lengths: no reload after a store.
+        let Board {
+            cells,
+            stack,
+            group,
+            nbrs,
+            ..
+        } = self;
+        let (cells, nbrs) = (&mut **cells, &**nbrs);
+        let (stack, group) = (&mut stack[..], &mut group[..]);
+        let colour = cells[cell(i)];
         let mut liberty = false;
-        while let Some(j) = self.stack.pop() {
-            let j = j as usize;
-            self.group.push(j as u16);
-            for k in self.neighbour_array(j) {
-                let v = self.cells[k];
-                if v == 0 {
-                    liberty = true;
-                } else if v == colour && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
-                    self.stack.push(k as u16);
-                }
+        let (mut top, mut len) = (1, 0);
+        stack[0] = i as u16;
+        cells[cell(i)] |= SEEN;
+        while top > 0 {
+            top -= 1;
+            let j = stack[top];
+            group[len] = j;
+            len += 1;
+            // Without branches on what the neighbours hold: the slot past
+            // the top is written always, kept for a stone of the group.
+            for &k in &nbrs[cell(j)] {
+                let v = cells[cell(k)];
+                let same = v == colour;
+                liberty |= v == 0;
+                cells[cell(k)] = v | (u8::from(same) * SEEN);
+                stack[top] = k;
+                top += usize::from(same);
+            }
+            if STOP_AT_LIBERTY && liberty {
+                break;
             }
         }
+        for &g in group[..len].iter().chain(&stack[..top]) {
+            cells[cell(g)] &= !SEEN;
+        }
+        self.group_len = len;
         liberty
     }
 
-    /// Whether the group at `i` has a liberty, stopping at the first one found.
-    fn has_liberty(&mut self, i: usize) -> bool {
-        let colour = self.cells[i];
-        let stamp = self.next_stamp();
-        self.stack.clear();
-        self.stack.push(i as u16);
-        self.mark[i] = stamp;
-        while let Some(j) = self.stack.pop() {
-            for k in self.neighbour_array(j as usize) {
-                let v = self.cells[k];
-                if v == 0 {
-                    return true;
-                }
-                if v == colour && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
-                    self.stack.push(k as u16);
-                }
-            }
-        }
-        false
+    /// Whether the group at `i` has no liberty; if so, it is in `self.group`.
+    fn is_dead(&mut self, i: usize) -> bool {
+        !self.walk::<true>(i)
     }
 
-    /// Removes the group at `i`, appending its points to `out`.
-    #[inline(never)]
-    fn remove_group(&mut self, i: usize, out: &mut Vec<Point>) {
-        self.flood(i);
-        let group = std::mem::take(&mut self.group);
-        for &g in &group {
-            self.cells[g as usize] = 0;
-            out.push(self.point(g as usize));
+    /// Removes the group [`Board::is_dead`] found, appending its cells to
+    /// `self.removed`.
+    fn remove_dead(&mut self) {
+        let group = &self.group[..self.group_len];
+        for &g in group {
+            self.cells[cell(g)] = 0;
         }
-        self.group = group;
+        self.removed.extend_from_slice(group);
+    }
+
+    /// The cells emptied by the last [`Board::place`].
+    pub(crate) fn removed(&self) -> &[u16] {
+        &self.removed
     }
 
     /// Number of liberties of the group at `p` (0 for an empty point).
@@ -268,19 +315,22 @@ impl Board {
             return 0;
         }
         let i = self.idx(p);
-        self.flood(i);
-        let stamp = self.next_stamp();
+        self.walk::<false>(i);
+        let (cells, group) = (&mut self.cells, &self.group[..self.group_len]);
         let mut n = 0;
-        let group = std::mem::take(&mut self.group);
-        for &j in &group {
-            for k in self.neighbour_array(j as usize) {
-                if self.cells[k] == 0 && self.mark[k] != stamp {
-                    self.mark[k] = stamp;
+        for &j in group {
+            for &k in &self.nbrs[cell(j)] {
+                if cells[cell(k)] == 0 {
+                    cells[cell(k)] = SEEN;
                     n += 1;
                 }
             }
         }
-        self.group = group;
+        for &j in group {
+            for &k in &self.nbrs[cell(j)] {
+                cells[cell(k)] &= !SEEN;
+            }
+        }
         n
     }
 
@@ -294,8 +344,7 @@ impl Board {
     }
 
     /// [`Board::play`] appending the removed stones to the caller's
-    /// buffers (replay reuses them from move to move); returns what the
-    /// point held before.
+    /// buffers; returns what the point held before.
     pub(crate) fn play_into(
         &mut self,
         color: Color,
@@ -303,35 +352,79 @@ impl Board {
         captured: &mut Vec<Point>,
         suicide: &mut Vec<Point>,
     ) -> Option<Stone> {
-        if !self.size.contains(p) {
-            return None;
-        }
-        let i = self.idx(p);
-        let old = self.cells[i];
-        let occupied = (old != 0).then(|| Stone::from_u8(old));
-        let before = captured.len();
+        let i = self.index(p)?;
+        let (old, removed) = self.place(i, color);
+        self.removed_points(removed, captured, suicide);
+        (old != 0).then(|| Stone::from_u8(old))
+    }
+
+    /// Appends the points of the stones the last [`Board::place`] removed
+    /// to `captured` or `suicide`.
+    fn removed_points(
+        &self,
+        removed: Removed,
+        captured: &mut Vec<Point>,
+        suicide: &mut Vec<Point>,
+    ) {
+        let out = match removed {
+            Removed::Nothing => return,
+            Removed::Captured => captured,
+            Removed::Suicide => suicide,
+        };
+        out.extend(self.removed.iter().map(|&c| self.point(c as usize)));
+    }
+
+    /// Executes a move on cell `i` (on the board): the stone over whatever
+    /// was there, then the removal of opposing groups without liberties,
+    /// else of the played group if it has none. Returns the cell's old
+    /// content; the emptied cells are in [`Board::removed`].
+    #[inline(always)]
+    pub(crate) fn place(&mut self, i: usize, color: Color) -> (u8, Removed) {
         let me = Stone::of(color) as u8;
-        let them = Stone::of(color.opponent()) as u8;
+        let them = me ^ 3;
+        let old = self.cells[i];
         self.cells[i] = me;
-        let ns = self.neighbour_array(i);
-        let mut empty_neighbour = false;
-        for k in ns {
-            let v = self.cells[k];
-            match v {
-                0 => empty_neighbour = true,
-                // Most groups touched have a liberty next to the stone
-                // touched: found without a flood fill.
-                _ if v == them && !self.touches_empty(k) && !self.has_liberty(k) => {
-                    self.remove_group(k, captured);
-                }
-                _ => {}
+        self.removed.clear();
+        let ns = self.nbrs[cell(i)];
+        // Opposing neighbours with no empty point next to them, a bit each:
+        // only their groups can have lost their last liberty. Most groups
+        // touched have a liberty next to the stone touched, found without
+        // a flood fill. Computed without branches: what the neighbours hold
+        // is too random for branch prediction.
+        let (mut empty_neighbour, mut suspects) = (false, 0u8);
+        let (cells, nbrs) = (&self.cells, &self.nbrs);
+        for (bit, &k) in ns.iter().enumerate() {
+            let v = cells[cell(k)];
+            let [a, b, c, d] = nbrs[cell(k)].map(|j| cells[cell(j)] == 0);
+            let touches_empty = a | b | c | d;
+            empty_neighbour |= v == 0;
+            suspects |= u8::from((v == them) & !touches_empty) << bit;
+        }
+        if suspects != 0 && self.capture(ns, suspects, them) {
+            return (old, Removed::Captured);
+        }
+        // An empty neighbour leaves the played group a liberty.
+        if !empty_neighbour && self.is_dead(i) {
+            self.remove_dead();
+            return (old, Removed::Suicide);
+        }
+        (old, Removed::Nothing)
+    }
+
+    /// Removes the groups of the neighbours `ns` picked by `suspects` that
+    /// have no liberty, in neighbour order; whether there was one. Removing
+    /// a group frees no liberty of another group of the same colour (they
+    /// would be one group), so the suspects stay the only candidates.
+    #[inline(never)]
+    fn capture(&mut self, ns: [u16; 4], suspects: u8, them: u8) -> bool {
+        for (bit, &k) in ns.iter().enumerate() {
+            let k = k as usize;
+            // Already removed with the group of an earlier neighbour?
+            if suspects & (1 << bit) != 0 && self.cells[cell(k)] == them && self.is_dead(k) {
+                self.remove_dead();
             }
         }
-        // A capture or an empty neighbour leaves the played group a liberty.
-        if captured.len() == before && !empty_neighbour && !self.has_liberty(i) {
-            self.remove_group(i, suicide);
-        }
-        occupied
+        !self.removed.is_empty()
     }
 }
 
@@ -429,34 +522,65 @@ impl Position {
         captured: &mut Vec<Point>,
         suicide: &mut Vec<Point>,
     ) -> (Option<Stone>, bool) {
+        let Move::Play(p) = mv else {
+            self.pass(color, mv);
+            return (None, false);
+        };
+        let Some(i) = self.board.index(p) else {
+            // Off the board: nothing to place (the ko is on the board
+            // unless a caller set it elsewhere).
+            let ko_retake = self.ko == Some(p);
+            self.pass(color, mv);
+            return (None, ko_retake);
+        };
+        let (old, removed, ko_retake) = self.place(color, p, i);
+        self.board.removed_points(removed, captured, suicide);
+        ((old != 0).then(|| Stone::from_u8(old)), ko_retake)
+    }
+
+    /// A move that puts no stone on the board (a pass, or a point off it):
+    /// the move count, the player and the ko change all the same.
+    pub(crate) fn pass(&mut self, color: Color, mv: Move) {
         self.move_number += 1;
         self.last_move = Some((color, mv));
         self.to_play = color.opponent();
-        let Move::Play(p) = mv else {
-            self.ko = None;
-            return (None, false);
-        };
-        let ko_retake = self.ko == Some(p);
-        let (c0, s0) = (captured.len(), suicide.len());
-        let occupied = self.board.play_into(color, p, captured, suicide);
-        let (took, lost) = (captured.len() - c0, suicide.len() - s0);
-        self.captures[color as usize] += took as u32;
-        self.captures[color.opponent() as usize] += lost as u32;
-        // A single stone that captured a single stone and has exactly one
-        // liberty (the captured point) creates a ko: no neighbour of its
-        // colour, one empty neighbour.
         self.ko = None;
-        if took == 1 && lost == 0 {
-            let b = &self.board;
-            let me = Stone::of(color) as u8;
-            let ns = b.neighbour_array(b.idx(p));
-            if ns.iter().all(|&k| b.cells[k] != me)
-                && ns.iter().filter(|&&k| b.cells[k] == 0).count() == 1
-            {
-                self.ko = Some(captured[c0]);
+    }
+
+    /// Executes a move at `p`, cell `i` of the board (see
+    /// [`Board::place`]), and updates captures, ko, move number and the
+    /// player to move. Returns the cell's old content, what was removed,
+    /// and whether the move retook a ko.
+    #[inline(always)]
+    pub(crate) fn place(&mut self, color: Color, p: Point, i: usize) -> (u8, Removed, bool) {
+        debug_assert_eq!(self.board.index(p), Some(i));
+        self.move_number += 1;
+        self.last_move = Some((color, Move::Play(p)));
+        self.to_play = color.opponent();
+        let ko_retake = self.ko == Some(p);
+        self.ko = None;
+        let (old, removed) = self.board.place(i, color);
+        let n = self.board.removed.len() as u32;
+        match removed {
+            Removed::Nothing => {}
+            Removed::Captured => {
+                self.captures[color as usize] += n;
+                // A single stone that captured a single stone and has
+                // exactly one liberty (the captured point) creates a ko: no
+                // neighbour of its colour, one empty neighbour.
+                let b = &self.board;
+                let me = Stone::of(color) as u8;
+                let ns = b.neighbour_array(i);
+                if n == 1
+                    && ns.iter().all(|&k| b.cells[k] != me)
+                    && ns.iter().filter(|&&k| b.cells[k] == 0).count() == 1
+                {
+                    self.ko = Some(b.point(b.removed[0] as usize));
+                }
             }
+            Removed::Suicide => self.captures[color.opponent() as usize] += n,
         }
-        (occupied, ko_retake)
+        (old, removed, ko_retake)
     }
 
     /// Why `mv` by `color` would break the rules here, if it would: an
@@ -598,6 +722,18 @@ mod tests {
         let r = p.play(Color::White, Move::Play(Point::new(0, 0)));
         assert_eq!(r.effect.occupied, Some(Stone::Black));
         assert_eq!(p.board.get(Point::new(0, 0)), Stone::White);
+    }
+
+    #[test]
+    fn sides_above_52_are_cut() {
+        let mut b = Board::new(BoardSize::square(200));
+        assert_eq!(b.size(), BoardSize::square(52));
+        assert_eq!(b.cells().len(), 52 * 52);
+        let far = Point::new(51, 51);
+        assert!(b.play(Color::Black, far).captured.is_empty());
+        assert_eq!(b.get(far), Stone::Black);
+        assert_eq!(b.get(Point::new(60, 60)), Stone::Empty);
+        assert_eq!(b.liberties(far), 2);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use sgf_core::{Color, Document, Node, NodeId, Point, Span};
 
-use crate::board::{Position, Stone};
+use crate::board::{Position, Removed, Stone};
 use crate::coords::{self, BoardSize, CoordIssue, Move};
 
 /// Something noteworthy that happened while executing a node.
@@ -85,8 +85,6 @@ pub fn apply_node_into(
     // Most nodes are one plain move (`;B[pd]`): played without the
     // general pass over the properties.
     if let Some((color, pair)) = node.simple_move() {
-        let pm = coords::parse_move(&pair, pos.board.size());
-        let plain = pm.issue.is_none();
         let ident = if color == Color::Black { "B" } else { "W" };
         // The value's span is looked up only for an event (rare).
         let span = || {
@@ -95,6 +93,20 @@ pub fn apply_node_into(
                 .and_then(|p| p.first())
                 .map_or_else(Span::default, |v| v.span())
         };
+        // Two lower-case letters: on the board, the move needs no more
+        // reading (`tt` may be a pass: that goes the long way).
+        let size = pos.board.size();
+        let (x, y) = (pair[0] - b'a', pair[1] - b'a');
+        if x < size.cols && y < size.rows && (x, y) != (19, 19) {
+            let i = y as usize * size.cols as usize + x as usize;
+            if pos.last_move.is_some_and(|(c, _)| c == color) {
+                same_color_twice(rep, ident, span());
+            }
+            play_stone(pos, log, rep, (ident, color, span), Point::new(x, y), i);
+            return true;
+        }
+        let pm = coords::parse_move(&pair, size);
+        let plain = pm.issue.is_none();
         play_value(pos, log, rep, (ident, color, span), pm, false, false);
         return plain;
     }
@@ -187,6 +199,7 @@ fn apply_general(
 
 /// Executes one `B` or `W` value, read as `pm`, logging what it changes
 /// for undo and reporting what is odd about it.
+#[inline(never)]
 fn play_value(
     pos: &mut Position,
     log: &mut Vec<(u16, u8)>,
@@ -196,8 +209,6 @@ fn play_value(
     setup: bool,
     pl_set: bool,
 ) {
-    let cols = pos.board.size().cols as usize;
-    let idx = |p: Point| (p.y as usize * cols + p.x as usize) as u16;
     if let Some(issue) = pm.issue
         && issue != CoordIssue::TtPass
     {
@@ -217,52 +228,99 @@ fn play_value(
         return;
     };
     if pos.last_move.is_some_and(|(c, _)| c == color) && !setup && !pl_set {
-        rep.events.push(NodeEvent {
-            event: Event::SameColorTwice,
-            ident: static_ident(ident),
-            span: span(),
-        });
+        same_color_twice(rep, ident, span());
     }
+    match mv.point().and_then(|p| Some((p, pos.board.index(p)?))) {
+        Some((p, i)) => play_stone(pos, log, rep, (ident, color, span), p, i),
+        None => {
+            // A pass (a parsed move is on the board).
+            pos.pass(color, mv);
+            rep.moves.push((color, mv));
+        }
+    }
+}
+
+/// Reports a move of the colour that moved last.
+#[cold]
+fn same_color_twice(rep: &mut NodeReport, ident: &str, span: Span) {
+    rep.events.push(NodeEvent {
+        event: Event::SameColorTwice,
+        ident: static_ident(ident),
+        span,
+    });
+}
+
+/// Plays a stone at `p`, cell `i` of the board, logging what it changes
+/// for undo and reporting what is odd about it.
+#[inline(always)]
+fn play_stone(
+    pos: &mut Position,
+    log: &mut Vec<(u16, u8)>,
+    rep: &mut NodeReport,
+    (ident, color, span): (&str, Color, impl Fn() -> Span),
+    p: Point,
+    i: usize,
+) {
+    let (old, removed, ko_retake) = pos.place(color, p, i);
     // The undo log: the point's old content, then every removed stone.
-    let snapshot_point = mv.point().map(|p| (idx(p), pos.board.get(p) as u8));
-    let start = rep.captured.len();
-    let mut suicide = Vec::new();
-    let (occupied, ko_retake) = pos.play_into(color, mv, &mut rep.captured, &mut suicide);
-    if let Some(entry) = snapshot_point {
-        log.push(entry);
+    log.push((i as u16, old));
+    if removed != Removed::Nothing {
+        log_removed(pos, log, rep, color, removed);
     }
-    for &p in &rep.captured[start..] {
-        log.push((idx(p), Stone::of(color.opponent()) as u8));
+    if old != Stone::Empty as u8 || removed == Removed::Suicide || ko_retake {
+        illegal_events(pos, rep, (ident, span()), p, old, removed, ko_retake);
     }
-    for &p in &suicide {
-        log.push((idx(p), Stone::of(color) as u8));
+    rep.moves.push((color, Move::Play(p)));
+}
+
+/// Reports a move on an occupied point, a suicide, a ko retake.
+#[cold]
+fn illegal_events(
+    pos: &Position,
+    rep: &mut NodeReport,
+    (ident, span): (&str, Span),
+    p: Point,
+    old: u8,
+    removed: Removed,
+    ko_retake: bool,
+) {
+    let event = |event| NodeEvent {
+        event,
+        ident: static_ident(ident),
+        span,
+    };
+    if old != Stone::Empty as u8 {
+        rep.events.push(event(Event::Occupied { point: p }));
     }
-    if let (Some(_), Some(p)) = (occupied, mv.point()) {
-        rep.events.push(NodeEvent {
-            event: Event::Occupied { point: p },
-            ident: static_ident(ident),
-            span: span(),
-        });
-    }
-    if !suicide.is_empty() {
-        rep.events.push(NodeEvent {
-            event: Event::Suicide {
-                stones: suicide.len(),
-            },
-            ident: static_ident(ident),
-            span: span(),
-        });
+    if removed == Removed::Suicide {
+        let stones = pos.board.removed().len();
+        rep.events.push(event(Event::Suicide { stones }));
     }
     if ko_retake {
-        rep.events.push(NodeEvent {
-            event: Event::KoRetake {
-                point: mv.point().expect("a ko retake is a stone"),
-            },
-            ident: static_ident(ident),
-            span: span(),
-        });
+        rep.events.push(event(Event::KoRetake { point: p }));
     }
-    rep.moves.push((color, mv));
+}
+
+/// Logs the stones a move removed for undo (captured: the opponent's,
+/// suicide: the player's) and reports the captured ones.
+#[cold]
+fn log_removed(
+    pos: &Position,
+    log: &mut Vec<(u16, u8)>,
+    rep: &mut NodeReport,
+    color: Color,
+    removed: Removed,
+) {
+    let b = &pos.board;
+    let stone = match removed {
+        Removed::Suicide => Stone::of(color),
+        _ => Stone::of(color.opponent()),
+    };
+    log.extend(b.removed().iter().map(|&c| (c, stone as u8)));
+    if removed == Removed::Captured {
+        rep.captured
+            .extend(b.removed().iter().map(|&c| b.point(c as usize)));
+    }
 }
 
 fn static_ident(s: &str) -> &'static str {
