@@ -4,7 +4,9 @@
 //! - The new bytes go to a temporary file created exclusively (a random
 //!   name, `O_EXCL`) next to the target, are flushed to disk, and then
 //!   renamed over the target, so a crash or a full disk leaves the old
-//!   file whole, and the temporary file is removed on any failure.
+//!   file whole, and the temporary file is removed on any failure. A large
+//!   file can be written as its bytes come ([`Replacement`]), with the same
+//!   checks, flush and rename at its commit.
 //! - Nothing is written through a symbolic link: a target that is a link,
 //!   or not a regular file, is refused, and backups are renamed into place
 //!   (a rename replaces a link named `X.bak`, it does not follow it).

@@ -417,9 +417,9 @@ fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
 }
 
 /// Large collections are checked a part of about this many bytes at a
-/// time; half as many with `fix`, where a part's repaired output and the
-/// document read again from it are held besides (memory stays within 3×
-/// the input's size).
+/// time; half that with `fix`, where a part's repaired output and the
+/// document read again from it are held besides (so that peak memory stays
+/// within 3× the input's size).
 fn part_bytes(fix: bool) -> usize {
     // `QIPU_PART_BYTES` (tests) makes parts small enough to exercise them.
     std::env::var("QIPU_PART_BYTES")
