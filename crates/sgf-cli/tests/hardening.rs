@@ -293,3 +293,58 @@ fn the_fix_report_shows_decoded_text() {
         .expect("a change with its text");
     assert_eq!(change["after"], "KM[5.5]");
 }
+
+/// The repaired output is written as the parts of a collection are made: a
+/// write that fails after some parts (a full disk) leaves the original
+/// whole and no temporary file, and the report still quotes the output
+/// right (read back from what was written, then held in memory).
+#[cfg(unix)]
+#[test]
+fn a_write_failing_after_some_parts_still_reports_the_output() {
+    let d = scratch("full-parts");
+    let f = d.join("g.sgf");
+    let mut sgf = String::new();
+    for i in 0..80 {
+        sgf.push_str(&format!(
+            "(;GM[1]FF[4]SZ[19]DT[2024/1/{}]PB[p{i}];B[pd];W[zz];B[pd])\n",
+            i % 28 + 1
+        ));
+    }
+    std::fs::write(&f, &sgf).unwrap();
+    // Held in memory (standard output): the report to compare with.
+    let held = Command::new(env!("CARGO_BIN_EXE_qipu"))
+        .args(["check", "--fix", "--json", "-o", "-", f.to_str().unwrap()])
+        .env("QIPU_PART_BYTES", "200")
+        .output()
+        .unwrap();
+    let held = String::from_utf8_lossy(&held.stdout).into_owned();
+    let want: serde_json::Value = serde_json::from_str(held.lines().last().unwrap()).unwrap();
+    assert!(want["diagnostics"].as_array().unwrap().len() > 80, "{want}");
+    // Into the file, failing once 2 KiB are written.
+    let cmd = format!(
+        "trap '' XFSZ; ulimit -f 4; exec {} check --fix --json --in-place {}",
+        env!("CARGO_BIN_EXE_qipu"),
+        f.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &cmd])
+        .env("QIPU_PART_BYTES", "200")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let got: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert!(
+        got["error"].as_str().unwrap().contains("cannot write"),
+        "{got}"
+    );
+    assert_eq!(got["diagnostics"], want["diagnostics"]);
+    assert_eq!(got["changes"], want["changes"]);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), sgf);
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["g.sgf".to_string()]);
+}

@@ -169,3 +169,41 @@ fn fuzz_finds_give_the_outputs_of_the_whole_file() {
     }
     assert!(n >= 2);
 }
+
+/// The repaired output goes to its file as the parts are made, and the
+/// report reads the lines it quotes back from that file: the report must
+/// be the one made with the output held in memory (`-o -`), whose standard
+/// output is the repaired file followed by the report.
+#[test]
+fn the_fix_report_read_back_from_the_file_is_the_one_held_in_memory() {
+    let d = scratch("readback");
+    let input = d.join("collection.sgf");
+    std::fs::write(&input, collection()).unwrap();
+    let input = input.to_str().unwrap();
+    let out = d.join("out.sgf");
+    let out_s = out.to_str().unwrap();
+    for flags in [&["--json"][..], &[], &["--max-diagnostics", "0"]] {
+        for part in [Some(64), None] {
+            let mut args = vec!["check", "--fix"];
+            args.extend_from_slice(flags);
+            let mut to_file = args.clone();
+            to_file.extend_from_slice(&["-o", out_s, input]);
+            let mut to_stdout = args.clone();
+            to_stdout.extend_from_slice(&["-o", "-", input]);
+            let _ = std::fs::remove_file(&out);
+            let f = qipu(&to_file, part);
+            let written = std::fs::read(&out).expect("written");
+            let m = qipu(&to_stdout, part);
+            assert_eq!(f.status.code(), m.status.code(), "{flags:?} {part:?}");
+            let report = String::from_utf8_lossy(&f.stdout).replace(out_s, input);
+            let mut want = written.clone();
+            want.extend_from_slice(report.as_bytes());
+            same_text(&m.stdout, &want, &format!("{flags:?} at {part:?}"));
+            // Something of the output is quoted.
+            assert!(
+                report.contains("\"line\"") || report.contains(" | "),
+                "{report}"
+            );
+        }
+    }
+}

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
 use sgf_formats::repair::Change;
+use sgf_formats::save::Replacement;
 
 use crate::input;
 use sgf_report as report;
@@ -94,10 +95,12 @@ struct Joined {
     parts: Vec<Part>,
     gathered: Gathered,
     changes: Vec<(Change, u32, u32)>,
+    /// The changes are shown (not with `--quiet`): else they are not kept.
+    keep_changes: bool,
     facts: Vec<sgf_core::validate::GameFacts>,
     dialects: Vec<sgf_formats::DialectCount>,
-    /// The repaired parts, joined (each part's output freed once copied).
-    output: Vec<u8>,
+    /// The repaired parts, joined (each part's output freed once written).
+    output: Output,
     out_lines: u32,
     /// Lines of the input before the part being joined, and where that is.
     in_lines: u32,
@@ -105,7 +108,7 @@ struct Joined {
 }
 
 impl Joined {
-    fn new(max: usize, warnings_as_errors: bool) -> Joined {
+    fn new(max: usize, warnings_as_errors: bool, output: Output) -> Joined {
         Joined {
             parts: Vec::new(),
             gathered: Gathered {
@@ -116,9 +119,10 @@ impl Joined {
                 left_out: (0, 0),
             },
             changes: Vec::new(),
+            keep_changes: true,
             facts: Vec::new(),
             dialects: Vec::new(),
-            output: Vec::new(),
+            output,
             out_lines: 0,
             in_lines: 0,
             at: 0,
@@ -139,7 +143,7 @@ impl Joined {
         let start = range.start;
         self.in_lines += memchr::memchr_iter(b'\n', &bytes[self.at..start]).count() as u32;
         self.at = start;
-        for (mut c, l, col) in r.changes {
+        for (mut c, l, col) in r.changes.into_iter().filter(|_| self.keep_changes) {
             c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
             self.changes.push((c, l + self.in_lines, col));
         }
@@ -147,20 +151,17 @@ impl Joined {
         // repaired output.
         let (base, lines_before, text_range) = match &r.output {
             Some(out) => {
-                let output = &mut self.output;
-                if output.is_empty() {
-                    // About the input's size: one allocation, not a doubling.
-                    output.reserve(bytes.len() + bytes.len() / 8);
+                let sep: &[u8] = if self.output.len == 0 {
+                    b""
                 } else {
-                    output.extend_from_slice(sgf_core::write::GAME_SEPARATOR);
-                    self.out_lines +=
-                        memchr::memchr_iter(b'\n', sgf_core::write::GAME_SEPARATOR).count() as u32;
-                }
-                let base = output.len();
+                    sgf_core::write::GAME_SEPARATOR
+                };
+                self.out_lines += memchr::memchr_iter(b'\n', sep).count() as u32;
+                let base = self.output.len + sep.len();
                 let lines = self.out_lines;
                 self.out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
-                output.extend_from_slice(out);
-                (base, lines, base..output.len())
+                self.output.push(sep, out);
+                (base, lines, base..self.output.len)
             }
             None => (start, self.in_lines, range.clone()),
         };
@@ -192,6 +193,88 @@ impl Joined {
             lines_before,
             byte_offset: if whole { 0 } else { base as u32 },
         });
+    }
+}
+
+/// Where the repaired output goes as the parts are joined: straight into
+/// the destination's temporary file (see [`Replacement`]), so that memory
+/// holds a few parts of it, not all; or into memory, for standard output
+/// or once the file cannot be written (the failure is reported when the
+/// file is committed). The report reads back the parts it quotes.
+struct Output {
+    file: Option<Replacement>,
+    /// All the output so far is in the file.
+    writing: bool,
+    /// The output held in memory, from byte `held_from` on.
+    held: Vec<u8>,
+    held_from: usize,
+    /// Bytes of output so far.
+    len: usize,
+}
+
+impl Output {
+    fn memory() -> Output {
+        Output {
+            file: None,
+            writing: false,
+            held: Vec::new(),
+            held_from: 0,
+            len: 0,
+        }
+    }
+
+    fn to_file(path: &str) -> Output {
+        let file = Replacement::begin(std::path::Path::new(path));
+        Output {
+            writing: !file.failed(),
+            file: Some(file),
+            ..Output::memory()
+        }
+    }
+
+    /// Appends a part, after `sep`.
+    fn push(&mut self, sep: &[u8], part: &[u8]) {
+        if self.writing
+            && let Some(f) = &mut self.file
+        {
+            if f.write(sep) && f.write(part) {
+                self.len += sep.len() + part.len();
+                self.held_from = self.len;
+                return;
+            }
+            // What the file holds is read back: the report may quote it.
+            self.writing = false;
+            if let Ok(b) = f.read_at(0, self.len) {
+                self.held = b;
+                self.held_from = 0;
+            }
+        }
+        self.held.extend_from_slice(sep);
+        self.held.extend_from_slice(part);
+        self.len += sep.len() + part.len();
+    }
+
+    /// Drops the output so far, to write it again from the start.
+    fn restart(&mut self) {
+        if self.writing && !self.file.as_mut().is_some_and(|f| f.restart()) {
+            self.writing = false;
+        }
+        self.held.clear();
+        self.held_from = 0;
+        self.len = 0;
+    }
+
+    /// The output's bytes at `range` (empty when they cannot be read back).
+    fn text(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, [u8]> {
+        use std::borrow::Cow;
+        if range.start >= self.held_from {
+            let r = range.start - self.held_from..range.end - self.held_from;
+            return Cow::Borrowed(self.held.get(r).unwrap_or_default());
+        }
+        self.file
+            .as_ref()
+            .and_then(|f| f.read_at(range.start as u64, range.len()).ok())
+            .map_or(Cow::Borrowed(&[][..]), Cow::Owned)
     }
 }
 
@@ -299,7 +382,7 @@ struct FileReport {
     /// The input and the repaired output, which the parts' diagnostics
     /// point into.
     bytes: Vec<u8>,
-    output: Vec<u8>,
+    output: Output,
 }
 
 impl FileReport {
@@ -314,7 +397,7 @@ impl FileReport {
             counts: (0, 0),
             error: Some(error),
             bytes: Vec::new(),
-            output: Vec::new(),
+            output: Output::memory(),
         }
     }
 }
@@ -333,13 +416,16 @@ fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
     all
 }
 
-/// Large collections are checked a part of about this many bytes at a time.
-fn part_bytes() -> usize {
+/// Large collections are checked a part of about this many bytes at a
+/// time; half that with `fix`, where a part's repaired output and the
+/// document read again from it are held besides (so that peak memory stays
+/// within 3× the input's size).
+fn part_bytes(fix: bool) -> usize {
     // `QIPU_PART_BYTES` (tests) makes parts small enough to exercise them.
     std::env::var("QIPU_PART_BYTES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1 << 18)
+        .unwrap_or(if fix { 1 << 17 } else { 1 << 18 })
 }
 
 /// What checking (and repairing) one part gives.
@@ -477,7 +563,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let hint = (path != "-").then(|| std::path::Path::new(path));
     let is_sgf = sgf_formats::builtin().detect(&bytes, hint).name() == "SGF";
     let split = if is_sgf {
-        sgf_core::split::split_collection(&bytes, part_bytes())
+        sgf_core::split::split_collection(&bytes, part_bytes(args.fix))
     } else {
         None
     };
@@ -488,7 +574,22 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let max = args
         .max_diagnostics
         .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
-    let mut joined = Joined::new(max, args.warnings_as_errors);
+    // The repaired output goes to its file as it is made.
+    let target = if !args.fix {
+        None
+    } else if args.in_place {
+        Some(path.to_string())
+    } else {
+        args.output.clone()
+    };
+    let output = match &target {
+        Some(t) if t != "-" => Output::to_file(t),
+        _ => Output::memory(),
+    };
+    let mut joined = Joined::new(max, args.warnings_as_errors, output);
+    // A collection can have hundreds of thousands; only the report shows them.
+    let keep_changes = args.json || !args.quiet;
+    joined.keep_changes = keep_changes;
     let mut whole = split.is_none();
     if let Some(split) = &split {
         let batch = 4 * rayon::current_num_threads().max(1);
@@ -519,7 +620,10 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         }
     }
     if whole {
-        joined = Joined::new(max, args.warnings_as_errors);
+        let mut output = std::mem::replace(&mut joined.output, Output::memory());
+        output.restart();
+        joined = Joined::new(max, args.warnings_as_errors, output);
+        joined.keep_changes = keep_changes;
         let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
             .map(|l| check_loaded(l, args, None))
             .map_err(|e| format!("{e:#}"));
@@ -534,7 +638,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         changes,
         facts,
         dialects,
-        output,
+        mut output,
         ..
     } = joined;
     let mut changes = changes;
@@ -579,23 +683,16 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
             .map(place);
         diags.extend(rules);
     }
-    if args.fix {
-        let target = if args.in_place {
-            Some(path.to_string())
-        } else {
-            args.output.clone()
-        };
-        match target {
-            Some(t) if t == "-" || (t == path && path == "-") => {
-                let _ = std::io::stdout().lock().write_all(&output);
-            }
-            Some(t) => {
-                if let Err(e) = write_fixed(&t, path, &output, args.backup, read) {
-                    error = Some(format!("{e:#}"));
-                }
-            }
-            None => {}
+    match target {
+        Some(t) if t == "-" => {
+            let _ = std::io::stdout().lock().write_all(&output.held);
         }
+        Some(t) => {
+            if let Err(e) = write_fixed(&t, path, &mut output, args.backup, read) {
+                error = Some(format!("{e:#}"));
+            }
+        }
+        None => {}
     }
     // In file order, whichever step made them (dialects first, repairs
     // after, part by part).
@@ -640,20 +737,26 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     }
 }
 
+/// Puts the repaired output, written as it came, in place of `target`.
 fn write_fixed(
     target: &str,
     source: &str,
-    bytes: &[u8],
+    output: &mut Output,
     backup: bool,
     read: sgf_formats::save::Fingerprint,
 ) -> Result<()> {
-    use sgf_formats::save::{SaveOptions, replace_file};
+    use sgf_formats::save::SaveOptions;
     let in_place = target == source;
     let mut opts = SaveOptions::default();
     opts.backup = backup && in_place;
     // In place, the file must still be what was checked.
     opts.expected = in_place.then_some(read);
-    replace_file(std::path::Path::new(target), bytes, &opts)
+    let file = output
+        .file
+        .as_mut()
+        .context("no file")
+        .with_context(|| format!("cannot write {target}"))?;
+    file.commit(&opts)
         .with_context(|| format!("cannot write {target}"))?;
     Ok(())
 }
@@ -674,20 +777,18 @@ fn json_line(r: &FileReport) -> String {
         out.push_str("],");
     }
     out.push_str("\"diagnostics\":[");
-    // A part's line index is built only when something of it is shown.
-    let mut sources: Vec<Option<report::Sources>> = r.parts.iter().map(|_| None).collect();
     let mut first = true;
-    for (pi, d) in &r.diagnostics {
-        let Some(slot) = sources.get_mut(*pi) else {
-            continue;
-        };
-        let src = slot.get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        out.push_str(&report::to_json(src, d).to_string());
-    }
+    for_each_part(
+        r,
+        |_| true,
+        |src, d| {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(&report::to_json(src, d).to_string());
+        },
+    );
     out.push(']');
     if let Some(e) = &r.error {
         out.push_str(",\"error\":");
@@ -796,21 +897,62 @@ pub fn run(args: &Args) -> Result<u8> {
     })
 }
 
-/// The sources a part's diagnostics are shown against, placed in the file.
-fn part_sources<'a>(r: &'a FileReport, p: &'a Part) -> report::Sources<'a> {
+/// The text of a part shown against its text (the input's bytes, or the
+/// repaired output's, read back from the file written), with its charsets.
+fn part_text<'a>(r: &'a FileReport, p: &Part) -> Option<std::borrow::Cow<'a, [u8]>> {
+    match &p.shown {
+        Shown::Doc(..) => None,
+        Shown::Text {
+            in_output, range, ..
+        } => Some(if *in_output {
+            r.output.text(range.clone())
+        } else {
+            std::borrow::Cow::Borrowed(r.bytes.get(range.clone()).unwrap_or_default())
+        }),
+    }
+}
+
+/// The sources a part's diagnostics are shown against, placed in the file;
+/// `text` is the part's [`part_text`].
+fn part_sources<'a>(p: &'a Part, text: Option<&'a [u8]>) -> report::Sources<'a> {
     let sources = match &p.shown {
         Shown::Doc(doc, original) => report::Sources::new(doc, original.as_ref()),
-        Shown::Text {
-            in_output,
-            range,
-            charsets,
-        } => {
-            let text = if *in_output { &r.output } else { &r.bytes };
-            let text = text.get(range.clone()).unwrap_or_default();
-            report::Sources::one(report::Source::text(text, charsets.clone()))
-        }
+        Shown::Text { charsets, .. } => report::Sources::one(report::Source::text(
+            text.unwrap_or_default(),
+            charsets.clone(),
+        )),
     };
     sources.at(p.lines_before, p.byte_offset)
+}
+
+/// Calls `f` on each diagnostic that `shown` keeps, in order, with the
+/// sources of its part. The diagnostics come part by part: a part's text
+/// and line index are made when something of it is shown, and dropped
+/// with the next part, so that memory holds one part's.
+fn for_each_part(
+    r: &FileReport,
+    shown: impl Fn(&Diagnostic) -> bool,
+    mut f: impl FnMut(&report::Sources, &Diagnostic),
+) {
+    let mut rest = &r.diagnostics[..];
+    while let Some((pi, _)) = rest.first() {
+        let n = rest.iter().take_while(|(p, _)| p == pi).count();
+        let (group, after) = rest.split_at(n);
+        rest = after;
+        let Some(part) = r.parts.get(*pi) else {
+            continue;
+        };
+        if !group.iter().any(|(_, d)| shown(d)) {
+            continue;
+        }
+        let text = part_text(r, part);
+        let src = part_sources(part, text.as_deref());
+        for (_, d) in group {
+            if shown(d) {
+                f(&src, d);
+            }
+        }
+    }
 }
 
 fn human(r: &FileReport, args: &Args, color: bool) -> String {
@@ -831,19 +973,14 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
     if args.quiet {
         return s;
     }
-    // A part's line index is built only when something of it is shown.
-    let mut sources: Vec<Option<report::Sources>> = r.parts.iter().map(|_| None).collect();
-    for (pi, d) in &r.diagnostics {
-        if d.severity == Severity::Info && !args.info {
-            continue;
-        }
-        let Some(slot) = sources.get_mut(*pi) else {
-            continue;
-        };
-        let src = slot.get_or_insert_with(|| part_sources(r, &r.parts[*pi]));
-        s.push_str(&report::render_in(&r.name, src.of(d), d, color));
-        s.push('\n');
-    }
+    for_each_part(
+        r,
+        |d| d.severity != Severity::Info || args.info,
+        |src, d| {
+            s.push_str(&report::render_in(&r.name, src.of(d), d, color));
+            s.push('\n');
+        },
+    );
     for (c, n) in &r.omitted {
         if c.default_severity() == Severity::Info && !args.info {
             continue;
@@ -856,4 +993,42 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_to_a_file_holds_nothing_in_memory_and_reads_back() {
+        let d = std::env::temp_dir().join(format!("qipu-check-output-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let path = d.join("out.sgf");
+        let mut o = Output::to_file(path.to_str().unwrap());
+        o.push(b"", b"(;C[a])");
+        o.push(b"\n", b"(;C[b])");
+        assert!(o.held.is_empty());
+        assert_eq!(&*o.text(8..15), b"(;C[b])");
+        // Read whole again: the parts so far are dropped.
+        o.restart();
+        o.push(b"", b"(;C[c])");
+        assert_eq!((o.len, &*o.text(0..7)), (7, &b"(;C[c])"[..]));
+        o.file
+            .as_mut()
+            .unwrap()
+            .commit(&sgf_formats::save::SaveOptions::default())
+            .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"(;C[c])");
+        assert_eq!(&*o.text(2..5), b"C[c");
+        // In memory, for standard output.
+        let mut m = Output::memory();
+        m.push(b"", b"(;C[a])");
+        m.push(b"\n", b"(;C[b])");
+        assert_eq!(
+            (m.held.as_slice(), &*m.text(8..15)),
+            (&b"(;C[a])\n(;C[b])"[..], &b"(;C[b])"[..])
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }
