@@ -32,11 +32,17 @@ fn main() {
             continue;
         }
         let (mut games, mut diags) = (0, 0);
+        let t = std::time::Instant::now();
         for _ in 0..rounds {
             let p = sgf_core::parse(&bytes);
             games = p.document.game_count();
             diags = p.diagnostics.len();
         }
-        println!("{path}: {games} games, {diags} diagnostics");
+        let secs = t.elapsed().as_secs_f64() / rounds as f64;
+        println!(
+            "{path}: {games} games, {diags} diagnostics, {:.1} ms a parse ({:.0} MB/s)",
+            secs * 1e3,
+            bytes.len() as f64 / secs / 1e6
+        );
     }
 }

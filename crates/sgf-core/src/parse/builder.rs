@@ -625,19 +625,50 @@ impl<'a> Builder<'a> {
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
         loop {
-            let before = doc.props.len();
-            pos = fast_props(src, pos, cur, doc, seen_at);
-            // A node gets at most one of each of the 128 known properties
-            // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
-            let added = doc.props.len() - before;
-            if added > 0 {
-                doc.nodes[cur as usize].plen += added as u16;
-            }
-            if !plain {
-                break;
-            }
-            while pos < src.len() && lexer::is_ws(src[pos]) {
-                pos += 1;
+            // The most common node of all, a move alone (`;B[pd]`) followed
+            // by `;`, `(` or `)`, or by a line break and one of them: what
+            // `fast_props` would make, without its general tests.
+            if plain
+                && let Some(&[c, b'[', x, y, b']', next, after]) = src.get(pos..pos + 7)
+                && (c == b'B' || c == b'W')
+                && x.is_ascii_lowercase()
+                && y.is_ascii_lowercase()
+                && (matches!(next, b';' | b'(' | b')')
+                    || (next == b'\n' && matches!(after, b';' | b'(' | b')')))
+            {
+                let key = if c == b'B' {
+                    props::id::B
+                } else {
+                    props::id::W
+                } as Key;
+                seen_at[key as usize] = cur;
+                let vstart = doc.values.len() as u32;
+                doc.values
+                    .push(ValueData::source(pos as u32 + 1, pos as u32 + 5, true));
+                doc.props.push(PropData {
+                    ident: pos as u32,
+                    vstart,
+                    vlen: 1,
+                    key,
+                    ident_len: 1,
+                });
+                doc.nodes[cur as usize].plen += 1;
+                pos += 5 + usize::from(next == b'\n');
+            } else {
+                let before = doc.props.len();
+                pos = fast_props(src, pos, cur, doc, seen_at);
+                // A node gets at most one of each of the 128 known properties
+                // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
+                let added = doc.props.len() - before;
+                if added > 0 {
+                    doc.nodes[cur as usize].plen += added as u16;
+                }
+                if !plain {
+                    break;
+                }
+                while pos < src.len() && lexer::is_ws(src[pos]) {
+                    pos += 1;
+                }
             }
             if src.get(pos) != Some(&b';') {
                 break;
