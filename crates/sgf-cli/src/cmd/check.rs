@@ -416,59 +416,6 @@ fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
     all
 }
 
-/// Runs `work` on every item on the thread pool, at most `window` items at
-/// a time, and hands the results to `take` in item order as they come: a
-/// core never waits for a batch's slowest item, and memory holds at most
-/// `window` results. Stops handing on (and starting work) once `take`
-/// returns false; returns whether every result was taken.
-fn in_order_window<T: Sync, R: Send>(
-    items: &[T],
-    window: usize,
-    work: impl Fn(&T) -> R + Sync,
-    mut take: impl FnMut(usize, R) -> bool,
-) -> bool {
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
-    let work = &work;
-    rayon::in_place_scope(|scope| {
-        let (mut started, mut done) = (0usize, 0usize);
-        let mut waiting: std::collections::BTreeMap<usize, R> = Default::default();
-        let mut ok = true;
-        loop {
-            while ok && started < items.len() && started - done < window.max(1) {
-                let (i, tx) = (started, tx.clone());
-                scope.spawn(move |_| {
-                    // The receiver is gone only once the caller stopped.
-                    let _ = tx.send((i, work(&items[i])));
-                });
-                started += 1;
-            }
-            if !ok || done == items.len() {
-                break;
-            }
-            // On a pool thread (files checked side by side), run other
-            // work while waiting rather than block the thread; a pool
-            // thread must not block on work that may be queued behind it.
-            let got = match rayon::yield_now() {
-                Some(rayon::Yield::Executed) => rx.try_recv().ok(),
-                Some(rayon::Yield::Idle) => {
-                    rx.recv_timeout(std::time::Duration::from_millis(1)).ok()
-                }
-                None => rx.recv().ok(),
-            };
-            let Some((i, r)) = got else { continue };
-            waiting.insert(i, r);
-            while let Some(r) = waiting.remove(&done) {
-                done += 1;
-                if !take(done - 1, r) {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        ok
-    })
-}
-
 /// Large collections are checked a part of about this many bytes at a
 /// time; half that with `fix`, where a part's repaired output and the
 /// document read again from it are held besides (so that peak memory stays
@@ -647,22 +594,32 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     joined.keep_changes = keep_changes;
     let mut whole = split.is_none();
     if let Some(split) = &split {
-        let check_part = |r: &std::ops::Range<usize>| {
-            let part = bytes[r.clone()].to_vec();
-            let mut read_opts = read_opts.clone();
-            read_opts.dialect_report = false;
-            input::load_bytes(path, part, Some("SGF"), &read_opts)
-                .map(|l| check_loaded(l, args, Some(split)))
-                .map_err(|e| format!("{e:#}"))
-        };
-        let window = 4 * rayon::current_num_threads().max(1);
-        whole = !in_order_window(&split.ranges, window, check_part, |i, res| match res {
-            Ok(r) if r.holds => {
-                joined.add(&bytes, split.ranges[i].clone(), r, false, allow);
-                true
+        let batch = 4 * rayon::current_num_threads().max(1);
+        for ranges in split.ranges.chunks(batch) {
+            let results: Vec<(std::ops::Range<usize>, Result<PartResult, String>)> = ranges
+                .par_iter()
+                .map(|r| {
+                    let part = bytes[r.clone()].to_vec();
+                    let mut read_opts = read_opts.clone();
+                    read_opts.dialect_report = false;
+                    let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
+                        .map(|l| check_loaded(l, args, Some(split)))
+                        .map_err(|e| format!("{e:#}"));
+                    (r.clone(), res)
+                })
+                .collect();
+            if results
+                .iter()
+                .any(|(_, r)| !r.as_ref().is_ok_and(|r| r.holds))
+            {
+                whole = true;
+                break;
             }
-            _ => false,
-        });
+            for (range, res) in results {
+                let r = res.expect("checked above");
+                joined.add(&bytes, range, r, false, allow);
+            }
+        }
     }
     if whole {
         let mut output = std::mem::replace(&mut joined.output, Output::memory());
@@ -1043,77 +1000,6 @@ fn human(r: &FileReport, args: &Args, color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn window_hands_results_in_order_and_stops_when_told() {
-        let items: Vec<u64> = (0..40).collect();
-        // Later items finish first: the order still holds.
-        let work = |&i: &u64| {
-            std::thread::sleep(std::time::Duration::from_micros(200 * (40 - i)));
-            i * 10
-        };
-        let mut seen = Vec::new();
-        assert!(in_order_window(&items, 5, work, |i, r| {
-            seen.push((i, r));
-            true
-        }));
-        assert_eq!(
-            seen,
-            (0..40).map(|i| (i as usize, i * 10)).collect::<Vec<_>>()
-        );
-        // Stopped at the fourth result: nothing after it is taken.
-        let mut taken = 0;
-        assert!(!in_order_window(&items, 5, work, |i, _| {
-            taken += 1;
-            i < 3
-        }));
-        assert_eq!(taken, 4);
-        // At most `window` results wait at a time, started or held.
-        let running = std::sync::atomic::AtomicUsize::new(0);
-        let most = std::sync::atomic::AtomicUsize::new(0);
-        in_order_window(
-            &items,
-            3,
-            |_| {
-                let now = running.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                most.fetch_max(now, std::sync::atomic::Ordering::SeqCst);
-                std::thread::sleep(std::time::Duration::from_micros(300));
-                running.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-            },
-            |_, _| true,
-        );
-        assert!(most.load(std::sync::atomic::Ordering::SeqCst) <= 3);
-    }
-
-    #[test]
-    fn window_inside_pool_threads_does_not_deadlock() {
-        // Files checked side by side on a small pool, each with its parts
-        // on the same pool (as a folder of large collections is checked).
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let sums: Vec<u64> = pool.install(|| {
-            (0..6u64)
-                .into_par_iter()
-                .map(|f| {
-                    let items: Vec<u64> = (0..30).collect();
-                    let mut sum = 0;
-                    in_order_window(
-                        &items,
-                        4,
-                        |&i| i + f,
-                        |_, r| {
-                            sum += r;
-                            true
-                        },
-                    );
-                    sum
-                })
-                .collect()
-        });
-        assert_eq!(sums, (0..6).map(|f| 435 + 30 * f).collect::<Vec<_>>());
-    }
 
     #[test]
     fn output_to_a_file_holds_nothing_in_memory_and_reads_back() {
