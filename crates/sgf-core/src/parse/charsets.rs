@@ -51,16 +51,17 @@ pub(super) fn resolve_charsets(
             .node(root)
             .get_known(props::id::CA)
             .and_then(|p| p.first());
-        let ca_span = ca.map(|v| v.span()).unwrap_or_default();
+        // Spans only for a diagnostic: working them out walks the root.
+        let ca_span = || ca.map(|v| v.span()).unwrap_or_default();
         let label = ca.map(|v| v.raw().to_vec());
-        let root_span = doc.node(root).span();
+        let root_span = || doc.node(root).span();
         let (enc, source) = choose_charset(
             region,
             start,
             label.as_deref(),
             whole_valid,
-            ca_span,
-            root_span,
+            &ca_span,
+            &root_span,
             diags,
         );
         let g = &mut doc.games[gi];
@@ -93,8 +94,8 @@ pub(super) fn choose_charset(
     region_start: usize,
     label: Option<&[u8]>,
     whole_valid: bool,
-    ca_span: Span,
-    root_span: Span,
+    ca_span: &dyn Fn() -> Span,
+    root_span: &dyn Fn() -> Span,
     diags: &mut Vec<Diagnostic>,
 ) -> (&'static Encoding, CharsetSource) {
     let declared = match label {
@@ -102,7 +103,7 @@ pub(super) fn choose_charset(
             Some(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
                 diags.push(Diagnostic::new(
                     Code::CharsetMismatch,
-                    ca_span,
+                    ca_span(),
                     format!(
                         "CA[{}] but the file is not UTF-16; the charset is detected from the bytes",
                         String::from_utf8_lossy(l)
@@ -114,7 +115,7 @@ pub(super) fn choose_charset(
             None => {
                 diags.push(Diagnostic::new(
                     Code::UnknownCharset,
-                    ca_span,
+                    ca_span(),
                     format!(
                         "unknown charset `{}`; the charset is detected from the bytes",
                         String::from_utf8_lossy(l)
@@ -141,7 +142,7 @@ pub(super) fn choose_charset(
         Why::DeclaredInvalid => {
             diags.push(Diagnostic::new(
                 Code::InvalidBytes,
-                ca_span,
+                ca_span(),
                 format!(
                     "byte sequences that are invalid in {}; shown as U+FFFD",
                     enc.name()
@@ -153,7 +154,7 @@ pub(super) fn choose_charset(
             if declared.is_some() {
                 diags.push(Diagnostic::new(
                     Code::CharsetMismatch,
-                    ca_span,
+                    ca_span(),
                     format!(
                         "CA says {} but the text is valid UTF-8; read as UTF-8",
                         label_text()
@@ -162,7 +163,7 @@ pub(super) fn choose_charset(
             } else {
                 diags.push(Diagnostic::new(
                     Code::CharsetDetected,
-                    root_span,
+                    root_span(),
                     "no CA property; the text is UTF-8",
                 ));
             }
@@ -173,7 +174,7 @@ pub(super) fn choose_charset(
             if !declared_utf8 {
                 diags.push(Diagnostic::new(
                     Code::CharsetDetected,
-                    root_span,
+                    root_span(),
                     "no CA property; the text is UTF-8",
                 ));
             }
@@ -196,7 +197,7 @@ pub(super) fn choose_charset(
             if declared.is_some() {
                 diags.push(Diagnostic::new(
                     Code::CharsetMismatch,
-                    ca_span,
+                    ca_span(),
                     format!(
                         "CA[{}] but the text is not in it; read as {}",
                         label_text(),
@@ -206,7 +207,7 @@ pub(super) fn choose_charset(
             } else {
                 diags.push(Diagnostic::new(
                     Code::CharsetDetected,
-                    root_span,
+                    root_span(),
                     format!("no CA property; the text looks like {}", enc.name()),
                 ));
             }
