@@ -57,6 +57,18 @@ pub(super) static VALUE_STOP: [bool; 256] = {
     t
 };
 
+/// The same in a game read charset-aware, and any byte ≥ 0x80: a
+/// double-byte character may end in `]` or `\\` (the general path reads it).
+pub(super) static VALUE_STOP_DBCS: [bool; 256] = {
+    let mut t = VALUE_STOP;
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t
+};
+
 pub(super) struct Builder<'a> {
     src: &'a [u8],
     pos: usize,
@@ -622,6 +634,11 @@ impl<'a> Builder<'a> {
             .stack
             .last()
             .is_some_and(|f| !f.junk && f.last == cur && f.first != NONE && !f.after_var);
+        let stop = if self.dbcs.is_some() {
+            &VALUE_STOP_DBCS
+        } else {
+            &VALUE_STOP
+        };
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
         loop {
@@ -656,7 +673,7 @@ impl<'a> Builder<'a> {
                 pos += 5 + usize::from(next == b'\n');
             } else {
                 let before = doc.props.len();
-                pos = fast_props(src, pos, cur, doc, seen_at);
+                pos = fast_props(src, pos, cur, doc, seen_at, stop);
                 // A node gets at most one of each of the 128 known properties
                 // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
                 let added = doc.props.len() - before;
@@ -946,8 +963,9 @@ impl<'a> Builder<'a> {
 
 /// The common shape `XY[ab]XY[cd]…` at `pos` in node `cur`: known one- or
 /// two-letter identifiers of non-text properties, short values without
-/// escapes. Returns where it stopped; anything else is left to
-/// [`Builder::property`]. The caller counts the properties into the node.
+/// escapes (`stop`: the bytes that end the quick scan of a value). Returns
+/// where it stopped; anything else is left to [`Builder::property`]. The
+/// caller counts the properties into the node.
 #[inline(always)]
 fn fast_props(
     src: &[u8],
@@ -955,6 +973,7 @@ fn fast_props(
     cur: u32,
     doc: &mut Document,
     seen_at: &mut [u32; 128],
+    stop: &[bool; 256],
 ) -> usize {
     // Room for the longest shape handled here, so indexing stays in bounds.
     while pos + 24 <= src.len() {
@@ -978,13 +997,10 @@ fn fast_props(
         // letters) first.
         let mut i = open + 1;
         let limit = open + 18;
-        if src[open + 3] == b']'
-            && !VALUE_STOP[src[open + 1] as usize]
-            && !VALUE_STOP[src[open + 2] as usize]
-        {
+        if src[open + 3] == b']' && !stop[src[open + 1] as usize] && !stop[src[open + 2] as usize] {
             i = open + 3;
         } else {
-            while i < limit && !VALUE_STOP[src[i] as usize] {
+            while i < limit && !stop[src[i] as usize] {
                 i += 1;
             }
         }

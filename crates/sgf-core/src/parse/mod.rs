@@ -523,3 +523,39 @@ mod tests {
         assert_eq!(g.charset(), "UTF-16LE");
     }
 }
+
+#[cfg(test)]
+mod dbcs_fast_path {
+    use super::*;
+
+    /// A value whose double-byte character ends in `]` is read the same
+    /// right after `;` (the fast path) as after white space (the general
+    /// path) when the game is read charset-aware.
+    #[test]
+    fn trail_bracket_in_a_non_text_value() {
+        // (The fast path wants room after the value: a long comment.)
+        let compact =
+            b"(;CA[Shift_JIS]C[\x83]\x83]];KM[\x83]6];B[aa]C[a long comment to end with])";
+        let spaced =
+            b"(;CA[Shift_JIS]C[\x83]\x83]]; KM[\x83]6]; B[aa]C[a long comment to end with])";
+        let values = |src: &[u8]| {
+            let p = parse(src);
+            let g = p.document.game(0).unwrap();
+            g.nodes()
+                .map(|n| {
+                    n.props()
+                        .map(|p| {
+                            (
+                                p.ident().to_string(),
+                                p.values().map(|v| v.raw().to_vec()).collect::<Vec<_>>(),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let a = values(compact);
+        assert_eq!(a, values(spaced));
+        assert_eq!(a[1], vec![("KM".to_string(), vec![b"\x83]6".to_vec()])]);
+    }
+}
