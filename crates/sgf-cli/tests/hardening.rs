@@ -235,12 +235,7 @@ fn a_failed_write_leaves_the_original_and_no_temporary_file() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("cannot write"), "{err}");
     assert_eq!(std::fs::read_to_string(&f).unwrap(), sgf);
-    let names: Vec<String> = std::fs::read_dir(&d)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, vec!["g.sgf".to_string()]);
+    assert_only_file(&d, "g.sgf");
 }
 
 /// The fix report shows text decoded in the file's charset (`KM[5。5]`),
@@ -341,10 +336,15 @@ fn a_write_failing_after_some_parts_still_reports_the_output() {
     assert_eq!(got["diagnostics"], want["diagnostics"]);
     assert_eq!(got["changes"], want["changes"]);
     assert_eq!(std::fs::read_to_string(&f).unwrap(), sgf);
-    let names: Vec<String> = std::fs::read_dir(&d)
+    assert_only_file(&d, "g.sgf");
+}
+
+/// The folder holds `name` and nothing else (no temporary file left).
+fn assert_only_file(dir: &std::path::Path, name: &str) {
+    let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, vec!["g.sgf".to_string()]);
+    assert_eq!(names, vec![name.to_string()]);
 }

@@ -382,6 +382,17 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
     }
 }
 
+/// The board's cells (row-major) with the `dead` stones taken off.
+fn without_dead(board: &Board, grid: &Grid, dead: &[Point]) -> Vec<u8> {
+    let mut cells = board.cells().to_vec();
+    for &p in dead {
+        if board.size().contains(p) {
+            cells[grid.index(p)] = 0;
+        }
+    }
+    cells
+}
+
 /// The points a player must fill before the end under territory scoring
 /// (Japanese rules, article 8 and its commentary): once the opponent has
 /// filled the dame around one of the player's chains, the chain would be
@@ -394,12 +405,7 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
 pub fn must_fill(board: &Board, dead: &[Point]) -> Vec<Point> {
     let size = board.size();
     let grid = Grid::of(size);
-    let mut cells = board.cells().to_vec();
-    for &p in dead {
-        if size.contains(p) {
-            cells[grid.index(p)] = 0;
-        }
-    }
+    let cells = without_dead(board, &grid, dead);
     let mut out: Vec<Point> = fill_points(&grid, &cells, &vec![false; cells.len()])
         .into_iter()
         .map(|i| grid.point(i))
@@ -523,12 +529,7 @@ impl Liberties {
 pub fn seki_points(board: &Board, dead: &[Point], seki: &[Point]) -> Vec<Point> {
     let size = board.size();
     let grid = Grid::of(size);
-    let mut cells = board.cells().to_vec();
-    for &p in dead {
-        if size.contains(p) {
-            cells[grid.index(p)] = 0;
-        }
-    }
+    let cells = without_dead(board, &grid, dead);
     // A stone named stands for its chain.
     let mut in_seki = vec![false; cells.len()];
     for &p in seki {
