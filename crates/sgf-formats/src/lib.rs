@@ -33,6 +33,7 @@ mod common;
 pub mod dialect;
 pub mod format;
 pub mod gib;
+pub mod input;
 pub mod ngf;
 pub mod registry;
 pub mod repair;

@@ -1,0 +1,223 @@
+//! Reading the bytes of a record: the one reader of files and standard
+//! input behind every front end (the `qipu` commands, the viewer, Python,
+//! the database).
+//!
+//! - Only regular files are read. A FIFO, a socket or a device named like a
+//!   record (`/dev/zero`, a `mkfifo x.sgf`) is refused before anything is
+//!   read: a FIFO would block the reader for ever and a device would fill
+//!   memory. On Unix the file is opened without blocking and checked on the
+//!   open handle, so a file swapped for a FIFO after it was listed cannot
+//!   block either.
+//! - Input is bounded: more than [`MAX_INPUT_BYTES`] (the parser's own
+//!   limit) is refused with [`InputError::TooLarge`] instead of being cut,
+//!   so that nothing downstream (a repair, a conversion) can write a
+//!   truncated record over a whole one.
+
+use std::io::Read;
+use std::path::Path;
+
+/// The largest input read, in bytes: 1 GiB, what the parser reads whole
+/// (`sgf_core::ParseOptions::max_bytes`). Larger files would be cut.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Why an input could not be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum InputError {
+    /// Not a regular file: a directory, a FIFO, a socket or a device.
+    NotRegular(&'static str),
+    /// Larger than the limit (the limit, in bytes).
+    TooLarge(u64),
+    /// The operating system refused.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::NotRegular(what) => {
+                write!(f, "it is {what}, not a regular file; only files are read")
+            }
+            InputError::TooLarge(limit) => write!(
+                f,
+                "larger than {}, the most a record file may hold; nothing was read",
+                human_bytes(*limit)
+            ),
+            InputError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for InputError {
+    fn from(e: std::io::Error) -> Self {
+        InputError::Io(e)
+    }
+}
+
+/// `1 GiB`, `512 MiB`, `300 bytes`.
+pub fn human_bytes(n: u64) -> String {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
+        format!("{} GiB", n >> 30)
+    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// What a file type is, in words, for a message.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    if t.is_dir() {
+        return "a directory";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
+}
+
+/// Whether `path` is a regular file (links followed), without opening it:
+/// what a listing checks before offering a file.
+///
+/// # Errors
+/// When it cannot be examined, or is not a regular file.
+pub fn check_regular(path: &Path) -> Result<std::fs::Metadata, InputError> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() {
+        Ok(meta)
+    } else {
+        Err(InputError::NotRegular(kind_of(meta.file_type())))
+    }
+}
+
+/// Reads the regular file at `path` (links followed), at most `limit` bytes
+/// (see the module docs).
+///
+/// # Errors
+/// When it cannot be opened or read, is not a regular file, or is larger
+/// than `limit`.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    // Refused before opening: opening a FIFO for reading blocks until a
+    // writer comes (the non-blocking open below is the guard for a file
+    // swapped in between).
+    check_regular(path)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = opts.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(InputError::NotRegular(kind_of(meta.file_type())));
+    }
+    if meta.len() > limit {
+        return Err(InputError::TooLarge(limit));
+    }
+    // The file may grow while it is read: the limit holds whatever it says.
+    read_bounded(&mut file, limit, meta.len())
+}
+
+/// Reads a stream (standard input) to its end, at most `limit` bytes.
+///
+/// # Errors
+/// When the read fails or the stream holds more than `limit` bytes.
+pub fn read_stream(r: &mut dyn Read, limit: u64) -> Result<Vec<u8>, InputError> {
+    read_bounded(r, limit, 0)
+}
+
+fn read_bounded(r: &mut dyn Read, limit: u64, hint: u64) -> Result<Vec<u8>, InputError> {
+    let mut buf = Vec::with_capacity(hint.min(limit) as usize);
+    r.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(InputError::TooLarge(limit));
+    }
+    Ok(buf)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("qipu-input-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn regular_files_are_read_and_bounded() {
+        let d = tmp("bounded");
+        let p = d.join("g.sgf");
+        std::fs::write(&p, "(;GM[1])").unwrap();
+        assert_eq!(read_file(&p, 100).unwrap(), b"(;GM[1])");
+        assert_eq!(read_file(&p, 8).unwrap(), b"(;GM[1])");
+        let e = read_file(&p, 7).unwrap_err();
+        assert!(matches!(e, InputError::TooLarge(7)), "{e}");
+        assert!(e.to_string().contains("7 bytes"), "{e}");
+        let e = read_file(&d, 100).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let e = read_file(&d.join("missing.sgf"), 100).unwrap_err();
+        assert!(matches!(e, InputError::Io(_)), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn devices_and_fifos_are_refused_at_once() {
+        let e = read_file(Path::new("/dev/zero"), MAX_INPUT_BYTES).unwrap_err();
+        assert!(e.to_string().contains("character device"), "{e}");
+        let d = tmp("fifo");
+        let fifo = d.join("pipe.sgf");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            // No writer ever comes: a blocking read would never return.
+            let e = read_file(&fifo, MAX_INPUT_BYTES).unwrap_err();
+            assert!(e.to_string().contains("FIFO"), "{e}");
+            assert!(check_regular(&fifo).is_err());
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn streams_are_bounded() {
+        let mut zeros = std::io::repeat(0);
+        let e = read_stream(&mut zeros, 1 << 20).unwrap_err();
+        assert!(e.to_string().contains("1 MiB"), "{e}");
+        let mut s: &[u8] = b"(;)";
+        assert_eq!(read_stream(&mut s, 3).unwrap(), b"(;)");
+        assert_eq!(human_bytes(MAX_INPUT_BYTES), "1 GiB");
+    }
+}
