@@ -1,10 +1,10 @@
 //! Reading inputs: files, `-` for stdin, in any format `sgf-formats` reads.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use sgf_core::Parsed;
+use sgf_formats::save::Destination;
 
 /// A file read and parsed.
 pub struct Loaded {
@@ -22,16 +22,15 @@ pub struct Loaded {
     pub original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
 }
 
-/// Reads a path, `-` meaning standard input.
+/// Reads a path, `-` meaning standard input: only regular files, at most
+/// [`sgf_formats::input::MAX_INPUT_BYTES`] (see [`sgf_formats::input`]).
 pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file, read_stream};
     if path == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .context("cannot read standard input")?;
-        Ok(v)
+        read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .context("cannot read standard input")
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {path}"))
+        read_file(Path::new(path), MAX_INPUT_BYTES).with_context(|| format!("cannot read {path}"))
     }
 }
 
@@ -89,21 +88,52 @@ pub fn display_name(path: &str) -> String {
     }
 }
 
-/// Writes bytes to `out` (a path) or standard output.
+/// Where an output goes: the file `out` (replaced safely: see
+/// [`sgf_formats::save::Destination`]), or standard output for `None` or
+/// `-`. Nothing is in place until [`commit`] is called.
+///
+/// # Errors
+/// When `out` cannot be written (a symbolic link, a directory, a read-only
+/// file, a folder that does not exist).
+pub fn create_output(out: Option<&str>) -> Result<Destination> {
+    Destination::open(out.map(Path::new))
+        .with_context(|| format!("cannot write {}", out.unwrap_or("-")))
+}
+
+/// Puts an output in place (see [`create_output`]).
+///
+/// # Errors
+/// When writing failed or the file could not be replaced; a file replaced
+/// is then as it was.
+pub fn commit(out: Destination, name: Option<&str>) -> Result<()> {
+    out.commit().with_context(|| match name {
+        Some(n) if n != "-" => format!("cannot write {n}"),
+        _ => "cannot write to standard output".to_string(),
+    })?;
+    Ok(())
+}
+
+/// Writes bytes to `out` (a path) or standard output (see [`create_output`]).
+///
+/// # Errors
+/// When they cannot be written; a file replaced is then as it was.
 pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
-    match out {
-        Some(p) if p != "-" => {
-            std::fs::write(p, bytes).with_context(|| format!("cannot write {p}"))
-        }
-        _ => {
-            let mut so = std::io::stdout().lock();
-            so.write_all(bytes)
-                .context("cannot write to standard output")?;
-            so.flush().ok();
-            Ok(())
-        }
-    }
+    let mut dest = create_output(out)?;
+    // A failure is kept by the destination and returned by the commit.
+    let _ = dest.write_all(bytes);
+    commit(dest, out)
+}
+
+/// Writes a whole file (one of several a command makes in a folder),
+/// replaced safely (see [`sgf_formats::save::replace_file`]).
+///
+/// # Errors
+/// When it cannot be written; a file replaced is then as it was.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    sgf_formats::save::replace_file(path, bytes, &sgf_formats::save::SaveOptions::default())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 /// Rewrites the SGF dialects of a loaded record in FF[4] form (what `fmt`

@@ -70,8 +70,32 @@ pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
     }
 }
 
+/// On SIGINT, SIGTERM or SIGHUP, the temporary files of the saves under
+/// way are removed before the process exits (with 128 + the signal, as a
+/// shell reports a process the signal killed): an interrupted save leaves
+/// its target as it was and nothing beside it.
+#[cfg(unix)]
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("qipu-signals".into())
+        .spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                sgf_formats::save::remove_live_temporaries();
+                std::process::exit(128 + sig);
+            }
+        });
+}
+
+#[cfg(not(unix))]
+fn clean_up_on_signals() {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    clean_up_on_signals();
     let result = match &cli.command {
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),

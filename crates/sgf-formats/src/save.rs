@@ -14,11 +14,22 @@
 //! - Optionally: the file on disk must still be what was read
 //!   ([`Fingerprint`]), the replaced bytes are kept as `X.bak`, and the
 //!   file as it was first opened is kept once as `X.orig`.
+//! - Temporary files are named `.X.qipu-tmp-` and 16 hex digits, and their
+//!   writer holds a lock on them while it lives. A process killed while
+//!   writing leaves one behind: the next replacement in that directory
+//!   removes those whose lock is free ([`sweep_stale`]), and a program can
+//!   remove its own at a signal ([`remove_live_temporaries`]).
+//! - [`Destination`] is the one writer of every output a program makes: a
+//!   file replaced as above, standard output, or a pipe or device named as
+//!   the output (written directly: there is nothing there to lose).
 
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 /// A cheap summary of a file's content, to tell whether it changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,9 +181,10 @@ impl Replacement {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        sweep_once(dir);
         let mut attempt = 0u32;
         loop {
-            let tmp = dir.join(format!(".{name}.qipu-tmp-{:016x}", random_u64(attempt)));
+            let tmp = dir.join(format!(".{name}{TMP_MARK}{:016x}", random_u64(attempt)));
             let mut opts = OpenOptions::new();
             // Readable too: what was written can be read back (see `read_at`).
             opts.read(true).write(true).create_new(true);
@@ -183,6 +195,10 @@ impl Replacement {
             }
             match opts.open(&tmp) {
                 Ok(f) => {
+                    // Held while this process lives: a later sweep tells a
+                    // file being written from one left by a killed writer.
+                    let _ = f.try_lock();
+                    register_live(&tmp);
                     r.tmp = Some((tmp, f));
                     break;
                 }
@@ -277,8 +293,14 @@ impl Replacement {
     fn remove_tmp(&mut self) {
         if let Some((p, f)) = self.tmp.take() {
             let _ = fs::remove_file(&p);
+            unregister_live(&p);
             self.kept = Some(f);
         }
+    }
+
+    /// The path being replaced.
+    pub fn target(&self) -> &Path {
+        &self.target
     }
 
     /// Checks the target (see [`replace_file`]), keeps the original and the
@@ -402,6 +424,7 @@ impl Replacement {
         if done.is_err() {
             let _ = fs::remove_file(&tmp);
         }
+        unregister_live(&tmp);
         self.kept = Some(file);
         done
     }
@@ -411,6 +434,339 @@ impl Drop for Replacement {
     fn drop(&mut self) {
         if let Some((p, _)) = self.tmp.take() {
             let _ = fs::remove_file(&p);
+            unregister_live(&p);
+        }
+    }
+}
+
+/// What every temporary file's name holds between the target's name and
+/// its 16 hex digits.
+const TMP_MARK: &str = ".qipu-tmp-";
+
+/// A temporary file whose writer is gone but that is younger than this is
+/// left alone: its writer may have created it and not locked it yet.
+const STALE_AFTER: Duration = Duration::from_secs(2);
+
+/// Where locks cannot be taken (some network file systems), a temporary
+/// file is taken as stale only after this long.
+const STALE_UNLOCKABLE_AFTER: Duration = Duration::from_secs(24 * 3600);
+
+/// The temporary files this process is writing, for [`remove_live_temporaries`].
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The directories swept by this process (each once).
+static SWEPT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+fn register_live(p: &Path) {
+    if let Ok(mut l) = LIVE.lock() {
+        l.push(p.to_path_buf());
+    }
+}
+
+fn unregister_live(p: &Path) {
+    if let Ok(mut l) = LIVE.lock()
+        && let Some(i) = l.iter().position(|x| x == p)
+    {
+        l.swap_remove(i);
+    }
+}
+
+/// Removes the temporary files this process is writing, and returns how
+/// many: for a signal handler (SIGINT, SIGTERM) before the process exits,
+/// so that an interrupted save leaves the target as it was and nothing
+/// beside it.
+pub fn remove_live_temporaries() -> usize {
+    let Ok(mut l) = LIVE.lock() else {
+        return 0;
+    };
+    let n = l.len();
+    for p in l.drain(..) {
+        let _ = fs::remove_file(p);
+    }
+    n
+}
+
+/// Whether `name` is a temporary file's name (`.X.qipu-tmp-` + 16 hex digits).
+pub fn is_temporary_name(name: &str) -> bool {
+    let Some(i) = name.rfind(TMP_MARK) else {
+        return false;
+    };
+    let hex = &name[i + TMP_MARK.len()..];
+    name.starts_with('.')
+        && i > 1
+        && hex.len() == 16
+        && hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn sweep_once(dir: &Path) {
+    let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let first = SWEPT
+        .lock()
+        .map(|mut s| s.get_or_insert_with(HashSet::new).insert(key))
+        .unwrap_or(false);
+    if first {
+        sweep_stale(dir);
+    }
+}
+
+/// Removes the temporary files that interrupted replacements left in `dir`
+/// (a process killed while writing), and returns how many: only regular
+/// files named as this module names them ([`is_temporary_name`]) whose
+/// lock no living writer holds, and that are older than two seconds (or
+/// a day, where the file system takes no locks). A replacement sweeps its
+/// directory the first time a process writes there.
+pub fn sweep_stale(dir: &Path) -> usize {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = SystemTime::now();
+    let mut removed = 0;
+    for e in rd.flatten() {
+        let name = e.file_name();
+        if !name.to_str().is_some_and(is_temporary_name) {
+            continue;
+        }
+        let path = e.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        if !meta.is_file() || age < STALE_AFTER {
+            continue;
+        }
+        let Ok(f) = File::open(&path) else {
+            continue;
+        };
+        let stale = match f.try_lock() {
+            Ok(()) => true,
+            Err(fs::TryLockError::WouldBlock) => false,
+            Err(fs::TryLockError::Error(_)) => age >= STALE_UNLOCKABLE_AFTER,
+        };
+        if stale && fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Where an output goes: see [`Destination::open`].
+#[derive(Debug)]
+enum Sink {
+    Stdout,
+    File(Replacement),
+    /// A FIFO or a character device named as the output (`/dev/null`).
+    Special(File),
+}
+
+/// The one writer of a program's outputs (`-o FILE`, or standard output):
+/// a regular file is replaced safely ([`Replacement`]: a temporary file
+/// renamed over it at [`Destination::commit`], never written through a
+/// symbolic link, left as it was on any failure or when the destination
+/// is dropped uncommitted); standard output and a FIFO or device named as
+/// the output are written as the bytes come. Writes are buffered.
+///
+/// ```
+/// use std::io::Write;
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = std::env::temp_dir().join(format!("qipu-dest-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("out.sgf");
+/// let mut out = sgf_formats::save::Destination::open(Some(&path))?;
+/// out.write_all(b"(;GM[1])")?;
+/// out.commit()?;
+/// assert_eq!(std::fs::read(&path)?, b"(;GM[1])");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Destination {
+    sink: Sink,
+    buf: Vec<u8>,
+    /// The first failure to write (kept for the commit).
+    failed: Option<std::io::Error>,
+}
+
+const DEST_BUF: usize = 64 << 10;
+
+impl Destination {
+    /// Standard output.
+    pub fn stdout() -> Destination {
+        Destination::of(Sink::Stdout)
+    }
+
+    fn of(sink: Sink) -> Destination {
+        Destination {
+            sink,
+            buf: Vec::with_capacity(DEST_BUF),
+            failed: None,
+        }
+    }
+
+    /// Standard output for `None` or `-`, else the file at `path` (see
+    /// the type's docs). What cannot be replaced is refused now, before
+    /// anything is made: a symbolic link, a directory, a read-only file.
+    ///
+    /// # Errors
+    /// See [`SaveError`].
+    pub fn open(path: Option<&Path>) -> Result<Destination, SaveError> {
+        let Some(path) = path.filter(|p| *p != Path::new("-")) else {
+            return Ok(Destination::stdout());
+        };
+        match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(SaveError::NotRegular("a symbolic link"));
+            }
+            Ok(m) if m.is_dir() => return Err(SaveError::NotRegular("a directory")),
+            Ok(m) if !m.is_file() => return Destination::special(path, &m),
+            Ok(m) if m.permissions().readonly() => return Err(SaveError::ReadOnly),
+            _ => {}
+        }
+        let mut r = Replacement::begin(path);
+        if let Some(e) = r.failed.take() {
+            return Err(e);
+        }
+        Ok(Destination::of(Sink::File(r)))
+    }
+
+    #[cfg(unix)]
+    fn special(path: &Path, m: &fs::Metadata) -> Result<Destination, SaveError> {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let t = m.file_type();
+        if !(t.is_fifo() || t.is_char_device()) {
+            return Err(SaveError::NotRegular("a special file"));
+        }
+        // Non-blocking: a FIFO nobody reads is refused at once (ENXIO), not waited on.
+        let f = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+            .map_err(|e| SaveError::Io(format!("cannot write {}", path.display()), e))?;
+        Ok(Destination::of(Sink::Special(f)))
+    }
+
+    #[cfg(not(unix))]
+    fn special(_: &Path, _: &fs::Metadata) -> Result<Destination, SaveError> {
+        Err(SaveError::NotRegular("a special file"))
+    }
+
+    /// Whether this writes to standard output.
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.sink, Sink::Stdout)
+    }
+
+    /// The file being replaced, if this is one.
+    pub fn replacement(&mut self) -> Option<&mut Replacement> {
+        match &mut self.sink {
+            Sink::File(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn flush_buf(&mut self) -> std::io::Result<()> {
+        if let Some(e) = &self.failed {
+            return Err(std::io::Error::new(e.kind(), e.to_string()));
+        }
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let r = match &mut self.sink {
+            Sink::Stdout => std::io::stdout().lock().write_all(&self.buf),
+            Sink::Special(f) => write_blocking(f, &self.buf),
+            Sink::File(r) => {
+                if r.write(&self.buf) {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::other(r.failed.as_ref().map_or_else(
+                        || "write failed".to_string(),
+                        |e| e.to_string(),
+                    )))
+                }
+            }
+        };
+        self.buf.clear();
+        if let Err(e) = &r {
+            self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+        r
+    }
+
+    /// Writes what is left and puts it in place: for a file, the checks and
+    /// the rename of [`Replacement::commit`] with `opts`.
+    ///
+    /// # Errors
+    /// The first failure to write, or why the file could not be replaced;
+    /// a file replaced is then as it was.
+    pub fn commit_with(mut self, opts: &SaveOptions<'_>) -> Result<Saved, SaveError> {
+        let flushed = self.flush_buf();
+        match &mut self.sink {
+            Sink::File(r) => r.commit(opts),
+            Sink::Stdout => {
+                flushed
+                    .and_then(|()| std::io::stdout().lock().flush())
+                    .map_err(|e| SaveError::Io("cannot write to standard output".into(), e))?;
+                Ok(Saved::default())
+            }
+            Sink::Special(f) => {
+                flushed
+                    .and_then(|()| f.flush())
+                    .map_err(|e| SaveError::Io("cannot write the output".into(), e))?;
+                Ok(Saved::default())
+            }
+        }
+    }
+
+    /// [`Destination::commit_with`] with the default options.
+    ///
+    /// # Errors
+    /// See [`Destination::commit_with`].
+    pub fn commit(self) -> Result<Saved, SaveError> {
+        self.commit_with(&SaveOptions::default())
+    }
+}
+
+/// Writes all of `buf` to a file opened without blocking (a pipe whose
+/// reader is slow answers "would block": wait and go on).
+fn write_blocking(f: &mut File, mut buf: &[u8]) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match f.write(buf) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => buf = &buf[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+impl Write for Destination {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.buf.len() + bytes.len() > DEST_BUF {
+            self.flush_buf()?;
+        }
+        if bytes.len() >= DEST_BUF {
+            self.buf.extend_from_slice(bytes);
+            self.flush_buf()?;
+        } else {
+            self.buf.extend_from_slice(bytes);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.flush_buf()?;
+        match &mut self.sink {
+            Sink::Stdout => std::io::stdout().lock().flush(),
+            _ => Ok(()),
         }
     }
 }
@@ -648,5 +1004,134 @@ mod tests {
         let target = d.join("missing-dir").join("g.sgf");
         assert!(replace_file(&target, b"new", &SaveOptions::default()).is_err());
         assert!(leftovers(&d).is_empty());
+    }
+
+    fn backdate(p: &Path) {
+        let f = File::options().write(true).open(p).unwrap();
+        f.set_modified(SystemTime::now() - Duration::from_secs(60))
+            .unwrap();
+    }
+
+    #[test]
+    fn temporary_files_of_killed_writers_are_swept_and_live_ones_kept() {
+        let d = tmp("sweep");
+        assert!(is_temporary_name(".g.sgf.qipu-tmp-0123456789abcdef"));
+        assert!(!is_temporary_name("g.sgf.qipu-tmp-0123456789abcdef"));
+        assert!(!is_temporary_name(".g.sgf.qipu-tmp-0123456789ABCDEF"));
+        assert!(!is_temporary_name(".g.sgf.qipu-tmp-0123"));
+        assert!(!is_temporary_name("..qipu-tmp-0123456789abcdef"));
+        // Left by a killed writer: no lock, old.
+        let dead = d.join(".g.sgf.qipu-tmp-00000000000000aa");
+        fs::write(&dead, "half a file").unwrap();
+        backdate(&dead);
+        // Being written: locked by its writer.
+        let live = d.join(".h.sgf.qipu-tmp-00000000000000bb");
+        fs::write(&live, "being written").unwrap();
+        backdate(&live);
+        let held = File::open(&live).unwrap();
+        held.try_lock().unwrap();
+        // Just made: its writer may not have locked it yet.
+        let young = d.join(".i.sgf.qipu-tmp-00000000000000cc");
+        fs::write(&young, "new").unwrap();
+        // Not ours: a user's file, a link with our name.
+        let mine = d.join("notes.qipu-tmp-00000000000000dd");
+        fs::write(&mine, "keep").unwrap();
+        backdate(&mine);
+        let outside = d.join("outside.txt");
+        fs::write(&outside, "precious").unwrap();
+        symlink(&outside, d.join(".j.sgf.qipu-tmp-00000000000000ee")).unwrap();
+        assert_eq!(sweep_stale(&d), 1);
+        assert!(!dead.exists());
+        assert!(live.exists() && young.exists() && mine.exists());
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+        drop(held);
+        assert_eq!(sweep_stale(&d), 1);
+        assert!(!live.exists());
+    }
+
+    #[test]
+    fn a_replacement_sweeps_its_directory_and_locks_its_own_file() {
+        let d = tmp("sweep-begin");
+        let dead = d.join(".g.sgf.qipu-tmp-00000000000000aa");
+        fs::write(&dead, "half a file").unwrap();
+        backdate(&dead);
+        let x = d.join("g.sgf");
+        let mut r = Replacement::begin(&x);
+        assert!(!dead.exists(), "swept when the directory is first written");
+        r.write(b"(;)");
+        // Its own temporary file is locked, so another sweep keeps it.
+        let own = d.join(&leftovers(&d)[0]);
+        backdate(&own);
+        assert_eq!(sweep_stale(&d), 0);
+        // Listed for a signal handler ([`remove_live_temporaries`]; not
+        // called here: it would remove other tests' files too), and no
+        // longer once committed.
+        assert!(LIVE.lock().unwrap().contains(&own));
+        r.commit(&SaveOptions::default()).unwrap();
+        assert!(!LIVE.lock().unwrap().contains(&own));
+        assert!(leftovers(&d).is_empty());
+        assert_eq!(fs::read(&x).unwrap(), b"(;)");
+    }
+
+    #[test]
+    fn destinations_refuse_links_early_and_write_devices_directly() {
+        use std::io::Write;
+        let d = tmp("dest");
+        let outside = d.join("outside.txt");
+        fs::write(&outside, "precious").unwrap();
+        let link = d.join("out.sgf");
+        symlink(&outside, &link).unwrap();
+        assert!(matches!(
+            Destination::open(Some(&link)),
+            Err(SaveError::NotRegular("a symbolic link"))
+        ));
+        assert!(matches!(
+            Destination::open(Some(&d)),
+            Err(SaveError::NotRegular("a directory"))
+        ));
+        let ro = d.join("ro.sgf");
+        fs::write(&ro, "old").unwrap();
+        fs::set_permissions(&ro, fs::Permissions::from_mode(0o444)).unwrap();
+        assert!(matches!(
+            Destination::open(Some(&ro)),
+            Err(SaveError::ReadOnly)
+        ));
+        assert!(Destination::open(Some(&d.join("no-dir/x.sgf"))).is_err());
+        // Written in pieces larger and smaller than the buffer.
+        let x = d.join("x.sgf");
+        fs::write(&x, "old").unwrap();
+        let mut out = Destination::open(Some(&x)).unwrap();
+        let big = vec![b'a'; 3 * DEST_BUF + 5];
+        out.write_all(b"(;C[").unwrap();
+        out.write_all(&big).unwrap();
+        out.write_all(b"])").unwrap();
+        assert_eq!(
+            fs::read_to_string(&x).unwrap(),
+            "old",
+            "in place only at the commit"
+        );
+        out.commit().unwrap();
+        assert_eq!(fs::read(&x).unwrap().len(), big.len() + 6);
+        // Dropped uncommitted: as it was, nothing left behind.
+        let mut out = Destination::open(Some(&x)).unwrap();
+        out.write_all(&big).unwrap();
+        drop(out);
+        assert_eq!(fs::read(&x).unwrap().len(), big.len() + 6);
+        assert!(leftovers(&d).is_empty());
+        // A device is written directly.
+        let mut null = Destination::open(Some(Path::new("/dev/null"))).unwrap();
+        null.write_all(&big).unwrap();
+        null.commit().unwrap();
+        // A FIFO nobody reads is refused at once, not waited on.
+        let fifo = d.join("pipe.sgf");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            assert!(Destination::open(Some(&fifo)).is_err());
+        }
+        assert!(Destination::open(None).unwrap().is_stdout());
+        assert!(Destination::open(Some(Path::new("-"))).unwrap().is_stdout());
     }
 }

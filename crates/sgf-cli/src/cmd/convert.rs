@@ -108,8 +108,7 @@ pub fn run(args: &Args) -> Result<u8> {
                 let n = doc.game_count();
                 for gi in 0..n {
                     let p = out_path(Path::new(d), file, Some((gi, n)), &mut used);
-                    std::fs::write(&p, game_to_canonical_bytes(doc, gi, &wo))
-                        .with_context(|| format!("cannot write {}", p.display()))?;
+                    input::write_file(&p, &game_to_canonical_bytes(doc, gi, &wo))?;
                 }
                 if !args.quiet {
                     eprintln!("{file}: {} → {n} file(s) in {d}", loaded.format);
@@ -117,8 +116,7 @@ pub fn run(args: &Args) -> Result<u8> {
             }
             Some(d) => {
                 let p = out_path(Path::new(d), file, None, &mut used);
-                std::fs::write(&p, to_canonical_bytes(doc, &wo))
-                    .with_context(|| format!("cannot write {}", p.display()))?;
+                input::write_file(&p, &to_canonical_bytes(doc, &wo))?;
                 if !args.quiet {
                     eprintln!("{file}: {} → {}", loaded.format, p.display());
                 }

@@ -128,12 +128,8 @@ fn lines_of(path: &Path) -> (Vec<String>, bool) {
 pub fn run(args: &Args) -> Result<u8> {
     let files = walk::collect(&args.paths)?;
     let pb = walk::progress(files.len(), args.quiet);
-    let mut out: Box<dyn Write> = match args.output.as_deref() {
-        Some(p) if p != "-" => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {p}"))?,
-        )),
-        _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    // Checked before any file is read; in place only once all is written.
+    let mut out = crate::input::create_output(args.output.as_deref())?;
     let (mut games, mut with_errors) = (0usize, 0usize);
     for chunk in files.chunks(CHUNK) {
         let results: Vec<(Vec<String>, bool)> = chunk
@@ -154,7 +150,7 @@ pub fn run(args: &Args) -> Result<u8> {
             }
         }
     }
-    out.flush().context("cannot write the output")?;
+    crate::input::commit(out, args.output.as_deref())?;
     pb.finish_and_clear();
     if !args.quiet {
         eprintln!(

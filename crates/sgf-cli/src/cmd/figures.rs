@@ -102,12 +102,14 @@ pub fn run(args: &Args) -> Result<u8> {
                 .to_image(theme, args.size, format)
                 .with_context(|| format!("cannot draw figure {}", f.number))?,
         };
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        crate::input::write_file(&path, &bytes)?;
     }
     let title = figures_title(doc, game, &format!("{} – game {}", loaded.name, args.game));
     let index = dir.join("index.html");
-    std::fs::write(&index, figures_html(&title, &figs, Pictures::Files(ext)))
-        .with_context(|| format!("cannot write {}", index.display()))?;
+    crate::input::write_file(
+        &index,
+        figures_html(&title, &figs, Pictures::Files(ext)).as_bytes(),
+    )?;
     eprintln!("{} figure(s) written to {}", figs.len(), dir.display());
     Ok(0)
 }
