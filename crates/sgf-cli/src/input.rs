@@ -79,6 +79,22 @@ pub fn load_bytes(
     })
 }
 
+/// A record read by the library from `bytes` (a part of them, or all),
+/// as the commands hold it: a converted record keeps its input, where its
+/// diagnostics point.
+pub fn wrap(path: &str, bytes: &[u8], loaded: sgf_formats::Loaded) -> Loaded {
+    let original = loaded
+        .converted
+        .then(|| (bytes.to_vec(), loaded.encoding()));
+    Loaded {
+        name: display_name(path),
+        parsed: loaded.parsed,
+        format: loaded.format,
+        charset: loaded.charset,
+        original,
+    }
+}
+
 /// The name a path is shown by (`<stdin>` for `-`).
 pub fn display_name(path: &str) -> String {
     if path == "-" {

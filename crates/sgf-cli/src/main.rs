@@ -12,6 +12,7 @@ use sgf_core::Severity;
 
 mod cmd;
 mod input;
+mod parts;
 mod walk;
 
 use sgf_report as report;

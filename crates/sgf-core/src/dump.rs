@@ -1,42 +1,241 @@
 //! The whole collection as it was read, as an indented listing (what
-//! `qipu dump` prints, and the fixture snapshots show). Values are
-//! decoded, escapes resolved and soft line breaks removed.
+//! `qipu dump` prints, and the fixture snapshots show) or as JSON (`qipu
+//! dump --json`). Values are decoded, escapes resolved and soft line
+//! breaks removed. Both are written as they are made, node by node, so
+//! that a large game costs no more than its tree.
 
-use std::collections::HashMap;
+use std::io::{self, Write};
 
-use crate::doc::{Document, NodeId};
+use crate::doc::{Document, Game};
 
 /// An indented listing: one line per node, `number depth-indent props`.
 pub fn listing(doc: &Document) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
+    let mut out = Vec::new();
+    let _ = write_listing(doc, 0, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the [`listing`] of `doc`, whose first game is game
+/// `first_game` (from 0) of the file (a part of a collection read alone).
+///
+/// # Errors
+/// When `out` fails.
+pub fn write_listing(doc: &Document, first_game: usize, out: &mut dyn Write) -> io::Result<()> {
+    let mut line = String::new();
     for game in doc.games() {
-        let _ = writeln!(s, "game {} ({})", game.index(), game.charset());
-        let mut depth: HashMap<NodeId, usize> = HashMap::new();
+        writeln!(
+            out,
+            "game {} ({})",
+            game.index() + first_game,
+            game.charset()
+        )?;
+        let mut depth = Depths::default();
         for (i, node) in game.nodes().enumerate() {
-            let d = node
-                .parent()
-                .map_or(0, |p| depth[&p.id()] + usize::from(p.child_count() > 1));
-            depth.insert(node.id(), d);
-            let _ = write!(s, "{:>5} {}", i, "  ".repeat(d.min(40)));
+            let d = node.parent().map_or(0, |p| {
+                depth.get(p.id().index()) + usize::from(p.child_count() > 1)
+            });
+            depth.set(node.id().index(), d);
+            line.clear();
+            use std::fmt::Write as _;
+            let _ = write!(line, "{:>5} {}", i, "  ".repeat(d.min(40)));
             if node.props().len() == 0 {
-                s.push(';');
+                line.push(';');
             }
             for p in node.props() {
-                s.push_str(p.ident());
+                line.push_str(p.ident());
                 for v in p.values() {
                     let t = v.decoded();
-                    let _ = write!(
-                        s,
-                        "[{}]",
-                        t.replace('\\', "\\\\")
-                            .replace('\n', "\\n")
-                            .replace('\r', "\\r")
-                    );
+                    line.push('[');
+                    for c in t.chars() {
+                        match c {
+                            '\\' => line.push_str("\\\\"),
+                            '\n' => line.push_str("\\n"),
+                            '\r' => line.push_str("\\r"),
+                            c => line.push(c),
+                        }
+                    }
+                    line.push(']');
                 }
             }
-            s.push('\n');
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
         }
     }
-    s
+    Ok(())
+}
+
+/// A value per node, indexed by arena index (a game's nodes are mostly
+/// contiguous in the arena: a vector, not a map).
+#[derive(Default)]
+struct Depths {
+    base: usize,
+    v: Vec<u32>,
+}
+
+impl Depths {
+    fn set(&mut self, index: usize, d: usize) {
+        if self.v.is_empty() {
+            self.base = index;
+        }
+        if index < self.base {
+            // Nodes of a game before its root in the arena (an edit):
+            // make room in front.
+            let more = self.base - index;
+            self.v.splice(0..0, std::iter::repeat_n(0, more));
+            self.base = index;
+        }
+        let i = index - self.base;
+        if i >= self.v.len() {
+            self.v.resize(i + 1, 0);
+        }
+        self.v[i] = d as u32;
+    }
+
+    fn get(&self, index: usize) -> usize {
+        index
+            .checked_sub(self.base)
+            .and_then(|i| self.v.get(i))
+            .map_or(0, |&d| d as usize)
+    }
+}
+
+/// Writes the games of `doc` as the members of the `games` array of `qipu
+/// dump --json` (`{"games":[…]}`): `{"charset":"UTF-8","nodes":[{"parent":null,"props":[["FF",["4"]],…]},…]}`,
+/// nodes in file order (pre-order), `parent` the index of the parent in
+/// that list. A comma goes before each game unless `first` (which is then
+/// cleared), so that the games of the parts of a collection join into one
+/// array.
+///
+/// # Errors
+/// When `out` fails.
+pub fn write_json_games(doc: &Document, first: &mut bool, out: &mut dyn Write) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(1 << 16);
+    for game in doc.games() {
+        if !std::mem::take(first) {
+            buf.push(b',');
+        }
+        buf.extend_from_slice(b"{\"charset\":");
+        json_string(game.charset(), &mut buf);
+        buf.extend_from_slice(b",\"nodes\":[");
+        json_nodes(&game, &mut buf, out)?;
+        buf.extend_from_slice(b"]}");
+    }
+    out.write_all(&buf)
+}
+
+fn json_nodes(game: &Game<'_>, buf: &mut Vec<u8>, out: &mut dyn Write) -> io::Result<()> {
+    let mut index = Depths::default();
+    for (i, node) in game.nodes().enumerate() {
+        index.set(node.id().index(), i);
+        if i > 0 {
+            buf.push(b',');
+        }
+        buf.extend_from_slice(b"{\"parent\":");
+        match node.parent() {
+            Some(p) => buf.extend_from_slice(index.get(p.id().index()).to_string().as_bytes()),
+            None => buf.extend_from_slice(b"null"),
+        }
+        buf.extend_from_slice(b",\"props\":[");
+        for (k, p) in node.props().enumerate() {
+            if k > 0 {
+                buf.push(b',');
+            }
+            buf.push(b'[');
+            json_string(p.ident(), buf);
+            buf.extend_from_slice(b",[");
+            for (j, v) in p.values().enumerate() {
+                if j > 0 {
+                    buf.push(b',');
+                }
+                json_string(&v.decoded(), buf);
+            }
+            buf.extend_from_slice(b"]]");
+        }
+        buf.extend_from_slice(b"]}");
+        if buf.len() > 1 << 16 {
+            out.write_all(buf)?;
+            buf.clear();
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string, escaped as serde_json escapes it: `"`, `\` and the
+/// control characters (`\b \f \n \r \t`, the others as `\u00xx`);
+/// everything else as it is.
+pub fn json_string(s: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => {
+                out.extend_from_slice(&bytes[start..i]);
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[(b >> 4) as usize]);
+                out.push(HEX[(b & 15) as usize]);
+                start = i + 1;
+                continue;
+            }
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        out.extend_from_slice(esc);
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped_as_json_wants() {
+        let mut out = Vec::new();
+        json_string("a\"b\\c\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}黑", &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"b\\\\c\\n\\r\\t\\b\\f\\u0001\\u001f\u{7f}黑\""
+        );
+    }
+
+    #[test]
+    fn parts_number_their_games_and_join_into_one_array() {
+        let doc = crate::parse(b"(;CA[UTF-8]C[a](;B[aa])(;W[bb];B[cc]))(;CA[UTF-8]C[b])").document;
+        let listing = listing(&doc);
+        assert!(
+            listing.starts_with("game 0 (UTF-8)\n    0 CA[UTF-8]C[a]\n"),
+            "{listing}"
+        );
+        assert!(
+            listing.contains("    2   W[bb]\n    3   B[cc]\n"),
+            "{listing}"
+        );
+        let mut part = Vec::new();
+        write_listing(&crate::parse(b"(;CA[UTF-8]C[b])").document, 1, &mut part).unwrap();
+        assert!(listing.ends_with(std::str::from_utf8(&part).unwrap()));
+        let mut out = Vec::new();
+        let mut first = true;
+        write_json_games(&doc, &mut first, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            concat!(
+                r#"{"charset":"UTF-8","nodes":[{"parent":null,"props":[["CA",["UTF-8"]],["C",["a"]]]},"#,
+                r#"{"parent":0,"props":[["B",["aa"]]]},{"parent":0,"props":[["W",["bb"]]]},"#,
+                r#"{"parent":2,"props":[["B",["cc"]]]}]},"#,
+                r#"{"charset":"UTF-8","nodes":[{"parent":null,"props":[["CA",["UTF-8"]],["C",["b"]]]}]}"#
+            )
+        );
+        assert!(!first);
+    }
 }

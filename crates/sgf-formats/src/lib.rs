@@ -35,6 +35,7 @@ pub mod format;
 pub mod gib;
 pub mod input;
 pub mod ngf;
+pub mod parts;
 pub mod registry;
 pub mod repair;
 mod replay;

@@ -661,6 +661,23 @@ impl Destination {
         matches!(self.sink, Sink::Stdout)
     }
 
+    /// Whether what was written so far can be dropped ([`Destination::restart`]):
+    /// a file being replaced, not standard output or a pipe.
+    pub fn can_restart(&self) -> bool {
+        matches!(self.sink, Sink::File(_))
+    }
+
+    /// Drops what was written so far, to write the output again from its
+    /// start; `false` when that cannot be done ([`Destination::can_restart`])
+    /// or failed (then the commit fails too).
+    pub fn restart(&mut self) -> bool {
+        self.buf.clear();
+        match &mut self.sink {
+            Sink::File(r) => r.restart(),
+            _ => false,
+        }
+    }
+
     /// The file being replaced, if this is one.
     pub fn replacement(&mut self) -> Option<&mut Replacement> {
         match &mut self.sink {

@@ -439,8 +439,6 @@ struct PartResult {
     /// The repaired output of the part.
     output: Option<Vec<u8>>,
     facts: Vec<sgf_core::validate::GameFacts>,
-    /// The cut holds for this part (see [`sgf_core::split::Split::holds_for`]).
-    holds: bool,
     /// The dialects of a part's games, reported once for the whole file.
     dialects: Vec<sgf_formats::DialectCount>,
 }
@@ -459,15 +457,9 @@ fn shown_of(
     }
 }
 
-/// Checks a record (or a part of one), repairing it first with `--fix`.
-/// `split` is the cut the record is a part of; `None` for a whole file.
-fn check_loaded(
-    loaded: crate::input::Loaded,
-    args: &Args,
-    split: Option<&sgf_core::split::Split>,
-) -> PartResult {
-    let whole = split.is_none();
-    let holds = split.is_none_or(|s| s.holds_for(&loaded.parsed.document));
+/// Checks a record (or a part of one: not `whole`), repairing it first
+/// with `--fix`.
+fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartResult {
     if !args.fix {
         let mut diagnostics = game_diagnostics(&loaded.parsed);
         let doc = loaded.parsed.document;
@@ -486,7 +478,6 @@ fn check_loaded(
         };
         return PartResult {
             dialects,
-            holds,
             diagnostics,
             shown: shown_of(doc, loaded.original, whole),
             changes: Vec::new(),
@@ -519,7 +510,6 @@ fn check_loaded(
         .collect();
     PartResult {
         dialects: Vec::new(),
-        holds,
         diagnostics,
         shown: shown_of(re.document, None, whole),
         changes,
@@ -560,16 +550,10 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let mut read_opts = sgf_formats::ReadOptions::default();
     read_opts.dialect_report = !args.fix;
     let hint = (path != "-").then(|| std::path::Path::new(path));
-    let is_sgf = sgf_formats::builtin().detect(&bytes, hint).name() == "SGF";
-    let split = if is_sgf {
-        sgf_core::split::split_collection(&bytes, part_bytes(args.fix))
-    } else {
-        None
-    };
     // The parts of a large collection are read, checked and repaired side
-    // by side, a few at a time, and joined in file order as they come, so
-    // that memory holds a few parts, not all of them; a file that cannot be
-    // split safely (or a part that fails) is read whole.
+    // by side, a few at a time, and joined in file order as they come
+    // (sgf_formats::parts), so that memory holds a few parts, not all of
+    // them; a file that cannot be cut is read whole.
     let max = args
         .max_diagnostics
         .unwrap_or(if args.json { 0 } else { DEFAULT_MAX_PER_CODE });
@@ -592,47 +576,33 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     // A collection can have hundreds of thousands; only the report shows them.
     let keep_changes = args.json || !args.quiet;
     joined.keep_changes = keep_changes;
-    let mut whole = split.is_none();
-    if let Some(split) = &split {
-        let batch = 4 * rayon::current_num_threads().max(1);
-        for ranges in split.ranges.chunks(batch) {
-            let results: Vec<(std::ops::Range<usize>, Result<PartResult, String>)> = ranges
-                .par_iter()
-                .map(|r| {
-                    let part = bytes[r.clone()].to_vec();
-                    let mut read_opts = read_opts.clone();
-                    read_opts.dialect_report = false;
-                    let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
-                        .map(|l| check_loaded(l, args, Some(split)))
-                        .map_err(|e| format!("{e:#}"));
-                    (r.clone(), res)
-                })
-                .collect();
-            if results
-                .iter()
-                .any(|(_, r)| !r.as_ref().is_ok_and(|r| r.holds))
-            {
-                whole = true;
-                break;
+    let mut whole = true;
+    let opts = sgf_formats::parts::PartOptions::default()
+        .with_part_bytes(part_bytes(args.fix))
+        .with_read(read_opts);
+    let res = sgf_formats::parts::map_parts(
+        &bytes,
+        hint,
+        &opts,
+        |piece, l| check_loaded(input::wrap(path, &bytes, l), args, piece.whole),
+        |step| {
+            match step {
+                sgf_formats::parts::Step::Part(piece, r) => {
+                    whole = piece.whole;
+                    joined.add(&bytes, piece.range, r, piece.whole, allow);
+                }
+                sgf_formats::parts::Step::Restart => {
+                    let mut output = std::mem::replace(&mut joined.output, Output::memory());
+                    output.restart();
+                    joined = Joined::new(max, args.warnings_as_errors, output);
+                    joined.keep_changes = keep_changes;
+                }
             }
-            for (range, res) in results {
-                let r = res.expect("checked above");
-                joined.add(&bytes, range, r, false, allow);
-            }
-        }
-    }
-    if whole {
-        let mut output = std::mem::replace(&mut joined.output, Output::memory());
-        output.restart();
-        joined = Joined::new(max, args.warnings_as_errors, output);
-        joined.keep_changes = keep_changes;
-        let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
-            .map(|l| check_loaded(l, args, None))
-            .map_err(|e| format!("{e:#}"));
-        match res {
-            Ok(r) => joined.add(&bytes, 0..bytes.len(), r, true, allow),
-            Err(e) => return FileReport::failed(path, e),
-        }
+            std::ops::ControlFlow::Continue(())
+        },
+    );
+    if let Err(e) = res {
+        return FileReport::failed(path, format!("cannot read {path}: {e}"));
     }
     let Joined {
         parts,

@@ -2,8 +2,7 @@
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
-
-use crate::input;
+use sgf_formats::parts::{PartOptions, Step};
 
 /// Show the game trees of a file as they are, without normalisation.
 #[derive(ClapArgs, Debug)]
@@ -21,51 +20,41 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Runs the command.
+/// Runs the command: a large collection is read and written a part at a
+/// time, each part's document written node by node (see `sgf_core::dump`).
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
+    let mut out = crate::parts::Staged::new(args.output.as_deref())?;
+    let mut first = true;
+    if args.json {
+        out.write_fixed(b"{\"games\":[");
     }
-    let doc = &loaded.parsed.document;
-    let out = if args.json {
-        dump_json(doc).to_string() + "\n"
-    } else {
-        sgf_core::dump::listing(doc)
-    };
-    input::write_output(args.output.as_deref(), out.as_bytes())?;
+    crate::parts::read(
+        &args.file,
+        &PartOptions::default().with_verify_first(!out.can_restart()),
+        args.quiet,
+        |_| {},
+        |_, loaded| loaded.parsed.document,
+        |step| {
+            match step {
+                Step::Part(piece, doc) => {
+                    let mut w = out.writer(&piece);
+                    if args.json {
+                        sgf_core::dump::write_json_games(&doc, &mut first, &mut w)?;
+                    } else {
+                        sgf_core::dump::write_listing(&doc, piece.first_game, &mut w)?;
+                    }
+                }
+                Step::Restart => {
+                    first = true;
+                    out.restart();
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if args.json {
+        out.write_fixed(b"]}\n");
+    }
+    out.commit()?;
     Ok(0)
-}
-
-/// `{"games": [{"charset": "UTF-8", "nodes": [{"parent": null, "props": [["FF", ["4"]], …]}, …]}]}`:
-/// nodes in file order (pre-order), `parent` the index of the parent in
-/// that list, values decoded (escapes resolved, soft line breaks removed).
-fn dump_json(doc: &sgf_core::Document) -> serde_json::Value {
-    let games: Vec<serde_json::Value> = doc
-        .games()
-        .map(|game| {
-            let mut index = std::collections::HashMap::new();
-            let nodes: Vec<serde_json::Value> = game
-                .nodes()
-                .enumerate()
-                .map(|(i, node)| {
-                    index.insert(node.id(), i);
-                    let props: Vec<serde_json::Value> = node
-                        .props()
-                        .map(|p| {
-                            let vals: Vec<String> =
-                                p.values().map(|v| v.decoded().into_owned()).collect();
-                            serde_json::json!([p.ident(), vals])
-                        })
-                        .collect();
-                    serde_json::json!({
-                        "parent": node.parent().map(|p| index[&p.id()]),
-                        "props": props,
-                    })
-                })
-                .collect();
-            serde_json::json!({"charset": game.charset(), "nodes": nodes})
-        })
-        .collect();
-    serde_json::json!({ "games": games })
 }

@@ -2,7 +2,9 @@
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
+use sgf_core::write::GAME_SEPARATOR;
 use sgf_core::{PointLists, WriteOptions, to_canonical_bytes};
+use sgf_formats::parts::Step;
 
 use crate::input;
 
@@ -37,13 +39,6 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let mut loaded = input::load(&args.file)?.require_games()?;
-    if !args.no_normalize {
-        input::normalize(&mut loaded);
-    }
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
     let mut opts = WriteOptions::default();
     opts.line_width = args.width;
     opts.point_lists = if args.compress {
@@ -53,7 +48,39 @@ pub fn run(args: &Args) -> Result<u8> {
     } else {
         PointLists::AsWritten
     };
-    let out = to_canonical_bytes(&loaded.parsed.document, &opts);
-    input::write_output(args.output.as_deref(), &out)?;
+    // Checked before anything is read; a large collection is read, put in
+    // canonical form and written a part at a time.
+    let mut out = crate::parts::Staged::new(args.output.as_deref())?;
+    let mut first = true;
+    crate::parts::read(
+        &args.file,
+        &sgf_formats::parts::PartOptions::default().with_verify_first(!out.can_restart()),
+        args.quiet,
+        |loaded| {
+            if !args.no_normalize {
+                input::normalize(loaded);
+            }
+        },
+        |_, loaded| to_canonical_bytes(&loaded.parsed.document, &opts),
+        |step| {
+            match step {
+                Step::Part(piece, bytes) => {
+                    if piece.games > 0 {
+                        if !first {
+                            out.part(GAME_SEPARATOR, &piece);
+                        }
+                        first = false;
+                        out.part(&bytes, &piece);
+                    }
+                }
+                Step::Restart => {
+                    first = true;
+                    out.restart();
+                }
+            }
+            Ok(())
+        },
+    )?;
+    out.commit()?;
     Ok(0)
 }
