@@ -34,13 +34,8 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
     }
 }
 
-/// Reads and parses a record; the format is sniffed from the content (the
-/// extension breaks ties).
-pub fn load(path: &str) -> Result<Loaded> {
-    load_with(path, None, &sgf_formats::ReadOptions::default())
-}
-
-/// [`load`] with a forced format (`SGF`, `GIB`, … or an extension) and options.
+/// Reads and parses a record with a forced format (`SGF`, `GIB`, … or an
+/// extension) or the one it looks like (the extension breaks ties), and options.
 pub fn load_with(
     path: &str,
     format: Option<&str>,
@@ -141,13 +136,80 @@ pub fn write_output(out: Option<&str>, bytes: &[u8]) -> Result<()> {
     commit(dest, out)
 }
 
-/// Writes a whole file (one of several a command makes in a folder),
-/// replaced safely (see [`sgf_formats::save::replace_file`]).
+/// One game of a record: the part of the file that holds it, read alone
+/// (the whole file when it is not cut; see [`sgf_formats::parts`]).
+pub struct GameAt {
+    /// The part read.
+    pub loaded: Loaded,
+    /// The game's index in `loaded` (from 0).
+    pub index: usize,
+    /// Where the part stands in the file.
+    pub piece: sgf_formats::parts::Piece,
+    /// The whole file.
+    pub bytes: Vec<u8>,
+}
+
+/// Reads game `game` (from 0) of the record at `path`, printing the
+/// reader's warnings and errors of the part read unless `quiet`. `Ok(Err(n))`
+/// when the file has only `n` games.
+///
+/// # Errors
+/// When the file cannot be read or holds no game tree (S002).
+pub fn load_game(path: &str, game: usize, quiet: bool) -> Result<Result<GameAt, usize>> {
+    let bytes = read_bytes(path)?;
+    let hint = (path != "-").then(|| Path::new(path));
+    let opts = sgf_formats::parts::PartOptions::default();
+    let found = sgf_formats::parts::read_game(&bytes, hint, &opts, game)
+        .with_context(|| format!("cannot read {path}"))?;
+    Ok(match found {
+        sgf_formats::parts::Found::Game(piece, l) => {
+            let loaded = wrap(path, &bytes[piece.range.clone()], l);
+            if !quiet {
+                crate::print_diagnostics_at(&loaded, &piece);
+            }
+            Ok(GameAt {
+                loaded,
+                index: game - piece.first_game,
+                piece,
+                bytes,
+            })
+        }
+        // No game tree at all: an error, as `require_games` words it.
+        sgf_formats::parts::Found::Missing(0) => {
+            load_bytes(path, bytes, None, &opts.read)?.require_games()?;
+            Err(0)
+        }
+        sgf_formats::parts::Found::Missing(n) => Err(n),
+    })
+}
+
+/// [`load_game`] for a game numbered from 1.
+///
+/// # Errors
+/// When the file cannot be read, holds no game tree or not that game.
+pub fn load_game_numbered(path: &str, game: usize, quiet: bool) -> Result<GameAt> {
+    if game == 0 {
+        anyhow::bail!("games are numbered from 1; there is no game 0");
+    }
+    match load_game(path, game - 1, quiet)? {
+        Ok(g) => Ok(g),
+        Err(n) => anyhow::bail!(
+            "{} has {n} game(s); there is no game {game}",
+            display_name(path)
+        ),
+    }
+}
+
+/// Writes a whole file (one of the many a command makes in a folder),
+/// replaced safely (see [`sgf_formats::save::replace_file`]) but not
+/// flushed to disk one by one ([`sgf_formats::save::SaveOptions::skip_sync`]).
 ///
 /// # Errors
 /// When it cannot be written; a file replaced is then as it was.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    sgf_formats::save::replace_file(path, bytes, &sgf_formats::save::SaveOptions::default())
+    let mut opts = sgf_formats::save::SaveOptions::default();
+    opts.skip_sync = true;
+    sgf_formats::save::replace_file(path, bytes, &opts)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
@@ -182,21 +244,5 @@ impl Loaded {
             self.name,
             sgf_core::Code::NoGameTree.as_str()
         )
-    }
-
-    /// The 0-based index of game `game` (numbered from 1, as on the command
-    /// line).
-    ///
-    /// # Errors
-    /// When there is no such game.
-    pub fn game_index(&self, game: usize) -> Result<usize> {
-        let n = self.parsed.document.games().count();
-        if game == 0 {
-            anyhow::bail!("games are numbered from 1; there is no game 0");
-        }
-        if game > n {
-            anyhow::bail!("{} has {n} game(s); there is no game {game}", self.name);
-        }
-        Ok(game - 1)
     }
 }

@@ -44,11 +44,16 @@ enum Command {
     Analyze(cmd::analyze::Args),
 }
 
-/// Prints the warnings and errors of a loaded file on standard error, one per line.
-pub(crate) fn print_diagnostics(loaded: &input::Loaded) {
+/// Prints the warnings and errors of a part of a file read alone (or of
+/// the whole file) on standard error, one per line, placed in the file.
+pub(crate) fn print_diagnostics_at(loaded: &input::Loaded, piece: &sgf_formats::parts::Piece) {
+    print_diagnostics_in(loaded, piece.lines_before, piece.range.start as u32);
+}
+
+fn print_diagnostics_in(loaded: &input::Loaded, lines_before: u32, byte_offset: u32) {
     let doc = &loaded.parsed.document;
     // Diagnostics of a converted record's reader point into the input.
-    let sources = report::Sources::new(doc, loaded.original.as_ref());
+    let sources = report::Sources::new(doc, loaded.original.as_ref()).at(lines_before, byte_offset);
     let color = std::io::stderr().is_terminal();
     let mut shown = 0;
     for d in &loaded.parsed.diagnostics {

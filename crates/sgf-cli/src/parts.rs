@@ -24,7 +24,7 @@ pub struct Worked<R> {
     diags: Vec<String>,
 }
 
-/// Reads the record at `path` in parts: `prepare` (a normalisation, say)
+/// Reads the record at `path` (its `bytes`, see [`input::read_bytes`]) in parts: `prepare` (a normalisation, say)
 /// then `work` run on each part (on every core), `join` gets the results in file order (or [`Step::Restart`]).
 /// Unless `quiet`, the reader's warnings and errors are printed on
 /// standard error at the end, as for the file read whole. Returns the
@@ -35,13 +35,13 @@ pub struct Worked<R> {
 /// fails.
 pub fn read<R: Send>(
     path: &str,
+    bytes: &[u8],
     opts: &PartOptions,
     quiet: bool,
     prepare: impl Fn(&mut input::Loaded) + Sync,
     work: impl Fn(&Piece, input::Loaded) -> R + Sync,
     mut join: impl FnMut(Step<R>) -> Result<()>,
 ) -> Result<usize> {
-    let bytes = input::read_bytes(path)?;
     let hint = (path != "-").then(|| Path::new(path));
     let name = input::display_name(path);
     let color = std::io::stderr().is_terminal();
@@ -50,7 +50,7 @@ pub fn read<R: Send>(
     let mut no_tree = None;
     let mut failed = None;
     sgf_formats::parts::map_parts(
-        &bytes,
+        bytes,
         hint,
         opts,
         |piece, l| {
@@ -103,14 +103,15 @@ pub fn read<R: Send>(
     if let Some(e) = failed {
         return Err(e);
     }
-    for (i, d) in shown.iter().enumerate() {
-        if i == SHOWN {
-            eprintln!("… and more (run `qipu check` for the full list)");
-            break;
+    if games > 0 {
+        for (i, d) in shown.iter().enumerate() {
+            if i == SHOWN {
+                eprintln!("… and more (run `qipu check` for the full list)");
+                break;
+            }
+            eprintln!("{d}");
         }
-        eprintln!("{d}");
-    }
-    if games == 0 {
+    } else {
         anyhow::bail!(
             "{name}: {} [{}]; it is not a game record",
             no_tree.unwrap_or_else(|| "no SGF game tree found".into()),

@@ -48,14 +48,8 @@ impl std::fmt::Display for InputError {
     }
 }
 
-impl std::error::Error for InputError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            InputError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+// No `source`: the message of an I/O error is the OS's, shown once.
+impl std::error::Error for InputError {}
 
 impl From<std::io::Error> for InputError {
     fn from(e: std::io::Error) -> Self {

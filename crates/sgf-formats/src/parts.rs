@@ -324,9 +324,29 @@ fn read_whole<R>(
     Ok(())
 }
 
+/// What [`read_game`] found.
+#[derive(Debug)]
+pub enum Found {
+    /// The part that holds the game, and where it stands (its game
+    /// `game - piece.first_game`).
+    Game(Piece, Loaded),
+    /// The file has only this many games.
+    Missing(usize),
+}
+
+impl Found {
+    /// The part and its record, if the game was found.
+    pub fn game(self) -> Option<(Piece, Loaded)> {
+        match self {
+            Found::Game(p, l) => Some((p, l)),
+            Found::Missing(_) => None,
+        }
+    }
+}
+
 /// Reads game `game` (from 0) of `bytes`: the part that holds it, read as
 /// [`map_parts`] reads it (the whole file when it is not cut), with where
-/// it stands. `None` when the file has fewer games.
+/// it stands.
 ///
 /// Only the parts up to the game are read, one at a time.
 ///
@@ -337,7 +357,7 @@ pub fn read_game(
     hint: Option<&Path>,
     opts: &PartOptions,
     game: usize,
-) -> Result<Option<(Piece, Loaded)>, ReadError> {
+) -> Result<Found, ReadError> {
     let (reader, split) = plan(bytes, hint, opts)?;
     if let Some(split) = &split {
         let mut part_opts = opts.read.clone();
@@ -368,12 +388,12 @@ pub fn read_game(
                     lines_before,
                     may_restart: false,
                 };
-                return Ok(Some((piece, loaded)));
+                return Ok(Found::Game(piece, loaded));
             }
             first_game += games;
         }
         if cut_holds {
-            return Ok(None);
+            return Ok(Found::Missing(first_game));
         }
     }
     let loaded = reader.read(bytes, &opts.read)?;
@@ -386,7 +406,11 @@ pub fn read_game(
         lines_before: 0,
         may_restart: false,
     };
-    Ok((game < games).then_some((piece, loaded)))
+    Ok(if game < games {
+        Found::Game(piece, loaded)
+    } else {
+        Found::Missing(games)
+    })
 }
 
 #[cfg(test)]
@@ -495,7 +519,7 @@ mod tests {
         let verified = opts.clone().with_verify_first(true);
         let (n, parts, restarts) = names(&file, &verified);
         assert_eq!((n.len(), parts, restarts), (31, 1, 0));
-        let (piece, loaded) = read_game(&file, None, &opts, 30).unwrap().unwrap();
+        let (piece, loaded) = read_game(&file, None, &opts, 30).unwrap().game().unwrap();
         assert!(piece.whole);
         assert_eq!(
             loaded
@@ -514,14 +538,18 @@ mod tests {
     fn one_game_is_read_from_its_part() {
         let file = collection(40, "UTF-8");
         let opts = PartOptions::default().with_part_bytes(200);
-        let (piece, loaded) = read_game(&file, None, &opts, 17).unwrap().unwrap();
+        let (piece, loaded) = read_game(&file, None, &opts, 17).unwrap().game().unwrap();
         assert!(!piece.whole && piece.first_game <= 17 && 17 < piece.first_game + piece.games);
         let g = loaded.parsed.document.game(17 - piece.first_game).unwrap();
         assert_eq!(g.root().text("GN").unwrap(), "g17");
-        assert!(read_game(&file, None, &opts, 40).unwrap().is_none());
+        assert!(matches!(
+            read_game(&file, None, &opts, 40).unwrap(),
+            Found::Missing(40)
+        ));
         // A small file is one part, read whole.
         let (piece, _) = read_game(b"(;GN[a])(;GN[b])", None, &opts, 1)
             .unwrap()
+            .game()
             .unwrap();
         assert!(piece.whole);
     }

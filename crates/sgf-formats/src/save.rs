@@ -65,6 +65,12 @@ pub struct SaveOptions<'a> {
     /// Refuse ([`SaveError::ChangedOnDisk`]) when the file on disk is not
     /// these bytes any more (another program wrote it since it was read).
     pub expected: Option<Fingerprint>,
+    /// Do not flush the bytes to disk before the rename: for many files
+    /// written in a row (one per game of a collection), where a flush each
+    /// would take most of the time. A crash of the program, a signal or a
+    /// full disk still leaves the old file or the new one, whole; a power
+    /// failure may not.
+    pub skip_sync: bool,
 }
 
 /// Why a file was not replaced.
@@ -120,7 +126,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 fn write_atomic(target: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), SaveError> {
     let mut r = Replacement::create(target, mode);
     r.write(bytes);
-    r.finish(mode)
+    r.finish(mode, true)
 }
 
 /// A file being replaced as its new bytes come: they go to a temporary file
@@ -390,13 +396,13 @@ impl Replacement {
             write_atomic(&p, cur, mode)?;
             saved.backup = Some(p);
         }
-        self.finish(mode)?;
+        self.finish(mode, !opts.skip_sync)?;
         Ok(saved)
     }
 
     /// Flushes the temporary file to disk, sets its permissions to `mode`
     /// and renames it over the target; removes it on any failure.
-    fn finish(&mut self, mode: Option<u32>) -> Result<(), SaveError> {
+    fn finish(&mut self, mode: Option<u32>, sync: bool) -> Result<(), SaveError> {
         if let Some(e) = self.failed.take() {
             self.remove_tmp();
             return Err(e);
@@ -404,21 +410,19 @@ impl Replacement {
         let Some((tmp, file)) = self.tmp.take() else {
             return Err(self.io("write", std::io::ErrorKind::NotFound.into()));
         };
-        let written = file
-            .sync_all()
-            .map_err(|e| self.io("write", e))
-            .and_then(|()| {
-                #[cfg(unix)]
-                if let Some(m) = mode {
-                    // The umask narrowed the mode at creation: set it exactly.
-                    use std::os::unix::fs::PermissionsExt;
-                    fs::set_permissions(&tmp, fs::Permissions::from_mode(m))
-                        .map_err(|e| self.io("set the permissions of", e))?;
-                }
-                #[cfg(not(unix))]
-                let _ = mode;
-                Ok(())
-            });
+        let synced = if sync { file.sync_all() } else { Ok(()) };
+        let written = synced.map_err(|e| self.io("write", e)).and_then(|()| {
+            #[cfg(unix)]
+            if let Some(m) = mode {
+                // The umask narrowed the mode at creation: set it exactly.
+                use std::os::unix::fs::PermissionsExt;
+                fs::set_permissions(&tmp, fs::Permissions::from_mode(m))
+                    .map_err(|e| self.io("set the permissions of", e))?;
+            }
+            #[cfg(not(unix))]
+            let _ = mode;
+            Ok(())
+        });
         let done = written
             .and_then(|()| fs::rename(&tmp, &self.target).map_err(|e| self.io("replace", e)));
         if done.is_err() {

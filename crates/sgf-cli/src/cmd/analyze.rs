@@ -43,18 +43,16 @@ pub fn run(args: &Args) -> Result<u8> {
     if !(args.max_time.is_finite() && args.max_time > 0.0) {
         bail!("--max-time must be a positive number of seconds");
     }
-    let loaded = input::load(&args.file)?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
-    let mut doc = loaded.parsed.document;
-    let game = args.game.saturating_sub(1);
+    // Only the part of a collection that holds the game is read; the rest
+    // of the file is written back as it is.
+    let at = match input::load_game(&args.file, args.game.saturating_sub(1), args.quiet)? {
+        Ok(at) => at,
+        Err(n) => bail!("the file has {n} game(s); there is no game {}", args.game),
+    };
+    let mut doc = at.loaded.parsed.document;
+    let game = at.index;
     let Some(g) = doc.game(game) else {
-        bail!(
-            "the file has {} game(s); there is no game {}",
-            doc.game_count(),
-            args.game
-        );
+        bail!("no game {}", args.game);
     };
     let size = sgf_go::board_size(&g.root()).0;
     let spec = EngineSpec::resolve(&args.engine)?;
@@ -91,7 +89,14 @@ pub fn run(args: &Args) -> Result<u8> {
         }
     };
     review::annotate(&mut doc, &evaluated, &spec.name, size)?;
-    input::write_output(Some(&args.output), &sgf_core::to_lossless_bytes(&doc))?;
+    let range = at.piece.range;
+    let out = [
+        &at.bytes[..range.start],
+        &sgf_core::to_lossless_bytes(&doc),
+        &at.bytes[range.end..],
+    ]
+    .concat();
+    input::write_output(Some(&args.output), &out)?;
     if !args.quiet && args.output != "-" {
         eprintln!(
             "{} positions analysed by {} → {}",

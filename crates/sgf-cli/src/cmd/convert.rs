@@ -5,9 +5,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
+use sgf_core::write::GAME_SEPARATOR;
 use sgf_core::{WriteOptions, game_to_canonical_bytes, to_canonical_bytes};
+use sgf_formats::parts::{PartOptions, Piece, Step};
 
 use crate::input;
+use crate::parts::Staged;
 
 /// Convert records to canonical FF[4] UTF-8 SGF.
 ///
@@ -76,56 +79,159 @@ fn out_path(
     p
 }
 
-/// Runs the command.
+/// What a part of an input makes: its format and its canonical bytes
+/// (one piece per game with `--split`).
+type Converted = (&'static str, Vec<Vec<u8>>);
+
+/// Reads an input a part at a time (see [`crate::parts::read`]), in
+/// canonical form, and hands each part's output to `join`.
+fn convert_parts(
+    file: &str,
+    bytes: &[u8],
+    opts: &PartOptions,
+    args: &Args,
+    join: impl FnMut(&Piece, Converted) -> Result<()>,
+) -> Result<usize> {
+    let wo = WriteOptions::default();
+    let mut join = join;
+    crate::parts::read(
+        file,
+        bytes,
+        opts,
+        args.quiet,
+        input::normalize,
+        |_, loaded| {
+            let doc = &loaded.parsed.document;
+            let out = if args.split {
+                (0..doc.game_count())
+                    .map(|gi| game_to_canonical_bytes(doc, gi, &wo))
+                    .collect()
+            } else {
+                vec![to_canonical_bytes(doc, &wo)]
+            };
+            (loaded.format, out)
+        },
+        |step| match step {
+            // Read after a check that the cut holds: no restart comes.
+            Step::Restart => Ok(()),
+            Step::Part(piece, c) => join(&piece, c),
+        },
+    )
+}
+
+/// Runs the command: each input is read, normalised and written a part
+/// at a time (a large collection never whole in memory).
 pub fn run(args: &Args) -> Result<u8> {
-    let mut opts = sgf_formats::ReadOptions::default();
-    opts.keep_email = args.keep_email;
+    let mut read = sgf_formats::ReadOptions::default();
+    read.keep_email = args.keep_email;
+    // Outputs are written as they come: the cut of a collection is
+    // checked first, so that no part written has to be taken back.
+    let opts = PartOptions::default()
+        .with_read(read)
+        .with_format(args.from.as_deref())
+        .with_verify_first(true);
     if let Some(d) = &args.dir {
         std::fs::create_dir_all(d).with_context(|| format!("cannot create {d}"))?;
     }
     let mut status = 0;
-    let mut collection = Vec::new();
+    // Several inputs without -d: one collection.
+    let mut collection = match &args.dir {
+        None => Some(Staged::new(args.output.as_deref())?),
+        Some(_) => None,
+    };
+    let mut wrote = false;
     let mut used = HashSet::new();
     for file in &args.files {
-        let mut loaded = match input::load_with(file, args.from.as_deref(), &opts)
-            .and_then(input::Loaded::require_games)
-        {
-            Ok(l) => l,
+        let r = convert_one(file, &opts, args, collection.as_mut(), &mut used);
+        match r {
+            Ok(any) => wrote |= any,
             Err(e) => {
                 eprintln!("qipu: {e:#}");
                 status = 2;
-                continue;
             }
-        };
-        input::normalize(&mut loaded);
-        if !args.quiet {
-            crate::print_diagnostics(&loaded);
-        }
-        let doc = &loaded.parsed.document;
-        let wo = WriteOptions::default();
-        match &args.dir {
-            Some(d) if args.split => {
-                let n = doc.game_count();
-                for gi in 0..n {
-                    let p = out_path(Path::new(d), file, Some((gi, n)), &mut used);
-                    input::write_file(&p, &game_to_canonical_bytes(doc, gi, &wo))?;
-                }
-                if !args.quiet {
-                    eprintln!("{file}: {} → {n} file(s) in {d}", loaded.format);
-                }
-            }
-            Some(d) => {
-                let p = out_path(Path::new(d), file, None, &mut used);
-                input::write_file(&p, &to_canonical_bytes(doc, &wo))?;
-                if !args.quiet {
-                    eprintln!("{file}: {} → {}", loaded.format, p.display());
-                }
-            }
-            None => collection.extend_from_slice(&to_canonical_bytes(doc, &wo)),
         }
     }
-    if args.dir.is_none() && !collection.is_empty() {
-        input::write_output(args.output.as_deref(), &collection)?;
+    if let Some(c) = collection
+        && wrote
+    {
+        c.commit()?;
     }
     Ok(status)
+}
+
+/// Converts one input (into `collection`, or into files of `-d`); whether
+/// anything was written.
+fn convert_one(
+    file: &str,
+    opts: &PartOptions,
+    args: &Args,
+    collection: Option<&mut Staged>,
+    used: &mut HashSet<PathBuf>,
+) -> Result<bool> {
+    let bytes = input::read_bytes(file)?;
+    let mut format = "SGF";
+    if let Some(out) = collection {
+        let mut first = true;
+        convert_parts(file, &bytes, opts, args, |piece, (_, parts)| {
+            for p in parts.iter().filter(|_| piece.games > 0) {
+                if !first {
+                    out.part(GAME_SEPARATOR, piece);
+                }
+                first = false;
+                out.part(p, piece);
+            }
+            Ok(())
+        })?;
+        return Ok(true);
+    }
+    let d = args.dir.as_deref().unwrap_or(".");
+    if !args.split {
+        let p = out_path(Path::new(d), file, None, used);
+        let mut out = Staged::new(Some(&p.to_string_lossy()))?;
+        let mut first = true;
+        convert_parts(file, &bytes, opts, args, |piece, (f, parts)| {
+            format = f;
+            for p in parts.iter().filter(|_| piece.games > 0) {
+                if !first {
+                    out.part(GAME_SEPARATOR, piece);
+                }
+                first = false;
+                out.part(p, piece);
+            }
+            Ok(())
+        })?;
+        out.commit()?;
+        if !args.quiet {
+            eprintln!("{file}: {format} → {}", p.display());
+        }
+        return Ok(true);
+    }
+    // One file per game, numbered with as many digits as the count needs:
+    // the games are counted first.
+    let mut n = 0;
+    sgf_formats::parts::map_parts(
+        &bytes,
+        (file != "-").then(|| Path::new(file)),
+        opts,
+        |_, _| (),
+        |step| {
+            if let Step::Part(p, ()) = step {
+                n += p.games;
+            }
+            std::ops::ControlFlow::Continue(())
+        },
+    )
+    .with_context(|| format!("cannot read {file}"))?;
+    convert_parts(file, &bytes, opts, args, |piece, (f, games)| {
+        format = f;
+        for (i, g) in games.iter().enumerate() {
+            let p = out_path(Path::new(d), file, Some((piece.first_game + i, n)), used);
+            input::write_file(&p, g)?;
+        }
+        Ok(())
+    })?;
+    if !args.quiet {
+        eprintln!("{file}: {format} → {n} file(s) in {d}");
+    }
+    Ok(true)
 }

@@ -4,6 +4,8 @@ use anyhow::Result;
 use clap::Args as ClapArgs;
 use sgf_formats::parts::{PartOptions, Step};
 
+use crate::input;
+
 /// Show the game trees of a file as they are, without normalisation.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
@@ -28,8 +30,10 @@ pub fn run(args: &Args) -> Result<u8> {
     if args.json {
         out.write_fixed(b"{\"games\":[");
     }
+    let bytes = input::read_bytes(&args.file)?;
     crate::parts::read(
         &args.file,
+        &bytes,
         &PartOptions::default().with_verify_first(!out.can_restart()),
         args.quiet,
         |_| {},

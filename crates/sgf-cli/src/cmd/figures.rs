@@ -72,12 +72,11 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
+    // Only the part of a collection that holds the game is read.
+    let at = input::load_game_numbered(&args.file, args.game, args.quiet)?;
+    let loaded = &at.loaded;
     let doc = &loaded.parsed.document;
-    let game = loaded.game_index(args.game)?;
+    let game = at.index;
     let opts = FigureOptions {
         every: args.every.filter(|&n| n > 0),
         defaults: FigureFlags {

@@ -52,8 +52,10 @@ pub fn run(args: &Args) -> Result<u8> {
     // canonical form and written a part at a time.
     let mut out = crate::parts::Staged::new(args.output.as_deref())?;
     let mut first = true;
+    let bytes = input::read_bytes(&args.file)?;
     crate::parts::read(
         &args.file,
+        &bytes,
         &sgf_formats::parts::PartOptions::default().with_verify_first(!out.can_restart()),
         args.quiet,
         |loaded| {

@@ -6,6 +6,10 @@ use serde_json::{Map, Value, json};
 use sgf_core::{Document, PropKind};
 use sgf_go::{GameInfo, coords};
 
+use std::io::Write;
+
+use sgf_formats::parts::Step;
+
 use crate::input;
 
 /// Show the game information of every game in a record.
@@ -106,65 +110,100 @@ fn typed(doc: &Document, gi: usize) -> Value {
     Value::Object(m)
 }
 
-/// Runs the command.
-pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
+/// The facts of every game of a part, as `info` shows them: a pretty JSON
+/// object per game (not yet indented in the array), or text after `game N:`.
+fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
     let doc = &loaded.parsed.document;
-    if args.json {
-        let games: Vec<Value> = (0..doc.game_count())
-            .map(|gi| {
-                let mut f = facts(doc, gi);
-                if loaded.original.is_some() {
-                    // A converted record: the charset of the file read.
-                    f.charset = loaded.charset;
-                }
+    (0..doc.game_count())
+        .map(|gi| {
+            let mut f = facts(doc, gi);
+            if loaded.original.is_some() {
+                // A converted record: the charset of the file read.
+                f.charset = loaded.charset;
+            }
+            if json {
                 let mut info = Map::new();
                 for (k, v) in &f.info {
                     info.insert(k.clone(), json!(v));
                 }
-                json!({
+                let v = json!({
                     "size": [f.size.cols, f.size.rows],
                     "moves": f.moves,
                     "charset": f.charset,
                     "info": info,
                     "nodes": f.nodes,
                     "typed": typed(doc, gi),
-                })
-            })
-            .collect();
-        let out = serde_json::to_string_pretty(&json!({ "games": games }))? + "\n";
-        input::write_output(None, out.as_bytes())?;
-        return Ok(0);
+                });
+                return serde_json::to_string_pretty(&v).unwrap_or_default();
+            }
+            let mut out = format!(
+                " {} board, {} moves, {} nodes, {}\n",
+                f.size, f.moves, f.nodes, f.charset
+            );
+            for (k, v) in &f.info {
+                let name = sgf_core::props::info_of(k).map_or("", |i| i.name);
+                out.push_str(&format!(
+                    "  {k:<3} {name:<14} {}\n",
+                    v.replace('\n', "\n                     ")
+                ));
+            }
+            out
+        })
+        .collect()
+}
+
+/// Runs the command: a large collection is read a part at a time.
+pub fn run(args: &Args) -> Result<u8> {
+    let mut out = crate::parts::Staged::new(None)?;
+    let mut n = 0usize;
+    // As `serde_json::to_string_pretty` writes `{"games": [...]}`, one game
+    // at a time: each game's lines indented by two levels.
+    if args.json {
+        out.write_fixed(b"{\n  \"games\": [");
     }
-    let mut out = String::new();
-    for gi in 0..doc.game_count() {
-        let mut f = facts(doc, gi);
-        if loaded.original.is_some() {
-            // A converted record: the charset of the file read.
-            f.charset = loaded.charset;
-        }
-        if gi > 0 {
-            out.push('\n');
-        }
-        out.push_str(&format!(
-            "game {}: {} board, {} moves, {} nodes, {}\n",
-            gi + 1,
-            f.size,
-            f.moves,
-            f.nodes,
-            f.charset
-        ));
-        for (k, v) in &f.info {
-            let name = sgf_core::props::info_of(k).map_or("", |i| i.name);
-            out.push_str(&format!(
-                "  {k:<3} {name:<14} {}\n",
-                v.replace('\n', "\n                     ")
-            ));
-        }
+    let bytes = input::read_bytes(&args.file)?;
+    crate::parts::read(
+        &args.file,
+        &bytes,
+        &sgf_formats::parts::PartOptions::default().with_verify_first(true),
+        args.quiet,
+        |_| {},
+        |_, loaded| describe(&loaded, args.json),
+        |step| {
+            match step {
+                Step::Part(piece, games) => {
+                    let mut w = out.writer(&piece);
+                    for g in games {
+                        if args.json {
+                            w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+                            for (i, line) in g.lines().enumerate() {
+                                if i > 0 {
+                                    w.write_all(b"\n")?;
+                                }
+                                w.write_all(b"    ")?;
+                                w.write_all(line.as_bytes())?;
+                            }
+                        } else {
+                            if n > 0 {
+                                w.write_all(b"\n")?;
+                            }
+                            write!(w, "game {}:", n + 1)?;
+                            w.write_all(g.as_bytes())?;
+                        }
+                        n += 1;
+                    }
+                }
+                Step::Restart => {
+                    n = 0;
+                    out.restart();
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if args.json {
+        out.write_fixed(if n == 0 { b"]\n}\n" } else { b"\n  ]\n}\n" });
     }
-    input::write_output(None, out.as_bytes())?;
+    out.commit()?;
     Ok(0)
 }

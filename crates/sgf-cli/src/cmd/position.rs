@@ -72,12 +72,10 @@ pub fn locate(
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
-    let doc = &loaded.parsed.document;
-    let c = locate(doc, loaded.game_index(args.game)?, args.r#move, args.node)?;
+    // Only the part of a collection that holds the game is read.
+    let at = input::load_game_numbered(&args.file, args.game, args.quiet)?;
+    let doc = &at.loaded.parsed.document;
+    let c = locate(doc, at.index, args.r#move, args.node)?;
     let p = c.position();
     let out = if args.json {
         let v = json!({

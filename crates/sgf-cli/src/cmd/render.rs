@@ -171,12 +171,10 @@ pub fn run(args: &Args) -> Result<u8> {
             format!("{format:?}").to_uppercase()
         );
     }
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
-    let doc = &loaded.parsed.document;
-    let cursor = locate(doc, loaded.game_index(args.game)?, args.r#move, args.node)?;
+    // Only the part of a collection that holds the game is read.
+    let at = input::load_game_numbered(&args.file, args.game, args.quiet)?;
+    let doc = &at.loaded.parsed.document;
+    let cursor = locate(doc, at.index, args.r#move, args.node)?;
     let opts = RenderOptions {
         coordinates: !args.no_coordinates,
         move_numbers: args.numbers,

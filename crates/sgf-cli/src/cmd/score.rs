@@ -46,12 +46,13 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
-    }
-    let doc = &loaded.parsed.document;
-    let game = args.game.saturating_sub(1);
+    // Only the part of a collection that holds the game is read.
+    let at = match input::load_game(&args.file, args.game.saturating_sub(1), args.quiet)? {
+        Ok(at) => at,
+        Err(n) => bail!("the file has {n} game(s); there is no game {}", args.game),
+    };
+    let doc = &at.loaded.parsed.document;
+    let game = at.index;
     let cursor = super::position::locate(doc, game, None, args.node)?;
     let info = GameInfo::of(doc, game);
     let mut settings = Settings::of_game(&info);

@@ -6,6 +6,10 @@ use sgf_core::{Document, NodeId};
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::edit::node_move;
 
+use std::io::Write;
+
+use sgf_formats::parts::Step;
+
 use crate::input;
 
 /// Draw the variation tree of each game, with move numbers, node names and comment markers.
@@ -172,28 +176,60 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
     out
 }
 
-/// Runs the command.
+/// The trees of a record's games, after `game N` (or of one game).
+fn game_trees(doc: &sgf_core::Document, only: Option<usize>, full: bool) -> Vec<String> {
+    (0..doc.game_count())
+        .filter(|gi| only.is_none_or(|g| g == *gi))
+        .map(|gi| {
+            let g = doc.game(gi).expect("in range");
+            let root = g.root();
+            let title = match (root.text("PB"), root.text("PW")) {
+                (Some(b), Some(w)) => format!(" — {b} (B) vs {w} (W)"),
+                _ => String::new(),
+            };
+            format!("{title}\n{}", draw(doc, gi, full))
+        })
+        .collect()
+}
+
+/// Runs the command: one game's part, or the parts of a large collection
+/// one after another.
 pub fn run(args: &Args) -> Result<u8> {
-    let loaded = input::load(&args.file)?.require_games()?;
-    if !args.quiet {
-        crate::print_diagnostics(&loaded);
+    if let Some(g) = args.game {
+        let at = input::load_game_numbered(&args.file, g, args.quiet)?;
+        let trees = game_trees(&at.loaded.parsed.document, Some(at.index), args.full);
+        let out: String = trees.iter().map(|t| format!("game {g}{t}")).collect();
+        input::write_output(None, out.as_bytes())?;
+        return Ok(0);
     }
-    let only = args.game.map(|g| loaded.game_index(g)).transpose()?;
-    let doc = &loaded.parsed.document;
-    let mut out = String::new();
-    for gi in 0..doc.game_count() {
-        if only.is_some_and(|g| g != gi) {
-            continue;
-        }
-        let g = doc.game(gi).expect("in range");
-        let root = g.root();
-        let title = match (root.text("PB"), root.text("PW")) {
-            (Some(b), Some(w)) => format!(" — {b} (B) vs {w} (W)"),
-            _ => String::new(),
-        };
-        out.push_str(&format!("game {}{title}\n", gi + 1));
-        out.push_str(&draw(doc, gi, args.full));
-    }
-    input::write_output(None, out.as_bytes())?;
+    let mut out = crate::parts::Staged::new(None)?;
+    let mut n = 0usize;
+    let bytes = input::read_bytes(&args.file)?;
+    crate::parts::read(
+        &args.file,
+        &bytes,
+        &sgf_formats::parts::PartOptions::default().with_verify_first(true),
+        args.quiet,
+        |_| {},
+        |_, loaded| game_trees(&loaded.parsed.document, None, args.full),
+        |step| {
+            match step {
+                Step::Part(piece, trees) => {
+                    let mut w = out.writer(&piece);
+                    for t in trees {
+                        n += 1;
+                        write!(w, "game {n}")?;
+                        w.write_all(t.as_bytes())?;
+                    }
+                }
+                Step::Restart => {
+                    n = 0;
+                    out.restart();
+                }
+            }
+            Ok(())
+        },
+    )?;
+    out.commit()?;
     Ok(0)
 }
