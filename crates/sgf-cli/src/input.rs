@@ -163,7 +163,7 @@ pub fn load_game(path: &str, game: usize, quiet: bool) -> Result<Result<GameAt, 
         .with_context(|| format!("cannot read {path}"))?;
     Ok(match found {
         sgf_formats::parts::Found::Game(piece, l) => {
-            let loaded = wrap(path, &bytes[piece.range.clone()], l);
+            let loaded = wrap(path, &bytes[piece.range.clone()], *l);
             if !quiet {
                 crate::print_diagnostics_at(&loaded, &piece);
             }

@@ -329,7 +329,7 @@ fn read_whole<R>(
 pub enum Found {
     /// The part that holds the game, and where it stands (its game
     /// `game - piece.first_game`).
-    Game(Piece, Loaded),
+    Game(Piece, Box<Loaded>),
     /// The file has only this many games.
     Missing(usize),
 }
@@ -338,7 +338,7 @@ impl Found {
     /// The part and its record, if the game was found.
     pub fn game(self) -> Option<(Piece, Loaded)> {
         match self {
-            Found::Game(p, l) => Some((p, l)),
+            Found::Game(p, l) => Some((p, *l)),
             Found::Missing(_) => None,
         }
     }
@@ -388,7 +388,7 @@ pub fn read_game(
                     lines_before,
                     may_restart: false,
                 };
-                return Ok(Found::Game(piece, loaded));
+                return Ok(Found::Game(piece, Box::new(loaded)));
             }
             first_game += games;
         }
@@ -407,7 +407,7 @@ pub fn read_game(
         may_restart: false,
     };
     Ok(if game < games {
-        Found::Game(piece, loaded)
+        Found::Game(piece, Box::new(loaded))
     } else {
         Found::Missing(games)
     })

@@ -863,6 +863,7 @@ mod tests {
             backup: true,
             original: Some(b"(;C[old])"),
             expected: Some(Fingerprint::of(b"(;C[old])")),
+            skip_sync: false,
         };
         let saved = replace_file(&x, b"(;C[new])", &opts).unwrap();
         assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
@@ -895,6 +896,7 @@ mod tests {
                 backup: true,
                 original: Some(b"v0"),
                 expected: Some(Fingerprint::of(&prev)),
+                skip_sync: i == 1,
             };
             let s = replace_file(&x, v.as_bytes(), &opts).unwrap();
             assert_eq!(s.original.is_some(), i == 0);
