@@ -63,7 +63,8 @@ pub struct Hit {
     pub continuation: Option<String>,
     /// The game's row id in its database.
     pub id: i64,
-    /// Which database (index in the list searched).
+    /// Which database: its index in the list given to [`find_all`] (the
+    /// first place of a database given twice).
     pub db: usize,
 }
 
