@@ -3,6 +3,9 @@
 
 use rusqlite::types::Value;
 
+/// The most words [`Filter::comment`] may hold (each is one condition).
+pub const MAX_COMMENT_WORDS: usize = 32;
+
 /// How text filters (players, event) match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TextMatch {
@@ -26,7 +29,9 @@ impl Range {
     /// Reads `A`, `A..B`, `A..` or `..B`.
     ///
     /// # Errors
-    /// When an end is not a number.
+    /// When an end is not a finite number, both ends are missing (`..`),
+    /// or the first is greater than the last (`10..5`): a range that
+    /// would select nothing, or everything, is a mistake.
     pub fn parse(s: &str) -> Result<Range, String> {
         let num = |t: &str| -> Result<Option<f64>, String> {
             let t = t.trim();
@@ -34,21 +39,59 @@ impl Range {
                 return Ok(None);
             }
             t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
                 .map(Some)
-                .map_err(|_| format!("`{t}` is not a number (ranges are A, A..B, A.. or ..B)"))
+                .ok_or_else(|| format!("`{t}` is not a number (ranges are A, A..B, A.. or ..B)"))
         };
-        match s.split_once("..") {
-            Some((a, b)) => Ok(Range {
+        let r = match s.split_once("..") {
+            Some((a, b)) => Range {
                 min: num(a)?,
                 max: num(b)?,
-            }),
+            },
             None => {
                 let v = num(s)?;
                 if v.is_none() {
-                    return Err("an empty range".into());
+                    return Err("an empty range (ranges are A, A..B, A.. or ..B)".into());
                 }
-                Ok(Range { min: v, max: v })
+                Range { min: v, max: v }
             }
+        };
+        r.check().map_err(|e| format!("`{s}`: {e}"))?;
+        Ok(r)
+    }
+
+    /// [`Range::parse`] for counts (moves, stones): whole numbers, 0 or more.
+    ///
+    /// # Errors
+    /// As [`Range::parse`], and when an end is negative or not whole.
+    pub fn parse_count(s: &str) -> Result<Range, String> {
+        let r = Range::parse(s)?;
+        for v in [r.min, r.max].into_iter().flatten() {
+            if v < 0.0 || v.fract() != 0.0 || v > f64::from(u32::MAX) {
+                return Err(format!(
+                    "`{s}`: `{v}` is not a count (a whole number, 0 or more)"
+                ));
+            }
+        }
+        Ok(r)
+    }
+
+    /// Whether the range selects something and is not everything.
+    ///
+    /// # Errors
+    /// When both ends are missing, an end is not finite, or the first is
+    /// greater than the last.
+    pub fn check(&self) -> Result<(), String> {
+        match (self.min, self.max) {
+            (None, None) => Err("a range without ends (ranges are A, A..B, A.. or ..B)".into()),
+            (a, b) if a.is_some_and(|v| !v.is_finite()) || b.is_some_and(|v| !v.is_finite()) => {
+                Err("an end of the range is not a number".into())
+            }
+            (Some(a), Some(b)) if a > b => Err(format!(
+                "the range is empty ({a} is greater than {b}; write the smaller end first)"
+            )),
+            _ => Ok(()),
         }
     }
 }
@@ -148,11 +191,82 @@ impl Filter {
         *self == Filter::default()
     }
 
+    /// Checks that every part of the filter has an effect and can select
+    /// something: no empty text (it would match every game), no range
+    /// without ends or with its ends inverted, no date range that ends
+    /// before it starts, at most [`MAX_COMMENT_WORDS`] words of comments,
+    /// and [`TextMatch::Substring`] only with a name or event to match.
+    ///
+    /// # Errors
+    /// What is wrong, in words.
+    pub fn check(&self) -> Result<(), String> {
+        for (what, v) in [
+            ("player", &self.player),
+            ("black", &self.black),
+            ("white", &self.white),
+            ("event", &self.event),
+            ("result", &self.result),
+            ("rank", &self.rank),
+            ("rules", &self.rules),
+            ("comment", &self.comment),
+            ("date from", &self.date_from),
+            ("date to", &self.date_to),
+        ] {
+            if v.as_deref().is_some_and(|v| v.trim().is_empty()) {
+                return Err(format!("the {what} is empty (it would match every game)"));
+            }
+        }
+        if let Some(c) = &self.comment {
+            let n = c.split_whitespace().count();
+            if n > MAX_COMMENT_WORDS {
+                return Err(format!(
+                    "{n} words of comments; at most {MAX_COMMENT_WORDS} are searched"
+                ));
+            }
+        }
+        if self.text_match == TextMatch::Substring
+            && self.player.is_none()
+            && self.black.is_none()
+            && self.white.is_none()
+            && self.event.is_none()
+        {
+            return Err(
+                "matching anywhere in a name needs a player, black, white or event to match".into(),
+            );
+        }
+        for (what, r) in [
+            ("handicap", &self.handicap),
+            ("komi", &self.komi),
+            ("length", &self.moves),
+        ] {
+            if let Some(r) = r {
+                r.check().map_err(|e| format!("the {what}: {e}"))?;
+            }
+        }
+        let date = |d: &str| {
+            parse_user_date(d)
+                .ok_or_else(|| format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"))
+        };
+        let from = self.date_from.as_deref().map(date).transpose()?;
+        let to = self.date_to.as_deref().map(date).transpose()?;
+        if let (Some(a), Some(b)) = (from, to)
+            && date_key(&a, true) > date_key(&b, false)
+        {
+            return Err(format!(
+                "the dates are inverted: from {} is after to {}",
+                self.date_from.as_deref().unwrap_or(""),
+                self.date_to.as_deref().unwrap_or("")
+            ));
+        }
+        Ok(())
+    }
+
     /// The SQL condition over `games g` and its parameters.
     ///
     /// # Errors
-    /// When a date does not read as a date.
+    /// When the filter is not valid ([`Filter::check`]).
     pub fn to_sql(&self) -> Result<(String, Vec<Value>), String> {
+        self.check()?;
         let mut conds: Vec<String> = Vec::new();
         let mut params: Vec<Value> = Vec::new();
         let text = |col: &[&str], v: &str, conds: &mut Vec<String>, params: &mut Vec<Value>| {

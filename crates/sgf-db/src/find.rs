@@ -14,7 +14,7 @@ use sgf_core::Color;
 use crate::filter::Filter;
 use crate::pattern::Pattern;
 use crate::search::{Compiled, RawHit, Scratch, SearchOptions, point_name};
-use crate::store::{Database, DbError, Index};
+use crate::store::{Database, DbError, Index, about};
 
 /// A query.
 #[derive(Clone, Debug, Default)]
@@ -63,7 +63,8 @@ pub struct Hit {
     pub continuation: Option<String>,
     /// The game's row id in its database.
     pub id: i64,
-    /// Which database (index in the list searched).
+    /// Which database: its index in the list given to [`find_all`] (the
+    /// first place of a database given twice).
     pub db: usize,
 }
 
@@ -208,75 +209,131 @@ fn search_index(idx: &Index, c: Option<&Compiled>, keep: Option<&[bool]>, limit:
     all
 }
 
+/// The key that tells two names of one file apart from two files: its
+/// canonical path (the path as given when it has none).
+pub(crate) fn same_file_key(p: &Path) -> std::path::PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// One database's share of [`find_all`].
+fn find_in(
+    db: &Database,
+    dbi: usize,
+    q: &Query,
+    compiled: Option<&Compiled>,
+    limit: usize,
+    res: &mut FindResult,
+    conts: &mut Conts,
+) -> Result<(), DbError> {
+    let idx = db.loaded()?;
+    let keep = filtered(db, &idx, &q.filter)?;
+    let part = search_index(
+        &idx,
+        compiled,
+        keep.as_deref(),
+        limit - res.hits.len().min(limit),
+    );
+    res.total += part.total;
+    res.games += part.games;
+    for (k, v) in part.conts {
+        let e = conts.entry(k).or_default();
+        e.0 += v.0;
+        e.1 += v.1;
+        e.2 += v.2;
+    }
+    let mut info = db
+        .connection()
+        .prepare_cached("SELECT black, white, date, result FROM games WHERE id = ?1")?;
+    for (gi, hits) in part.kept {
+        if res.hits.len() >= limit {
+            break;
+        }
+        let g = &idx.games[gi];
+        type Info = (
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
+        let (black, white, date, result): Info =
+            info.query_row([g.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let f = &idx.files[g.file as usize];
+        for h in hits {
+            if res.hits.len() >= limit {
+                break;
+            }
+            res.hits.push(Hit {
+                path: f.path.clone(),
+                member: f.member.clone(),
+                game: g.game,
+                move_number: h.move_number,
+                node: h.node,
+                variation: h.variation,
+                black: black.clone(),
+                white: white.clone(),
+                date: date.clone(),
+                result: result.clone(),
+                symmetry: h.symmetry,
+                swapped: h.swapped,
+                continuation: h
+                    .continuation
+                    .map(|(c, x, y)| format!("{} {}", c.as_str(), point_name(x, y))),
+                id: g.id,
+                db: dbi,
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Query {
+    /// Checks that every part of the query has an effect: the search
+    /// options (anywhere, colours swapped, who is to play, the move range,
+    /// variations) need a pattern or a position, the move range must not
+    /// be empty, and the filter must be valid ([`Filter::to_sql`]).
+    ///
+    /// # Errors
+    /// [`DbError::Usage`], saying what is wrong.
+    pub fn check(&self) -> Result<(), DbError> {
+        if self.pattern.is_none() && self.options != SearchOptions::default() {
+            return Err(DbError::Usage(
+                "the search options (anywhere, colours swapped, who is to play, a move range, variations) need a pattern or a position"
+                    .into(),
+            ));
+        }
+        if let (Some(a), Some(b)) = (self.options.min_move, self.options.max_move)
+            && a > b
+        {
+            return Err(DbError::Usage(format!(
+                "the move range {a}..{b} is empty (the first move is after the last)"
+            )));
+        }
+        self.filter.to_sql().map_err(DbError::Usage)?;
+        Ok(())
+    }
+}
+
 /// Runs a query over several databases at once (shards), as if they were
-/// one: hits in the order of the databases, continuations added up.
+/// one: hits in the order of the databases, continuations added up. A
+/// database given twice (the same file, by its canonical path) is
+/// searched once; [`Hit::db`] is the index of its first place in `dbs`.
 ///
 /// # Errors
-/// When a database cannot be read or the filter is not valid.
+/// When the query is not valid ([`Query::check`]) or a database cannot be
+/// read (the message names it).
 pub fn find_all(dbs: &[&Database], q: &Query) -> Result<FindResult, DbError> {
+    q.check()?;
     let compiled = q.pattern.as_ref().map(|p| Compiled::new(p, &q.options));
     let mut res = FindResult::default();
     let mut conts: Conts = HashMap::new();
     let limit = q.limit.unwrap_or(usize::MAX);
+    let mut searched = std::collections::HashSet::new();
     for (dbi, db) in dbs.iter().enumerate() {
-        let idx = db.loaded()?;
-        let keep = filtered(db, &idx, &q.filter)?;
-        let part = search_index(
-            &idx,
-            compiled.as_ref(),
-            keep.as_deref(),
-            limit - res.hits.len().min(limit),
-        );
-        res.total += part.total;
-        res.games += part.games;
-        for (k, v) in part.conts {
-            let e = conts.entry(k).or_default();
-            e.0 += v.0;
-            e.1 += v.1;
-            e.2 += v.2;
+        if !searched.insert(same_file_key(db.path())) {
+            continue;
         }
-        let mut info = db
-            .connection()
-            .prepare_cached("SELECT black, white, date, result FROM games WHERE id = ?1")?;
-        for (gi, hits) in part.kept {
-            if res.hits.len() >= limit {
-                break;
-            }
-            let g = &idx.games[gi];
-            type Info = (
-                Option<String>,
-                Option<String>,
-                Option<String>,
-                Option<String>,
-            );
-            let (black, white, date, result): Info =
-                info.query_row([g.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-            let f = &idx.files[g.file as usize];
-            for h in hits {
-                if res.hits.len() >= limit {
-                    break;
-                }
-                res.hits.push(Hit {
-                    path: f.path.clone(),
-                    member: f.member.clone(),
-                    game: g.game,
-                    move_number: h.move_number,
-                    node: h.node,
-                    variation: h.variation,
-                    black: black.clone(),
-                    white: white.clone(),
-                    date: date.clone(),
-                    result: result.clone(),
-                    symmetry: h.symmetry,
-                    swapped: h.swapped,
-                    continuation: h
-                        .continuation
-                        .map(|(c, x, y)| format!("{} {}", c.as_str(), point_name(x, y))),
-                    id: g.id,
-                    db: dbi,
-                });
-            }
-        }
+        find_in(db, dbi, q, compiled.as_ref(), limit, &mut res, &mut conts)
+            .map_err(|e| about(db.path(), e))?;
     }
     let mut cs: Vec<Continuation> = conts
         .into_iter()
@@ -312,8 +369,12 @@ impl Database {
     /// final position (up to symmetry). Games without moves are left out.
     ///
     /// # Errors
-    /// When the database cannot be read.
+    /// When the database cannot be read (the message names it).
     pub fn dups(&self) -> Result<Vec<DupGroup>, DbError> {
+        self.dups_inner().map_err(|e| about(self.path(), e))
+    }
+
+    fn dups_inner(&self) -> Result<Vec<DupGroup>, DbError> {
         let mut st = self.connection().prepare(
             "SELECT g.dyer, g.final_hash, g.id, s.path, f.member, g.game, g.black, g.white, g.date, g.result, g.moves
              FROM games g JOIN files f ON g.file_id = f.id JOIN sources s ON f.source_id = s.id
@@ -354,9 +415,11 @@ impl Database {
     /// # Errors
     /// When the database cannot be read.
     pub fn game_count(&self) -> Result<u64, DbError> {
-        Ok(self
+        let n = self
             .connection()
-            .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))? as u64)
+            .query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .map_err(|e| about(self.path(), e.into()))?;
+        Ok(n as u64)
     }
 }
 
@@ -392,6 +455,19 @@ pub struct DupGame {
     pub id: i64,
 }
 
+/// What [`write_hits`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Written {
+    /// Games written.
+    pub games: usize,
+    /// Hit games that could not be written: their file (or archive) is
+    /// gone, changed since it was indexed, or cannot be read.
+    pub missing: usize,
+    /// Why, one line each, naming the file.
+    pub problems: Vec<String>,
+}
+
 /// Reads the games of `hits` from their files (or archives) and writes
 /// them as one SGF collection in canonical FF\[4\] UTF-8 form. Returns the
 /// problems (a file gone or changed), one line each; those games are left out.
@@ -403,31 +479,74 @@ pub fn write_hits_sgf(
     hits: &[Hit],
     out: &mut dyn Write,
 ) -> Result<Vec<String>, DbError> {
-    let mut problems = Vec::new();
+    Ok(write_hits(dbs, hits, out)?.problems)
+}
+
+/// Reads the games of `hits` from their files (or archives) and writes
+/// them as one SGF collection in canonical FF\[4\] UTF-8 form, each game
+/// once. A game whose file is gone, cannot be read (only regular files
+/// are, at most [`sgf_formats::input::MAX_INPUT_BYTES`]), or changed since
+/// it was indexed (its size or modification time differ: the game there
+/// may be another one) is left out and counted in [`Written::missing`],
+/// with one line per file in [`Written::problems`].
+///
+/// # Errors
+/// When writing fails, or a database cannot be read.
+pub fn write_hits(
+    dbs: &[&Database],
+    hits: &[Hit],
+    out: &mut dyn Write,
+) -> Result<Written, DbError> {
+    use sgf_formats::input::{MAX_INPUT_BYTES, check_regular, read_file};
+    let mut w = Written::default();
     let mut written: std::collections::HashSet<(usize, i64)> = Default::default();
-    // Each file (or archive) is read once, however many of its games hit.
-    let mut by_source: Vec<(String, Vec<&Hit>)> = Vec::new();
+    // Each file (or archive) is read once, however many of its games hit:
+    // (canonical path, size and modification time when indexed, hits).
+    type Source<'h> = (String, i64, i64, Vec<&'h Hit>);
+    let mut by_source: Vec<Source<'_>> = Vec::new();
     for h in hits {
         if !written.insert((h.db, h.id)) {
             continue;
         }
-        let idx = dbs
+        let db = dbs
             .get(h.db)
             .ok_or_else(|| DbError::Usage("hit of an unknown database".into()))?;
-        let abs: String = idx.connection().query_row(
-            "SELECT s.abs_path FROM games g JOIN files f ON g.file_id = f.id JOIN sources s ON f.source_id = s.id WHERE g.id = ?1",
-            [h.id],
-            |r| r.get(0),
-        )?;
-        match by_source.iter_mut().find(|(a, _)| *a == abs) {
-            Some((_, v)) => v.push(h),
-            None => by_source.push((abs, vec![h])),
+        let (abs, size, mtime): (String, i64, i64) = db
+            .connection()
+            .query_row(
+                "SELECT s.abs_path, s.size, s.mtime FROM games g JOIN files f ON g.file_id = f.id JOIN sources s ON f.source_id = s.id WHERE g.id = ?1",
+                [h.id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .map_err(|e| about(db.path(), e.into()))?;
+        match by_source.iter_mut().find(|s| s.0 == abs) {
+            Some(s) => s.3.push(h),
+            None => by_source.push((abs, size, mtime, vec![h])),
         }
     }
     let opts = sgf_core::WriteOptions::default();
-    for (abs, hs) in by_source {
-        let mut members: HashMap<Option<String>, Vec<u8>> = HashMap::new();
+    for (abs, size, mtime, hs) in by_source {
         let path = Path::new(&abs);
+        let shown = &hs[0].path;
+        let lost = |why: String, w: &mut Written| {
+            w.missing += hs.len();
+            w.problems.push(format!(
+                "{shown}: {why}; {} hit game(s) not written",
+                hs.len()
+            ));
+        };
+        let meta = match check_regular(path) {
+            Ok(m) => m,
+            Err(e) => {
+                lost(e.to_string(), &mut w);
+                continue;
+            }
+        };
+        if meta.len() as i64 != size || crate::store::mtime_of(&meta) != mtime {
+            lost("changed since it was indexed (index again)".into(), &mut w);
+            continue;
+        }
+        let mut members: HashMap<Option<String>, Vec<u8>> = HashMap::new();
         if hs.iter().any(|h| h.member.is_some()) {
             let wanted: std::collections::HashSet<&str> =
                 hs.iter().filter_map(|h| h.member.as_deref()).collect();
@@ -443,22 +562,26 @@ pub fn write_hits_sgf(
                 },
             );
             if let Err(e) = r {
-                problems.push(e);
+                w.problems.push(e);
             }
         } else {
-            match std::fs::read(path) {
+            match read_file(path, MAX_INPUT_BYTES) {
                 Ok(b) => {
                     members.insert(None, b);
                 }
-                Err(e) => problems.push(format!("{abs}: {e}")),
+                Err(e) => {
+                    lost(e.to_string(), &mut w);
+                    continue;
+                }
             }
         }
         let mut docs: HashMap<Option<String>, sgf_core::Document> = HashMap::new();
         for h in hs {
             if !docs.contains_key(&h.member) {
                 let Some(bytes) = members.get(&h.member) else {
-                    problems.push(format!(
-                        "{}: {} is gone",
+                    w.missing += 1;
+                    w.problems.push(format!(
+                        "{}: {} is gone (index again)",
                         h.path,
                         h.member.as_deref().unwrap_or("the file")
                     ));
@@ -470,16 +593,19 @@ pub fn write_hits_sgf(
                         docs.insert(h.member.clone(), l.parsed.document);
                     }
                     Err(e) => {
-                        problems.push(format!("{}: {e}", h.path));
+                        w.missing += 1;
+                        w.problems.push(format!("{}: {e}", h.path));
                         continue;
                     }
                 }
             }
             let doc = &docs[&h.member];
             if (h.game as usize) >= doc.game_count() {
-                problems.push(format!(
+                w.missing += 1;
+                w.problems.push(format!(
                     "{}: game {} is gone (the file changed; index again)",
-                    h.path, h.game
+                    h.path,
+                    h.game + 1
                 ));
                 continue;
             }
@@ -487,9 +613,10 @@ pub fn write_hits_sgf(
             out.write_all(&bytes)
                 .and_then(|_| out.write_all(b"\n"))
                 .map_err(|e| DbError::Io(e.to_string()))?;
+            w.games += 1;
         }
     }
-    Ok(problems)
+    Ok(w)
 }
 
 /// The full-board position of a record: after `mv` moves of the main line,

@@ -56,10 +56,11 @@ pub mod search;
 pub mod store;
 pub mod symmetry;
 
-pub use filter::{Filter, Range, TextMatch, Winner};
+pub use filter::{Filter, MAX_COMMENT_WORDS, Range, TextMatch, Winner};
 pub use find::{
-    Continuation, DupGame, DupGroup, FindResult, Hit, Query, find_all, position_of, write_hits_sgf,
+    Continuation, DupGame, DupGroup, FindResult, Hit, Query, Written, find_all, position_of,
+    write_hits, write_hits_sgf,
 };
-pub use pattern::{Pattern, PatternError};
+pub use pattern::{MAX_PATTERN_FILE_BYTES, MAX_SEQUENCE_MOVES, Pattern, PatternError};
 pub use search::SearchOptions;
-pub use store::{Database, DbError, Index, IndexReport, NoProgress, Progress};
+pub use store::{Database, DbError, Index, IndexOptions, IndexReport, NoProgress, Progress};

@@ -25,6 +25,17 @@ pub const WHITE_OR_EMPTY: Mask = 5;
 /// Anything (a wildcard inside the region).
 pub const ANY: Mask = 7;
 
+/// The most moves a pattern's sequence may have. Each move is kept as the
+/// region after it, for each of the up to 16 images of the pattern
+/// searched (about 17 KB a move for a whole 19×19 board), so the bound
+/// keeps a search's memory bounded (under 10 MB on 19×19, 70 MB on the
+/// largest board, 52×52).
+pub const MAX_SEQUENCE_MOVES: usize = 500;
+
+/// The largest pattern file read, in bytes (4 MiB: a pattern is one game
+/// of a few hundred moves at most; a record of that size is a collection).
+pub const MAX_PATTERN_FILE_BYTES: u64 = 4 << 20;
+
 /// A move of a pattern's sequence, in the pattern's board coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SeqMove {
@@ -190,9 +201,19 @@ impl Pattern {
     /// who is to play, and the moves of the main line as a sequence that
     /// must follow (replayed with captures).
     ///
+    /// The file is at most [`MAX_PATTERN_FILE_BYTES`] and its sequence at
+    /// most [`MAX_SEQUENCE_MOVES`] moves.
+    ///
     /// # Errors
-    /// When the file has no game, or the region has no point.
+    /// When the file has no game, the region has no point, or the file or
+    /// its sequence is too long.
     pub fn from_sgf(bytes: &[u8]) -> Result<Pattern, PatternError> {
+        if bytes.len() as u64 > MAX_PATTERN_FILE_BYTES {
+            return Err(PatternError(format!(
+                "the pattern file is larger than {}, the most a pattern file may be",
+                sgf_formats::input::human_bytes(MAX_PATTERN_FILE_BYTES)
+            )));
+        }
         let loaded = sgf_formats::read_any(bytes, None)
             .map_err(|e| PatternError(format!("the pattern file: {e}")))?;
         let doc = &loaded.parsed.document;
@@ -246,6 +267,11 @@ impl Pattern {
             let Some(&(color, mv)) = cursor.report().moves.first() else {
                 continue;
             };
+            if sequence.len() >= MAX_SEQUENCE_MOVES {
+                return Err(PatternError(format!(
+                    "the pattern's sequence has more than {MAX_SEQUENCE_MOVES} moves, the most a pattern may have"
+                )));
+            }
             let Move::Play(point) = mv else {
                 return Err(PatternError("a pass in the pattern's sequence".into()));
             };

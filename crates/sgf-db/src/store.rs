@@ -19,6 +19,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use sgf_formats::input::{InputError, MAX_INPUT_BYTES, check_regular, read_file};
+
 use crate::encode::{read_stored, unpack_rows, write_stored};
 use crate::game::{GameRow, game_row, key};
 
@@ -47,25 +49,46 @@ CREATE INDEX IF NOT EXISTS games_file ON games(file_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS comments USING fts5(text, tokenize='trigram');
 ";
 
-/// An error of the database.
+/// An error of the database. Every message names the database file (or
+/// the record file) it is about.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum DbError {
-    /// SQLite failed.
+    /// SQLite failed (a full disk, a read-only file…); see
+    /// [`DbError::Database`] for the same with the file's name.
     Sql(rusqlite::Error),
+    /// SQLite failed on the database file `path`.
+    Database {
+        /// The database file.
+        path: String,
+        /// What SQLite said.
+        error: rusqlite::Error,
+    },
     /// A file could not be read or written.
     Io(String),
     /// Bad usage (a bad filter, a pattern that cannot be read).
     Usage(String),
-    /// The database is damaged or not a Qipu database.
+    /// The database is damaged (`PATH: damaged (…)`), or made by another
+    /// version of Qipu.
     Corrupt(String),
+    /// The file is not a Qipu database (`PATH: not a Qipu database (…)`):
+    /// not an SQLite file, an empty file, another program's database.
+    NotQipu(String),
+    /// Another process is indexing into the database
+    /// ([`Database::index`]; [`IndexOptions::wait`] waits for it instead).
+    Busy(String),
 }
 
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DbError::Sql(e) => write!(f, "database: {e}"),
-            DbError::Io(e) | DbError::Usage(e) => f.write_str(e),
-            DbError::Corrupt(e) => write!(f, "damaged database: {e}"),
+            DbError::Database { path, error } => write!(f, "{path}: {error}"),
+            DbError::Io(e)
+            | DbError::Usage(e)
+            | DbError::Corrupt(e)
+            | DbError::NotQipu(e)
+            | DbError::Busy(e) => f.write_str(e),
         }
     }
 }
@@ -78,12 +101,75 @@ impl From<rusqlite::Error> for DbError {
     }
 }
 
+/// Whether SQLite's answer means the file is damaged: a page that cannot
+/// be read, a value of the wrong type in a column, a table or column that
+/// is missing.
+fn is_damage(e: &rusqlite::Error) -> bool {
+    use rusqlite::Error as E;
+    use rusqlite::ErrorCode as C;
+    match e {
+        E::SqliteFailure(f, msg) => {
+            matches!(f.code, C::DatabaseCorrupt | C::NotADatabase)
+                || msg.as_deref().is_some_and(|m| {
+                    m.starts_with("no such table") || m.starts_with("no such column")
+                })
+        }
+        E::InvalidColumnType(..)
+        | E::FromSqlConversionFailure(..)
+        | E::IntegralValueOutOfRange(..)
+        | E::InvalidColumnName(..) => true,
+        _ => false,
+    }
+}
+
+/// `e` about the database file `path`: SQLite's errors get the file's
+/// name, and those that mean damage become [`DbError::Corrupt`]
+/// (`PATH: damaged (…)`).
+pub(crate) fn about(path: &Path, e: DbError) -> DbError {
+    let shown = path.display().to_string();
+    match e {
+        DbError::Sql(e) if is_damage(&e) => {
+            DbError::Corrupt(format!("{shown}: damaged ({})", sql_words(&e)))
+        }
+        DbError::Sql(error) => DbError::Database { path: shown, error },
+        e => e,
+    }
+}
+
+/// SQLite's message in words (rusqlite's for a wrong type reads
+/// "Invalid column type Blob at index: 2, name: game").
+fn sql_words(e: &rusqlite::Error) -> String {
+    use rusqlite::Error as E;
+    match e {
+        E::InvalidColumnType(_, name, t) => {
+            format!("the column `{name}` holds a value of type {t}")
+        }
+        E::IntegralValueOutOfRange(_, v) => format!("a number out of range: {v}"),
+        E::FromSqlConversionFailure(_, t, err) => {
+            format!("a value of type {t} cannot be read: {err}")
+        }
+        e => e.to_string(),
+    }
+}
+
 /// Reports progress of [`Database::index`] (the CLI draws a bar with it).
 pub trait Progress: Sync {
     /// The number of files to read is known.
     fn start(&self, _files: u64) {}
     /// One more file was read and stored.
     fn advance(&self) {}
+    /// Another process is indexing into the database and this one waits
+    /// for it to finish ([`IndexOptions::wait`]).
+    fn waiting(&self) {}
+}
+
+/// How [`Database::index_with`] runs.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct IndexOptions {
+    /// When another process is indexing into the same database, wait for
+    /// it to finish (instead of failing at once with [`DbError::Busy`]).
+    pub wait: bool,
 }
 
 /// No progress report.
@@ -105,6 +191,11 @@ pub struct IndexReport {
     pub total_games: usize,
     /// Files or members that could not be read, and other warnings, one line each.
     pub problems: Vec<String>,
+    /// How many files and archive members could not be read or hold no
+    /// game (each is one line of `problems`; the rest are warnings, such
+    /// as a link out of a directory that was not followed). Such files are
+    /// read again by the next run.
+    pub failed: usize,
 }
 
 /// A database file.
@@ -129,6 +220,51 @@ struct Unit {
     error: Option<String>,
     data: Vec<u8>,
     games: Vec<GameRow>,
+}
+
+/// The lock of an index run (see `Database::lock_for_index`): the file is
+/// removed, then unlocked, when this is dropped.
+struct IndexLock {
+    _file: std::fs::File,
+    #[cfg_attr(not(unix), allow(dead_code))]
+    path: PathBuf,
+}
+
+impl IndexLock {
+    #[cfg(unix)]
+    fn same_file(f: &std::fs::File, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn same_file(_: &std::fs::File, _: &Path) -> bool {
+        // The file is never removed (an open file cannot be, there).
+        true
+    }
+}
+
+impl Drop for IndexLock {
+    fn drop(&mut self) {
+        // Removed while still locked: one who opened it meanwhile sees it
+        // is gone once it gets the lock, and tries again.
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// A source stored by an earlier run.
+struct Known {
+    id: i64,
+    size: i64,
+    mtime: i64,
+    /// It could not be read at all.
+    failed: bool,
+    /// Its files (members) that could not be read.
+    failed_members: i64,
 }
 
 struct SourceJob {
@@ -165,6 +301,21 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
     unit.charset = Some(loaded.charset);
     let doc = &loaded.parsed.document;
     let n = doc.game_count();
+    if n == 0 {
+        // A text file, a binary, an empty file: not a game record (as
+        // every `qipu` command but `check` says).
+        let why = loaded
+            .parsed
+            .diagnostics
+            .iter()
+            .find(|d| d.code == sgf_core::Code::NoGameTree)
+            .map_or("no SGF game tree found", |d| d.message.as_str());
+        unit.error = Some(format!(
+            "{why} [{}]; it is not a game record",
+            sgf_core::Code::NoGameTree.as_str()
+        ));
+        return unit;
+    }
     // Big collections are split over the cores; single games are not worth it.
     let mut games: Vec<GameRow> = if n > 16 {
         (0..n).into_par_iter().map(|g| game_row(doc, g)).collect()
@@ -184,10 +335,15 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
     unit
 }
 
+/// The most bytes of archive members held for parsing at once.
+const BATCH_BYTES: usize = 64 << 20;
+
 fn read_source(job: SourceJob) -> SourceResult {
     let path = PathBuf::from(&job.abs);
     if !job.archive {
-        return match std::fs::read(&path) {
+        // Only regular files, bounded (a device or a FIFO put in the file's
+        // place since it was listed is refused, not read for ever).
+        return match read_file(&path, MAX_INPUT_BYTES) {
             Ok(bytes) => SourceResult {
                 units: vec![read_unit(&bytes, &path, None)],
                 job,
@@ -200,8 +356,19 @@ fn read_source(job: SourceJob) -> SourceResult {
             },
         };
     }
+    if let Err(e) = check_regular(&path) {
+        return SourceResult {
+            job,
+            units: Vec::new(),
+            error: Some(e.to_string()),
+        };
+    }
     let mut units = Vec::new();
+    // Members are parsed a batch at a time, on all cores; a batch is
+    // bounded in count and in bytes (a member may be up to
+    // `ArchiveOptions::max_member_bytes`: 256 of them at once would be 64 GiB).
     let mut batch: Vec<sgf_formats::archive::Member> = Vec::new();
+    let mut batch_bytes = 0usize;
     let flush = |batch: &mut Vec<sgf_formats::archive::Member>, units: &mut Vec<Unit>| {
         let done: Vec<Unit> = std::mem::take(batch)
             .into_par_iter()
@@ -214,9 +381,11 @@ fn read_source(job: SourceJob) -> SourceResult {
         &sgf_formats::archive::ArchiveOptions::default(),
         &mut |m| match m {
             Ok(m) => {
+                batch_bytes += m.bytes.len();
                 batch.push(m);
-                if batch.len() >= 256 {
+                if batch.len() >= 256 || batch_bytes >= BATCH_BYTES {
                     flush(&mut batch, &mut units);
+                    batch_bytes = 0;
                 }
             }
             Err(e) => units.push(Unit {
@@ -237,63 +406,314 @@ fn read_source(job: SourceJob) -> SourceResult {
     }
 }
 
-fn mtime_of(meta: &std::fs::Metadata) -> i64 {
+pub(crate) fn mtime_of(meta: &std::fs::Metadata) -> i64 {
     meta.modified()
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos() as i64)
 }
 
+/// The `application_id` of a Qipu database (`QIPU`), set when it is made.
+const APPLICATION_ID: i64 = 0x5149_5055;
+
+/// How long a statement waits for another connection's lock (a commit of
+/// an index run, a checkpoint) before it gives up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The columns every value of which must be of these SQLite types (what
+/// the readers ask for): a value of another type means the file was
+/// damaged or written by something else.
+const TYPED_COLUMNS: [(&str, &[(&str, &str)]); 4] = [
+    ("meta", &[("key", "'text'"), ("value", "'text','null'")]),
+    (
+        "sources",
+        &[
+            ("path", "'text'"),
+            ("abs_path", "'text'"),
+            ("size", "'integer'"),
+            ("mtime", "'integer'"),
+            ("error", "'text','null'"),
+        ],
+    ),
+    (
+        "files",
+        &[
+            ("source_id", "'integer'"),
+            ("member", "'text','null'"),
+            ("format", "'text','null'"),
+            ("charset", "'text','null'"),
+            ("error", "'text','null'"),
+            ("data", "'blob','null'"),
+        ],
+    ),
+    (
+        "games",
+        &[
+            ("file_id", "'integer'"),
+            ("game", "'integer'"),
+            ("cols", "'integer'"),
+            ("rows", "'integer'"),
+            ("black", "'text','null'"),
+            ("white", "'text','null'"),
+            ("black_key", "'text','null'"),
+            ("white_key", "'text','null'"),
+            ("black_rank", "'text','null'"),
+            ("white_rank", "'text','null'"),
+            ("event", "'text','null'"),
+            ("event_key", "'text','null'"),
+            ("round", "'text','null'"),
+            ("place", "'text','null'"),
+            ("date", "'text','null'"),
+            ("date_min", "'integer','null'"),
+            ("date_max", "'integer','null'"),
+            ("result", "'text','null'"),
+            ("winner", "'text','null'"),
+            ("komi", "'real','integer','null'"),
+            ("handicap", "'integer','null'"),
+            ("rules", "'text','null'"),
+            ("moves", "'integer'"),
+            ("nodes", "'integer'"),
+            ("dyer", "'text','null'"),
+            ("final_hash", "'integer','null'"),
+        ],
+    ),
+];
+
+/// The tables a Qipu database has, with their columns (name and declared
+/// type), as [`SCHEMA`] makes them.
+fn expected_tables() -> Result<Vec<(String, Columns)>, rusqlite::Error> {
+    let mem = Connection::open_in_memory()?;
+    mem.execute_batch(SCHEMA)?;
+    ["meta", "sources", "files", "games", "comments"]
+        .iter()
+        .map(|t| Ok((t.to_string(), columns_of(&mem, t)?)))
+        .collect()
+}
+
+/// A table's columns: name and declared type, in order.
+type Columns = Vec<(String, String)>;
+
+fn columns_of(conn: &Connection, table: &str) -> Result<Columns, rusqlite::Error> {
+    let mut st = conn.prepare("SELECT name, type FROM pragma_table_info(?1) ORDER BY cid")?;
+    st.query_map([table], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
 impl Database {
-    /// Opens a database file, creating it when it does not exist.
+    /// Opens a database file, making a new database when the file does not
+    /// exist or is empty.
+    ///
+    /// An existing file is checked first ([`Database::open_existing`]).
     ///
     /// # Errors
-    /// When the file cannot be opened or is not a Qipu database.
+    /// When the file cannot be opened or made, is not a Qipu database
+    /// ([`DbError::NotQipu`]) or is damaged ([`DbError::Corrupt`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Database, DbError> {
-        let path = path.as_ref().to_path_buf();
-        let conn = Connection::open(&path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .or_else(|_| conn.pragma_update(None, "journal_mode", "DELETE"))
-            .map_err(|e| DbError::Corrupt(format!("{}: {e}", path.display())))?;
-        conn.execute_batch(SCHEMA)
-            .map_err(|e| DbError::Corrupt(format!("{}: {e}", path.display())))?;
-        let v: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        match v.as_deref() {
-            None => {
+        Database::open_mode(path.as_ref(), true)
+    }
+
+    /// Opens an existing database file (no file is made or changed),
+    /// after checking it is a Qipu database and not damaged: SQLite's
+    /// `PRAGMA quick_check` (every page and index readable), the tables
+    /// and columns, and the types of the values the searches read.
+    ///
+    /// # Errors
+    /// When the file does not exist, is not a Qipu database
+    /// ([`DbError::NotQipu`]: not an SQLite file, an empty file, a
+    /// directory or device, another program's database) or is damaged
+    /// ([`DbError::Corrupt`]).
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<Database, DbError> {
+        Database::open_mode(path.as_ref(), false)
+    }
+
+    fn open_mode(path: &Path, create: bool) -> Result<Database, DbError> {
+        let shown = path.display().to_string();
+        let not_qipu =
+            |why: &str| DbError::NotQipu(format!("{shown}: not a Qipu database ({why})"));
+        // Looked at before SQLite opens it: a FIFO would block SQLite's
+        // first read for ever, and an empty file would be made a database.
+        let size = match std::fs::metadata(path) {
+            Ok(_) => match check_regular(path) {
+                Ok(m) => Some(m.len()),
+                Err(InputError::NotRegular(what)) => return Err(not_qipu(what)),
+                Err(e) => return Err(DbError::Io(format!("{shown}: {e}"))),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(DbError::Io(format!("{shown}: {e}"))),
+        };
+        let new = match size {
+            None if create => true,
+            None => return Err(DbError::Io(format!("{shown}: no such database"))),
+            Some(0) if create => true,
+            Some(0) => return Err(not_qipu("an empty file")),
+            Some(_) => false,
+        };
+        use rusqlite::OpenFlags;
+        // Not SQLITE_OPEN_URI: a path is a path, even one that starts with `file:`.
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if size.is_none() {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let fail = |e: rusqlite::Error| about(path, DbError::Sql(e));
+        let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        // The first read of the file: SQLite says here when it is not one
+        // of its files.
+        let tables: Vec<String> = match conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        {
+            Ok(t) => t,
+            Err(rusqlite::Error::SqliteFailure(f, _))
+                if f.code == rusqlite::ErrorCode::NotADatabase =>
+            {
+                return Err(not_qipu("not an SQLite database file"));
+            }
+            Err(e) => return Err(fail(e)),
+        };
+        let db = Database {
+            conn,
+            path: path.to_path_buf(),
+            loaded: std::cell::OnceCell::new(),
+        };
+        if tables.is_empty() {
+            if !(new || create) {
+                return Err(not_qipu("an SQLite database without Qipu's tables"));
+            }
+            db.make_tables().map_err(|e| about(path, e))?;
+        } else {
+            db.verify(&tables).map_err(|e| about(path, e))?;
+        }
+        if create {
+            // Readers go on while an index run writes (WAL); a file on a
+            // read-only medium keeps its journal mode.
+            let _ = db
+                .conn
+                .pragma_update(None, "journal_mode", "WAL")
+                .or_else(|_| db.conn.pragma_update(None, "journal_mode", "DELETE"));
+        }
+        Ok(db)
+    }
+
+    /// Makes the tables of a new database (in one transaction, so that a
+    /// reader never sees half of them; another process making them at the
+    /// same time is waited for).
+    fn make_tables(&self) -> Result<(), DbError> {
+        let conn = &self.conn;
+        // Before the first write, outside a transaction.
+        let _ = conn.pragma_update(None, "journal_mode", "WAL");
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let made = (|| -> Result<(), DbError> {
+            let n: i64 = conn.query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )?;
+            if n == 0 {
+                conn.execute_batch(SCHEMA)?;
+                conn.pragma_update(None, "application_id", APPLICATION_ID)?;
                 conn.execute(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?1)",
                     [SCHEMA_VERSION],
                 )?;
             }
+            Ok(())
+        })();
+        match made {
+            Ok(()) => conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        let tables: Vec<String> = {
+            let mut st = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?;
+            st.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?
+        };
+        self.verify(&tables)
+    }
+
+    /// Checks an existing file is a Qipu database of this version and not
+    /// damaged (see [`Database::open_existing`]).
+    fn verify(&self, tables: &[String]) -> Result<(), DbError> {
+        let conn = &self.conn;
+        let shown = self.path.display().to_string();
+        let not_qipu =
+            |why: &str| DbError::NotQipu(format!("{shown}: not a Qipu database ({why})"));
+        let damaged = |why: String| DbError::Corrupt(format!("{shown}: damaged ({why})"));
+        let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let ours = app == APPLICATION_ID;
+        if app != 0 && !ours {
+            return Err(not_qipu(&format!(
+                "an SQLite database of another program, application id {app:#x}"
+            )));
+        }
+        let schema: Option<String> = if tables.iter().any(|t| t == "meta") {
+            conn.query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
+            .optional()?
+        } else {
+            None
+        };
+        match schema.as_deref() {
             Some(SCHEMA_VERSION) => {}
             Some(other) => {
                 return Err(DbError::Corrupt(format!(
-                    "{}: made by another version of qipu (schema {other}); index again into a new file",
-                    path.display()
+                    "{shown}: made by another version of qipu (schema {other}); index again into a new file"
+                )));
+            }
+            None if ours => return Err(damaged("its schema version is missing".into())),
+            None => return Err(not_qipu("an SQLite database without Qipu's tables")),
+        }
+        // Every page and index readable: a truncated or overwritten file.
+        let problems: Vec<String> = {
+            let mut st = conn.prepare("PRAGMA quick_check(5)")?;
+            st.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?
+        };
+        if problems.len() != 1 || problems[0] != "ok" {
+            return Err(damaged(problems.join("; ")));
+        }
+        for (table, want) in expected_tables()? {
+            let have = columns_of(conn, &table)?;
+            if have.is_empty() {
+                return Err(damaged(format!("the table `{table}` is missing")));
+            }
+            if have != want {
+                let names = |v: &[(String, String)]| {
+                    v.iter()
+                        .map(|(n, t)| format!("{n} {t}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                return Err(damaged(format!(
+                    "the table `{table}` has the columns ({}), not ({})",
+                    names(&have),
+                    names(&want)
                 )));
             }
         }
-        Ok(Database {
-            conn,
-            path,
-            loaded: std::cell::OnceCell::new(),
-        })
-    }
-
-    /// Opens an existing database file (no file is created).
-    ///
-    /// # Errors
-    /// When the file does not exist or is not a Qipu database.
-    pub fn open_existing(path: impl AsRef<Path>) -> Result<Database, DbError> {
-        let p = path.as_ref();
-        if !p.is_file() {
-            return Err(DbError::Io(format!("{}: no such database", p.display())));
+        // One pass over each table's rows (the games' moves are not read:
+        // `typeof` looks at a value's header only).
+        for (table, cols) in TYPED_COLUMNS {
+            let cases: Vec<String> = cols
+                .iter()
+                .map(|(c, types)| format!("WHEN typeof({c}) NOT IN ({types}) THEN '{c}'"))
+                .collect();
+            let sql = format!(
+                "SELECT rowid, bad FROM (SELECT rowid, CASE {} END AS bad FROM {table}) WHERE bad IS NOT NULL LIMIT 1",
+                cases.join(" ")
+            );
+            let bad: Option<(i64, String)> = conn
+                .query_row(&sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some((row, col)) = bad {
+                return Err(damaged(format!(
+                    "row {row} of the table `{table}` holds a value of the wrong type in the column `{col}`"
+                )));
+            }
         }
-        Database::open(p)
+        Ok(())
     }
 
     /// The path of the file.
@@ -309,12 +729,110 @@ impl Database {
     /// Indexes the record files and archives under `paths` (files,
     /// directories, archives): new and changed files are read (in parallel),
     /// files that did not change are left alone, files under `paths` that
-    /// are gone are removed. A file that cannot be read is reported in
-    /// [`IndexReport::problems`] and skipped.
+    /// are gone are removed. Only regular files are read (a device or a
+    /// FIFO named as a path is refused), each at most
+    /// [`sgf_formats::input::MAX_INPUT_BYTES`], archive members at most
+    /// [`sgf_formats::archive::ArchiveOptions`]'s bound. A file or member
+    /// that cannot be read or holds no game is reported in
+    /// [`IndexReport::problems`], counted in [`IndexReport::failed`] and
+    /// skipped; it is tried again by the next run.
+    ///
+    /// One run at a time writes into a database: when another process is
+    /// indexing into it, this fails at once with [`DbError::Busy`], before
+    /// anything is read ([`Database::index_with`] can wait instead).
     ///
     /// # Errors
-    /// When a path does not exist or the database cannot be written.
+    /// When a path does not exist, another process is indexing into the
+    /// database, or the database cannot be written or is damaged.
     pub fn index(
+        &mut self,
+        paths: &[impl AsRef<Path>],
+        progress: &dyn Progress,
+    ) -> Result<IndexReport, DbError> {
+        self.index_with(paths, progress, &IndexOptions::default())
+    }
+
+    /// [`Database::index`] with options.
+    ///
+    /// # Errors
+    /// See [`Database::index`].
+    pub fn index_with(
+        &mut self,
+        paths: &[impl AsRef<Path>],
+        progress: &dyn Progress,
+        opts: &IndexOptions,
+    ) -> Result<IndexReport, DbError> {
+        let _lock = self.lock_for_index(opts.wait, progress)?;
+        let path = self.path.clone();
+        self.index_locked(paths, progress)
+            .map_err(|e| about(&path, e))
+    }
+
+    /// The lock of an index run: the file `DB-lock` beside the database,
+    /// locked for the run and removed at its end (released when the
+    /// process ends, however it ends; a file left by a killed run is
+    /// simply taken). Two runs reading the same state of the database and
+    /// storing the same files would clash.
+    fn lock_for_index(
+        &self,
+        wait: bool,
+        progress: &dyn Progress,
+    ) -> Result<Option<IndexLock>, DbError> {
+        let mut name = self.path.as_os_str().to_owned();
+        name.push("-lock");
+        let lock_path = PathBuf::from(name);
+        let cannot = |e: std::io::Error| {
+            DbError::Io(format!(
+                "{}: cannot lock the database for indexing: {e}",
+                lock_path.display()
+            ))
+        };
+        let mut told = false;
+        loop {
+            let f = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&lock_path)
+                .map_err(cannot)?;
+            match f.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) if wait => {
+                    if !told {
+                        progress.waiting();
+                        told = true;
+                    }
+                    f.lock().map_err(cannot)?;
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(DbError::Busy(format!(
+                        "{}: being indexed by another process",
+                        self.path.display()
+                    )));
+                }
+                // A file system without locks: SQLite's own locks still keep
+                // the file whole; two runs at once may then fail.
+                Err(std::fs::TryLockError::Error(e))
+                    if e.kind() == std::io::ErrorKind::Unsupported =>
+                {
+                    return Ok(None);
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(cannot(e)),
+            }
+            // The run that held it may have removed the file meanwhile (and
+            // a third one made a new one): the lock counts only on the file
+            // that is there.
+            if IndexLock::same_file(&f, &lock_path) {
+                return Ok(Some(IndexLock {
+                    _file: f,
+                    path: lock_path,
+                }));
+            }
+        }
+    }
+
+    fn index_locked(
         &mut self,
         paths: &[impl AsRef<Path>],
         progress: &dyn Progress,
@@ -334,13 +852,24 @@ impl Database {
                 roots.push((c, p.is_dir()));
             }
         }
-        let mut known: HashMap<String, (i64, i64, i64)> = HashMap::new();
+        let mut known: HashMap<String, Known> = HashMap::new();
         {
-            let mut st = self
-                .conn
-                .prepare("SELECT id, abs_path, size, mtime FROM sources")?;
+            let mut st = self.conn.prepare(
+                "SELECT s.id, s.abs_path, s.size, s.mtime, s.error IS NOT NULL,
+                   (SELECT count(*) FROM files f WHERE f.source_id = s.id AND f.error IS NOT NULL)
+                 FROM sources s",
+            )?;
             let rows = st.query_map([], |r| {
-                Ok((r.get::<_, String>(1)?, (r.get(0)?, r.get(2)?, r.get(3)?)))
+                Ok((
+                    r.get::<_, String>(1)?,
+                    Known {
+                        id: r.get(0)?,
+                        size: r.get(2)?,
+                        mtime: r.get(3)?,
+                        failed: r.get(4)?,
+                        failed_members: r.get(5)?,
+                    },
+                ))
             })?;
             for r in rows {
                 let (k, v) = r?;
@@ -354,12 +883,21 @@ impl Database {
                 report
                     .problems
                     .push("standard input cannot be indexed".into());
+                report.failed += 1;
                 continue;
             }
-            let (abs, meta) = match (f.canonicalize(), std::fs::metadata(f)) {
+            // Only regular files: a device (`/dev/zero`) or a FIFO named
+            // on the command line is not read at all.
+            let (abs, meta) = match (f.canonicalize(), check_regular(f)) {
                 (Ok(a), Ok(m)) => (a, m),
-                (Err(e), _) | (_, Err(e)) => {
+                (Err(e), _) => {
                     report.problems.push(format!("{}: {e}", f.display()));
+                    report.failed += 1;
+                    continue;
+                }
+                (_, Err(e)) => {
+                    report.problems.push(format!("{}: {e}", f.display()));
+                    report.failed += 1;
                     continue;
                 }
             };
@@ -368,16 +906,40 @@ impl Database {
                 continue;
             }
             let (size, mtime) = (meta.len() as i64, mtime_of(&meta));
-            if let Some(&(_, s, m)) = known.get(&abs)
-                && s == size
-                && m == mtime
+            let archive = sgf_formats::walk::is_archive_path(f);
+            if let Some(k) = known.get(&abs)
+                && k.size == size
+                && k.mtime == mtime
             {
-                report.unchanged += 1;
-                continue;
+                // What could not be read is tried again (a permission may
+                // have changed, which changes no modification time), but
+                // an archive is not read again for a damaged member: its
+                // members' errors are reported again.
+                let again = k.failed || (!archive && k.failed_members > 0);
+                if !again {
+                    report.unchanged += 1;
+                    if k.failed_members > 0 {
+                        let mut st = self.conn.prepare_cached(
+                            "SELECT member, error FROM files WHERE source_id = ?1 AND error IS NOT NULL ORDER BY id",
+                        )?;
+                        let rows = st.query_map([k.id], |r| {
+                            Ok((r.get::<_, Option<String>>(0)?, r.get::<_, String>(1)?))
+                        })?;
+                        for r in rows {
+                            let (m, e) = r?;
+                            report.problems.push(match m {
+                                Some(m) => format!("{}: {m}: {e}", f.display()),
+                                None => format!("{}: {e}", f.display()),
+                            });
+                            report.failed += 1;
+                        }
+                    }
+                    continue;
+                }
             }
             jobs.push(SourceJob {
                 shown: f.to_string_lossy().into_owned(),
-                archive: sgf_formats::walk::is_archive_path(f),
+                archive,
                 abs,
                 size,
                 mtime,
@@ -393,7 +955,7 @@ impl Database {
                     .iter()
                     .any(|(r, is_dir)| if *is_dir { kp.starts_with(r) } else { kp == r })
             })
-            .map(|(k, v)| (k.clone(), v.0))
+            .map(|(k, v)| (k.clone(), v.id))
             .collect();
         progress.start(jobs.len() as u64);
         let conn = &self.conn;
@@ -417,7 +979,7 @@ impl Database {
             for r in recv {
                 report.read += 1;
                 let stored = store_source(conn, &known, r);
-                let (games, problems) = match stored {
+                let (games, problems, failed) = match stored {
                     Ok(x) => x,
                     Err(e) => {
                         let _ = conn.execute_batch("ROLLBACK");
@@ -426,6 +988,7 @@ impl Database {
                 };
                 report.games += games;
                 report.problems.extend(problems);
+                report.failed += failed;
                 progress.advance();
                 pending += games + 1;
                 if pending > 20_000 {
@@ -447,12 +1010,18 @@ impl Database {
     /// The index in memory, loaded on first use.
     ///
     /// # Errors
-    /// When the stored games cannot be read.
+    /// When the stored games cannot be read ([`DbError::Corrupt`]).
     pub fn loaded(&self) -> Result<Arc<Index>, DbError> {
         if let Some(i) = self.loaded.get() {
             return Ok(i.clone());
         }
-        let i = Arc::new(Index::load(&self.conn)?);
+        let i = Arc::new(Index::load(&self.conn).map_err(|e| match e {
+            // The stored games themselves cannot be read.
+            DbError::Corrupt(m) => {
+                DbError::Corrupt(format!("{}: damaged ({m})", self.path.display()))
+            }
+            e => about(&self.path, e),
+        })?);
         let _ = self.loaded.set(i.clone());
         Ok(i)
     }
@@ -474,15 +1043,17 @@ fn delete_source(tx: &Connection, id: i64) -> Result<(), DbError> {
 
 fn store_source(
     tx: &Connection,
-    known: &HashMap<String, (i64, i64, i64)>,
+    known: &HashMap<String, Known>,
     r: SourceResult,
-) -> Result<(usize, Vec<String>), DbError> {
+) -> Result<(usize, Vec<String>, usize), DbError> {
     let mut problems = Vec::new();
-    if let Some(&(id, _, _)) = known.get(&r.job.abs) {
-        delete_source(tx, id)?;
+    let mut failed = 0;
+    if let Some(k) = known.get(&r.job.abs) {
+        delete_source(tx, k.id)?;
     }
     if let Some(e) = &r.error {
         problems.push(format!("{}: {e}", r.job.shown));
+        failed += 1;
     }
     tx.execute(
         "INSERT INTO sources(path, abs_path, size, mtime, error) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -502,6 +1073,7 @@ fn store_source(
     let mut games = 0;
     for u in r.units {
         if let Some(e) = &u.error {
+            failed += 1;
             match &u.member {
                 Some(m) => problems.push(format!("{}: {m}: {e}", r.job.shown)),
                 None => problems.push(format!("{}: {e}", r.job.shown)),
@@ -546,7 +1118,7 @@ fn store_source(
             games += 1;
         }
     }
-    Ok((games, problems))
+    Ok((games, problems, failed))
 }
 
 /// One game in memory.

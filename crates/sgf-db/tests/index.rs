@@ -80,7 +80,13 @@ fn archives_incremental_and_unreadable() {
     std::fs::write(src.join("plain.sgf"), &a).unwrap();
     std::fs::write(
         src.join("sub/games.zip"),
-        zip_of(&[("z/a.sgf", &a), ("z/notes.txt", b"hello"), ("z/v.sgf", &v)]),
+        zip_of(&[
+            ("z/a.sgf", &a),
+            ("z/notes.txt", b"hello"),
+            ("z/v.sgf", &v),
+            // A member with no game in it: an error, the rest is read.
+            ("z/hello.sgf", b"hello"),
+        ]),
     )
     .unwrap();
     std::fs::write(src.join("games.tar"), tar_of(&[("t/a.sgf", &a)])).unwrap();
@@ -105,6 +111,14 @@ fn archives_incremental_and_unreadable() {
         "{:?}",
         r.problems
     );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("z/hello.sgf") && p.contains("[S002]")),
+        "{:?}",
+        r.problems
+    );
+    assert_eq!(r.failed, 3, "{:?}", r.problems);
     // plain 1 + zip 1+5 + tar 1 + tar.gz 5 + 7z 2
     assert_eq!(r.total_games, 15, "{:?}", games_in(&db));
     let g = games_in(&db);
@@ -113,15 +127,19 @@ fn archives_incremental_and_unreadable() {
     assert!(g.contains(&("games.tar.gz".into(), Some("g/v.sgf".into()), 0)));
     assert!(!g.iter().any(|x| x.1.as_deref() == Some("z/notes.txt")));
 
-    // Nothing changed: nothing is read.
+    // Nothing changed: only the two files that could not be read are read
+    // again (a file made readable keeps its modification time); the
+    // archive with a bad member is not, its error is reported again.
     let r2 = db.index(&[&src], &NoProgress).unwrap();
-    assert_eq!((r2.read, r2.games, r2.total_games), (0, 0, 15));
+    assert_eq!((r2.read, r2.games, r2.total_games), (2, 0, 15));
+    assert_eq!((r2.failed, r2.unchanged), (3, 5), "{:?}", r2.problems);
+    assert!(r2.problems.iter().any(|p| p.contains("z/hello.sgf")));
     // One file changed, one removed, one added.
     std::fs::write(src.join("plain.sgf"), [&a[..], b"\n", &v[..]].concat()).unwrap();
     std::fs::remove_file(src.join("games.tar")).unwrap();
     std::fs::write(src.join("sub/new.sgf"), &a).unwrap();
     let r3 = db.index(&[&src], &NoProgress).unwrap();
-    assert_eq!((r3.read, r3.removed), (2, 1), "{r3:?}");
+    assert_eq!((r3.read, r3.removed), (2 + 2, 1), "{r3:?}");
     assert_eq!(r3.total_games, 15 + 5 - 1 + 1);
     // Indexing another directory leaves these alone.
     let other = d.join("other");

@@ -1,14 +1,21 @@
 //! `qipu db`: the game database (crate `sgf-db`): index, find, dups.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, Subcommand};
 use sgf_core::Color;
-use sgf_db::{Database, Filter, Pattern, Query, Range, TextMatch, Winner};
+use sgf_db::{Database, DbError, Filter, IndexOptions, Pattern, Query, Range, TextMatch, Winner};
 
 /// A game database: index records, search positions and patterns, find duplicates.
+///
+/// Exit status (every subcommand): 0 success; 2 bad usage, a database that
+/// is missing, not a Qipu database or damaged, a record or archive member
+/// that could not be read (`index`: the others are still indexed; `find -o`:
+/// the other hit games are still written) or another `db index` running
+/// on the database. `--help` of each subcommand has the details.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -25,9 +32,25 @@ pub enum DbCommand {
 
 /// Index the games of files, directories and archives (zip, tar, tar.gz, 7z) into DB;
 /// running it again reads only what changed.
+///
+/// Only regular files are read (a device or a FIFO given as a path is
+/// refused), each at most 1 GiB, archive members at most 256 MiB. A file or
+/// member that cannot be read or holds no game (a text file, a binary) is
+/// reported with its reason and skipped, the others are indexed, and the
+/// next run tries it again. One `db index` at a time writes into a
+/// database: a second one fails at once, before reading anything, unless
+/// `--wait` is given. DB is made when it is missing (or an empty file); an
+/// existing file is checked first (not a Qipu database, damaged: nothing
+/// is done).
+///
+/// Exit status: 0 every file was indexed; 2 some file or member could not
+/// be read or holds no game (the others are indexed; the summary says how
+/// many failed), a path does not exist, DB is not a Qipu database or is
+/// damaged, another `db index` is running on DB (without `--wait`), or bad
+/// usage.
 #[derive(ClapArgs, Debug)]
 pub struct IndexArgs {
-    /// The database file (created when missing).
+    /// The database file (made when missing or empty).
     pub db: PathBuf,
     /// Record files, directories and archives.
     #[arg(required = true)]
@@ -38,13 +61,35 @@ pub struct IndexArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// When another `db index` is running on DB, wait for it to finish
+    /// (by default this one fails at once).
+    #[arg(long)]
+    pub wait: bool,
 }
 
 /// Find games by game information, full-board position or pattern, over one database or
 /// several (shards) at once.
+///
+/// Every option given must have an effect: `--moves`, `--to-play`,
+/// `--swap-colors` and `--variations` need `--pattern` or `--position`,
+/// `--contains` needs a name or event, and an empty text, an empty or
+/// inverted range (`--moves 10..5`, `--from 2006 --to 2003`) is refused. A
+/// database named twice is searched once. A pattern file is at most 4 MiB
+/// with at most 500 moves in its sequence.
+///
+/// `-o FILE` writes the hit games as one SGF collection, read again from
+/// their record files: a file that is gone, changed since it was indexed or
+/// cannot be read is reported, the other games are written. With no game
+/// to write, FILE is not written (nor replaced). `-o -` writes the
+/// collection to standard output instead of the list of hits.
+///
+/// Exit status: 0 success (with or without hits); 2 bad usage, a database
+/// missing, not a Qipu database or damaged, a pattern or position file that
+/// cannot be read, or with `-o`, hit games that could not be written (the
+/// others are written).
 #[derive(ClapArgs, Debug)]
 pub struct FindArgs {
-    /// Database files (several: searched as one).
+    /// Database files (several: searched as one; a file named twice is searched once).
     #[arg(required = true)]
     pub dbs: Vec<PathBuf>,
     /// Either player (prefix; see --contains), case- and width-insensitive.
@@ -132,12 +177,15 @@ pub struct FindArgs {
     /// "continuations": [{"move": "pd", "color": "B", "count": N, "black_wins": N, "white_wins": N}]}`.
     #[arg(long)]
     pub json: bool,
-    /// Write the hit games to this file as one SGF collection.
+    /// Write the hit games to this file as one SGF collection (`-` standard output).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
 }
 
 /// Groups of duplicate games (Dyer signature confirmed by the final position).
+///
+/// Exit status: 0 success (with or without duplicates); 2 DB is missing,
+/// not a Qipu database or damaged, or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct DupsArgs {
     /// The database file.
@@ -173,34 +221,68 @@ fn say(line: &str) -> Result<()> {
     Ok(())
 }
 
-struct Bar(indicatif::ProgressBar);
+struct Bar {
+    bar: indicatif::ProgressBar,
+    db: String,
+}
 
 impl sgf_db::Progress for Bar {
     fn start(&self, files: u64) {
-        self.0.set_length(files);
+        self.bar.set_length(files);
     }
     fn advance(&self) {
-        self.0.inc(1);
+        self.bar.inc(1);
+    }
+    fn waiting(&self) {
+        self.bar.suspend(|| {
+            eprintln!(
+                "qipu: {}: being indexed by another process; waiting for it to finish",
+                self.db
+            );
+        });
     }
 }
 
 fn index(a: &IndexArgs) -> Result<u8> {
     let mut db = Database::open(&a.db)?;
-    let bar = Bar(crate::walk::progress(0, a.quiet));
-    let report = db.index(&a.paths, &bar)?;
-    bar.0.finish_and_clear();
+    let bar = Bar {
+        bar: crate::walk::progress(0, a.quiet),
+        db: a.db.display().to_string(),
+    };
+    let mut opts = IndexOptions::default();
+    opts.wait = a.wait;
+    let report = match db.index_with(&a.paths, &bar, &opts) {
+        Ok(r) => r,
+        Err(DbError::Busy(m)) => {
+            bar.bar.finish_and_clear();
+            bail!("{m}; run again when it is done, or wait for it with --wait")
+        }
+        Err(e) => {
+            bar.bar.finish_and_clear();
+            return Err(e.into());
+        }
+    };
+    bar.bar.finish_and_clear();
     for p in &report.problems {
-        eprintln!("warning: {p}");
+        eprintln!("qipu: {p}");
     }
     if a.json {
         say(&serde_json::to_string(&report)?)?;
     } else {
+        let failed = if report.failed > 0 {
+            format!(
+                "; {} file(s) or archive member(s) could not be read",
+                report.failed
+            )
+        } else {
+            String::new()
+        };
         say(&format!(
-            "{} file(s) read, {} unchanged, {} removed; {} game(s) stored, {} in the database",
+            "{} file(s) read, {} unchanged, {} removed; {} game(s) stored, {} in the database{failed}",
             report.read, report.unchanged, report.removed, report.games, report.total_games
         ))?;
     }
-    Ok(0)
+    Ok(if report.failed > 0 { 2 } else { 0 })
 }
 
 fn color(s: &str) -> Result<Color> {
@@ -228,6 +310,58 @@ fn size(s: &str) -> Result<(u8, u8)> {
     }
 }
 
+/// Refuses the options of `db find` that would have no effect (they are
+/// silently ignored otherwise) or select nothing.
+fn check_find_usage(a: &FindArgs) -> Result<()> {
+    if a.pattern.is_none() && a.position.is_none() {
+        for (flag, given) in [
+            ("--moves", a.moves.is_some()),
+            ("--to-play", a.to_play.is_some()),
+            ("--swap-colors", a.swap_colors),
+            ("--variations", a.variations),
+        ] {
+            if given {
+                bail!("{flag} has no effect without --pattern or --position");
+            }
+        }
+    }
+    if a.contains
+        && a.player.is_none()
+        && a.black.is_none()
+        && a.white.is_none()
+        && a.event.is_none()
+    {
+        bail!("--contains has no effect without --player, --black, --white or --event");
+    }
+    for (flag, v) in [
+        ("--player", &a.player),
+        ("--black", &a.black),
+        ("--white", &a.white),
+        ("--event", &a.event),
+        ("--from", &a.from),
+        ("--to", &a.to),
+        ("--result", &a.result),
+        ("--winner", &a.winner),
+        ("--rank", &a.rank),
+        ("--handicap", &a.handicap),
+        ("--komi", &a.komi),
+        ("--size", &a.size),
+        ("--rules", &a.rules),
+        ("--comment", &a.comment),
+        ("--length", &a.length),
+        ("--to-play", &a.to_play),
+        ("--moves", &a.moves),
+    ] {
+        if v.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            bail!("{flag} is empty");
+        }
+    }
+    if a.json && a.output.as_deref() == Some(std::path::Path::new("-")) {
+        bail!("--json and -o - would both write to standard output");
+    }
+    Ok(())
+}
+
 fn filter_of(a: &FindArgs) -> Result<Filter> {
     let mut f = Filter::default();
     f.player = a.player.clone();
@@ -249,15 +383,19 @@ fn filter_of(a: &FindArgs) -> Result<Filter> {
         .transpose()
         .map_err(anyhow::Error::msg)?;
     f.rank = a.rank.clone();
-    let range = |s: &Option<String>| {
+    let range = |flag: &str, s: &Option<String>, count: bool| {
         s.as_deref()
-            .map(Range::parse)
+            .map(if count {
+                Range::parse_count
+            } else {
+                Range::parse
+            })
             .transpose()
-            .map_err(anyhow::Error::msg)
+            .map_err(|e| anyhow::anyhow!("{flag}: {e}"))
     };
-    f.handicap = range(&a.handicap)?;
-    f.komi = range(&a.komi)?;
-    f.moves = range(&a.length)?;
+    f.handicap = range("--handicap", &a.handicap, true)?;
+    f.komi = range("--komi", &a.komi, false)?;
+    f.moves = range("--length", &a.length, true)?;
     f.size = a.size.as_deref().map(size).transpose()?;
     f.rules = a.rules.clone();
     f.comment = a.comment.clone();
@@ -266,12 +404,39 @@ fn filter_of(a: &FindArgs) -> Result<Filter> {
     Ok(f)
 }
 
+/// Reads a pattern file (`-`: standard input), at most
+/// [`sgf_db::MAX_PATTERN_FILE_BYTES`].
+fn read_pattern_file(p: &std::path::Path) -> Result<Vec<u8>> {
+    use sgf_formats::input::{read_file, read_stream};
+    let limit = sgf_db::MAX_PATTERN_FILE_BYTES;
+    if p == std::path::Path::new("-") {
+        return read_stream(&mut std::io::stdin().lock(), limit)
+            .context("cannot read the pattern from standard input");
+    }
+    read_file(p, limit).with_context(|| format!("cannot read the pattern {}", p.display()))
+}
+
 fn find(a: &FindArgs) -> Result<u8> {
-    let dbs: Vec<Database> = a
-        .dbs
-        .iter()
-        .map(Database::open_existing)
-        .collect::<Result<_, _>>()?;
+    check_find_usage(a)?;
+    // Each database once, by its canonical path; `places` maps the ones
+    // searched to their place on the command line (the hits' `db`).
+    let mut dbs: Vec<Database> = Vec::new();
+    let mut places: Vec<usize> = Vec::new();
+    let mut seen: HashMap<PathBuf, &PathBuf> = HashMap::new();
+    for (i, p) in a.dbs.iter().enumerate() {
+        let key = p.canonicalize().unwrap_or_else(|_| p.clone());
+        if let Some(first) = seen.get(&key) {
+            eprintln!(
+                "qipu: {}: the same database as {}; searched once",
+                p.display(),
+                first.display()
+            );
+            continue;
+        }
+        seen.insert(key, p);
+        dbs.push(Database::open_existing(p)?);
+        places.push(i);
+    }
     let mut q = Query::default();
     q.filter = filter_of(a)?;
     if let Some(p) = &a.position {
@@ -279,16 +444,13 @@ fn find(a: &FindArgs) -> Result<u8> {
         if a.game == 0 {
             bail!("games are numbered from 1");
         }
-        q.pattern = Some(sgf_db::position_of(
-            &bytes,
-            Some(p),
-            a.game - 1,
-            a.r#move,
-            a.node,
-        )?);
+        q.pattern = Some(
+            sgf_db::position_of(&bytes, Some(p), a.game - 1, a.r#move, a.node)
+                .with_context(|| format!("position {}", p.display()))?,
+        );
     }
     if let Some(p) = &a.pattern {
-        let bytes = crate::input::read_bytes(&p.to_string_lossy())?;
+        let bytes = read_pattern_file(p)?;
         q.pattern =
             Some(Pattern::from_sgf(&bytes).with_context(|| format!("pattern {}", p.display()))?);
     }
@@ -297,26 +459,61 @@ fn find(a: &FindArgs) -> Result<u8> {
     q.options.to_play = a.to_play.as_deref().map(color).transpose()?;
     q.options.variations = a.variations;
     if let Some(m) = &a.moves {
-        let r = Range::parse(m).map_err(anyhow::Error::msg)?;
-        q.options.min_move = r.min.map(|v| v.max(0.0) as u32);
-        q.options.max_move = r.max.map(|v| v.max(0.0) as u32);
+        let r = Range::parse_count(m).map_err(|e| anyhow::anyhow!("--moves: {e}"))?;
+        q.options.min_move = r.min.map(|v| v as u32);
+        q.options.max_move = r.max.map(|v| v as u32);
     }
     q.limit = a.limit.or(if a.json { None } else { Some(50) });
-    if a.output.is_some() {
-        // Every hit game goes to the file, whatever is listed.
-        q.limit = None;
-    }
-    let refs: Vec<&Database> = dbs.iter().collect();
-    let res = sgf_db::find_all(&refs, &q)?;
-    if let Some(out) = &a.output {
-        let mut f = std::io::BufWriter::new(
-            std::fs::File::create(out)
-                .with_context(|| format!("cannot write {}", out.display()))?,
-        );
-        for p in sgf_db::write_hits_sgf(&refs, &res.hits, &mut f)? {
-            eprintln!("warning: {p}");
+    // Checked before the search: a file that cannot be written is known now.
+    let out_name = a.output.as_ref().map(|o| o.to_string_lossy().into_owned());
+    let mut dest = match &out_name {
+        Some(o) => {
+            // Every hit game goes to the file, whatever is listed.
+            q.limit = None;
+            Some(crate::input::create_output(Some(o))?)
         }
-        f.flush()?;
+        None => None,
+    };
+    let to_stdout = out_name.as_deref() == Some("-");
+    let refs: Vec<&Database> = dbs.iter().collect();
+    let mut res = sgf_db::find_all(&refs, &q)?;
+    let mut status = 0;
+    if let (Some(mut out), Some(name)) = (dest.take(), out_name.as_deref()) {
+        let w = sgf_db::write_hits(&refs, &res.hits, &mut out);
+        let w = match w {
+            Ok(w) => w,
+            // A failed write is the commit's to report (with the file's name).
+            Err(sgf_db::DbError::Io(_)) => {
+                crate::input::commit(out, Some(name))?;
+                bail!("cannot write {name}");
+            }
+            Err(e) => return Err(e.into()),
+        };
+        for p in &w.problems {
+            eprintln!("qipu: {p}");
+        }
+        if w.games > 0 {
+            crate::input::commit(out, Some(name))?;
+        } else if !to_stdout {
+            // Never an empty file: nothing is made, and a file there stays as it was.
+            eprintln!("qipu: no hit game to write: {name} not written");
+        }
+        if w.missing > 0 {
+            eprintln!(
+                "qipu: {} of {} hit game(s) could not be written (their record files are gone, changed or unreadable); {} written",
+                w.missing,
+                w.missing + w.games,
+                w.games
+            );
+            status = 2;
+        }
+    }
+    for h in &mut res.hits {
+        h.db = places.get(h.db).copied().unwrap_or(h.db);
+    }
+    if to_stdout {
+        eprintln!("{} hit(s) in {} game(s)", res.total, res.games);
+        return Ok(status);
     }
     let shown = a
         .limit
@@ -328,7 +525,7 @@ fn find(a: &FindArgs) -> Result<u8> {
             h.truncate(shown);
         }
         say(&serde_json::to_string(&v)?)?;
-        return Ok(0);
+        return Ok(status);
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{} hit(s) in {} game(s)", res.total, res.games)?;
@@ -372,7 +569,7 @@ fn find(a: &FindArgs) -> Result<u8> {
             )?;
         }
     }
-    Ok(0)
+    Ok(status)
 }
 
 fn dups(a: &DupsArgs) -> Result<u8> {

@@ -21,6 +21,15 @@ pub enum Format {
 }
 
 /// Write one JSON line per game: file, game, size, charset, game info, setup and main-line moves.
+///
+/// A file that cannot be read, or holds no SGF game tree (a text file, a
+/// binary), is named on standard error with the reason; the other files are
+/// still exported. When no file could be exported, `-o FILE` is not
+/// written (a file there stays as it was).
+///
+/// Exit status: 0 every file was exported; 2 some file could not be read or
+/// is not a game record (the summary says how many), a path does not exist,
+/// the output cannot be written, or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Files and directories (directories are searched for `.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`).
@@ -53,12 +62,13 @@ struct Line<'a> {
     moves: Vec<Value>,
 }
 
-/// The lines of one file, and whether it had errors.
-fn lines_of(path: &Path) -> (Vec<String>, bool) {
+/// The lines of one file, and whether it had errors; or why it could not
+/// be exported (it cannot be read or holds no game).
+fn lines_of(path: &Path) -> Result<(Vec<String>, bool), String> {
     let name = path.to_string_lossy();
-    let Ok(loaded) = walk::load_record(path) else {
-        return (Vec::new(), true);
-    };
+    let loaded = walk::load_record(path)
+        .and_then(|l| l.require_games())
+        .map_err(|e| format!("{e:#}"))?;
     let errors = loaded
         .parsed
         .diagnostics
@@ -121,7 +131,7 @@ fn lines_of(path: &Path) -> (Vec<String>, bool) {
         };
         lines.push(serde_json::to_string(&line).unwrap_or_default());
     }
-    (lines, errors)
+    Ok((lines, errors))
 }
 
 /// Runs the command.
@@ -130,9 +140,9 @@ pub fn run(args: &Args) -> Result<u8> {
     let pb = walk::progress(files.len(), args.quiet);
     // Checked before any file is read; in place only once all is written.
     let mut out = crate::input::create_output(args.output.as_deref())?;
-    let (mut games, mut with_errors) = (0usize, 0usize);
+    let (mut games, mut with_errors, mut failed) = (0usize, 0usize, 0usize);
     for chunk in files.chunks(CHUNK) {
-        let results: Vec<(Vec<String>, bool)> = chunk
+        let results: Vec<Result<(Vec<String>, bool), String>> = chunk
             .par_iter()
             .map(|p| {
                 let r = lines_of(p);
@@ -140,7 +150,15 @@ pub fn run(args: &Args) -> Result<u8> {
                 r
             })
             .collect();
-        for (lines, errors) in results {
+        for r in results {
+            let (lines, errors) = match r {
+                Ok(x) => x,
+                Err(e) => {
+                    pb.suspend(|| eprintln!("qipu: {e}"));
+                    failed += 1;
+                    continue;
+                }
+            };
             with_errors += usize::from(errors);
             for l in lines {
                 games += 1;
@@ -150,13 +168,23 @@ pub fn run(args: &Args) -> Result<u8> {
             }
         }
     }
-    crate::input::commit(out, args.output.as_deref())?;
     pb.finish_and_clear();
-    if !args.quiet {
+    if failed < files.len() || files.is_empty() {
+        crate::input::commit(out, args.output.as_deref())?;
+    } else if let Some(o) = args.output.as_deref().filter(|o| *o != "-") {
+        // Nothing exported: a file there is not replaced by an empty one.
+        eprintln!("qipu: no file could be exported: {o} not written");
+    }
+    if !args.quiet || failed > 0 {
         eprintln!(
-            "{games} game(s) from {} file(s); {with_errors} file(s) with errors",
-            files.len()
+            "{games} game(s) from {} file(s); {with_errors} file(s) with errors{}",
+            files.len() - failed,
+            if failed > 0 {
+                format!("; {failed} file(s) could not be exported")
+            } else {
+                String::new()
+            }
         );
     }
-    Ok(0)
+    Ok(if failed > 0 { 2 } else { 0 })
 }

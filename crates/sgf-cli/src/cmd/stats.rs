@@ -14,6 +14,14 @@ use crate::{input, walk};
 
 /// Count files, games, nodes, moves and bytes under files and directories (recursive), with
 /// histograms of charsets, board sizes and results.
+///
+/// A file that cannot be read, or holds no SGF game tree (a text file, a
+/// binary), is named on standard error with the reason and counted
+/// (`unreadable`, `not_records`); the other files are still counted.
+///
+/// Exit status: 0 every file was counted; 2 some file could not be read or
+/// is not a game record (the summary says how many), a path does not exist,
+/// or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Files and directories (directories are searched for `.sgf`, `.gib`, `.ngf`, `.ugf`, `.ugi`).
@@ -46,12 +54,17 @@ pub struct Tally {
     pub files_with_errors: u64,
     /// Files that could not be read at all.
     pub unreadable: u64,
+    /// Files read that hold no SGF game tree: not game records (`S002`).
+    pub not_records: u64,
     /// Games per charset.
     pub charsets: BTreeMap<String, u64>,
     /// Games per board size.
     pub board_sizes: BTreeMap<String, u64>,
     /// Games per kind of result.
     pub results: BTreeMap<String, u64>,
+    /// The files that could not be counted, with why, in file order.
+    #[serde(skip)]
+    pub failures: Vec<String>,
 }
 
 impl Tally {
@@ -64,6 +77,8 @@ impl Tally {
         self.bytes += o.bytes;
         self.files_with_errors += o.files_with_errors;
         self.unreadable += o.unreadable;
+        self.not_records += o.not_records;
+        self.failures.extend(o.failures);
         for (mine, theirs) in [
             (&mut self.charsets, o.charsets),
             (&mut self.board_sizes, o.board_sizes),
@@ -108,10 +123,24 @@ pub fn tally_file(path: &Path) -> Tally {
         bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
         ..Tally::default()
     };
-    let Ok(loaded) = walk::load_record(path) else {
-        t.unreadable = 1;
-        t.files_with_errors = 1;
-        return t;
+    let loaded = match walk::load_record(path) {
+        Ok(l) => l,
+        Err(e) => {
+            t.unreadable = 1;
+            t.files_with_errors = 1;
+            t.failures.push(format!("{e:#}"));
+            return t;
+        }
+    };
+    // Read, but no game in it: not a game record.
+    let loaded = match loaded.require_games() {
+        Ok(l) => l,
+        Err(e) => {
+            t.not_records = 1;
+            t.files_with_errors = 1;
+            t.failures.push(format!("{e:#}"));
+            return t;
+        }
     };
     if loaded
         .parsed
@@ -188,6 +217,7 @@ pub fn run(args: &Args) -> Result<u8> {
             ("bytes", t.bytes),
             ("files with errors", t.files_with_errors),
             ("unreadable files", t.unreadable),
+            ("not game records", t.not_records),
         ] {
             s.push_str(&format!("{k:<18} {v:>12}\n"));
         }
@@ -203,6 +233,17 @@ pub fn run(args: &Args) -> Result<u8> {
         }
         s
     };
+    for f in &t.failures {
+        eprintln!("qipu: {f}");
+    }
     input::write_output(None, out.as_bytes())?;
+    let failed = t.unreadable + t.not_records;
+    if failed > 0 {
+        eprintln!(
+            "qipu: {failed} of {} file(s) could not be counted ({} unreadable, {} not game records)",
+            t.files, t.unreadable, t.not_records
+        );
+        return Ok(2);
+    }
     Ok(0)
 }
