@@ -35,6 +35,7 @@ fn served(tag: &str, files: &[(&str, &str)]) -> (std::sync::Arc<App>, PathBuf) {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     (a, d)
