@@ -81,7 +81,7 @@ pub struct ViewOptions {
     /// files when used, records with unsaved changes (or without a file)
     /// are kept in [`ViewOptions::recovery_dir`] and read back when used.
     /// A record in use or just opened is never put aside. Default
-    /// [`DEFAULT_MEMORY_BUDGET`] (256 MiB).
+    /// [`DEFAULT_MEMORY_BUDGET`] (128 MiB).
     pub memory_budget: usize,
     /// Records not used for this long are put aside as above; `None`:
     /// never. Default [`DEFAULT_IDLE_TIMEOUT`] (30 minutes).
@@ -740,16 +740,17 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
                 // The target must still be a regular file under the root.
                 app.resolve(&rel).map_err(err)?;
                 let bytes = s.lossless_bytes().map_err(err)?;
-                // A record read back after it was put aside keeps the file
-                // as first read in the recovery folder (unreadable: no
-                // `.orig`, the `.bak` still keeps what is replaced).
-                let kept = s
-                    .original_kept
-                    .as_ref()
-                    .and_then(|k| read_file(k.path(), sgf_formats::input::MAX_INPUT_BYTES).ok());
+                // A record read back after it was put aside has its bytes
+                // as first read on disk or in the recovery folder (gone
+                // since: no `.orig`; the `.bak` still keeps what is
+                // replaced).
+                let aside = s.original_aside.as_ref().map(|o| o.bytes(&path));
                 let mut opts = SaveOptions::default();
                 opts.backup = true;
-                opts.original = Some(kept.as_deref().unwrap_or(s.original()));
+                opts.original = match &aside {
+                    None => Some(s.original()),
+                    Some(b) => b.as_deref(),
+                };
                 opts.expected = if force { None } else { s.on_disk };
                 let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
                 s.on_disk = Some(Fingerprint::of(&bytes));

@@ -211,9 +211,9 @@ pub struct Session {
     /// whatever its `CA` says).
     pub(crate) from_text: bool,
     /// A record read back after it was put aside with unsaved changes:
-    /// the file holding the bytes it was first read from (what its first
-    /// save keeps as `X.orig`).
-    pub(crate) original_kept: Option<crate::sessions::KeptFile>,
+    /// where the bytes it was first read from are (what its first save
+    /// keeps as `X.orig`); `None`: [`Session::original`].
+    pub(crate) original_aside: Option<crate::sessions::Original>,
     /// A note for the page with the next state (the record came back).
     notice: std::cell::Cell<Option<String>>,
 }
@@ -297,7 +297,7 @@ impl Session {
             last_child: HashMap::new(),
             engine: engine::EngineState::default(),
             from_text: false,
-            original_kept: None,
+            original_aside: None,
             notice: std::cell::Cell::new(None),
         };
         s.reindex();
@@ -1249,7 +1249,7 @@ impl Session {
         self.undo.clear();
         self.redo.clear();
         // The file it continues on is the one first read now.
-        self.original_kept = None;
+        self.original_aside = None;
         self.from_text = false;
         let p = sgf_core::parse(bytes);
         self.diagnostics = p.diagnostics;

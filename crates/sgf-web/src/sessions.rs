@@ -6,7 +6,7 @@
 //!
 //! - after a time without use ([`crate::ViewOptions::idle_timeout`],
 //!   30 minutes by default), and
-//! - beyond a memory budget ([`crate::ViewOptions::memory_budget`], 256 MiB
+//! - beyond a memory budget ([`crate::ViewOptions::memory_budget`], 128 MiB
 //!   by default, counted as [`Session::held_bytes`]), least recently used
 //!   first.
 //!
@@ -20,10 +20,12 @@
 //!   dropped, a database hit, a game against an engine), is written to the
 //!   recovery folder ([`crate::ViewOptions::recovery_dir`]; by default a
 //!   private folder in the system's temporary folder, made when first
-//!   needed) in its lossless form (through [`sgf_formats::save`]), with the
-//!   file's bytes as first read when its first save still has to keep them
-//!   as `X.orig`. It is read back, with its unsaved changes, when the page
-//!   asks for it again. Its undo history and a running engine are not kept.
+//!   needed) in its lossless form (through [`sgf_formats::save`]). When
+//!   its first save still has to keep the file as first read (`X.orig`)
+//!   and the file on disk is no longer those bytes, they are kept there
+//!   too (otherwise only their fingerprint). It is read back, with its
+//!   unsaved changes, when the page asks for it again. Its undo history
+//!   and a running engine are not kept.
 //!   When it cannot be written, it stays in memory (over the budget) and
 //!   the server says so on standard error.
 //!
@@ -46,8 +48,10 @@ use crate::session::Session;
 /// page closed it): the page reads its file again, or says so.
 pub(crate) const NO_SESSION: &str = "this record is no longer open in the viewer";
 
-/// The default memory budget of the open records: 256 MiB.
-pub const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
+/// The default memory budget of the open records: 128 MiB (about seven
+/// 17 MB collections of 2,000 games, each kept as its bytes with a part
+/// parsed; a record in use is never put aside, however large).
+pub const DEFAULT_MEMORY_BUDGET: usize = 128 << 20;
 
 /// The default time after which a record not used is put aside: 30 minutes.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
@@ -80,6 +84,30 @@ impl Drop for KeptFile {
     }
 }
 
+/// Where the bytes a record was first read from are, once it was put
+/// aside with unsaved changes: what its first save keeps as `X.orig`.
+#[derive(Debug)]
+pub(crate) enum Original {
+    /// Its file, as long as it has this fingerprint (it had when the
+    /// record was put aside: nothing is copied).
+    OnDisk(Fingerprint),
+    /// A copy in the recovery folder (the file on disk was not those bytes).
+    Kept(KeptFile),
+}
+
+impl Original {
+    /// The bytes, if they can still be had (`path`: the record's file).
+    pub(crate) fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        let limit = sgf_formats::input::MAX_INPUT_BYTES;
+        match self {
+            Original::OnDisk(fp) => crate::read_file(path, limit)
+                .ok()
+                .filter(|b| Fingerprint::of(b) == *fp),
+            Original::Kept(k) => crate::read_file(k.path(), limit).ok(),
+        }
+    }
+}
+
 /// The folder where records with unsaved work are kept while put aside.
 struct Recovery {
     /// The folder chosen (`ViewOptions::recovery_dir`), or `None`: a
@@ -91,8 +119,8 @@ struct Recovery {
 }
 
 impl Recovery {
-    fn dir(&self) -> Result<PathBuf, String> {
-        let mut d = lock(&self.dir);
+    /// The folder, made if needed (`d`: the lock on `self.dir`).
+    fn dir(&self, d: &mut Option<PathBuf>) -> Result<PathBuf, String> {
         if let Some(p) = &*d {
             return Ok(p.clone());
         }
@@ -103,8 +131,10 @@ impl Recovery {
             }
             None => {
                 // A new folder of a random name, only for this user.
-                let p = std::env::temp_dir()
-                    .join(format!("qipu-view-{}", &crate::random_token()[..16]));
+                let p = std::env::temp_dir().join(format!(
+                    "qipu-view-unsaved-{}",
+                    &crate::random_token()[..16]
+                ));
                 let mut b = std::fs::DirBuilder::new();
                 #[cfg(unix)]
                 {
@@ -121,7 +151,9 @@ impl Recovery {
 
     /// Writes `bytes` as a new file of the folder, named after the record.
     fn write(&self, id: u64, name: &str, what: &str, bytes: &[u8]) -> Result<KeptFile, String> {
-        let dir = self.dir()?;
+        // Locked while written: `tidy` does not take the folder away.
+        let mut d = lock(&self.dir);
+        let dir = self.dir(&mut d)?;
         let stem: String = name
             .rsplit_once('.')
             .map_or(name, |x| x.0)
@@ -143,15 +175,24 @@ impl Recovery {
     }
 }
 
+impl Recovery {
+    /// Removes the folder made for this server once it is empty (its
+    /// records were all read back or closed): nothing is left behind when
+    /// the server is stopped; it is made again when needed.
+    fn tidy(&self) {
+        let mut d = lock(&self.dir);
+        if self.chosen.is_none()
+            && let Some(p) = &*d
+            && std::fs::remove_dir(p).is_ok()
+        {
+            *d = None;
+        }
+    }
+}
+
 impl Drop for Recovery {
     fn drop(&mut self) {
-        // The folder made for this server goes when empty (its records
-        // were all read back or closed).
-        if self.chosen.is_none()
-            && let Some(d) = lock(&self.dir).take()
-        {
-            let _ = std::fs::remove_dir(d);
-        }
+        self.tidy();
     }
 }
 
@@ -189,17 +230,19 @@ struct Parked {
     tree_version: u64,
     numbers: bool,
     dark: bool,
+    /// An engine ran on it (stopped when it was put aside).
+    engine: bool,
     source: Source,
     /// The file's bytes as first read, for its first save's `X.orig`
     /// (moved to the session read back).
-    original: Mutex<Option<KeptFile>>,
+    original: Mutex<Option<Original>>,
     since: Instant,
 }
 
 impl Parked {
     /// What it takes to make `s` again, its work written to `recovery`.
-    /// The original kept by `s` itself (`original_kept`) is moved over
-    /// when the session is really put aside.
+    /// Where `s` itself has its original (`original_aside`) is moved
+    /// over when the session is really put aside.
     fn of(s: &Session, recovery: &Recovery) -> Result<Parked, String> {
         let (game, number) = s.place();
         let example = s.path.is_none()
@@ -219,14 +262,22 @@ impl Parked {
             }
         };
         // Its first save keeps the file as first read (`X.orig`): kept too,
-        // unless that is done already.
+        // unless that is done already. Usually the file on disk is still
+        // those bytes: then only their fingerprint is kept.
         let original = match &s.path {
             Some(p)
                 if s.dirty
-                    && s.original_kept.is_none()
+                    && s.original_aside.is_none()
                     && std::fs::symlink_metadata(crate::sibling(p, ".orig")).is_err() =>
             {
-                Some(recovery.write(s.id, &s.name, ".orig", s.original())?)
+                let fp = Fingerprint::of(s.original());
+                let on_disk = crate::read_file(p, sgf_formats::input::MAX_INPUT_BYTES)
+                    .is_ok_and(|b| Fingerprint::of(&b) == fp);
+                Some(if on_disk {
+                    Original::OnDisk(fp)
+                } else {
+                    Original::Kept(recovery.write(s.id, &s.name, ".orig", s.original())?)
+                })
             }
             _ => None,
         };
@@ -244,6 +295,7 @@ impl Parked {
             tree_version: s.tree_version(),
             numbers: s.numbers,
             dark: s.dark,
+            engine: s.engine().is_some(),
             source,
             original: Mutex::new(original),
             since: Instant::now(),
@@ -315,15 +367,20 @@ impl Parked {
         s.numbers = self.numbers;
         s.dark = self.dark;
         s.restore_place(self.game, self.number, self.tree_version);
+        let mut note = Vec::new();
         if self.dirty {
-            s.set_notice(format!(
-                "{} was put aside to free memory and is back with its unsaved changes (without its undo history)",
-                self.name
-            ));
+            note.push("it is back with its unsaved changes (not its undo history)");
         } else if changed {
+            note.push("it was changed on disk since: this is the file as it is now");
+        }
+        if self.engine {
+            note.push("its engine was stopped");
+        }
+        if !note.is_empty() {
             s.set_notice(format!(
-                "{} was put aside to free memory and was changed on disk since: this is the file as it is now",
-                self.name
+                "{} was put aside to free memory; {}",
+                self.name,
+                note.join("; ")
             ));
         }
         Ok(s)
@@ -446,7 +503,7 @@ impl Table {
             None => return Err(no_session()),
         };
         let mut s = parked.restore(id)?;
-        s.original_kept = lock(&parked.original).take();
+        s.original_aside = lock(&parked.original).take();
         let held = s.held_bytes();
         let arc = Arc::new(Mutex::new(s));
         let old = lock(&self.slots).insert(
@@ -460,6 +517,7 @@ impl Table {
         // Its recovery file goes now.
         drop(old);
         drop(parked);
+        self.recovery.tidy();
         Ok(arc)
     }
 
@@ -468,7 +526,10 @@ impl Table {
     pub(crate) fn close(&self, id: u64) {
         let _restoring = lock(&self.restoring);
         let gone = lock(&self.slots).remove(&id);
-        drop(gone);
+        if let Some(Slot::Parked(_)) = &gone {
+            drop(gone);
+            self.recovery.tidy();
+        }
     }
 
     /// The sessions in memory.
@@ -569,16 +630,19 @@ impl Table {
             Err(TryLockError::Poisoned(p)) => p.into_inner(),
             Err(TryLockError::WouldBlock) => return Ok(false),
         };
-        let parked = Parked::of(&guard, &self.recovery)?;
+        let parked = Parked::of(&guard, &self.recovery).inspect_err(|_| self.recovery.tidy())?;
         let mut slots = lock(&self.slots);
         // A request that took it meanwhile holds it too: then it stays
         // (and what was just written is removed with `parked`).
         let unchanged = matches!(slots.get(&id), Some(Slot::Live(l)) if Arc::ptr_eq(&l.session, &arc))
             && Arc::strong_count(&arc) == 2;
         if !unchanged {
+            drop(slots);
+            drop(parked);
+            self.recovery.tidy();
             return Ok(false);
         }
-        if let Some(o) = guard.original_kept.take() {
+        if let Some(o) = guard.original_aside.take() {
             *lock(&parked.original) = Some(o);
         }
         if parked.holds_work() && parked.dirty {

@@ -171,8 +171,10 @@ async fn beyond_the_budget_records_are_put_aside_and_unsaved_work_comes_back() {
     let m = memory(&app).await;
     assert!(m["parked"].as_u64().unwrap() >= 4, "{m}");
     assert_eq!(m["parked_unsaved"], 1, "only the edited one is kept: {m}");
-    assert!(
-        names(&recovery).iter().any(|f| f.contains("g0")),
+    // Its work; not the file as first read: the file on disk still is.
+    assert_eq!(
+        names(&recovery),
+        [format!("{first}-0-g0.sgf")],
         "{:?}",
         names(&recovery)
     );
@@ -255,6 +257,9 @@ async fn idle_records_are_put_aside_and_come_back_whatever_they_came_from() {
     )
     .await;
     assert_eq!(st["node"]["move"], "C3", "{}", brief(&st));
+    // Another program writes the file meanwhile.
+    let first_read = std::fs::read(d.join("edited.sgf")).unwrap();
+    std::fs::write(d.join("edited.sgf"), "(;GM[1]SZ[9];B[ee];W[cc];B[aa])").unwrap();
     let clean = open(&app, json!({"path": "clean.sgf"})).await;
     // Pasted: the page's text is its only copy, changed or not.
     let pasted = open(
@@ -268,8 +273,8 @@ async fn idle_records_are_put_aside_and_come_back_whatever_they_came_from() {
     assert_eq!(m["parked"], 3, "{m}");
     assert_eq!(m["parked_unsaved"], 2, "the edited and the pasted one: {m}");
     let recovery = PathBuf::from(m["recovery_dir"].as_str().unwrap());
-    // The edited one's work and the file as first read (for its `.orig`),
-    // and the pasted text.
+    // The edited one's work and the file as first read (for its `.orig`:
+    // the file on disk is not that any more), and the pasted text.
     assert_eq!(
         names(&recovery),
         [
@@ -302,8 +307,8 @@ async fn idle_records_are_put_aside_and_come_back_whatever_they_came_from() {
         "{}",
         brief(&st)
     );
-    // A save of the edited record still sees another program's change.
-    std::fs::write(d.join("edited.sgf"), "(;GM[1]SZ[9];B[ee];W[cc];B[aa])").unwrap();
+    // A save of the edited record still sees the other program's change;
+    // overwriting it, the file as first read is kept as `.orig`.
     let (s, v) = call(
         &app,
         "POST",
@@ -315,6 +320,22 @@ async fn idle_records_are_put_aside_and_come_back_whatever_they_came_from() {
         (s, v["error_kind"].as_str()),
         (400, Some("changed_on_disk"))
     );
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/save",
+        Some(json!({"session": edited, "mode": "lossless", "force": true})),
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        std::fs::read(d.join("edited.sgf.orig")).unwrap(),
+        first_read
+    );
+    let bak = std::fs::read_to_string(d.join("edited.sgf.bak")).unwrap();
+    assert!(bak.contains("B[aa]"), "{bak}");
+    let saved = std::fs::read_to_string(d.join("edited.sgf")).unwrap();
+    assert!(saved.contains("B[cg]"), "{saved}");
     // Each closed: the recovery folder empties, and goes with the server.
     for id in [edited, clean, pasted] {
         post(&app, "/api/close", json!({ "session": id })).await;
