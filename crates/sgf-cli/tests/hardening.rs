@@ -348,3 +348,57 @@ fn assert_only_file(dir: &std::path::Path, name: &str) {
         .collect();
     assert_eq!(names, vec![name.to_string()]);
 }
+
+/// `qipu view` given a device, a FIFO or a file larger than the viewer
+/// opens says so and exits, instead of serving a page whose first read
+/// hangs or fills memory. (A viewer that started would serve until killed:
+/// it is given two minutes, far more than a refusal takes.)
+#[cfg(unix)]
+#[test]
+fn view_refuses_special_and_huge_files() {
+    let d = scratch("view-special");
+    let fifo = d.join("pipe.sgf");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+    );
+    let huge = d.join("huge.sgf");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((32 << 20) + 1)
+        .unwrap();
+    for (path, why) in [
+        (std::path::PathBuf::from("/dev/zero"), "character device"),
+        (fifo, "FIFO"),
+        (huge, "larger than 32 MiB"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+            .args(["view", "--no-open", "--port", "0"])
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut waited = 0;
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if waited >= 1200 {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("qipu view {} did not refuse it: it served", path.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            waited += 1;
+        };
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!status.success(), "{}", path.display());
+        assert!(err.contains(why), "{}: {err}", path.display());
+        assert!(out.stdout.is_empty(), "no URL: {:?}", out.stdout);
+    }
+}

@@ -110,12 +110,38 @@ function call(path, body) {
       if (s.session !== undefined) show(s);
       return s;
     } catch (e) {
+      if (e.kind === "no_session") return reopenClosed();
       message(e.message, true);
       return null;
     }
   };
   queue = queue.then(run, run);
   return queue;
+}
+
+// The server no longer has the record shown (it was closed: the page was
+// put in the browser's back-forward cache, or closed in another way).
+// Records the server only put aside to free memory never come here: it
+// reads them back itself. A record with a file is read again from it;
+// one without says so.
+async function reopenClosed() {
+  const was = state;
+  if (!was) return null;
+  if (!was.path) {
+    message(tr("{name} is no longer open in the viewer: open it again.", { name: was.name }), true);
+    return null;
+  }
+  try {
+    const s = await api("/api/open", { path: was.path });
+    show(s);
+    message(was.dirty
+      ? tr("{name} was no longer open in the viewer, and its unsaved changes are gone: it was read again from its file.", { name: was.name })
+      : tr("{name} was no longer open in the viewer: it was read again from its file.", { name: was.name }), was.dirty);
+    return s;
+  } catch (e) {
+    message(e.message, true);
+    return null;
+  }
 }
 
 function nav(action, extra = {}) {
@@ -181,11 +207,16 @@ window.addEventListener("beforeunload", (e) => {
     e.returnValue = "";
   }
 });
-// The tab closed (or reloaded): the server frees the record.
-window.addEventListener("pagehide", () => {
-  if (state && navigator.sendBeacon) {
+// The tab closed (or reloaded): the server frees the record. Not when the
+// page only goes into the back-forward cache: it may come back as it was.
+window.addEventListener("pagehide", (e) => {
+  if (state && navigator.sendBeacon && !e.persisted) {
     navigator.sendBeacon(`/api/close?t=${TOKEN}`, JSON.stringify({ session: state.session }));
   }
+});
+// Back from that cache: the record as the server has it now.
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted && state) call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
 });
 
 // Opens another record in place of this one (the server frees this one).
@@ -622,6 +653,7 @@ async function save(force = false) {
     r = await api("/api/save", { session: state.session, mode: "lossless", force });
   } catch (e) {
     if (e.kind === "changed_on_disk") return conflict(e.message);
+    if (e.kind === "no_session") return reopenClosed();
     message(e.message, true);
     return;
   }
@@ -691,7 +723,13 @@ click("saveas", async () => {
   const suggestion = (state.path || state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
   const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
   if (!path) return;
-  const r = await api("/api/save", { session: state.session, mode: "canonical", path }).catch((e) => message(e.message, true));
+  let r = null;
+  try {
+    r = await api("/api/save", { session: state.session, mode: "canonical", path });
+  } catch (e) {
+    if (e.kind === "no_session") return reopenClosed();
+    message(e.message, true);
+  }
   if (r) {
     await call("/api/state?session=" + state.session + "&tree_version=" + tree.version);
     message(tr("Saved {path}", { path: r.saved }) + (r.backup ? " " + tr("(the file it replaced kept as {path})", { path: r.backup }) : ""));

@@ -150,6 +150,11 @@ pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -
                 let db = app.db.get()?;
                 let db = db.lock().map_err(|_| "internal lock".to_string())?;
                 let hit = hit_of(&db, id)?;
+                // The file indexed may have been replaced since by a FIFO
+                // or a device: refused here, not waited on.
+                let abs = source_of(&db, id)?;
+                sgf_formats::input::check_regular(std::path::Path::new(&abs))
+                    .map_err(|e| format!("{abs}: {e}"))?;
                 let mut out = Vec::new();
                 let problems =
                     sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
@@ -171,12 +176,28 @@ pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -
             let st = app.new_session(name, bytes, false, None)?;
             let sid = st["session"].as_u64().ok_or("no session")?;
             let session = app.session(sid)?;
-            let mut s = session.lock().map_err(|_| "internal lock")?;
-            s.nav("node", &json!({ "node": node }))?;
-            Ok(s.state(None))
+            let st = {
+                let mut s = session.lock().map_err(|_| "internal lock")?;
+                s.nav("node", &json!({ "node": node }))?;
+                s.state(None)
+            };
+            app.opened(Some(sid), None);
+            Ok(st)
         })())
     })
     .await
+}
+
+/// The file (or archive) that holds game `id`, as the database read it.
+fn source_of(db: &Database, id: i64) -> Result<String, String> {
+    db.connection()
+        .query_row(
+            "SELECT s.abs_path FROM games g JOIN files f ON g.file_id = f.id
+             JOIN sources s ON f.source_id = s.id WHERE g.id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .map_err(|e| format!("no game {id} in the database: {e}"))
 }
 
 /// The hit of game `id` (as `write_hits_sgf` wants it).

@@ -9,14 +9,22 @@
 //! and a `Host` of 127.0.0.1/localhost (no DNS rebinding); only record files
 //! under the served path are listed, read or written; request bodies are
 //! bounded.
+//!
+//! Robustness: only regular files are read (through
+//! [`sgf_formats::input`]: a FIFO or a device named like a record is
+//! refused at once, never waited on), at most [`MAX_FILE_BYTES`]; every
+//! file is written through [`sgf_formats::save`] (never through a symbolic
+//! link); the records open are put aside after a time without use and
+//! beyond a memory budget, their unsaved work kept (see
+//! [`ViewOptions::memory_budget`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod db;
 mod session;
+mod sessions;
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
@@ -30,12 +38,17 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+use sgf_formats::input::InputError;
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 pub use session::Session;
+pub use sessions::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MEMORY_BUDGET};
 
 /// The most bytes a request body may have (an uploaded record).
 pub const MAX_BODY: usize = 32 << 20;
+
+/// The largest record file the viewer opens: 32 MiB.
+pub const MAX_FILE_BYTES: u64 = MAX_BODY as u64;
 
 static INDEX: &str = include_str!("../assets/index.html");
 static APP_JS: &str = include_str!("../assets/app.js");
@@ -62,6 +75,35 @@ pub struct ViewOptions {
     pub token: Option<String>,
     /// A game database to search from the page (`qipu view --db`).
     pub db: Option<PathBuf>,
+    /// The most heap bytes the records open may hold (as `/api/memory`'s
+    /// `held_bytes` counts them) before the least recently used are put
+    /// aside: unchanged records are dropped and read again from their
+    /// files when used, records with unsaved changes (or without a file)
+    /// are kept in [`ViewOptions::recovery_dir`] and read back when used.
+    /// A record in use or just opened is never put aside. Default
+    /// [`DEFAULT_MEMORY_BUDGET`] (128 MiB).
+    pub memory_budget: usize,
+    /// Records not used for this long are put aside as above; `None`:
+    /// never. Default [`DEFAULT_IDLE_TIMEOUT`] (30 minutes).
+    pub idle_timeout: Option<std::time::Duration>,
+    /// Where records with unsaved changes are kept while put aside
+    /// (created when first needed); `None`: a new private folder in the
+    /// system's temporary folder.
+    pub recovery_dir: Option<PathBuf>,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            path: None,
+            port: 0,
+            token: None,
+            db: None,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
+            idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
+            recovery_dir: None,
+        }
+    }
 }
 
 /// The server's shared state.
@@ -74,10 +116,10 @@ pub struct App {
     /// Whether a directory was given (the page shows a file list).
     directory: bool,
     port: Mutex<u16>,
-    /// One lock per session: a slow request on one record (a large PNG, a
-    /// big file's tree) never waits on another's.
-    sessions: Mutex<HashMap<u64, Arc<Mutex<Session>>>>,
-    next_id: Mutex<u64>,
+    /// The records open, one lock each: a slow request on one record (a
+    /// large PNG, a big file's tree) never waits on another's. Put aside
+    /// after a time without use and beyond the memory budget.
+    sessions: sessions::Table,
     /// The directory listing, walked once and again only when asked for
     /// (`/api/files`) or after a save.
     files: Mutex<Option<Arc<Vec<String>>>>,
@@ -154,13 +196,25 @@ impl App {
             .map(|r| r.to_string_lossy().replace('\\', "/"))
     }
 
+    /// Session `id`, read back first when it was put aside.
     fn session(&self, id: u64) -> Result<Arc<Mutex<Session>>, String> {
-        self.sessions
-            .lock()
-            .map_err(|_| "internal lock")?
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| "no such session (reload the page)".to_string())
+        self.sessions.get(id)
+    }
+
+    /// After a record was opened as session `id`: the one it replaces
+    /// (`replaced`) is closed, and others are put aside as the limits say.
+    fn opened(&self, id: Option<u64>, replaced: Option<u64>) {
+        if let Some(old) = replaced {
+            self.close(old);
+        }
+        self.sessions.sweep(id);
+    }
+
+    /// Puts aside the records not used for the idle time and those beyond
+    /// the memory budget (see [`ViewOptions::memory_budget`]); the server
+    /// does it every few seconds and after each record opened.
+    pub fn sweep(&self) {
+        self.sessions.sweep(None);
     }
 
     /// Resolves a page-supplied relative path under the root, refusing
@@ -195,54 +249,15 @@ impl App {
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<Value, String> {
-        let id = {
-            let mut n = self.next_id.lock().map_err(|_| "internal lock")?;
-            *n += 1;
-            *n
-        };
+        let id = self.sessions.new_id();
         let hint = path
             .as_ref()
             .map(|(p, _)| p.clone())
             .unwrap_or_else(|| PathBuf::from(&name));
-        // A large collection is kept as its bytes, a part parsed at a time.
         let on_disk = path
             .as_ref()
             .map(|_| sgf_formats::save::Fingerprint::of(&bytes));
-        // The file's bytes are moved, not copied: memory for one.
-        let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
-            bytes
-        } else {
-            match Session::open_collection(id, name.clone(), bytes, &hint) {
-                Ok(s) => return Ok(self.add_session(s, path, on_disk)),
-                Err(bytes) => bytes,
-            }
-        };
-        let bytes = &bytes[..];
-        let mut input = None;
-        let (doc, diags, format, charset) = if text {
-            let s = String::from_utf8_lossy(bytes);
-            let p = sgf_core::parse_str(&s);
-            (
-                p.document,
-                p.diagnostics,
-                "SGF".to_string(),
-                "UTF-8".to_string(),
-            )
-        } else {
-            let r = sgf_formats::read_any(bytes, Some(&hint))
-                .map_err(|e| format!("{name}: {}", e.message))?;
-            if r.converted {
-                input = Some((bytes.to_vec(), r.encoding()));
-            }
-            (
-                r.parsed.document,
-                r.parsed.diagnostics,
-                r.format.to_string(),
-                r.charset.to_string(),
-            )
-        };
-        let mut s = Session::new(id, name, doc, diags, format, charset);
-        s.input = input;
+        let s = build_session(id, name, bytes, text, &hint)?;
         Ok(self.add_session(s, path, on_disk))
     }
 
@@ -263,22 +278,14 @@ impl App {
         if self.directory {
             st["files"] = json!(*self.file_list(false));
         }
-        let id = s.id;
-        self.sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, Arc::new(Mutex::new(s)));
+        self.sessions.insert(s);
         st
     }
 
-    /// Forgets a session (the page shows another file, or was closed).
+    /// Forgets a session (the page shows another file, or was closed),
+    /// in memory or put aside.
     fn close(&self, id: u64) {
-        let gone = self
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
-        drop(gone);
+        self.sessions.close(id);
     }
 
     fn open_path(&self, rel: &str) -> Result<Value, String> {
@@ -286,11 +293,10 @@ impl App {
         if !is_record(&full) {
             return Err(format!("`{rel}` is not a record file"));
         }
-        let meta = std::fs::metadata(&full).map_err(|e| format!("{rel}: {e}"))?;
-        if meta.len() > MAX_BODY as u64 {
-            return Err(format!("{rel} is larger than {} MB", MAX_BODY >> 20));
-        }
-        let bytes = read_file(&full).map_err(|e| format!("{rel}: {e}"))?;
+        // Only a regular file is read (a FIFO would block, a device fill
+        // memory), and at most `MAX_FILE_BYTES`.
+        let bytes =
+            read_file(&full, MAX_FILE_BYTES).map_err(|e| format!("{rel}: {}", input_error(&e)))?;
         let name = full
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -299,13 +305,86 @@ impl App {
     }
 }
 
-type ReadJob = (PathBuf, std::sync::mpsc::Sender<std::io::Result<Vec<u8>>>);
+/// Builds the session of a record read from `bytes` (`text`: pasted text,
+/// read as UTF-8): a large collection is kept as its bytes, a part parsed
+/// at a time; `hint` names the file (its extension tells the format).
+pub(crate) fn build_session(
+    id: u64,
+    name: String,
+    bytes: Vec<u8>,
+    text: bool,
+    hint: &Path,
+) -> Result<Session, String> {
+    // The file's bytes are moved, not copied: memory for one.
+    let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
+        bytes
+    } else {
+        match Session::open_collection(id, name.clone(), bytes, hint) {
+            Ok(s) => return Ok(s),
+            Err(bytes) => bytes,
+        }
+    };
+    let bytes = &bytes[..];
+    let mut input = None;
+    let (doc, diags, format, charset) = if text {
+        let s = String::from_utf8_lossy(bytes);
+        let p = sgf_core::parse_str(&s);
+        (
+            p.document,
+            p.diagnostics,
+            "SGF".to_string(),
+            "UTF-8".to_string(),
+        )
+    } else {
+        let r = sgf_formats::read_any(bytes, Some(hint))
+            .map_err(|e| format!("{name}: {}", e.message))?;
+        if r.converted {
+            input = Some((bytes.to_vec(), r.encoding()));
+        }
+        (
+            r.parsed.document,
+            r.parsed.diagnostics,
+            r.format.to_string(),
+            r.charset.to_string(),
+        )
+    };
+    let mut s = Session::new(id, name, doc, diags, format, charset);
+    s.input = input;
+    s.from_text = text;
+    Ok(s)
+}
 
-/// Reads a record file. The buffers are allocated on one thread, so that
-/// the allocator reuses the memory of the files closed for the next one
-/// (allocated on whichever thread served the request, freed buffers of
+/// `X.suffix` beside `X`.
+pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Why a file could not be read, for the page.
+pub(crate) fn input_error(e: &InputError) -> String {
+    match e {
+        InputError::TooLarge(limit) => format!(
+            "larger than {}, the most the viewer opens; nothing was read",
+            sgf_formats::input::human_bytes(*limit)
+        ),
+        e => e.to_string(),
+    }
+}
+
+type ReadJob = (
+    PathBuf,
+    u64,
+    std::sync::mpsc::Sender<Result<Vec<u8>, InputError>>,
+);
+
+/// Reads a record file: a regular file only, at most `limit` bytes
+/// ([`sgf_formats::input::read_file`]: a FIFO or a device is refused at
+/// once, never waited on). The buffers are allocated on one thread, so
+/// that the allocator reuses the memory of the files closed for the next
+/// one (allocated on whichever thread served the request, freed buffers of
 /// several megabytes can stay in that thread's arena).
-fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     static LOADER: std::sync::OnceLock<Option<Mutex<std::sync::mpsc::Sender<ReadJob>>>> =
         std::sync::OnceLock::new();
     let loader = LOADER.get_or_init(|| {
@@ -313,8 +392,8 @@ fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
         std::thread::Builder::new()
             .name("qipu-read".into())
             .spawn(move || {
-                for (p, reply) in rx {
-                    let _ = reply.send(std::fs::read(&p));
+                for (p, limit, reply) in rx {
+                    let _ = reply.send(sgf_formats::input::read_file(&p, limit));
                 }
             })
             .ok()
@@ -323,19 +402,29 @@ fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     let (reply, answer) = std::sync::mpsc::channel();
     let sent = loader.as_ref().is_some_and(|l| {
         l.lock()
-            .map(|tx| tx.send((path.to_path_buf(), reply)).is_ok())
+            .map(|tx| tx.send((path.to_path_buf(), limit, reply)).is_ok())
             .unwrap_or(false)
     });
     match sent.then(|| answer.recv().ok()).flatten() {
         Some(r) => r,
-        None => std::fs::read(path),
+        None => sgf_formats::input::read_file(path, limit),
+    }
+}
+
+/// An error for the page: `{"error"}`, with `error_kind` `no_session`
+/// when the record is not open any more (the page reads its file again).
+fn error_json(e: String) -> Value {
+    if e.starts_with(sessions::NO_SESSION) {
+        json!({ "error": e, "error_kind": "no_session" })
+    } else {
+        json!({ "error": e })
     }
 }
 
 fn json_response(v: Result<Value, String>) -> Response {
     match v {
         Ok(v) => (StatusCode::OK, axum::Json(v)).into_response(),
-        Err(e) => (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": e }))).into_response(),
+        Err(e) => (StatusCode::BAD_REQUEST, axum::Json(error_json(e))).into_response(),
     }
 }
 
@@ -449,6 +538,7 @@ fn start_blocking(app: &App) -> Response {
         }
         None => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
     };
+    app.opened(r.as_ref().ok().and_then(|st| st["session"].as_u64()), None);
     json_response(r)
 }
 
@@ -461,37 +551,33 @@ fn open_blocking(app: &App, body: &[u8]) -> Response {
         let req = body_json(body)?;
         let r = open_request(app, &req);
         // `replace`: the session the page showed before, now freed.
-        if r.is_ok()
-            && let Some(old) = req["replace"].as_u64()
-        {
-            app.close(old);
+        if let Ok(st) = &r {
+            app.opened(st["session"].as_u64(), req["replace"].as_u64());
         }
         r
     })();
     json_response(r)
 }
 
-/// The server's memory: `{"sessions", "held_bytes", "rss_bytes"}` — the
-/// records open, the heap bytes they hold (files, parsed parts, undo), and
-/// the process's resident size where `/proc` tells it.
+/// The server's memory: `{"sessions", "held_bytes", "rss_bytes",
+/// "parked", "parked_unsaved", "budget_bytes", "idle_seconds",
+/// "recovery_dir"}` — the records in memory, the heap bytes they hold
+/// (files, parsed parts, undo), the process's resident size where `/proc`
+/// tells it, the records put aside (of which those whose work is in the
+/// recovery folder), the memory budget, the idle time, and the recovery
+/// folder once made.
 async fn memory(State(app): State<Arc<App>>) -> Response {
     blocking(move || {
-        let sessions: Vec<_> = app
+        let held: usize = app
             .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .cloned()
-            .collect();
-        let held: usize = sessions
+            .live_sessions()
             .iter()
-            .map(|s| s.lock().map_or(0, |s| s.held_bytes()))
+            .map(|s| lock(s).held_bytes())
             .sum();
-        json_response(Ok(json!({
-            "sessions": sessions.len(),
-            "held_bytes": held,
-            "rss_bytes": rss_bytes(),
-        })))
+        let mut v = app.sessions.memory_json();
+        v["held_bytes"] = json!(held);
+        v["rss_bytes"] = json!(rss_bytes());
+        json_response(Ok(v))
     })
     .await
 }
@@ -506,12 +592,17 @@ pub fn rss_bytes() -> Option<u64> {
 
 /// Frees a session: `{"session": id}` (the page was closed).
 async fn close(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    let r = body_json(&body).and_then(|req| {
-        let id = req["session"].as_u64().ok_or("session expected")?;
-        app.close(id);
-        Ok(json!({"closed": id}))
-    });
-    json_response(r)
+    // On the blocking pool: freeing a large record, or waiting for one
+    // being read back, never holds up the thread that accepts connections.
+    blocking(move || {
+        let r = body_json(&body).and_then(|req| {
+            let id = req["session"].as_u64().ok_or("session expected")?;
+            app.close(id);
+            Ok(json!({"closed": id}))
+        });
+        json_response(r)
+    })
+    .await
 }
 
 fn open_request(app: &App, req: &Value) -> Result<Value, String> {
@@ -630,7 +721,7 @@ fn save_error(e: SaveError, rel: &str) -> Value {
 
 fn save_blocking(app: &App, body: &[u8]) -> Response {
     let r = (|| -> Result<Value, Value> {
-        let err = |e: String| json!({ "error": e });
+        let err = error_json;
         let req = body_json(body).map_err(err)?;
         let id = req["session"]
             .as_u64()
@@ -649,9 +740,17 @@ fn save_blocking(app: &App, body: &[u8]) -> Response {
                 // The target must still be a regular file under the root.
                 app.resolve(&rel).map_err(err)?;
                 let bytes = s.lossless_bytes().map_err(err)?;
+                // A record read back after it was put aside has its bytes
+                // as first read on disk or in the recovery folder (gone
+                // since: no `.orig`; the `.bak` still keeps what is
+                // replaced).
+                let aside = s.original_aside.as_ref().map(|o| o.bytes(&path));
                 let mut opts = SaveOptions::default();
                 opts.backup = true;
-                opts.original = Some(s.original());
+                opts.original = match &aside {
+                    None => Some(s.original()),
+                    Some(b) => b.as_deref(),
+                };
                 opts.expected = if force { None } else { s.on_disk };
                 let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
                 s.on_disk = Some(Fingerprint::of(&bytes));
@@ -773,8 +872,9 @@ async fn figures_page(State(app): State<Arc<App>>, req: Request) -> Response {
         let every = query_param(q, "every")
             .and_then(|v| v.parse::<u32>().ok())
             .filter(|&n| n > 0);
-        let Ok(session) = app.session(id) else {
-            return (StatusCode::NOT_FOUND, "no such session").into_response();
+        let session = match app.session(id) {
+            Ok(s) => s,
+            Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
         };
         let Ok(s) = session.lock() else {
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
@@ -801,10 +901,13 @@ async fn figures_page(State(app): State<Arc<App>>, req: Request) -> Response {
         let html = sgf_render::figures_html(&title, &figs, sgf_render::Pictures::InlineSvg(theme));
         (
             [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8".to_string()),
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                ),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"{stem}-figures.html\""),
+                    attachment(&format!("{stem}-figures.html")),
                 ),
             ],
             html,
@@ -824,8 +927,9 @@ fn export_blocking(app: &App, q: Option<&str>) -> Response {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000)
         .clamp(64, 4096);
-    let Ok(session) = app.session(id) else {
-        return (StatusCode::NOT_FOUND, "no such session").into_response();
+    let session = match app.session(id) {
+        Ok(s) => s,
+        Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
     };
     // The diagram is made under the session's lock (quick); drawing it,
     // which can take seconds for a large PNG, is not.
@@ -878,15 +982,46 @@ fn export_blocking(app: &App, q: Option<&str>) -> Response {
     };
     (
         [
-            (header::CONTENT_TYPE, mime.to_string()),
+            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}.{ext}\""),
+                attachment(&format!("{name}.{ext}")),
             ),
         ],
         bytes,
     )
         .into_response()
+}
+
+/// A `Content-Disposition` that downloads as `name` (RFC 6266): an ASCII
+/// `filename` for old clients (`"`, `\\`, `%`, controls and other
+/// characters as `_`) and the name itself as `filename*`, UTF-8 and
+/// percent-encoded. Control characters and `/` are `_` in both.
+pub fn attachment(name: &str) -> HeaderValue {
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_control() || c == '/' { '_' } else { c })
+        .collect();
+    let ascii: String = name
+        .chars()
+        .map(|c| match c {
+            ' '..='~' if !matches!(c, '"' | '\\' | '%') => c,
+            _ => '_',
+        })
+        .collect();
+    let mut encoded = String::with_capacity(name.len() * 3);
+    for b in name.bytes() {
+        // RFC 8187's attr-char is written as it is; every other byte as %XX.
+        if b.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&b) {
+            encoded.push(b as char);
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    HeaderValue::from_str(&format!(
+        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
 }
 
 /// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
@@ -1044,7 +1179,7 @@ fn new_game(app: &App, session: &Mutex<Session>, id: u64, req: &Value) -> Result
     let mut st = s.state(None);
     st["diagnostics"] = s.diagnostics_json();
     drop(s);
-    app.close(id);
+    app.opened(Some(new_id), Some(id));
     if let Err(e) = r {
         st["message"] = json!(e);
         st["error_kind"] = json!("refused");
@@ -1201,7 +1336,9 @@ pub fn router(app: Arc<App>) -> Router {
 /// Builds the shared state for `opts`.
 ///
 /// # Errors
-/// When the path does not exist.
+/// When the path does not exist, or names something other than a
+/// directory or a regular file (a FIFO, a device), or a file larger than
+/// [`MAX_FILE_BYTES`].
 pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
     let (root, initial, directory) = match &opts.path {
         Some(p) if p.is_dir() => (
@@ -1210,14 +1347,28 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
             None,
             true,
         ),
-        Some(p) if p.is_file() => {
+        Some(p) => {
+            // A regular file only: a FIFO would block the first read, a
+            // device fill memory.
+            let meta = sgf_formats::input::check_regular(p).map_err(|e| match e {
+                InputError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    format!("{}: no such file or directory", p.display())
+                }
+                e => format!("{}: {e}", p.display()),
+            })?;
+            if meta.len() > MAX_FILE_BYTES {
+                return Err(format!(
+                    "{}: {}",
+                    p.display(),
+                    input_error(&InputError::TooLarge(MAX_FILE_BYTES))
+                ));
+            }
             let f = p
                 .canonicalize()
                 .map_err(|e| format!("{}: {e}", p.display()))?;
             let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
             (dir, Some(f), false)
         }
-        Some(p) => return Err(format!("{}: no such file or directory", p.display())),
         None => (
             std::env::current_dir()
                 .and_then(|d| d.canonicalize())
@@ -1232,8 +1383,11 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         initial,
         directory,
         port: Mutex::new(opts.port),
-        sessions: Mutex::new(HashMap::new()),
-        next_id: Mutex::new(0),
+        sessions: sessions::Table::new(
+            opts.memory_budget,
+            opts.idle_timeout,
+            opts.recovery_dir.clone(),
+        ),
         files: Mutex::new(None),
         db: db::Db::new(opts.db.clone()),
     }))
@@ -1245,6 +1399,28 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
 /// When the path does not exist or the port cannot be bound.
 pub fn serve(opts: &ViewOptions, ready: impl FnOnce(&str)) -> Result<(), String> {
     let app = app(opts)?;
+    // Records not used for the idle time are put aside even when no
+    // request comes: checked every quarter of it (1 to 30 seconds).
+    let every = opts
+        .idle_timeout
+        .map_or(std::time::Duration::from_secs(30), |d| d / 4)
+        .clamp(
+            std::time::Duration::from_secs(1),
+            std::time::Duration::from_secs(30),
+        );
+    let weak = Arc::downgrade(&app);
+    // Without a thread the limits still hold at each record opened.
+    let _ = std::thread::Builder::new()
+        .name("qipu-sweep".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(every);
+                match weak.upgrade() {
+                    Some(app) => app.sweep(),
+                    None => break,
+                }
+            }
+        });
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()

@@ -207,6 +207,15 @@ pub struct Session {
     last_child: HashMap<NodeId, NodeId>,
     /// The engine: analysis, play against it, counting.
     engine: engine::EngineState,
+    /// Read from text the page pasted (decoded already: read as UTF-8
+    /// whatever its `CA` says).
+    pub(crate) from_text: bool,
+    /// A record read back after it was put aside with unsaved changes:
+    /// where the bytes it was first read from are (what its first save
+    /// keeps as `X.orig`); `None`: [`Session::original`].
+    pub(crate) original_aside: Option<crate::sessions::Original>,
+    /// A note for the page with the next state (the record came back).
+    notice: std::cell::Cell<Option<String>>,
 }
 
 /// Why an operation was refused (shown to the user).
@@ -287,6 +296,9 @@ impl Session {
             illegal: None,
             last_child: HashMap::new(),
             engine: engine::EngineState::default(),
+            from_text: false,
+            original_aside: None,
+            notice: std::cell::Cell::new(None),
         };
         s.reindex();
         s
@@ -1116,6 +1128,11 @@ impl Session {
                 self.format
             ));
         }
+        self.lossless_any_format()
+    }
+
+    /// The lossless form, whatever the format read.
+    fn lossless_any_format(&self) -> Result<Vec<u8>, OpError> {
         // Verified: next to damage in the file an edit could make it read
         // differently; then the user is asked to save the canonical form.
         let lossless = |d: &Document| {
@@ -1138,6 +1155,45 @@ impl Session {
             }
         }
         Ok(out)
+    }
+
+    /// The record as bytes that read back to it, to put it aside: its
+    /// lossless form, or its canonical form (`true`) when the lossless one
+    /// would not read back the same.
+    pub(crate) fn parking_bytes(&self) -> (Vec<u8>, bool) {
+        match self.lossless_any_format() {
+            Ok(b) => (b, false),
+            Err(_) => (self.canonical_bytes(), true),
+        }
+    }
+
+    /// Where the page is: the game, and the node's number in it.
+    pub(crate) fn place(&self) -> (usize, usize) {
+        (self.game, self.number(self.cursor.node()))
+    }
+
+    /// The version of the tree the page was last sent.
+    pub(crate) fn tree_version(&self) -> u64 {
+        self.tree_version
+    }
+
+    /// Back where the page was, in a record read again: game `game`, node
+    /// number `number`; the tree is sent again (its version is past
+    /// `tree_version`, the page's).
+    pub(crate) fn restore_place(&mut self, game: usize, number: usize, tree_version: u64) {
+        let g = game.min(self.game_count().saturating_sub(1));
+        if g != self.game && self.show_game(g).is_err() {
+            let _ = self.show_game(0);
+        }
+        if let Some(&n) = self.order.get(number) {
+            self.goto(n);
+        }
+        self.tree_version = self.tree_version.max(tree_version.saturating_add(1));
+    }
+
+    /// A note the next state carries as its `message`.
+    pub(crate) fn set_notice(&self, text: String) {
+        self.notice.set(Some(text));
     }
 
     /// The canonical FF\[4\] UTF-8 form.
@@ -1192,6 +1248,9 @@ impl Session {
         }
         self.undo.clear();
         self.redo.clear();
+        // The file it continues on is the one first read now.
+        self.original_aside = None;
+        self.from_text = false;
         let p = sgf_core::parse(bytes);
         self.diagnostics = p.diagnostics;
         self.diagnostics.extend(sgf_go::check::check(&p.document));
@@ -1233,7 +1292,8 @@ impl Session {
     }
 
     /// The whole state as the page wants it; the tree only when the page's
-    /// copy (`tree_version`) is stale.
+    /// copy (`tree_version`) is stale. Its `message`, once, says when the
+    /// record came back after it was put aside to free memory.
     pub fn state(&self, tree_version: Option<u64>) -> Value {
         let doc = &self.doc;
         let size = self.size();
@@ -1375,6 +1435,9 @@ impl Session {
         }
         s["engine"] = self.engine_json();
         s["count"] = self.count_json();
+        if let Some(note) = self.notice.take() {
+            s["message"] = json!(note);
+        }
         s
     }
 

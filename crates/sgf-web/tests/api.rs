@@ -26,6 +26,7 @@ fn serve(path: PathBuf) -> std::sync::Arc<sgf_web::App> {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap()
 }

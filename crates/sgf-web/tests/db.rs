@@ -49,6 +49,7 @@ async fn without_a_database_search_says_how_to_get_one() {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     let (s, info) = call(&app, "GET", "/api/db/info", None).await;
@@ -89,6 +90,7 @@ async fn search_the_position_shown_and_open_a_hit() {
         port: 0,
         db: Some(db),
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     let (_, info) = call(&app, "GET", "/api/db/info", None).await;

@@ -35,6 +35,7 @@ fn served(tag: &str, files: &[(&str, &str)]) -> (std::sync::Arc<App>, PathBuf) {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     (a, d)
@@ -398,4 +399,37 @@ async fn an_engine_that_crashes_or_will_not_start_is_a_message() {
         .unwrap();
     assert_eq!(res.status().as_u16(), 400);
     assert!(body_text(res).await.contains("unknown engine action"));
+}
+
+/// A record put aside to free memory (here: idle at once) stops its
+/// engine, and the page is told so when it comes back.
+#[tokio::test]
+async fn a_record_put_aside_stops_its_engine_and_says_so() {
+    let log =
+        std::env::temp_dir().join(format!("qipu-web-engine-aside-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let Some(cmd) = standin(&format!("--moves E5 --log {}", log.display())) else {
+        return;
+    };
+    let (_, d) = served(
+        "aside",
+        &[("g.sgf", "(;GM[1]FF[4]SZ[19])"), ("h.sgf", "(;GM[1]SZ[9])")],
+    );
+    let a = app(&ViewOptions {
+        path: Some(d.clone()),
+        token: Some(TOKEN.into()),
+        idle_timeout: Some(Duration::ZERO),
+        ..ViewOptions::default()
+    })
+    .unwrap();
+    let s = post(&a, "/api/open", json!({"path": "g.sgf"})).await["session"].clone();
+    let st = start_engine(&a, &s, &cmd).await;
+    assert_eq!(st["engine"]["alive"], true, "{}", st["engine"]);
+    post(&a, "/api/open", json!({"path": "h.sgf"})).await;
+    let sent = wait_for_quit(&log);
+    assert!(sent.trim_end().ends_with("quit"), "{sent}");
+    let st = get(&a, &format!("/api/state?session={s}")).await;
+    assert!(st["engine"].is_null(), "{}", st["engine"]);
+    let m = st["message"].as_str().unwrap();
+    assert!(m.contains("its engine was stopped"), "{m}");
 }

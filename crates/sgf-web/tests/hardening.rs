@@ -27,6 +27,7 @@ fn serve(path: &Path) -> Arc<sgf_web::App> {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap()
 }
@@ -292,4 +293,324 @@ async fn a_slow_export_does_not_block_navigation() {
     };
     let (e, n) = tokio::join!(export, navigate);
     assert!(n < e, "navigation waited for the export");
+}
+
+// ---- special files, over a real connection ----
+
+/// A real server on `path` (on its own thread, never joined: a server that
+/// hangs fails the test instead of hanging it); its port.
+fn start_server(path: &Path, db: Option<PathBuf>) -> u16 {
+    let opts = ViewOptions {
+        path: Some(path.to_path_buf()),
+        token: Some(TOKEN.into()),
+        db,
+        ..ViewOptions::default()
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let r = sgf_web::serve(&opts, |url| {
+            let _ = tx.send(url.to_string());
+        });
+        eprintln!("server ended: {r:?}");
+    });
+    let url = rx.recv().expect("the server printed no URL");
+    let port = url
+        .trim_start_matches("http://127.0.0.1:")
+        .split('/')
+        .next()
+        .unwrap();
+    port.parse().unwrap()
+}
+
+/// One request on a new connection: status and JSON body. The read timeout
+/// is generous: an answer comes in well under it, a hang never does.
+fn http(port: u16, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-qipu-token: {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    if let Err(e) = s.read_to_end(&mut out) {
+        panic!("{method} {path}: no answer ({e}): the server hangs");
+    }
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, mut rest) = text.split_once("\r\n\r\n").unwrap();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut decoded = String::new();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        while let Some((len, tail)) = rest.split_once("\r\n") {
+            let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            decoded.push_str(&tail[..n]);
+            rest = &tail[n + 2..];
+        }
+    } else {
+        decoded = rest.to_string();
+    }
+    (
+        status,
+        serde_json::from_str(&decoded).unwrap_or(Value::String(decoded)),
+    )
+}
+
+fn mkfifo(p: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo {}", p.display());
+}
+
+/// A FIFO named like a record once blocked the viewer's one reader thread
+/// for ever, and with it every later open and `/api/start`.
+#[test]
+fn fifos_and_devices_in_the_folder_are_refused_at_once_and_the_server_goes_on() {
+    let d = tmp("fifo");
+    std::fs::write(d.join("a.sgf"), "(;SZ[9];B[ee])").unwrap();
+    mkfifo(&d.join("pipe.sgf"));
+    symlink("pipe.sgf", d.join("to-pipe.sgf")).unwrap();
+    symlink("/dev/zero", d.join("zero.sgf")).unwrap();
+    let port = start_server(&d, None);
+    // Only the regular file is listed.
+    let (s, v) = http(port, "GET", "/api/files", None);
+    assert_eq!((s, &v["files"]), (200, &json!(["a.sgf"])), "{v}");
+    for (name, why) in [
+        ("pipe.sgf", "FIFO"),
+        ("to-pipe.sgf", "FIFO"),
+        ("zero.sgf", "outside the served directory"),
+    ] {
+        let (s, v) = http(port, "POST", "/api/open", Some(json!({ "path": name })));
+        assert_eq!(s, 400, "{name}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(why), "{name}: {e}");
+        // The next request is answered.
+        let (s, v) = http(port, "POST", "/api/open", Some(json!({"path": "a.sgf"})));
+        assert_eq!(s, 200, "{v}");
+    }
+    let (s, v) = http(port, "POST", "/api/start", Some(json!({})));
+    assert_eq!((s, &v["path"]), (200, &json!("a.sgf")), "{v}");
+    // Written over: refused at once, the FIFO left as it is.
+    let id = v["session"].clone();
+    for target in ["pipe.sgf", "to-pipe.sgf"] {
+        let (s, v) = http(
+            port,
+            "POST",
+            "/api/save",
+            Some(json!({"session": id, "mode": "canonical", "path": target})),
+        );
+        assert_eq!(s, 400, "{target}: {v}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(d.join("pipe.sgf"))
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    let (s, _) = http(port, "GET", "/api/memory", None);
+    assert_eq!(s, 200);
+}
+
+/// The database names the file of a hit: one that became a FIFO since it
+/// was indexed is refused, not waited on.
+#[test]
+fn a_database_hit_whose_file_became_a_fifo_is_refused_at_once() {
+    let d = tmp("db-fifo");
+    let games = d.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("a.sgf"), "(;GM[1]SZ[9];B[ee];W[cc])").unwrap();
+    std::fs::write(games.join("b.sgf"), "(;GM[1]SZ[9];B[ee];W[gg])").unwrap();
+    let db = d.join("games.qdb");
+    sgf_db::Database::open(&db)
+        .unwrap()
+        .index(std::slice::from_ref(&games), &sgf_db::NoProgress)
+        .unwrap();
+    std::fs::remove_file(games.join("b.sgf")).unwrap();
+    mkfifo(&games.join("b.sgf"));
+    let port = start_server(&games.join("a.sgf"), Some(db));
+    let (_, st) = http(port, "POST", "/api/start", Some(json!({})));
+    let (s, r) = http(
+        port,
+        "POST",
+        "/api/db/search",
+        Some(json!({"session": st["session"]})),
+    );
+    assert_eq!(s, 200, "{r}");
+    let hits = r["hits"].as_array().unwrap();
+    let hit = hits
+        .iter()
+        .find(|h| h["path"].as_str().unwrap().ends_with("b.sgf"))
+        .unwrap_or_else(|| panic!("{r}"));
+    let (s, v) = http(
+        port,
+        "POST",
+        "/api/db/open",
+        Some(json!({"id": hit["id"], "node": 0})),
+    );
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("FIFO"), "{v}");
+    let (s, _) = http(port, "GET", "/api/memory", None);
+    assert_eq!(s, 200);
+}
+
+#[test]
+fn special_or_huge_files_named_to_the_viewer_are_refused() {
+    let d = tmp("named");
+    mkfifo(&d.join("pipe.sgf"));
+    let huge = d.join("huge.sgf");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(sgf_web::MAX_FILE_BYTES + 1)
+        .unwrap();
+    for (p, why) in [
+        (PathBuf::from("/dev/zero"), "character device"),
+        (d.join("pipe.sgf"), "FIFO"),
+        (huge, "larger than 32 MiB"),
+        (d.join("missing.sgf"), "no such file"),
+    ] {
+        let e = app(&ViewOptions {
+            path: Some(p.clone()),
+            ..ViewOptions::default()
+        })
+        .err()
+        .unwrap_or_else(|| panic!("{} accepted", p.display()));
+        assert!(e.contains(why), "{e}");
+    }
+}
+
+// ---- downloads and links ----
+
+/// `Content-Disposition` once took the name as it was: a `"` ended the
+/// value early, and CR or LF made the header invalid (a 500).
+#[tokio::test]
+async fn download_names_are_escaped() {
+    let d = tmp("names");
+    let app = serve(&d);
+    let name = "a\"b\\c\r\nd;e 棋譜%.sgf";
+    let (s, st) = call(
+        &app,
+        "POST",
+        "/api/open",
+        Some(json!({"name": name, "text": "(;SZ[9];B[ee])"})),
+    )
+    .await;
+    assert_eq!(s, 200, "{st}");
+    let id = st["session"].as_u64().unwrap();
+    for (uri, file) in [
+        (
+            format!("/api/export?session={id}&format=svg"),
+            "a\"b\\c__d;e 棋譜%-0.svg",
+        ),
+        (
+            format!("/api/figures?session={id}"),
+            "a\"b\\c__d;e 棋譜%-figures.html",
+        ),
+    ] {
+        let res = router(app.clone())
+            .oneshot(request("GET", &uri, 0, Some(TOKEN), None))
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{uri}");
+        let h = res.headers()["content-disposition"].to_str().unwrap();
+        assert!(!h.contains(['\r', '\n']), "{h}");
+        // The ASCII name: quoted, nothing in it that ends or escapes it.
+        let rest = h.strip_prefix("attachment; filename=\"").unwrap();
+        let (ascii, rest) = rest.split_once('"').unwrap();
+        assert!(!ascii.contains(['\\', '%']), "{ascii}");
+        assert!(ascii.starts_with("a_b_c__d;e ___"), "{ascii}");
+        // The name itself, percent-encoded UTF-8.
+        let encoded = rest.strip_prefix("; filename*=UTF-8''").unwrap();
+        assert!(encoded.bytes().all(|b| b.is_ascii_graphic()), "{encoded}");
+        assert_eq!(percent_decode(encoded), file, "{h}");
+    }
+    let h = sgf_web::attachment("game-12.png");
+    assert_eq!(
+        h.to_str().unwrap(),
+        "attachment; filename=\"game-12.png\"; filename*=UTF-8''game-12.png"
+    );
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Every write goes through `sgf_formats::save`: a destination that is a
+/// link is refused, and what it points to is left alone.
+#[tokio::test]
+async fn save_as_onto_a_link_is_refused() {
+    let d = tmp("saveas-links");
+    let outside = tmp("saveas-links-outside");
+    let victim = outside.join("victim.sgf");
+    std::fs::write(&victim, "(;C[precious])").unwrap();
+    std::fs::write(d.join("real.sgf"), "(;C[also precious])").unwrap();
+    std::fs::write(d.join("g.sgf"), "(;SZ[9];B[ee])").unwrap();
+    symlink("real.sgf", d.join("in.sgf")).unwrap();
+    symlink(&victim, d.join("out.sgf")).unwrap();
+    symlink("missing.sgf", d.join("dangling.sgf")).unwrap();
+    let app = serve(&d);
+    let id = open(&app, "g.sgf").await;
+    comment(&app, id, "edited").await;
+    for target in ["in.sgf", "in", "out.sgf", "dangling.sgf"] {
+        let (s, v) = call(
+            &app,
+            "POST",
+            "/api/save",
+            Some(json!({"session": id, "mode": "canonical", "path": target})),
+        )
+        .await;
+        assert_eq!(s, 400, "{target}: {v}");
+        assert!(v["error"].is_string(), "{v}");
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "(;C[precious])");
+    assert_eq!(
+        std::fs::read_to_string(d.join("real.sgf")).unwrap(),
+        "(;C[also precious])"
+    );
+    assert!(!d.join("missing.sgf").exists());
+    for link in ["in.sgf", "out.sgf", "dangling.sgf"] {
+        let t = std::fs::symlink_metadata(d.join(link)).unwrap().file_type();
+        assert!(t.is_symlink(), "{link}");
+    }
+    // A record opened through a link inside the folder is not saved
+    // through it either.
+    let id = open(&app, "in.sgf").await;
+    comment(&app, id, "edited").await;
+    let (s, v) = save(&app, id, false).await;
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("real.sgf")).unwrap(),
+        "(;C[also precious])"
+    );
+    // No leftovers beside them.
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("qipu-tmp")), "{names:?}");
 }

@@ -72,6 +72,7 @@ async fn two_hundred_edits_in_a_10000_game_collection() {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     let before = rss_bytes();

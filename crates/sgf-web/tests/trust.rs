@@ -24,6 +24,7 @@ fn served(tag: &str, files: &[(&str, &[u8])]) -> (PathBuf, App) {
         port: 0,
         db: None,
         token: Some(TOKEN.into()),
+        ..ViewOptions::default()
     })
     .unwrap();
     (d, a)
@@ -210,10 +211,15 @@ async fn files_no_longer_shown_are_freed() {
     let b = post(&app, "/api/open", json!({"path": "b.sgf", "replace": a})).await;
     assert!(b["session"].is_u64());
     let gone = nav(&app, &a, json!({"action": "next"})).await;
+    // Said so, in words and as a kind the page acts on (it reads the file again).
     assert!(
-        gone["error"].as_str().unwrap().contains("no such session"),
+        gone["error"]
+            .as_str()
+            .unwrap()
+            .contains("no longer open in the viewer"),
         "{gone}"
     );
+    assert_eq!(gone["error_kind"], "no_session", "{gone}");
     let r = post(&app, "/api/close", json!({"session": b["session"]})).await;
     assert_eq!(r["closed"], b["session"]);
     let gone = nav(&app, &b["session"], json!({"action": "next"})).await;

@@ -19,6 +19,16 @@ pub struct Args {
     /// A game database (`qipu db index`) to search from the page.
     #[arg(long)]
     pub db: Option<PathBuf>,
+    /// The memory the records open may hold, in MiB: beyond it the least
+    /// recently used are put aside (unchanged ones are read again from
+    /// their files when used; unsaved changes are kept in a recovery
+    /// folder and come back with them).
+    #[arg(long, value_name = "MIB", default_value_t = (sgf_web::DEFAULT_MEMORY_BUDGET >> 20) as u64)]
+    pub memory_budget: u64,
+    /// Records not used for this many minutes are put aside the same way
+    /// (0: never).
+    #[arg(long, value_name = "MINUTES", default_value_t = sgf_web::DEFAULT_IDLE_TIMEOUT.as_secs() / 60)]
+    pub idle_timeout: u64,
 }
 
 fn open_browser(url: &str) {
@@ -47,6 +57,11 @@ pub fn run(args: &Args) -> Result<u8> {
         port: args.port,
         token: None,
         db: args.db.clone(),
+        memory_budget: usize::try_from(args.memory_budget.saturating_mul(1 << 20))
+            .unwrap_or(usize::MAX),
+        idle_timeout: (args.idle_timeout > 0)
+            .then(|| std::time::Duration::from_secs(args.idle_timeout.saturating_mul(60))),
+        recovery_dir: None,
     };
     let no_open = args.no_open;
     sgf_web::serve(&opts, |url| {

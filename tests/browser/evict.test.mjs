@@ -1,0 +1,135 @@
+// `qipu view` with no memory budget at all: every record not in use is put
+// aside as soon as another opens. The page must not notice (the server
+// reads its record back, unsaved changes and all), and when its record is
+// really gone (closed) it reads the file again or says so: never an error
+// the user cannot get out of. Run by tests/browser/run.sh.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, copyFileSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, "..", "..");
+const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+let dir, server, url, browser, page, stderr = "";
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), "qipu-evict-"));
+  copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "a.sgf"));
+  copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "b.sgf"));
+  server = spawn(qipu, ["view", "--no-open", "--port", "0", "--memory-budget", "0", dir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stderr.on("data", (d) => { stderr += d; });
+  url = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
+      if (m) resolve(m[0]);
+    });
+    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
+    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on("pageerror", (e) => console.error("page error:", e));
+  await page.goto(url);
+  await page.waitForSelector("#board svg");
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+});
+
+// The API as another tab (or script) uses it: same token, its own records.
+async function api(path, body) {
+  const token = new URL(url).searchParams.get("t");
+  const res = await fetch(new URL(path, url), {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-qipu-token": token, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+const status = () => page.textContent("#status");
+const shown = (text) => page.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
+
+test("a record put aside comes back with its unsaved changes, and saves", async () => {
+  assert.match(await page.textContent("#title"), /a\.sgf/);
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  await shown("Move 3");
+  await page.fill("#comment", "written before it was put aside");
+  await page.click("#savecomment");
+  await page.waitForFunction(() => document.title.startsWith("•"));
+  const id = await page.evaluate(() => window.qipuPage.state().session);
+  // Another tab opens a record: with no budget, the page's goes aside.
+  const other = await api("/api/open", { path: "b.sgf" });
+  assert.notEqual(other.session, id);
+  const m = await api("/api/memory");
+  assert.equal(m.parked_unsaved, 1, JSON.stringify(m));
+  assert.ok(readdirSync(m.recovery_dir).some((f) => f.startsWith(`${id}-`)));
+  // The page goes on as if nothing happened, and is told.
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("ArrowRight");
+  await shown("Move 4");
+  assert.match(await page.textContent("#message"), /put aside to free memory.*unsaved changes/);
+  assert.equal(await page.evaluate(() => window.qipuPage.state().session), id);
+  assert.ok((await page.title()).startsWith("•"), "still unsaved");
+  await page.keyboard.press("ArrowLeft");
+  await shown("Move 3");
+  assert.equal(await page.inputValue("#comment"), "written before it was put aside");
+  // Saved as usual; the file holds the comment.
+  await page.click("#save");
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
+  assert.match(readFileSync(join(dir, "a.sgf"), "utf8"), /C\[written before it was put aside\]/);
+  assert.ok(!(await page.title()).startsWith("•"));
+  assert.ok(!/kept in memory over the budget/.test(stderr), stderr);
+});
+
+test("a record closed behind the page's back is read again from its file", async () => {
+  const id = await page.evaluate(() => window.qipuPage.state().session);
+  await api("/api/close", { session: id });
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => /no longer open in the viewer: it was read again/.test(document.querySelector("#message").textContent));
+  assert.match(await page.textContent("#title"), /a\.sgf/);
+  // Usable again: the keys move on the record read again.
+  await page.keyboard.press("End");
+  await shown("Move 28");
+  assert.notEqual(await page.evaluate(() => window.qipuPage.state().session), id);
+  assert.match(await status(), /Move 28/);
+});
+
+test("a pasted record closed behind the page's back: the page says so", async () => {
+  await page.click("#open");
+  await page.fill("#pastetext", "(;GM[1]SZ[9]PB[Pasted];B[ee];W[cc])");
+  await page.click("#pasteopen");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("pasted.sgf"));
+  // Put aside (no file: its text is kept) and brought back.
+  await api("/api/open", { path: "b.sgf" });
+  await page.click("#boardwrap", { position: { x: 5, y: 5 } });
+  await page.keyboard.press("ArrowRight");
+  await shown("Move 1");
+  // Closed: nothing to read again, and the page says what to do.
+  const id = await page.evaluate(() => window.qipuPage.state().session);
+  await api("/api/close", { session: id });
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => /no longer open in the viewer: open it again/.test(document.querySelector("#message").textContent));
+  // Another file opens from the list as usual.
+  await page.click("#filelist li:text-is('b.sgf')");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("b.sgf"));
+});
