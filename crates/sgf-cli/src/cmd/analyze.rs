@@ -13,6 +13,11 @@ use crate::input;
 
 /// Analyse a game with Leela Zero or KataGo and write each position's
 /// evaluation (win rate, score lead, best move and its variation) into the record.
+///
+/// Exit status: 0 success; 2 the input could not be read or holds no SGF
+/// game tree, the output could not be written (a file written is then as
+/// it was), or bad usage; 3 the engine failed (it could not be started, or
+/// it quit or answered an error).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

@@ -15,6 +15,10 @@ use crate::input;
 use sgf_report as report;
 
 /// Check records against every rule of SGF FF[4] and Go; optionally repair them.
+///
+/// Exit status: 0 no warnings or errors; 1 warnings or errors found; 2 a
+/// file could not be read (not a regular file, larger than 1 GiB), a repair
+/// could not be written (the file is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Files and directories (searched recursively for records); `-` for standard input.
@@ -379,6 +383,8 @@ struct FileReport {
     /// Errors and warnings found, before any were left out.
     counts: (usize, usize),
     error: Option<String>,
+    /// The error is that the repair could not be written (the file was read).
+    unwritten: bool,
     /// The input and the repaired output, which the parts' diagnostics
     /// point into.
     bytes: Vec<u8>,
@@ -396,6 +402,7 @@ impl FileReport {
             omitted: Vec::new(),
             counts: (0, 0),
             error: Some(error),
+            unwritten: false,
             bytes: Vec::new(),
             output: Output::memory(),
         }
@@ -523,6 +530,8 @@ struct Checked {
     text: String,
     counts: (usize, usize),
     unreadable: bool,
+    /// Its repair could not be written.
+    unwritten: bool,
 }
 
 /// Checks (and repairs) one file and renders its report: in the worker,
@@ -537,7 +546,8 @@ fn check_one(path: &str, args: &Args, allow: &[Code], color: bool) -> Checked {
     Checked {
         text,
         counts: r.counts,
-        unreadable: r.error.is_some(),
+        unreadable: r.error.is_some() && !r.unwritten,
+        unwritten: r.unwritten,
     }
 }
 
@@ -615,6 +625,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     } = joined;
     let mut changes = changes;
     let mut error = None;
+    let mut unwritten = false;
     let dropped = gathered.dropped();
     let left_out = gathered.left_out;
     let mut diags = gathered.diags;
@@ -662,6 +673,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         Some(t) => {
             if let Err(e) = write_fixed(&t, path, &mut output, args.backup, read) {
                 error = Some(format!("{e:#}"));
+                unwritten = true;
             }
         }
         None => {}
@@ -704,6 +716,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         omitted,
         counts,
         error,
+        unwritten,
         bytes,
         output,
     }
@@ -812,8 +825,8 @@ pub fn run(args: &Args) -> Result<u8> {
     };
     let color = std::io::stdout().is_terminal();
     let mut stdout = std::io::stdout().lock();
-    let (mut errors, mut warnings, mut unreadable, mut files_with) =
-        (0usize, 0usize, 0usize, 0usize);
+    let (mut errors, mut warnings, mut unreadable, mut unwritten, mut files_with) =
+        (0usize, 0usize, 0usize, 0usize, 0usize);
     // Chunks keep memory flat and the output in input order.
     for chunk in files.chunks(256) {
         let reports: Vec<Checked> = chunk
@@ -829,6 +842,9 @@ pub fn run(args: &Args) -> Result<u8> {
         for r in reports {
             if r.unreadable {
                 unreadable += 1;
+            }
+            if r.unwritten {
+                unwritten += 1;
             }
             let (e, w) = r.counts;
             errors += e;
@@ -850,17 +866,22 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     if !args.json {
         let summary = format!(
-            "{} file(s) checked: {errors} error(s), {warnings} warning(s) in {files_with} file(s){}\n",
+            "{} file(s) checked: {errors} error(s), {warnings} warning(s) in {files_with} file(s){}{}\n",
             files.len(),
             if unreadable > 0 {
                 format!(", {unreadable} unreadable")
+            } else {
+                String::new()
+            },
+            if unwritten > 0 {
+                format!(", {unwritten} not written (left as they were)")
             } else {
                 String::new()
             }
         );
         let _ = stdout.write_all(summary.as_bytes());
     }
-    Ok(if unreadable > 0 {
+    Ok(if unreadable + unwritten > 0 {
         2
     } else if errors + warnings > 0 {
         1

@@ -37,6 +37,10 @@ impl FigureFormat {
 }
 
 /// Split a game into printed figures (at each FG, or every N moves): one picture each and an index page.
+///
+/// Exit status: 0 success; 2 the input could not be read (not a regular
+/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
+/// be written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

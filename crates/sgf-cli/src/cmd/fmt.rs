@@ -13,6 +13,10 @@ use crate::input;
 /// The SGF dialects of Sina / Nihon Ki-in, Fox, Go Assistant and OGS are
 /// normalised (the wording replaced is kept in `GC`); other formats
 /// (GIB, NGF, UGF/UGI, WGS) are converted.
+///
+/// Exit status: 0 success; 2 the input could not be read (not a regular
+/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
+/// be written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

@@ -9,6 +9,10 @@ use sgf_go::Cursor;
 use crate::input;
 
 /// Show the board after a move of the main line or at a node.
+///
+/// Exit status: 0 success; 2 the input could not be read (not a regular
+/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
+/// be written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

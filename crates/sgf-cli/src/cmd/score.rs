@@ -11,6 +11,11 @@ use crate::input;
 
 /// Count the score: territory, captures and area, dead stones from an
 /// engine, from the record's TB/TW, or from Qipu's own estimator.
+///
+/// Exit status: 0 success; 2 the input could not be read or holds no SGF
+/// game tree, the output could not be written (a file written is then as
+/// it was), or bad usage; 3 the engine failed (it could not be started, or
+/// it quit or answered an error).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Input file (`-` for standard input).

@@ -6,6 +6,10 @@ use anyhow::{Result, anyhow};
 use clap::Args as ClapArgs;
 
 /// View and edit records in the browser (a server on 127.0.0.1).
+///
+/// Exit status: 0 when stopped (Ctrl+C); 2 the path or the database cannot
+/// be served (not a regular file or folder, larger than the viewer opens),
+/// the port is taken, or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// A record file, or a directory to list (default: the bundled example).
