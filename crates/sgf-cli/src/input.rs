@@ -34,18 +34,9 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
     }
 }
 
-/// Reads and parses a record with a forced format (`SGF`, `GIB`, … or an
-/// extension) or the one it looks like (the extension breaks ties), and options.
-pub fn load_with(
-    path: &str,
-    format: Option<&str>,
-    opts: &sgf_formats::ReadOptions,
-) -> Result<Loaded> {
-    let bytes = read_bytes(path)?;
-    load_bytes(path, bytes, format, opts)
-}
-
-/// [`load_with`] on bytes already read from `path`.
+/// Reads and parses a record from `bytes` (read from `path`), as
+/// `format` (`SGF`, `GIB`, … or an extension) or the format they look like
+/// (the extension breaks ties).
 pub fn load_bytes(
     path: &str,
     bytes: Vec<u8>,
@@ -230,8 +221,17 @@ impl Loaded {
     /// # Errors
     /// When the document has no game.
     pub fn require_games(self) -> Result<Loaded> {
+        match self.no_game_tree() {
+            None => Ok(self),
+            Some(e) => Err(anyhow::anyhow!(e)),
+        }
+    }
+
+    /// Why the record is not a game record (`NAME: no SGF game tree found
+    /// [S002]; …`), when it holds no game tree.
+    pub fn no_game_tree(&self) -> Option<String> {
         if self.parsed.document.games().next().is_some() {
-            return Ok(self);
+            return None;
         }
         let why = self
             .parsed
@@ -239,10 +239,10 @@ impl Loaded {
             .iter()
             .find(|d| d.code == sgf_core::Code::NoGameTree)
             .map_or("no SGF game tree found", |d| d.message.as_str());
-        anyhow::bail!(
+        Some(format!(
             "{}: {why} [{}]; it is not a game record",
             self.name,
             sgf_core::Code::NoGameTree.as_str()
-        )
+        ))
     }
 }

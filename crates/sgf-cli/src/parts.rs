@@ -62,8 +62,7 @@ pub fn read<R: Send>(
             } else {
                 rendered(&loaded, piece, &name, color)
             };
-            let no_tree =
-                (loaded.parsed.document.game_count() == 0).then(|| no_tree_message(&loaded));
+            let no_tree = loaded.no_game_tree();
             Worked {
                 result: (work(piece, loaded), no_tree),
                 diags,
@@ -112,23 +111,12 @@ pub fn read<R: Send>(
             eprintln!("{d}");
         }
     } else {
-        anyhow::bail!(
-            "{name}: {} [{}]; it is not a game record",
-            no_tree.unwrap_or_else(|| "no SGF game tree found".into()),
+        anyhow::bail!(no_tree.unwrap_or_else(|| format!(
+            "{name}: no SGF game tree found [{}]; it is not a game record",
             sgf_core::Code::NoGameTree.as_str()
-        );
+        )));
     }
     Ok(games)
-}
-
-fn no_tree_message(loaded: &input::Loaded) -> String {
-    loaded
-        .parsed
-        .diagnostics
-        .iter()
-        .find(|d| d.code == sgf_core::Code::NoGameTree)
-        .map_or("no SGF game tree found", |d| d.message.as_str())
-        .to_string()
 }
 
 /// The reader's warnings and errors of a part, as [`crate::print_diagnostics`]

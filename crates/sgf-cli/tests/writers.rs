@@ -258,7 +258,10 @@ fn a_killed_writer_leaves_the_old_file_or_the_new_one() {
                     .into_iter()
                     .filter(|t| !before.contains(t))
                     .collect();
-                assert!(new.is_empty(), "{w:?} SIG{signal}: {new:?} (before: {before:?})");
+                assert!(
+                    new.is_empty(),
+                    "{w:?} SIG{signal}: {new:?} (before: {before:?})"
+                );
             }
         }
     }

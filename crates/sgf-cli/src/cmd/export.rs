@@ -1,13 +1,10 @@
 //! `qipu export`: one JSON line per game (game info and main-line moves), for pipelines.
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
-use rayon::prelude::*;
 use serde_json::{Map, Value, json};
-use sgf_core::Severity;
 use sgf_go::coords;
 
 use crate::cmd::info::facts;
@@ -46,15 +43,10 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Files handled together: their lines are written in input order, then dropped,
-/// so memory does not grow with the number of files.
-const CHUNK: usize = 64;
-
-/// One exported game; fields are written in this order.
+/// One exported game, after its `file` and `game` (fields are written in
+/// this order).
 #[derive(serde::Serialize)]
 struct Line<'a> {
-    file: &'a str,
-    game: usize,
     size: [u8; 2],
     charset: &'a str,
     info: Map<String, Value>,
@@ -62,18 +54,9 @@ struct Line<'a> {
     moves: Vec<Value>,
 }
 
-/// The lines of one file, and whether it had errors; or why it could not
-/// be exported (it cannot be read or holds no game).
-fn lines_of(path: &Path) -> Result<(Vec<String>, bool), String> {
-    let name = path.to_string_lossy();
-    let loaded = walk::load_record(path)
-        .and_then(|l| l.require_games())
-        .map_err(|e| format!("{e:#}"))?;
-    let errors = loaded
-        .parsed
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error);
+/// The lines of a part of a file, each without its `{"file":…,"game":N,`
+/// (the game's number in the file is known once the parts before it are).
+fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
     let doc = &loaded.parsed.document;
     let mut lines = Vec::with_capacity(doc.game_count());
     for (gi, game) in doc.games().enumerate() {
@@ -116,8 +99,6 @@ fn lines_of(path: &Path) -> Result<(Vec<String>, bool), String> {
             })
             .collect();
         let line = Line {
-            file: &name,
-            game: gi + 1,
             size: [size.cols, size.rows],
             // A converted record (GIB, NGF, UGF): the charset of its file.
             charset: if loaded.original.is_some() {
@@ -131,43 +112,47 @@ fn lines_of(path: &Path) -> Result<(Vec<String>, bool), String> {
         };
         lines.push(serde_json::to_string(&line).unwrap_or_default());
     }
-    Ok((lines, errors))
+    lines
 }
 
-/// Runs the command.
+/// Runs the command: files side by side, a large one a part at a time,
+/// lines written in file order as they come.
 pub fn run(args: &Args) -> Result<u8> {
     let files = walk::collect(&args.paths)?;
     let pb = walk::progress(files.len(), args.quiet);
     // Checked before any file is read; in place only once all is written.
     let mut out = crate::input::create_output(args.output.as_deref())?;
     let (mut games, mut with_errors, mut failed) = (0usize, 0usize, 0usize);
-    for chunk in files.chunks(CHUNK) {
-        let results: Vec<Result<(Vec<String>, bool), String>> = chunk
-            .par_iter()
-            .map(|p| {
-                let r = lines_of(p);
-                pb.inc(1);
-                r
-            })
-            .collect();
-        for r in results {
-            let (lines, errors) = match r {
-                Ok(x) => x,
-                Err(e) => {
-                    pb.suspend(|| eprintln!("qipu: {e}"));
-                    failed += 1;
-                    continue;
+    let mut prefix = Vec::new();
+    walk::records(
+        &files,
+        &pb,
+        |_, loaded| lines_of(&loaded),
+        |fi, r| {
+            match r {
+                walk::Record::Part(piece, lines) => {
+                    prefix.clear();
+                    prefix.extend_from_slice(b"{\"file\":");
+                    serde_json::to_writer(&mut prefix, &files[fi].to_string_lossy())?;
+                    prefix.extend_from_slice(b",\"game\":");
+                    for (k, l) in lines.iter().enumerate() {
+                        games += 1;
+                        out.write_all(&prefix)
+                            .and_then(|()| write!(out, "{},", piece.first_game + k + 1))
+                            .and_then(|()| out.write_all(&l.as_bytes()[1..]))
+                            .and_then(|()| out.write_all(b"\n"))
+                            .context("cannot write the output")?;
+                    }
                 }
-            };
-            with_errors += usize::from(errors);
-            for l in lines {
-                games += 1;
-                out.write_all(l.as_bytes())
-                    .and_then(|()| out.write_all(b"\n"))
-                    .context("cannot write the output")?;
+                walk::Record::Done { errors, .. } => with_errors += usize::from(errors),
+                walk::Record::Failed { message, .. } => {
+                    pb.suspend(|| eprintln!("qipu: {message}"));
+                    failed += 1;
+                }
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     pb.finish_and_clear();
     if failed < files.len() || files.is_empty() {
         crate::input::commit(out, args.output.as_deref())?;

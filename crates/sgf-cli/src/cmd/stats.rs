@@ -1,12 +1,9 @@
 //! `qipu stats`: counts over files and directories of records, in parallel.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Result;
 use clap::Args as ClapArgs;
-use rayon::prelude::*;
-use sgf_core::Severity;
 use sgf_core::props::id;
 use sgf_go::{GameResult, WinBy, coords};
 
@@ -116,40 +113,9 @@ fn result_bucket(re: Option<&str>) -> String {
     }
 }
 
-/// Reads one file and counts it; the document is dropped before returning.
-pub fn tally_file(path: &Path) -> Tally {
-    let mut t = Tally {
-        files: 1,
-        bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
-        ..Tally::default()
-    };
-    let loaded = match walk::load_record(path) {
-        Ok(l) => l,
-        Err(e) => {
-            t.unreadable = 1;
-            t.files_with_errors = 1;
-            t.failures.push(format!("{e:#}"));
-            return t;
-        }
-    };
-    // Read, but no game in it: not a game record.
-    let loaded = match loaded.require_games() {
-        Ok(l) => l,
-        Err(e) => {
-            t.not_records = 1;
-            t.files_with_errors = 1;
-            t.failures.push(format!("{e:#}"));
-            return t;
-        }
-    };
-    if loaded
-        .parsed
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error)
-    {
-        t.files_with_errors = 1;
-    }
+/// Counts the games of a part of a file (read alone, or the whole file).
+fn tally_part(loaded: &input::Loaded) -> Tally {
+    let mut t = Tally::default();
     let doc = &loaded.parsed.document;
     // One pass over each node's properties.
     let is_move = |n: &sgf_core::Node<'_>| {
@@ -178,19 +144,51 @@ pub fn tally_file(path: &Path) -> Tally {
     t
 }
 
-/// Counts every file, in parallel, with a progress bar.
+/// Counts every file (files side by side, a large one a part at a time),
+/// with a progress bar.
 pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
     let pb = walk::progress(files.len(), quiet);
-    let t = files
-        .par_iter()
-        .map(|p| {
-            let t = tally_file(p);
-            pb.inc(1);
-            t
-        })
-        .reduce(Tally::default, Tally::merge);
+    let mut total = Tally::default();
+    // What a file gives is added once the file is done (a file that fails
+    // counts only as failed).
+    let mut file = Tally::default();
+    let r = walk::records(
+        files,
+        &pb,
+        |_, loaded| tally_part(&loaded),
+        |fi, r| {
+            match r {
+                walk::Record::Part(_, t) => file = std::mem::take(&mut file).merge(t),
+                walk::Record::Done { errors, .. } => {
+                    let mut t = std::mem::take(&mut file);
+                    t.files = 1;
+                    t.bytes = std::fs::metadata(&files[fi]).map_or(0, |m| m.len());
+                    t.files_with_errors = u64::from(errors);
+                    total = std::mem::take(&mut total).merge(t);
+                }
+                walk::Record::Failed {
+                    message,
+                    not_record,
+                } => {
+                    file = Tally::default();
+                    let t = Tally {
+                        files: 1,
+                        bytes: std::fs::metadata(&files[fi]).map_or(0, |m| m.len()),
+                        files_with_errors: 1,
+                        unreadable: u64::from(!not_record),
+                        not_records: u64::from(not_record),
+                        failures: vec![message],
+                        ..Tally::default()
+                    };
+                    total = std::mem::take(&mut total).merge(t);
+                }
+            }
+            Ok(())
+        },
+    );
+    debug_assert!(r.is_ok(), "the join does not fail");
     pb.finish_and_clear();
-    t
+    total
 }
 
 /// A histogram, largest first (ties by name).
