@@ -290,47 +290,77 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
         data: Vec::new(),
         games: Vec::new(),
     };
-    let loaded = match sgf_formats::read_any(bytes, Some(name)) {
-        Ok(l) => l,
-        Err(e) => {
-            unit.error = Some(e.to_string());
-            return unit;
-        }
-    };
-    unit.format = Some(loaded.format);
-    unit.charset = Some(loaded.charset);
-    let doc = &loaded.parsed.document;
-    let n = doc.game_count();
-    if n == 0 {
+    // A large collection is read a part at a time, its parts side by side
+    // (sgf_formats::parts): memory holds a few parts of its tree.
+    let mut games: Vec<GameRow> = Vec::new();
+    let mut data = Vec::new();
+    let mut first: Option<(&'static str, &'static str)> = None;
+    let mut no_tree: Option<String> = None;
+    let read = sgf_formats::parts::map_parts(
+        bytes,
+        Some(name),
+        &sgf_formats::parts::PartOptions::default(),
+        |_, loaded| {
+            let doc = &loaded.parsed.document;
+            let rows: Vec<GameRow> = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
+            let why = (rows.is_empty())
+                .then(|| {
+                    loaded
+                        .parsed
+                        .diagnostics
+                        .iter()
+                        .find(|d| d.code == sgf_core::Code::NoGameTree)
+                        .map(|d| d.message.clone())
+                })
+                .flatten();
+            ((loaded.format, loaded.charset), rows, why)
+        },
+        |step| {
+            match step {
+                sgf_formats::parts::Step::Part(piece, (fc, rows, why)) => {
+                    first.get_or_insert(fc);
+                    no_tree = no_tree.take().or(why);
+                    for mut g in rows {
+                        // Numbered in the part: in the file, after the parts before.
+                        g.game += piece.first_game as u32;
+                        write_stored(&g.encoded, &mut data);
+                        // The moves are in `data` now; only what the rows need is kept.
+                        g.encoded.tokens = Vec::new();
+                        g.encoded.ever_black = Vec::new();
+                        g.encoded.ever_white = Vec::new();
+                        g.encoded.final_cells = Vec::new();
+                        g.encoded.main_moves = Vec::new();
+                        games.push(g);
+                    }
+                }
+                sgf_formats::parts::Step::Restart => {
+                    first = None;
+                    games.clear();
+                    data.clear();
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        },
+    );
+    if let Err(e) = read {
+        unit.error = Some(e.to_string());
+        return unit;
+    }
+    if let Some((format, charset)) = first {
+        unit.format = Some(format);
+        unit.charset = Some(charset);
+    }
+    if games.is_empty() {
         // A text file, a binary, an empty file: not a game record (as
         // every `qipu` command but `check` says).
-        let why = loaded
-            .parsed
-            .diagnostics
-            .iter()
-            .find(|d| d.code == sgf_core::Code::NoGameTree)
-            .map_or("no SGF game tree found", |d| d.message.as_str());
+        let why = no_tree.unwrap_or_else(|| "no SGF game tree found".to_string());
         unit.error = Some(format!(
             "{why} [{}]; it is not a game record",
             sgf_core::Code::NoGameTree.as_str()
         ));
         return unit;
     }
-    // Big collections are split over the cores; single games are not worth it.
-    let mut games: Vec<GameRow> = if n > 16 {
-        (0..n).into_par_iter().map(|g| game_row(doc, g)).collect()
-    } else {
-        (0..n).map(|g| game_row(doc, g)).collect()
-    };
-    for g in &mut games {
-        write_stored(&g.encoded, &mut unit.data);
-        // The moves are in `data` now; only what the rows need is kept.
-        g.encoded.tokens = Vec::new();
-        g.encoded.ever_black = Vec::new();
-        g.encoded.ever_white = Vec::new();
-        g.encoded.final_cells = Vec::new();
-        g.encoded.main_moves = Vec::new();
-    }
+    unit.data = data;
     unit.games = games;
     unit
 }

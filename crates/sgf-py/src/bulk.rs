@@ -19,12 +19,12 @@ use rayon::prelude::*;
 
 use sgf_core::{Color, Document, Severity};
 
-use crate::errors::{ParseError, QipuError, os_err, panic_message};
+use crate::errors::{ParseError, QipuError, input_err, panic_message};
 use crate::model::{Collection, Inner, read_file};
 
 /// Why a file gave no document.
 enum Failure {
-    Io(std::io::Error),
+    Io(sgf_formats::input::InputError),
     /// In no format Qipu reads.
     Format(String),
     Panic(String),
@@ -161,7 +161,7 @@ impl ReadMany {
                         }));
                     }
                     Err(_) if self.skip_errors => continue,
-                    Err(Failure::Io(e)) => return Err(os_err(&e, path)),
+                    Err(Failure::Io(e)) => return Err(input_err(&e, path)),
                     Err(Failure::Format(m)) => return Err(format_err(path, &m)),
                     Err(Failure::Panic(m)) => return Err(panic_err(path, &m)),
                 }
@@ -509,7 +509,7 @@ pub fn arrow_columns<'py>(
         match r {
             Ok(mut rs) => rows.append(&mut rs),
             Err(_) if skip_errors => {}
-            Err((i, Failure::Io(e))) => return Err(os_err(&e, &paths[i])),
+            Err((i, Failure::Io(e))) => return Err(input_err(&e, &paths[i])),
             Err((i, Failure::Format(m))) => return Err(format_err(&paths[i], &m)),
             Err((i, Failure::Panic(m))) => return Err(panic_err(&paths[i], &m)),
         }

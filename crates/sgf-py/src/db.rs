@@ -238,7 +238,7 @@ fn bytes_of(v: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Option<PathBuf>)> {
         return Ok((b, None));
     }
     let p: PathBuf = v.extract()?;
-    let b = std::fs::read(&p).map_err(|e| crate::errors::os_err(&e, &p))?;
+    let b = crate::model::read_input(&p)?;
     Ok((b, Some(p)))
 }
 

@@ -98,6 +98,21 @@ pub fn os_err(e: &std::io::Error, path: &std::path::Path) -> PyErr {
     ))
 }
 
+/// An input that could not be read (see `sgf_formats::input`) as an
+/// `OSError` naming the file: the OS's error, or `EINVAL` for a FIFO or a
+/// device (only regular files are read) and `EFBIG` for a file over the
+/// limit.
+pub fn input_err(e: &sgf_formats::input::InputError, path: &std::path::Path) -> PyErr {
+    use sgf_formats::input::InputError;
+    match e {
+        InputError::Io(e) => os_err(e, path),
+        InputError::NotRegular(_) => {
+            PyOSError::new_err((22, e.to_string(), path.display().to_string()))
+        }
+        _ => PyOSError::new_err((27, e.to_string(), path.display().to_string())),
+    }
+}
+
 /// The message of a caught panic.
 pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {

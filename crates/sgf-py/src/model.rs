@@ -387,7 +387,7 @@ pub fn read(
     charset: Option<&str>,
     format: Option<&str>,
 ) -> PyResult<Collection> {
-    let bytes = std::fs::read(&path).map_err(|e| os_err(&e, &path))?;
+    let bytes = read_input(&path)?;
     let name = path.display().to_string();
     let inner = if charset.is_some() {
         let parsed = parse_bytes(py, &bytes, &options(charset)?)?;
@@ -439,12 +439,19 @@ fn load_bytes(
 /// Reads a file for the bulk paths (no Python): any format, sniffed.
 pub fn read_file(
     path: &std::path::Path,
-) -> std::io::Result<Result<(sgf_formats::Loaded, Vec<u8>), String>> {
-    let bytes = std::fs::read(path)?;
+) -> Result<Result<(sgf_formats::Loaded, Vec<u8>), String>, sgf_formats::input::InputError> {
+    let bytes = sgf_formats::input::read_file(path, sgf_formats::input::MAX_INPUT_BYTES)?;
     Ok(match sgf_formats::read_any(&bytes, Some(path)) {
         Ok(l) => Ok((l, bytes)),
         Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
     })
+}
+
+/// Reads a record file as every front end does: only a regular file, at
+/// most `sgf_formats::input::MAX_INPUT_BYTES`.
+pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
+    sgf_formats::input::read_file(path, sgf_formats::input::MAX_INPUT_BYTES)
+        .map_err(|e| crate::errors::input_err(&e, path))
 }
 
 // ------------------------------------------------------------------ diagnostics
@@ -692,7 +699,22 @@ impl Collection {
     #[pyo3(signature = (path, canonical=false))]
     fn write(&self, py: Python<'_>, path: PathBuf, canonical: bool) -> PyResult<()> {
         let bytes = self.to_sgf(py, canonical, "as-written")?;
-        std::fs::write(&path, bytes.as_bytes()).map_err(|e| os_err(&e, &path))
+        // Replaced safely, as every front end writes (a temporary file
+        // renamed into place; a symbolic link refused).
+        sgf_formats::save::replace_file(
+            &path,
+            bytes.as_bytes(),
+            &sgf_formats::save::SaveOptions::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| match e {
+            sgf_formats::save::SaveError::Io(_, io) => os_err(&io, &path),
+            e => pyo3::exceptions::PyOSError::new_err((
+                22,
+                e.to_string(),
+                path.display().to_string(),
+            )),
+        })
     }
 
     /// Repairs the collection in place, as `qipu check --fix` does (the
