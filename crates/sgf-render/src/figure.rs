@@ -326,7 +326,12 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
     let mut vw: Vec<Point> = Vec::new();
     for (i, &id) in line.iter().enumerate() {
         let node = doc.node(id);
-        let before = if i == 0 {
+        // The position before the node, kept only where a figure may start
+        // here (a copy per node of a long game costs seconds).
+        let may_start = cur.is_none()
+            || node.has("FG")
+            || matches!((&cur, opts.every), (Some(b), Some(n)) if n > 0 && b.moves >= n);
+        let before = if i == 0 || !may_start {
             None
         } else {
             Some(cursor.position().clone())

@@ -51,7 +51,41 @@ struct Line<'a> {
     charset: &'a str,
     info: Map<String, Value>,
     setup: Map<String, Value>,
-    moves: Vec<Value>,
+    moves: Moves<'a>,
+}
+
+/// The main line's moves, written as `[colour, point]` pairs as they are
+/// serialised (a long game has a million: no value is built per move).
+struct Moves<'a> {
+    doc: &'a sgf_core::Document,
+    moves: Vec<sgf_go::GameMove>,
+}
+
+impl serde::Serialize for Moves<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.moves.len()))?;
+        for m in &self.moves {
+            // Every move, as `sgf_go::moves` defines them: one that cannot be
+            // played (off the board) is kept as written, so the list's N-th
+            // entry is move N, and `errors` says the game is damaged.
+            let point = match m.mv {
+                Some(mv) => mv.point().map(|p| p.to_string()).unwrap_or_default(),
+                None => self
+                    .doc
+                    .node(m.node)
+                    .value(if m.color == sgf_core::Color::Black {
+                        "B"
+                    } else {
+                        "W"
+                    })
+                    .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
+                    .unwrap_or_default(),
+            };
+            seq.serialize_element(&(m.color.as_str(), point))?;
+        }
+        seq.end()
+    }
 }
 
 /// The lines of a part of a file, each without its `{"file":…,"game":N,`
@@ -77,27 +111,10 @@ fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
                 setup.insert(ident.into(), json!(pts));
             }
         }
-        // Every move, as `sgf_go::moves` defines them: one that cannot be
-        // played (off the board) is kept as written, so the list's N-th
-        // entry is move N, and `errors` says the game is damaged.
-        let moves: Vec<Value> = sgf_go::main_line_moves(doc, gi)
-            .into_iter()
-            .map(|m| {
-                let point = match m.mv {
-                    Some(mv) => mv.point().map(|p| p.to_string()).unwrap_or_default(),
-                    None => doc
-                        .node(m.node)
-                        .value(if m.color == sgf_core::Color::Black {
-                            "B"
-                        } else {
-                            "W"
-                        })
-                        .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
-                        .unwrap_or_default(),
-                };
-                json!([m.color.as_str(), point])
-            })
-            .collect();
+        let moves = Moves {
+            doc,
+            moves: sgf_go::main_line_moves(doc, gi),
+        };
         let line = Line {
             size: [size.cols, size.rows],
             // A converted record (GIB, NGF, UGF): the charset of its file.
