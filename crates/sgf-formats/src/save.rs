@@ -172,6 +172,9 @@ impl Replacement {
     }
 
     fn create(target: &Path, mode: Option<u32>) -> Replacement {
+        // Permissions are Unix modes; elsewhere the system's defaults hold.
+        #[cfg(not(unix))]
+        let _ = mode;
         let mut r = Replacement {
             target: target.to_path_buf(),
             tmp: None,
@@ -337,6 +340,7 @@ impl Replacement {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(SaveError::Io(format!("cannot read {}", path.display()), e)),
         };
+        #[cfg_attr(not(unix), allow(unused_mut))]
         let mut mode = None;
         let mut current = None;
         if let Some(meta) = &meta {
@@ -565,6 +569,7 @@ enum Sink {
     Stdout,
     File(Replacement),
     /// A FIFO or a character device named as the output (`/dev/null`).
+    #[cfg_attr(not(unix), allow(dead_code))]
     Special(File),
 }
 
