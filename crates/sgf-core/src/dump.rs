@@ -14,9 +14,12 @@ pub fn listing(doc: &Document) -> String {
         let _ = writeln!(s, "game {} ({})", game.index(), game.charset());
         let mut depth: HashMap<NodeId, usize> = HashMap::new();
         for (i, node) in game.nodes().enumerate() {
-            let d = node
-                .parent()
-                .map_or(0, |p| depth[&p.id()] + usize::from(p.child_count() > 1));
+            // More than one child: asked of the first two, not counted (a
+            // node of a million variations would be counted for each).
+            let d = node.parent().map_or(0, |p| {
+                let branches = p.first_child().and_then(|c| c.next_sibling()).is_some();
+                depth[&p.id()] + usize::from(branches)
+            });
             depth.insert(node.id(), d);
             let _ = write!(s, "{:>5} {}", i, "  ".repeat(d.min(40)));
             if node.props().len() == 0 {

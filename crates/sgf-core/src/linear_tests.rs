@@ -1,0 +1,116 @@
+//! Hostile input costs work linear in its size: the parser's recovery,
+//! the validator, the listing, the writers, the splitter and the lexer on
+//! every shape of `testsupport/hostile.rs`, at two sizes, with the steps
+//! of their scans and walks counted ([`crate::work`]). Nothing is timed.
+
+#[path = "../../../testsupport/hostile.rs"]
+mod hostile;
+
+use crate::work;
+
+/// Everything this crate does to a file read whole.
+fn pipeline(src: &[u8]) {
+    let p = crate::parse(src);
+    let doc = &p.document;
+    let _ = crate::validate::validate(doc);
+    let _ = crate::dump::listing(doc);
+    let _ = crate::write::to_canonical_bytes(doc, &crate::WriteOptions::default());
+    let _ = crate::write::to_lossless_bytes(doc);
+    for g in doc.games() {
+        for n in g.nodes() {
+            for p in n.props() {
+                for v in p.values() {
+                    let _ = v.text();
+                }
+            }
+        }
+    }
+    let _ = crate::split::split_collection(src, 64);
+    for _ in crate::lexer::Lexer::new(src) {}
+}
+
+fn steps(src: &[u8]) -> u64 {
+    work::take();
+    pipeline(src);
+    work::take()
+}
+
+fn check(name: &str) {
+    let small = hostile::shape(name, 1000);
+    let large = hostile::shape(name, 4000);
+    let r = hostile::linear(
+        name,
+        (steps(&small), small.len()),
+        (steps(&large), large.len()),
+        32,
+    );
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+}
+
+macro_rules! linear {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check(stringify!($name));
+            }
+        )*
+        /// Every shape has its test.
+        #[test]
+        fn every_shape_is_tested() {
+            let tested = [$(stringify!($name)),*];
+            for (name, _) in hostile::shapes(1) {
+                assert!(tested.contains(&name), "no linearity test for `{name}`");
+            }
+        }
+    };
+}
+
+linear!(
+    after_variations,
+    backslash,
+    big_root_info_nodes,
+    binary,
+    comment,
+    dbcs_games,
+    empty_variations,
+    garbage_trees,
+    info_nodes,
+    info_values,
+    junk_parens,
+    junk_parens_nodes,
+    labels,
+    lbracket,
+    lines,
+    lowercase_games,
+    lparen,
+    lparen_after_text,
+    lparen_in_tree,
+    lparen_ws,
+    markup_rectangles,
+    mixed_charsets,
+    mixed_deep,
+    moves,
+    nested,
+    nested_closed,
+    nested_paren_semi,
+    open_semi,
+    props_duplicate,
+    props_lowercase,
+    props_unknown,
+    rbracket,
+    rectangle_nodes,
+    rectangles,
+    rparen,
+    semi,
+    semi_props,
+    semis_stray_text,
+    siblings,
+    stray_rbrackets,
+    stray_rbrackets_text,
+    tiny_games,
+    unterminated,
+    values,
+);
