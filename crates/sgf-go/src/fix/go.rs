@@ -71,6 +71,8 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
             let entries = coords::point_list(node.values(id), size);
             let mut pts = Vec::new();
             let mut changed = raws.iter().any(|r| r.trim().is_empty());
+            // Asked once, not for each point given twice.
+            let compressed = raws.iter().any(|r| r.contains(':'));
             let mut notes = Vec::new();
             if changed {
                 notes.push((
@@ -79,7 +81,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                     format!("empty {id} value deleted"),
                 ));
             }
-            for e in &entries {
+            for e in entries {
                 if e.issue.is_some_and(|i| i != CoordIssue::Uppercase) {
                     notes.push((
                         if e.issue == Some(CoordIssue::OutsideBoard) {
@@ -104,27 +106,39 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                         format!("{id}: rectangle or coordinates rewritten"),
                     ));
                 }
+                // The points of this value given before: one note for the
+                // value (at its first such point), not one per point.
+                let mut dup: Option<Point> = None;
+                let mut more = 0usize;
                 for &p in &e.points {
                     if seen.insert(p) {
                         pts.push(p);
+                    } else if dup.is_some() {
+                        more += 1;
                     } else {
-                        changed = true;
-                        let code = if e.points.len() > 1 || raws.iter().any(|r| r.contains(':')) {
-                            Code::OverlappingRectangle
-                        } else {
-                            Code::DuplicatePoint
-                        };
-                        notes.push((
-                            code,
-                            e.span,
-                            format!("{id}: point {p} given twice; the later one deleted"),
-                        ));
+                        dup = Some(p);
                     }
+                }
+                if let Some(p) = dup {
+                    changed = true;
+                    let code = if e.points.len() > 1 || compressed {
+                        Code::OverlappingRectangle
+                    } else {
+                        Code::DuplicatePoint
+                    };
+                    let msg = if more == 0 {
+                        format!("{id}: point {p} given twice; the later one deleted")
+                    } else {
+                        format!(
+                            "{id}: point {p} and {more} more point(s) of the same value given twice; the later ones deleted"
+                        )
+                    };
+                    notes.push((code, e.span, msg));
                 }
             }
             if changed {
                 // Lists written compressed stay compressed.
-                let raws: Vec<String> = if raws.iter().any(|r| r.contains(':')) {
+                let raws: Vec<String> = if compressed {
                     sgf_core::value::compress_points(&pts)
                         .into_iter()
                         .map(|(a, b)| {
@@ -150,12 +164,15 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
         if !node.has(id) {
             continue;
         }
-        let entries = coords::point_list(node.values(id), size);
         let stray_empty = node.values(id).count() > 1 && node.values(id).any(|v| v.is_empty());
-        if stray_empty || entries.iter().any(|e| e.issue.is_some() || e.reversed) {
-            let mut pts: Vec<Point> = entries.iter().flat_map(|e| e.points.clone()).collect();
+        if stray_empty
+            || coords::point_list(node.values(id), size).any(|e| e.issue.is_some() || e.reversed)
+        {
+            // Each point once, without a list of them all first.
             let mut seen = std::collections::HashSet::new();
-            pts.retain(|p| seen.insert(*p));
+            let pts: Vec<Point> = coords::each_point(&node, id, size)
+                .filter(|p| seen.insert(*p))
+                .collect();
             let raws: Vec<String> = if pts.is_empty() {
                 vec![String::new()]
             } else {
@@ -265,13 +282,27 @@ pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool
     let doc = &*f.doc;
     let game = doc.game(gi).expect("in range");
     let size = coords::board_size(&game.root()).0;
-    let mut found: Vec<(NodeId, &'static str, Point, Span)> = Vec::new();
+    // The points that change nothing, grouped by property: (node,
+    // identifier, points, notes), a note being the first point of a value
+    // and how many more of the same value follow. A rectangle can hold
+    // thousands of points: two bytes each, not a tuple.
+    type Notes = Vec<(Span, Point, usize)>;
+    let mut found: Vec<(NodeId, &'static str, Vec<Point>, Notes)> = Vec::new();
     let mut cursor = Cursor::new(doc, gi);
     let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
     let mut collect = |c: &Cursor| {
         for e in &c.report().events {
             if let Event::SetupNoEffect { point } = e.event {
-                found.push((c.node(), e.ident, point, e.span));
+                match found.last_mut() {
+                    Some((n, ident, pts, notes)) if *n == c.node() && *ident == e.ident => {
+                        pts.push(point);
+                        match notes.last_mut() {
+                            Some((span, _, more)) if *span == e.span => *more += 1,
+                            _ => notes.push((e.span, point, 0)),
+                        }
+                    }
+                    _ => found.push((c.node(), e.ident, vec![point], vec![(e.span, point, 0)])),
+                }
             }
         }
     };
@@ -293,18 +324,31 @@ pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool
             }
         }
     }
-    for (n, ident, p, span) in found {
-        let pts: Vec<Point> = coords::points_of(&f.doc.node(n), ident, size)
+    // The points of one property go in one edit (a rectangle can hold
+    // thousands of them: an edit for each, each rewriting the list, was
+    // quadratic in the size of the board), and the points of one value
+    // in one note.
+    for (n, ident, pts, notes) in found {
+        let gone: std::collections::HashSet<Point> = pts.into_iter().collect();
+        let raws: Vec<String> = coords::points_of(&f.doc.node(n), ident, size)
             .into_iter()
-            .filter(|&q| q != p)
+            .filter(|q| !gone.contains(q))
+            .map(|q| q.to_string())
             .collect();
-        let raws: Vec<String> = pts.iter().map(|q| q.to_string()).collect();
         f.set_raws(n, ident, &raws);
-        f.note(
-            Code::SetupNoEffect,
-            span,
-            format!("{ident} at {p} changes nothing: deleted"),
-        );
+        let unmade = f.unmade;
+        for (span, p, more) in notes {
+            let msg = if more == 0 {
+                format!("{ident} at {p} changes nothing: deleted")
+            } else {
+                format!(
+                    "{ident} at {p} and {more} more point(s) of the same value change nothing: deleted"
+                )
+            };
+            // Each note is made as the edit was (see `Fixer::note`).
+            f.unmade = unmade;
+            f.note(Code::SetupNoEffect, span, msg);
+        }
     }
 }
 
