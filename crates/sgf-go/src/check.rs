@@ -240,7 +240,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
             for entry in coords::point_list(node.values(id), size) {
                 let raw = at.get(entry.span);
                 if let Some(issue) = entry.issue {
-                    out.push(coord_diag(issue, id, &raw, entry.span, size));
+                    out.push(coord_diag(issue, id, raw, entry.span, size));
                 }
                 if entry.reversed {
                     out.push(
@@ -249,7 +249,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                             entry.span,
                             format!(
                                 "`{id}[{}]`: a rectangle is written upper-left first",
-                                String::from_utf8_lossy(&raw)
+                                String::from_utf8_lossy(raw)
                             ),
                         )
                         .with_fix("the corners are swapped"),
@@ -330,7 +330,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
         for entry in coords::point_list(node.values(id), size) {
             if let Some(issue) = entry.issue {
                 let raw = at.get(entry.span);
-                out.push(coord_diag(issue, id, &raw, entry.span, size));
+                out.push(coord_diag(issue, id, raw, entry.span, size));
             }
         }
     }

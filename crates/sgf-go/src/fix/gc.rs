@@ -28,6 +28,9 @@ pub(super) struct InfoAbove {
     memo: HashMap<NodeId, (Option<NodeId>, Option<NodeId>)>,
     root: NodeId,
     root_gi: bool,
+    /// Identifiers known to be in a game-info node that others move theirs
+    /// to (it loses none while the rules run).
+    present: std::collections::HashSet<(NodeId, String)>,
 }
 
 impl InfoAbove {
@@ -36,6 +39,7 @@ impl InfoAbove {
             memo: HashMap::new(),
             root,
             root_gi: false,
+            present: std::collections::HashSet::new(),
         }
     }
 
@@ -86,6 +90,27 @@ impl InfoAbove {
             None => None,
         };
         above.unwrap_or(self.root)
+    }
+
+    /// Whether game-info node `target` has property `id` (looked for in
+    /// it once, not for each node below it that has `id` too).
+    pub(super) fn target_has(&mut self, doc: &Document, target: NodeId, id: &str) -> bool {
+        let key = (target, id.to_string());
+        if self.present.contains(&key) {
+            return true;
+        }
+        let has = doc.node(target).has(id);
+        if has {
+            self.present.insert(key);
+        }
+        has
+    }
+
+    /// `target` has `id` now (moved there; or, in a node full to
+    /// `MAX_PROPS_PER_NODE`, gone as the move left it: not moved again for
+    /// each node below).
+    pub(super) fn now_present(&mut self, target: NodeId, id: &str) {
+        self.present.insert((target, id.to_string()));
     }
 
     /// The root of the game.
@@ -206,11 +231,6 @@ impl GcDraft {
         }
         self.added.push(line);
         true
-    }
-
-    /// Whether a wording was kept (so that the node has a `GC` now).
-    pub(super) fn has_added(&self) -> bool {
-        !self.added.is_empty()
     }
 
     /// Writes the `GC` of `target`: at once, or, when the whole text cannot

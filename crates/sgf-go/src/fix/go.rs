@@ -56,7 +56,9 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
     }
     // Setup and shape markup: expand, drop bad points, first occurrence wins.
     for group in [&["AB", "AW", "AE"][..], &["CR", "MA", "SL", "SQ", "TR"][..]] {
-        let mut seen: std::collections::HashSet<Point> = std::collections::HashSet::new();
+        // The points of the board met (list entries hold only points of
+        // the board): a rectangle gives thousands, each looked up.
+        let mut seen = OnBoard::new(size);
         // In file order: the first occurrence of a point wins.
         let mut order: Vec<String> = Vec::new();
         for p in f.doc.node(n).props() {
@@ -279,44 +281,24 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
 
 /// Setup stones that change nothing are deleted (the position stays the same).
 pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool) {
-    let doc = &*f.doc;
-    let game = doc.game(gi).expect("in range");
+    let game = f.doc.game(gi).expect("in range");
     let size = coords::board_size(&game.root()).0;
-    // The points that change nothing, grouped by property: (node,
-    // identifier, points, notes), a note being the first point of a value
-    // and how many more of the same value follow. A rectangle can hold
-    // thousands of points: two bytes each, not a tuple.
-    type Notes = Vec<(Span, Point, usize)>;
-    let mut found: Vec<(NodeId, &'static str, Vec<Point>, Notes)> = Vec::new();
-    let mut cursor = Cursor::new(doc, gi);
+    let mut cursor = Cursor::new(f.doc, gi);
     let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
-    let mut collect = |c: &Cursor| {
-        for e in &c.report().events {
-            if let Event::SetupNoEffect { point } = e.event {
-                match found.last_mut() {
-                    Some((n, ident, pts, notes)) if *n == c.node() && *ident == e.ident => {
-                        pts.push(point);
-                        match notes.last_mut() {
-                            Some((span, _, more)) if *span == e.span => *more += 1,
-                            _ => notes.push((e.span, point, 0)),
-                        }
-                    }
-                    _ => found.push((c.node(), e.ident, vec![point], vec![(e.span, point, 0)])),
-                }
-            }
-        }
-    };
-    collect(&cursor);
+    drop_no_effect(f, &cursor, size);
     if root_only {
         stack.clear();
     }
+    // Each node is repaired as the walk leaves it: the cursor holds its
+    // position, and the points it drops changed nothing, so the nodes below
+    // are played as before (and no list of every point of the game is kept).
     while let Some(top) = stack.last_mut() {
         match *top {
             Some(child) => {
-                *top = doc.node(child).next_sibling().map(|s| s.id());
-                cursor.down(doc, child);
-                collect(&cursor);
-                stack.push(doc.node(child).first_child().map(|c| c.id()));
+                *top = f.doc.node(child).next_sibling().map(|s| s.id());
+                cursor.down(f.doc, child);
+                drop_no_effect(f, &cursor, size);
+                stack.push(f.doc.node(child).first_child().map(|c| c.id()));
             }
             None => {
                 stack.pop();
@@ -324,20 +306,44 @@ pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool
             }
         }
     }
-    // The points of one property go in one edit (a rectangle can hold
-    // thousands of them: an edit for each, each rewriting the list, was
-    // quadratic in the size of the board), and the points of one value
-    // in one note.
-    for (n, ident, pts, notes) in found {
-        let gone: std::collections::HashSet<Point> = pts.into_iter().collect();
-        let raws: Vec<String> = coords::points_of(&f.doc.node(n), ident, size)
-            .into_iter()
-            .filter(|q| !gone.contains(q))
+}
+
+/// The setup points of the cursor's node that change nothing, deleted: the
+/// points of one property in one edit (a rectangle can hold thousands of
+/// them: an edit for each, each rewriting the list, was quadratic in the
+/// size of the board), and the points of one value in one note.
+fn drop_no_effect(f: &mut Fixer<'_>, c: &Cursor, size: BoardSize) {
+    let n = c.node();
+    let found: Vec<(&'static str, Span, Point)> = c
+        .report()
+        .events
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::SetupNoEffect { point } => Some((e.ident, e.span, point)),
+            _ => None,
+        })
+        .collect();
+    let mut i = 0;
+    while i < found.len() {
+        let ident = found[i].0;
+        let run = found[i..].iter().take_while(|x| x.0 == ident).count();
+        let group = &found[i..i + run];
+        i += run;
+        let mut gone = OnBoard::new(size);
+        for &(_, _, p) in group {
+            gone.insert(p);
+        }
+        let raws: Vec<String> = coords::each_point(&f.doc.node(n), ident, size)
+            .filter(|&q| !gone.contains(q))
             .map(|q| q.to_string())
             .collect();
         f.set_raws(n, ident, &raws);
         let unmade = f.unmade;
-        for (span, p, more) in notes {
+        let mut j = 0;
+        while j < group.len() {
+            let (_, span, p) = group[j];
+            let more = group[j + 1..].iter().take_while(|x| x.1 == span).count();
+            j += 1 + more;
             let msg = if more == 0 {
                 format!("{ident} at {p} changes nothing: deleted")
             } else {
@@ -375,4 +381,43 @@ pub(super) fn handicap(f: &mut Fixer<'_>, root: NodeId) {
         format!("HA[{text}]"),
         String::new(),
     );
+}
+
+/// A set of points, one flag a point of the board (points beyond it, which
+/// the lists here do not hold, in a set of their own).
+struct OnBoard {
+    size: BoardSize,
+    flags: Vec<bool>,
+    outside: std::collections::HashSet<Point>,
+}
+
+impl OnBoard {
+    fn new(size: BoardSize) -> OnBoard {
+        OnBoard {
+            size,
+            flags: vec![false; size.points()],
+            outside: std::collections::HashSet::new(),
+        }
+    }
+
+    fn index(&self, p: Point) -> Option<usize> {
+        self.size
+            .contains(p)
+            .then(|| p.y as usize * self.size.cols as usize + p.x as usize)
+    }
+
+    /// Adds `p`; false when it was there.
+    fn insert(&mut self, p: Point) -> bool {
+        match self.index(p).and_then(|i| self.flags.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, true),
+            None => self.outside.insert(p),
+        }
+    }
+
+    fn contains(&self, p: Point) -> bool {
+        match self.index(p).and_then(|i| self.flags.get(i)) {
+            Some(&f) => f,
+            None => self.outside.contains(&p),
+        }
+    }
 }

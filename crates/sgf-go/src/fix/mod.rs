@@ -53,6 +53,9 @@ struct Fixer<'a> {
     /// are kept in, written when they are done (see `gc`); `None` when
     /// wordings are written as they are kept.
     gc: Option<std::collections::HashMap<NodeId, gc::GcDraft>>,
+    /// Nodes that could not take a `GC` (full to `MAX_PROPS_PER_NODE`): not
+    /// given one again for each wording.
+    no_gc: std::collections::HashSet<NodeId>,
 }
 
 impl Fixer<'_> {
@@ -172,12 +175,16 @@ impl Fixer<'_> {
             Some(drafts) => {
                 if let Some(d) = drafts.get_mut(&target) {
                     d.keep(line);
+                } else if self.no_gc.contains(&target) {
                 } else if self.doc.node(target).has("GC") {
                     let mut d = gc::GcDraft::new(gc_of(self.doc, target));
                     d.keep(line);
                     drafts.insert(target, d);
                 } else {
                     let _ = append_line(self.doc, target, &line);
+                    if !self.doc.node(target).has("GC") {
+                        self.no_gc.insert(target);
+                    }
                 }
             }
             None => {
@@ -186,14 +193,10 @@ impl Fixer<'_> {
         }
     }
 
-    /// Whether `target` has a `GC`, counting one kept in its draft.
+    /// Whether `target` has a `GC` (a draft is made only of one it has:
+    /// then it is not looked for among the properties).
     fn has_gc(&self, target: NodeId) -> bool {
-        self.doc.node(target).has("GC")
-            || self
-                .gc
-                .as_ref()
-                .and_then(|d| d.get(&target))
-                .is_some_and(gc::GcDraft::has_added)
+        self.gc.as_ref().is_some_and(|d| d.contains_key(&target)) || self.doc.node(target).has("GC")
     }
 
     /// Writes the draft of `target`'s `GC` now (before its `GC` is read).
@@ -341,6 +344,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         changes: Vec::new(),
         unmade: false,
         gc: None,
+        no_gc: std::collections::HashSet::new(),
     };
     for gi in 0..f.doc.game_count() {
         let go = game_type(f.doc, gi) == 1;

@@ -213,10 +213,11 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
                 } else if id == "GC" {
                     f.has_gc(target)
                 } else {
-                    f.doc.node(target).has(&id)
+                    above.target_has(f.doc, target, &id)
                 };
                 if !there {
                     f.doc.move_property(n, target, &id);
+                    above.now_present(target, &id);
                     f.note(
                         Code::SecondGameInfo,
                         span,
