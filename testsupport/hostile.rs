@@ -5,7 +5,62 @@
 //! `#[path]`, as `corpus.rs` is; `testdata/hostile/` holds small copies
 //! of the same shapes as fixtures (and fuzzing seeds).
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_macros)]
+
+/// `$m!(name, …)` with the name of every shape of [`shapes`], for tests
+/// that make one test function a shape (`every_shape_is_tested` in each
+/// keeps the two lists the same).
+macro_rules! each_shape {
+    ($m:ident) => {
+        $m!(
+            after_variations,
+            backslash,
+            big_root_info_nodes,
+            binary,
+            comment,
+            dbcs_games,
+            empty_variations,
+            garbage_trees,
+            info_nodes,
+            info_values,
+            junk_parens,
+            junk_parens_nodes,
+            labels,
+            lbracket,
+            lines,
+            lowercase_games,
+            lparen,
+            lparen_after_text,
+            lparen_in_tree,
+            lparen_ws,
+            markup_rectangles,
+            mixed_charsets,
+            mixed_deep,
+            moves,
+            nested,
+            nested_closed,
+            nested_paren_semi,
+            open_semi,
+            props_duplicate,
+            props_lowercase,
+            props_unknown,
+            rbracket,
+            rectangle_nodes,
+            rectangles,
+            root_props_deep,
+            rparen,
+            semi,
+            semi_props,
+            semis_stray_text,
+            siblings,
+            stray_rbrackets,
+            stray_rbrackets_text,
+            tiny_games,
+            unterminated,
+            values,
+        );
+    };
+}
 
 /// `head`, `n` times `unit`, `tail`.
 fn rep(head: &[u8], unit: &[u8], n: usize, tail: &[u8]) -> Vec<u8> {
@@ -115,6 +170,13 @@ pub fn shapes(n: usize) -> Vec<(&'static str, Vec<u8>)> {
         ("markup_rectangles", rep(b"(;SZ[52]TR", b"[aa:ZZ]", n, b")")),
         ("comment", rep(b"(;C[", b"x", n, b"])")),
         ("info_values", rep(b"(;DT", b"[2018.04.27]", n, b")")),
+        ("root_props_deep", {
+            let mut v = b"(;GM[1]".to_vec();
+            for i in 0..n {
+                v.extend_from_slice(format!("(;AP[x{i}:1]B[aa]").as_bytes());
+            }
+            v
+        }),
         (
             "info_nodes",
             rep(b"(;GM[1]", b";DT[2018.04.27]KM[375]RE[black wins]", n, b")"),

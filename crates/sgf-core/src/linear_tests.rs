@@ -3,6 +3,7 @@
 //! every shape of `testsupport/hostile.rs`, at two sizes, with the steps
 //! of their scans and walks counted ([`crate::work`]). Nothing is timed.
 
+#[macro_use]
 #[path = "../../../testsupport/hostile.rs"]
 mod hostile;
 
@@ -68,49 +69,4 @@ macro_rules! linear {
     };
 }
 
-linear!(
-    after_variations,
-    backslash,
-    big_root_info_nodes,
-    binary,
-    comment,
-    dbcs_games,
-    empty_variations,
-    garbage_trees,
-    info_nodes,
-    info_values,
-    junk_parens,
-    junk_parens_nodes,
-    labels,
-    lbracket,
-    lines,
-    lowercase_games,
-    lparen,
-    lparen_after_text,
-    lparen_in_tree,
-    lparen_ws,
-    markup_rectangles,
-    mixed_charsets,
-    mixed_deep,
-    moves,
-    nested,
-    nested_closed,
-    nested_paren_semi,
-    open_semi,
-    props_duplicate,
-    props_lowercase,
-    props_unknown,
-    rbracket,
-    rectangle_nodes,
-    rectangles,
-    rparen,
-    semi,
-    semi_props,
-    semis_stray_text,
-    siblings,
-    stray_rbrackets,
-    stray_rbrackets_text,
-    tiny_games,
-    unterminated,
-    values,
-);
+each_shape!(linear);
