@@ -15,7 +15,17 @@ fn pipeline(src: &[u8]) {
     let doc = &p.document;
     let _ = crate::validate::validate(doc);
     let _ = crate::dump::listing(doc);
-    let _ = crate::write::to_canonical_bytes(doc, &crate::WriteOptions::default());
+    for lists in [
+        crate::PointLists::AsWritten,
+        crate::PointLists::Compressed,
+        crate::PointLists::Expanded,
+    ] {
+        let opts = crate::WriteOptions {
+            point_lists: lists,
+            ..crate::WriteOptions::default()
+        };
+        let _ = crate::write::to_canonical_bytes(doc, &opts);
+    }
     let _ = crate::write::to_lossless_bytes(doc);
     for g in doc.games() {
         for n in g.nodes() {

@@ -426,11 +426,27 @@ impl Diagram {
         use std::collections::HashSet;
         let size = self.size;
         // What is there already, as sets: a node can repeat a point or a
-        // line a million times, each looked up in constant time.
-        let mut shapes: HashSet<(Point, Shape)> = self.shapes.iter().copied().collect();
+        // line a million times (a rectangle of a large board gives
+        // thousands of points), each looked up in constant time. The
+        // shapes of a point are flags of the board (the points of a list
+        // are on it; any other in a set of their own).
+        let cols = size.cols as usize;
+        let at = |p: Point| {
+            (p.x < size.cols && p.y < size.rows).then(|| p.y as usize * cols + p.x as usize)
+        };
+        let bit = |shape: Shape| 1u8 << Shape::ALL.iter().position(|&s| s == shape).unwrap_or(0);
+        let mut flags = vec![0u8; size.points()];
+        let mut elsewhere: HashSet<(Point, Shape)> = HashSet::new();
+        let mut first = |p: Point, shape: Shape| match at(p).and_then(|i| flags.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, *f | bit(shape)) & bit(shape) != 0,
+            None => elsewhere.insert((p, shape)),
+        };
+        for &(p, shape) in &self.shapes {
+            first(p, shape);
+        }
         for shape in Shape::ALL {
             for p in coords::each_point(node, shape.ident(), size) {
-                if shapes.insert((p, shape)) {
+                if first(p, shape) {
                     self.shapes.push((p, shape));
                 }
             }
@@ -477,10 +493,18 @@ impl Diagram {
                 }
             }
         }
-        let mut counted: HashSet<Point> = self.territory.iter().map(|(p, _)| *p).collect();
+        let mut counted = vec![false; size.points()];
+        let mut counted_elsewhere: HashSet<Point> = HashSet::new();
+        let mut first = |p: Point| match at(p).and_then(|i| counted.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, true),
+            None => counted_elsewhere.insert(p),
+        };
+        for &(p, _) in &self.territory {
+            first(p);
+        }
         for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
             for p in coords::each_point(node, ident, size) {
-                if counted.insert(p) {
+                if first(p) {
                     self.territory.push((p, c));
                 }
             }
