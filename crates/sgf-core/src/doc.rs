@@ -186,6 +186,10 @@ pub struct Document {
     pub(crate) uniform: Option<&'static Encoding>,
     pub(crate) edited: bool,
     pub(crate) lines: OnceLock<LineIndex>,
+    /// The game of every parsed node, made when first needed by
+    /// [`Document::game_of`] on a document not in file order (one pass,
+    /// not a walk up the tree for each value); only read while not edited.
+    pub(crate) game_index: OnceLock<Box<[u32]>>,
     /// Where each game's nodes end in the arena, when the parser put every
     /// game's nodes in pre-order one game after the other (not after some
     /// recoveries). Edits keep it for the state they can be undone to.
@@ -215,6 +219,7 @@ impl Document {
             uniform: Some(encoding_rs::UTF_8),
             edited: false,
             lines: OnceLock::new(),
+            game_index: OnceLock::new(),
             game_ends: None,
             journal: None,
             utf8_fallback: None,
@@ -316,12 +321,40 @@ impl Document {
             {
                 return Some(i - 1);
             }
+            if !self.edited {
+                let index = self.game_index.get_or_init(|| self.parsed_games());
+                return match index.get(node.0 as usize) {
+                    Some(&g) if g != NONE => Some(g as usize),
+                    _ => None,
+                };
+            }
             if i > 0 && self.root_of(node).0 == self.games[i - 1].root {
                 return Some(i - 1);
             }
         }
         let root = self.root_of(node);
         self.games.iter().position(|g| g.root == root.0)
+    }
+
+    /// The game of each parsed node (NONE for one in no game), by a walk
+    /// down each game.
+    fn parsed_games(&self) -> Box<[u32]> {
+        let mut index = vec![NONE; self.parsed_nodes as usize];
+        for (gi, g) in self.games.iter().enumerate() {
+            let mut stack = vec![g.root];
+            while let Some(n) = stack.pop() {
+                work::add(1);
+                if let Some(slot) = index.get_mut(n as usize) {
+                    *slot = gi as u32;
+                }
+                let mut c = self.nodes[n as usize].first_child;
+                while c != NONE {
+                    stack.push(c);
+                    c = self.nodes[c as usize].next_sibling;
+                }
+            }
+        }
+        index.into_boxed_slice()
     }
 
     /// Number of game trees.

@@ -80,3 +80,18 @@ macro_rules! linear {
 }
 
 each_shape!(linear);
+
+/// `game_of` (from the games' id ranges, or from the index made in one
+/// pass) names the game a walk up to the root finds, on every shape.
+#[test]
+fn game_of_agrees_with_the_walk_up() {
+    for (name, src) in hostile::shapes(5) {
+        let doc = crate::parse(&src).document;
+        for i in 0..doc.node_capacity() {
+            let n = crate::NodeId(i as u32);
+            let root = doc.root_of(n);
+            let walked = doc.games.iter().position(|g| g.root == root.0);
+            assert_eq!(doc.game_of(n), walked, "{name}: node {i}");
+        }
+    }
+}

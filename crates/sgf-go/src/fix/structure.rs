@@ -167,7 +167,7 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
             {
                 let target = above.target(f.doc, n);
                 let root = above.root();
-                let gains = target == root && !above.root_has_info();
+                let gains = target == root && !above.root_has_info() && !f.no_gc.contains(&root);
                 f.keep_in(target, &id, &text);
                 if gains {
                     // The root holds game information from now on, if the
