@@ -4,6 +4,7 @@
 //! parts are written back byte for byte; typed views decode on demand.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use encoding_rs::Encoding;
@@ -13,6 +14,7 @@ use crate::diag::{LineIndex, Span};
 use crate::props::{self, KnownId, PropInfo, ValueType};
 use crate::text;
 use crate::value::{self, Color, Point};
+use crate::work;
 
 pub(crate) const NONE: u32 = u32::MAX;
 /// A property key: a registry index, or `UNKNOWN_BASE` + an interned unknown identifier.
@@ -174,6 +176,9 @@ pub struct Document {
     pub(crate) values: Vec<ValueData>,
     pub(crate) games: Vec<GameData>,
     pub(crate) unknown: Vec<Box<str>>,
+    /// The key of each identifier in `unknown`: a file of many distinct
+    /// unknown identifiers is read without a walk over them for each.
+    pub(crate) unknown_keys: HashMap<Box<str>, Key>,
     pub(crate) owned: Vec<Box<[u8]>>,
     /// Nodes created by the parser; games own contiguous id ranges of them.
     pub(crate) parsed_nodes: u32,
@@ -181,6 +186,10 @@ pub struct Document {
     pub(crate) uniform: Option<&'static Encoding>,
     pub(crate) edited: bool,
     pub(crate) lines: OnceLock<LineIndex>,
+    /// The game of every parsed node, made when first needed by
+    /// [`Document::game_of`] on a document not in file order (one pass,
+    /// not a walk up the tree for each value); only read while not edited.
+    pub(crate) game_index: OnceLock<Box<[u32]>>,
     /// Where each game's nodes end in the arena, when the parser put every
     /// game's nodes in pre-order one game after the other (not after some
     /// recoveries). Edits keep it for the state they can be undone to.
@@ -204,11 +213,13 @@ impl Document {
             values: Vec::new(),
             games: Vec::new(),
             unknown: Vec::new(),
+            unknown_keys: HashMap::new(),
             owned: Vec::new(),
             parsed_nodes: 0,
             uniform: Some(encoding_rs::UTF_8),
             edited: false,
             lines: OnceLock::new(),
+            game_index: OnceLock::new(),
             game_ends: None,
             journal: None,
             utf8_fallback: None,
@@ -302,12 +313,48 @@ impl Document {
         if node.0 < self.parsed_nodes {
             // Parsed games own contiguous ranges of node ids, in order.
             let i = self.games.partition_point(|g| g.root <= node.0);
+            // In file order, the range is the game's: no walk up the tree
+            // (a walk for each value of a game nested a million deep).
+            if i > 0
+                && let Some(ends) = self.file_order()
+                && ends.get(i - 1).is_some_and(|&end| node.0 < end)
+            {
+                return Some(i - 1);
+            }
+            if !self.edited {
+                let index = self.game_index.get_or_init(|| self.parsed_games());
+                return match index.get(node.0 as usize) {
+                    Some(&g) if g != NONE => Some(g as usize),
+                    _ => None,
+                };
+            }
             if i > 0 && self.root_of(node).0 == self.games[i - 1].root {
                 return Some(i - 1);
             }
         }
         let root = self.root_of(node);
         self.games.iter().position(|g| g.root == root.0)
+    }
+
+    /// The game of each parsed node (NONE for one in no game), by a walk
+    /// down each game.
+    fn parsed_games(&self) -> Box<[u32]> {
+        let mut index = vec![NONE; self.parsed_nodes as usize];
+        for (gi, g) in self.games.iter().enumerate() {
+            let mut stack = vec![g.root];
+            while let Some(n) = stack.pop() {
+                work::add(1);
+                if let Some(slot) = index.get_mut(n as usize) {
+                    *slot = gi as u32;
+                }
+                let mut c = self.nodes[n as usize].first_child;
+                while c != NONE {
+                    stack.push(c);
+                    c = self.nodes[c as usize].next_sibling;
+                }
+            }
+        }
+        index.into_boxed_slice()
     }
 
     /// Number of game trees.
@@ -351,6 +398,7 @@ impl Document {
     pub fn root_of(&self, node: NodeId) -> NodeId {
         let mut n = node.0;
         while self.nodes[n as usize].parent != NONE {
+            work::add(1);
             n = self.nodes[n as usize].parent;
         }
         NodeId(n)
@@ -370,14 +418,16 @@ impl Document {
         if let Some(k) = props::lookup(ident.as_bytes()) {
             return Some(k);
         }
-        if let Some(i) = self.unknown.iter().position(|u| &**u == ident) {
-            return Some(UNKNOWN_BASE + i as Key);
+        if let Some(&k) = self.unknown_keys.get(ident) {
+            return Some(k);
         }
         if self.unknown.len() >= (Key::MAX - UNKNOWN_BASE) as usize {
             return None;
         }
         self.unknown.push(ident.into());
-        Some(UNKNOWN_BASE + (self.unknown.len() - 1) as Key)
+        let k = UNKNOWN_BASE + (self.unknown.len() - 1) as Key;
+        self.unknown_keys.insert(ident.into(), k);
+        Some(k)
     }
 
     /// Looks up the key of an identifier without interning.
@@ -385,10 +435,7 @@ impl Document {
         if let Some(k) = props::lookup(ident.as_bytes()) {
             return Some(k);
         }
-        self.unknown
-            .iter()
-            .position(|u| &**u == ident)
-            .map(|i| UNKNOWN_BASE + i as Key)
+        self.unknown_keys.get(ident).copied()
     }
 
     #[inline]
@@ -712,14 +759,25 @@ impl<'d> Node<'d> {
             if c == NONE {
                 return None;
             }
+            work::add(1);
             let id = NodeId(c);
             c = doc.nodes[c as usize].next_sibling;
             Some(Node { doc, id })
         })
     }
-    /// Number of children.
+    /// Number of children (a walk over them: see [`Node::is_only_child`]
+    /// to ask about one node without one).
     pub fn child_count(&self) -> usize {
         self.children().count()
+    }
+    /// Whether the node has a parent and no sibling: the one continuation
+    /// of its parent. In constant time, unlike `child_count() == 1` on the
+    /// parent, which walks every sibling.
+    pub fn is_only_child(&self) -> bool {
+        let d = self.data();
+        d.parent != NONE
+            && d.next_sibling == NONE
+            && self.doc.nodes[d.parent as usize].first_child == self.id.0
     }
     /// The node and its siblings (the parent's children), main line first;
     /// a root alone.
@@ -796,10 +854,13 @@ impl<'d> Node<'d> {
         let doc = self.doc;
         let d = self.data();
         let node = self.id;
-        (d.pstart..d.pstart + d.plen as u32).map(move |i| Prop {
-            doc,
-            id: PropId(i),
-            node,
+        (d.pstart..d.pstart + d.plen as u32).map(move |i| {
+            work::add(1);
+            Prop {
+                doc,
+                id: PropId(i),
+                node,
+            }
         })
     }
     /// The first property with FF\[4\] identifier `ident`.
@@ -960,11 +1021,14 @@ impl<'d> Prop<'d> {
         let d = self.data();
         let vt = self.value_type();
         let node = self.node;
-        (d.vstart..d.vstart + d.vlen).map(move |i| Value {
-            doc,
-            id: ValueId(i),
-            vt,
-            node,
+        (d.vstart..d.vstart + d.vlen).map(move |i| {
+            work::add(1);
+            Value {
+                doc,
+                id: ValueId(i),
+                vt,
+                node,
+            }
         })
     }
     /// Number of values.

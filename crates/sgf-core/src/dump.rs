@@ -31,8 +31,11 @@ pub fn write_listing(doc: &Document, first_game: usize, out: &mut dyn Write) -> 
         )?;
         let mut depth = Depths::default();
         for (i, node) in game.nodes().enumerate() {
+            // More than one child: asked of the first two, not counted (a
+            // node of a million variations would be counted for each).
             let d = node.parent().map_or(0, |p| {
-                depth.get(p.id().index()) + usize::from(p.child_count() > 1)
+                let branches = p.first_child().and_then(|c| c.next_sibling()).is_some();
+                depth.get(p.id().index()) + usize::from(branches)
             });
             depth.set(node.id().index(), d);
             line.clear();

@@ -58,6 +58,17 @@ impl fmt::Display for EditError {
 
 impl std::error::Error for EditError {}
 
+/// Removes the occurrences of `key` after the one at `i`, in one pass (one
+/// removal at a time was quadratic in a node that repeats it).
+fn drop_later(ps: &mut Vec<PropData>, i: usize, key: Key) {
+    let mut k = 0;
+    ps.retain(|p| {
+        let stays = k <= i || p.key != key;
+        k += 1;
+        stays
+    });
+}
+
 fn valid_ident(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase())
 }
@@ -462,14 +473,7 @@ impl Document {
                         ident_len: keep.ident_len,
                         ..new
                     };
-                    let mut j = i + 1;
-                    while j < ps.len() {
-                        if ps[j].key == key {
-                            ps.remove(j);
-                        } else {
-                            j += 1;
-                        }
-                    }
+                    drop_later(ps, i, key);
                 }
                 None => ps.push(new),
             }
@@ -650,14 +654,7 @@ impl Document {
             let i = ps.iter().position(|p| p.key == key).expect("present");
             ps[i].vstart = ms;
             ps[i].vlen = ml;
-            let mut j = i + 1;
-            while j < ps.len() {
-                if ps[j].key == key {
-                    ps.remove(j);
-                } else {
-                    j += 1;
-                }
-            }
+            drop_later(ps, i, key);
         });
         Ok(())
     }
@@ -732,6 +729,34 @@ impl Document {
         self.rewrite_props(from, |ps| ps.retain(|p| p.key != key));
         self.rewrite_props(to, |ps| ps.extend(moved));
         true
+    }
+
+    /// [`Document::move_property`] for each of `idents` in turn, in one
+    /// rewrite of each node's list: `to` gets the occurrences of the first
+    /// identifier, then those of the second… Returns how many moved.
+    pub fn move_properties(&mut self, from: NodeId, to: NodeId, idents: &[&str]) -> usize {
+        // The place of each key in `idents` (its first).
+        let mut order: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+        for (i, ident) in idents.iter().enumerate() {
+            if let Some(key) = self.find_key(ident) {
+                order.entry(key).or_insert(i);
+            }
+        }
+        let mut moved: Vec<Vec<PropData>> = vec![Vec::new(); idents.len()];
+        let mut count = 0;
+        for p in self.node(from).props() {
+            let data = &self.props[p.id().0 as usize];
+            if let Some(&i) = order.get(&data.key) {
+                moved[i].push(data.clone());
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return 0;
+        }
+        self.rewrite_props(from, |ps| ps.retain(|p| !order.contains_key(&p.key)));
+        self.rewrite_props(to, |ps| ps.extend(moved.into_iter().flatten()));
+        count
     }
 
     /// Re-encodes raw bytes of `node`'s game as UTF-8 (escapes kept).

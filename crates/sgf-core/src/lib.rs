@@ -60,7 +60,12 @@ pub mod split;
 pub mod text;
 pub mod validate;
 pub mod value;
+#[doc(hidden)]
+pub mod work;
 pub mod write;
+
+#[cfg(test)]
+mod linear_tests;
 
 pub use diag::{Code, Diagnostic, LineIndex, Severity, Span};
 pub use doc::{Document, Game, Node, NodeId, Prop, Value};

@@ -60,6 +60,7 @@ pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
     // Pre-order with the "game-info node above" flag carried down.
     let mut stack: Vec<(NodeId, Option<NodeId>)> = vec![(root.id(), None)];
     let mut kids: Vec<NodeId> = Vec::new();
+    let mut above_span = None;
     while let Some((mut n, mut gi_above)) = stack.pop() {
         // Down a line of first children without the stack; later siblings
         // wait on it (in reverse, so they come out in file order).
@@ -69,7 +70,7 @@ pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 // A plain move node breaks no rule of this layer.
                 None
             } else {
-                check_node(doc, &node, gi_above, ff, out)
+                check_node(doc, &node, gi_above, &mut above_span, ff, out)
             };
             let below = gi_above.or(here);
             let Some(first) = node.first_child() else {
@@ -205,10 +206,13 @@ pub fn document_rules(facts: &[GameFacts]) -> Vec<Diagnostic> {
 }
 
 /// Checks one node; returns its id if it is a game-info node.
+/// `above_span` keeps the span of the game-info node above once worked out
+/// (a walk over its properties, not to be made for every node below it).
 fn check_node(
     doc: &Document,
     node: &Node<'_>,
     gi_above: Option<NodeId>,
+    above_span: &mut Option<(NodeId, Span)>,
     ff: i64,
     out: &mut Vec<Diagnostic>,
 ) -> Option<NodeId> {
@@ -257,6 +261,14 @@ fn check_node(
         if info.kind == PropKind::GameInfo
             && let Some(first) = gi_above
         {
+            let first_span = match *above_span {
+                Some((n, s)) if n == first => s,
+                _ => {
+                    let s = doc.node(first).span();
+                    *above_span = Some((first, s));
+                    s
+                }
+            };
             out.push(
                 Diagnostic::new(
                     Code::SecondGameInfo,
@@ -266,7 +278,7 @@ fn check_node(
                         info.ident
                     ),
                 )
-                .with_related(doc.node(first).span(), "the first game-info node"),
+                .with_related(first_span, "the first game-info node"),
             );
         }
         if let Some(app) = info.application {

@@ -12,6 +12,7 @@ use crate::doc::{
 use crate::props::{self, ValueType};
 use crate::text;
 use crate::value::{self, Point};
+use crate::work;
 
 /// Writes the document losslessly: an unedited document is written back
 /// exactly as it was read; edits replace only the edited tokens.
@@ -739,14 +740,22 @@ impl Canon<'_> {
             .iter()
             .map(|v| value::parse_rect(self.doc.raw_value(v)))
             .collect::<Option<_>>()?;
-        let pts: Vec<Point> = rects
-            .iter()
-            .flat_map(|&(a, b)| value::rect_points(a, b))
-            .collect();
-        let mut uniq = pts.clone();
-        uniq.sort();
-        uniq.dedup();
-        if uniq.len() != pts.len() || pts.is_empty() {
+        // Each point once, or the list is written as it is: a point given
+        // twice stops the expansion (a board has at most 52×52 points; a
+        // list of a million board-sized rectangles is not expanded whole).
+        let mut seen = vec![false; 52 * 52];
+        let mut pts: Vec<Point> = Vec::new();
+        for &(a, b) in &rects {
+            for p in value::rect_points(a, b) {
+                work::add(1);
+                match seen.get_mut(p.y as usize * 52 + p.x as usize) {
+                    Some(s) if !*s => *s = true,
+                    _ => return None,
+                }
+                pts.push(p);
+            }
+        }
+        if pts.is_empty() {
             return None;
         }
         let fmt_pt = |p: Point| p.to_sgf().to_vec();

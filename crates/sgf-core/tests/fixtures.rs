@@ -123,3 +123,30 @@ fn fixtures_match_snapshots() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[path = "../../../testsupport/hostile.rs"]
+mod hostile;
+
+/// `testdata/hostile/` holds every hostile shape, small (20 repetitions of
+/// its unit), as fixtures of the parser (snapshots above) and seeds of the
+/// fuzzers (`fuzz/run.sh`). `QIPU_UPDATE_SNAPSHOTS=1` writes them.
+#[test]
+fn hostile_fixtures_are_the_shapes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/hostile");
+    let update = std::env::var_os("QIPU_UPDATE_SNAPSHOTS").is_some();
+    let mut failures = Vec::new();
+    for (name, bytes) in hostile::shapes(20) {
+        let path = dir.join(format!("{name}.sgf"));
+        match std::fs::read(&path) {
+            Ok(old) if old == bytes => {}
+            _ if update => {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &bytes).unwrap();
+            }
+            _ => failures.push(format!(
+                "testdata/hostile/{name}.sgf differs from the shape (QIPU_UPDATE_SNAPSHOTS=1 to write it)"
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -217,7 +217,14 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
     }
     // Setup points are unique across AB/AW/AE; markup points across the shapes.
     for group in [&["AB", "AW", "AE"][..], &["CR", "MA", "SL", "SQ", "TR"][..]] {
-        let mut seen: HashMap<Point, (&str, Span)> = HashMap::new();
+        // The first occurrence of each point, by its index on the board
+        // (list entries hold only points on the board).
+        let cols = size.cols as usize;
+        let at_point = |p: Point| p.y as usize * cols + p.x as usize;
+        let mut seen: Vec<Option<(&str, Span)>> = vec![None; size.points()];
+        // The raw values of each identifier by span, for the entries and
+        // for the first occurrence of a point given twice.
+        let mut raws: Vec<(&str, RawAt<'_>)> = Vec::new();
         // In file order, so the later occurrence is the one reported.
         let mut order: Vec<&str> = Vec::new();
         for p in node.props() {
@@ -228,10 +235,12 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
             }
         }
         for id in order {
+            raws.push((id, RawAt::new(node, id)));
+            let at = &raws[raws.len() - 1].1;
             for entry in coords::point_list(node.values(id), size) {
-                let raw = raw_at(node, id, entry.span);
+                let raw = at.get(entry.span);
                 if let Some(issue) = entry.issue {
-                    out.push(coord_diag(issue, id, &raw, entry.span, size));
+                    out.push(coord_diag(issue, id, raw, entry.span, size));
                 }
                 if entry.reversed {
                     out.push(
@@ -240,36 +249,54 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                             entry.span,
                             format!(
                                 "`{id}[{}]`: a rectangle is written upper-left first",
-                                String::from_utf8_lossy(&raw)
+                                String::from_utf8_lossy(raw)
                             ),
                         )
                         .with_fix("the corners are swapped"),
                     );
                 }
                 let rect = entry.points.len() > 1;
+                // The points of this value given before: one diagnostic
+                // for the value (at its first such point), not one per point.
+                let mut dup: Option<(Point, &str, Span)> = None;
+                let mut more = 0usize;
                 for p in entry.points {
-                    if let Some(&(first_id, first_span)) = seen.get(&p) {
-                        let code = if rect
-                            || first_span != entry.span && is_rect(node, first_id, first_span)
-                        {
-                            Code::OverlappingRectangle
+                    let first = &mut seen[at_point(p)];
+                    if let Some((first_id, first_span)) = *first {
+                        if dup.is_some() {
+                            more += 1;
                         } else {
-                            Code::DuplicatePoint
-                        };
-                        out.push(
-                            Diagnostic::new(
-                                code,
-                                entry.span,
-                                format!(
-                                    "point {p} is given twice ({first_id} and {id}) in one node"
-                                ),
-                            )
+                            dup = Some((p, first_id, first_span));
+                        }
+                    } else {
+                        *first = Some((id, entry.span));
+                    }
+                }
+                if let Some((p, first_id, first_span)) = dup {
+                    let is_rect = |id: &str, span: Span| {
+                        raws.iter()
+                            .find(|(i, _)| *i == id)
+                            .is_some_and(|(_, r)| r.get(span).contains(&b':'))
+                    };
+                    let code = if rect || first_span != entry.span && is_rect(first_id, first_span)
+                    {
+                        Code::OverlappingRectangle
+                    } else {
+                        Code::DuplicatePoint
+                    };
+                    let msg = if more == 0 {
+                        format!("point {p} is given twice ({first_id} and {id}) in one node")
+                    } else {
+                        format!(
+                            "point {p} and {more} more point(s) of `{id}[{}]` are given twice in one node (first by {first_id})",
+                            String::from_utf8_lossy(raw)
+                        )
+                    };
+                    out.push(
+                        Diagnostic::new(code, entry.span, msg)
                             .with_related(first_span, "first occurrence")
                             .with_fix("the later occurrence is deleted"),
-                        );
-                    } else {
-                        seen.insert(p, (id, entry.span));
-                    }
+                    );
                 }
             }
         }
@@ -299,10 +326,11 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
         if !has(id) {
             continue;
         }
+        let at = RawAt::new(node, id);
         for entry in coords::point_list(node.values(id), size) {
             if let Some(issue) = entry.issue {
-                let raw = raw_at(node, id, entry.span);
-                out.push(coord_diag(issue, id, &raw, entry.span, size));
+                let raw = at.get(entry.span);
+                out.push(coord_diag(issue, id, raw, entry.span, size));
             }
         }
     }
@@ -310,7 +338,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
         if !has(id) {
             continue;
         }
-        let mut seen: Vec<(Point, Point, Span)> = Vec::new();
+        let mut seen: HashMap<(Point, Point), Span> = HashMap::new();
         for v in node.values(id) {
             let Some((a, b)) = v.composed_raw() else {
                 continue;
@@ -337,7 +365,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                     )
                     .with_fix("deleted"),
                 );
-            } else if let Some((_, _, first)) = seen.iter().find(|(x, y, _)| *x == pa && *y == pb) {
+            } else if let Some(first) = seen.get(&(pa, pb)) {
                 out.push(
                     Diagnostic::new(
                         Code::BadLine,
@@ -348,14 +376,14 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                     .with_fix("deleted"),
                 );
             } else {
-                seen.push((pa, pb, v.span()));
+                seen.insert((pa, pb), v.span());
             }
         }
     }
     if !has("LB") {
         return;
     }
-    let mut labels: Vec<(Point, Span)> = Vec::new();
+    let mut labels: HashMap<Point, Span> = HashMap::new();
     for v in node.values("LB") {
         let Some((a, _)) = v.composed_raw() else {
             continue;
@@ -366,7 +394,7 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                 if let Some(issue) = issue {
                     out.push(coord_diag(issue, "LB", a, v.span(), size));
                 }
-                if let Some((_, first)) = labels.iter().find(|(q, _)| *q == p) {
+                if let Some(first) = labels.get(&p) {
                     out.push(
                         Diagnostic::new(
                             Code::DuplicateLabel,
@@ -377,22 +405,30 @@ fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnos
                         .with_fix("the later label is deleted"),
                     );
                 } else {
-                    labels.push((p, v.span()));
+                    labels.insert(p, v.span());
                 }
             }
         }
     }
 }
 
-fn raw_at(node: &Node<'_>, id: &str, span: Span) -> Vec<u8> {
-    node.values(id)
-        .find(|v| v.span() == span)
-        .map(|v| v.raw().to_vec())
-        .unwrap_or_default()
-}
+/// The raw values of one identifier of a node by their span: the first
+/// value at a span (edited values share the empty one), as a walk over the
+/// values would find it, without the walk.
+struct RawAt<'d>(HashMap<Span, &'d [u8]>);
 
-fn is_rect(node: &Node<'_>, id: &str, span: Span) -> bool {
-    raw_at(node, id, span).contains(&b':')
+impl<'d> RawAt<'d> {
+    fn new(node: &Node<'d>, id: &str) -> RawAt<'d> {
+        let mut m = HashMap::new();
+        for v in node.values(id) {
+            m.entry(v.span()).or_insert(v.raw());
+        }
+        RawAt(m)
+    }
+
+    fn get(&self, span: Span) -> &'d [u8] {
+        self.0.get(&span).copied().unwrap_or_default()
+    }
 }
 
 /// `DT`, `RE`, `KM`, `TM`, `HA` in their specified formats.
@@ -513,7 +549,11 @@ fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut Vec<Diagn
 
 fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
     {
-        for e in &cursor.report().events {
+        let events = &cursor.report().events;
+        let mut i = 0;
+        while i < events.len() {
+            let e = &events[i];
+            i += 1;
             let d = match &e.event {
                 Event::Occupied { point } => Diagnostic::new(
                     Code::OccupiedPoint,
@@ -530,12 +570,28 @@ fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
                     e.span,
                     format!("{} retakes the ko at {point} immediately", e.ident),
                 ),
-                Event::SetupNoEffect { point } => Diagnostic::new(
-                    Code::SetupNoEffect,
-                    e.span,
-                    format!("`{}` at {point} changes nothing (already so)", e.ident),
-                )
-                .with_fix("deleted"),
+                Event::SetupNoEffect { point } => {
+                    // The other points of the same value (a rectangle):
+                    // one diagnostic for the value, not one per point.
+                    let more = events[i..]
+                        .iter()
+                        .take_while(|x| {
+                            matches!(x.event, Event::SetupNoEffect { .. })
+                                && x.span == e.span
+                                && x.ident == e.ident
+                        })
+                        .count();
+                    i += more;
+                    let msg = if more == 0 {
+                        format!("`{}` at {point} changes nothing (already so)", e.ident)
+                    } else {
+                        format!(
+                            "`{}` at {point} and {more} more point(s) of the same value change nothing (already so)",
+                            e.ident
+                        )
+                    };
+                    Diagnostic::new(Code::SetupNoEffect, e.span, msg).with_fix("deleted")
+                }
                 Event::SameColorTwice => Diagnostic::new(
                     Code::SameColorTwice,
                     e.span,
@@ -553,7 +609,7 @@ fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
 fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
     let Some(v) = root.value("HA") else { return };
     let Some(ha) = v.number() else { return };
-    let stones = coords::points_of(root, "AB", size).len() as i64;
+    let stones = coords::each_point(root, "AB", size).count() as i64;
     // `HA[0]` is how many programs (Fox among them) write an even game:
     // wrong only when there are handicap stones after all.
     if ha < 2 && !(ha == 0 && stones == 0) {
@@ -580,7 +636,7 @@ fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
             .with_severity(Severity::Warning),
         );
     } else if ha >= 2 && root.has("AW") {
-        let white = coords::points_of(root, "AW", size).len();
+        let white = coords::each_point(root, "AW", size).count();
         out.push(
             Diagnostic::new(
                 Code::HandicapMismatch,

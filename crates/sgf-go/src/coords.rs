@@ -269,10 +269,19 @@ pub struct ListEntry {
     pub span: Span,
 }
 
-/// Expands a point list (`AB[aa][bb:cc]`, `TR`, `VW`, …) on a board of `size`.
-pub fn point_list<'d>(values: impl Iterator<Item = Value<'d>>, size: BoardSize) -> Vec<ListEntry> {
-    let mut out = Vec::new();
-    for v in values {
+/// Expands a point list (`AB[aa][bb:cc]`, `TR`, `VW`, …) on a board of `size`,
+/// one value at a time: a list of a million rectangles is not expanded
+/// all at once.
+pub fn point_list<'d>(
+    values: impl Iterator<Item = Value<'d>>,
+    size: BoardSize,
+) -> impl Iterator<Item = ListEntry> {
+    values.filter_map(move |v| list_entry(&v, size))
+}
+
+/// One value of a point list, expanded; `None` for `[]` (an empty elist).
+fn list_entry(v: &Value<'_>, size: BoardSize) -> Option<ListEntry> {
+    {
         let raw = v.raw();
         let span = v.span();
         let (a, b) = match raw.iter().position(|&c| c == b':') {
@@ -281,7 +290,7 @@ pub fn point_list<'d>(values: impl Iterator<Item = Value<'d>>, size: BoardSize) 
         };
         if b.is_none() && trim(a).is_empty() {
             // `[]`: an empty elist.
-            continue;
+            return None;
         }
         let pa = letters(a, size);
         let pb = b.map(|b| letters(b, size));
@@ -327,17 +336,23 @@ pub fn point_list<'d>(values: impl Iterator<Item = Value<'d>>, size: BoardSize) 
                 span,
             },
         };
-        out.push(entry);
+        Some(entry)
     }
-    out
 }
 
 /// The points of a list property of a node, expanded, in order.
 pub fn points_of(node: &Node<'_>, ident: &str, size: BoardSize) -> Vec<Point> {
-    point_list(node.values(ident), size)
-        .into_iter()
-        .flat_map(|e| e.points)
-        .collect()
+    each_point(node, ident, size).collect()
+}
+
+/// [`points_of`] one at a time, without a list of them all (a list of
+/// rectangles can give each point of the board thousands of times).
+pub fn each_point<'d>(
+    node: &Node<'d>,
+    ident: &str,
+    size: BoardSize,
+) -> impl Iterator<Item = Point> + use<'d> {
+    point_list(node.values(ident), size).flat_map(|e| e.points)
 }
 
 /// The two corners of an FF\[1\]–FF\[3\] `VW[ul][lr]` (upper left, lower
@@ -356,7 +371,8 @@ pub fn old_view_corners(node: &Node<'_>, size: BoardSize) -> Option<(Point, Poin
 }
 
 /// The points `VW` shows in a file of format version `ff`: in FF\[4\] its
-/// point list; before, two points are the corners of the view.
+/// point list (each point once, however often the list gives it); before,
+/// two points are the corners of the view.
 pub fn view_points(node: &Node<'_>, size: BoardSize, ff: i64) -> Vec<Point> {
     if ff < 4
         && let Some((a, b)) = old_view_corners(node, size)
@@ -367,7 +383,10 @@ pub fn view_points(node: &Node<'_>, size: BoardSize, ff: i64) -> Vec<Point> {
             .flat_map(|y| (x0..=x1).map(move |x| Point::new(x, y)))
             .collect();
     }
-    points_of(node, "VW", size)
+    let mut once = std::collections::HashSet::new();
+    each_point(node, "VW", size)
+        .filter(|p| once.insert(*p))
+        .collect()
 }
 
 /// Human coordinates: `Q16` (letters without I, rows from the bottom) on

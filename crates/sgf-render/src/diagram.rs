@@ -244,7 +244,7 @@ impl Diagram {
         let idx = |p: Point| p.y as usize * size.cols as usize + p.x as usize;
         let mut track = |cursor: &Cursor, node: Node<'_>| {
             for ident in ["AB", "AW", "AE"] {
-                for p in coords::points_of(&node, ident, size) {
+                for p in coords::each_point(&node, ident, size) {
                     placed[idx(p)] = 0;
                 }
             }
@@ -279,17 +279,16 @@ impl Diagram {
         }
         let here = doc.node(node);
         // DD and VW are inherited: the nearest node on the path that sets them wins.
-        let inherited = |ident: &str| -> Vec<Point> {
-            path.iter()
-                .rev()
-                .map(|&id| doc.node(id))
-                .find(|n| n.has(ident))
-                .map(|n| coords::points_of(&n, ident, size))
-                .unwrap_or_default()
-        };
-        for p in inherited("DD") {
-            let i = d.idx(p);
-            d.dimmed[i] = true;
+        if let Some(n) = path
+            .iter()
+            .rev()
+            .map(|&id| doc.node(id))
+            .find(|n| n.has("DD"))
+        {
+            for p in coords::each_point(&n, "DD", size) {
+                let i = d.idx(p);
+                d.dimmed[i] = true;
+            }
         }
         if opts.view {
             // Before FF[4], `VW` gave the two corners of the view.
@@ -424,14 +423,35 @@ impl Diagram {
 
     /// Reads the markup of a node: shapes, labels, arrows, lines and territory.
     pub fn read_markup(&mut self, node: &Node<'_>) {
+        use std::collections::HashSet;
         let size = self.size;
+        // What is there already, as sets: a node can repeat a point or a
+        // line a million times (a rectangle of a large board gives
+        // thousands of points), each looked up in constant time. The
+        // shapes of a point are flags of the board (the points of a list
+        // are on it; any other in a set of their own).
+        let cols = size.cols as usize;
+        let at = |p: Point| {
+            (p.x < size.cols && p.y < size.rows).then(|| p.y as usize * cols + p.x as usize)
+        };
+        let bit = |shape: Shape| 1u8 << Shape::ALL.iter().position(|&s| s == shape).unwrap_or(0);
+        let mut flags = vec![0u8; size.points()];
+        let mut elsewhere: HashSet<(Point, Shape)> = HashSet::new();
+        let mut first = |p: Point, shape: Shape| match at(p).and_then(|i| flags.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, *f | bit(shape)) & bit(shape) != 0,
+            None => elsewhere.insert((p, shape)),
+        };
+        for &(p, shape) in &self.shapes {
+            first(p, shape);
+        }
         for shape in Shape::ALL {
-            for p in coords::points_of(node, shape.ident(), size) {
-                if !self.shapes.contains(&(p, shape)) {
+            for p in coords::each_point(node, shape.ident(), size) {
+                if first(p, shape) {
                     self.shapes.push((p, shape));
                 }
             }
         }
+        let mut labelled: HashSet<Point> = self.labels.iter().map(|(p, _)| *p).collect();
         for v in node.values("LB") {
             let Some((a, text)) = v.composed() else {
                 continue;
@@ -440,12 +460,17 @@ impl Diagram {
                 continue;
             };
             let text = text.trim();
-            if text.is_empty() || self.labels.iter().any(|(q, _)| *q == p) {
+            if text.is_empty() || !labelled.insert(p) {
                 continue;
             }
             self.labels.push((p, text.to_string()));
         }
         for (ident, is_arrow) in [("AR", true), ("LN", false)] {
+            let mut drawn: HashSet<(Point, Point)> = if is_arrow {
+                self.arrows.iter().copied().collect()
+            } else {
+                self.lines.iter().copied().collect()
+            };
             for v in node.values(ident) {
                 let Some((a, b)) = v.composed_raw() else {
                     continue;
@@ -463,14 +488,23 @@ impl Diagram {
                 } else {
                     &mut self.lines
                 };
-                if !list.contains(&(a, b)) {
+                if drawn.insert((a, b)) {
                     list.push((a, b));
                 }
             }
         }
+        let mut counted = vec![false; size.points()];
+        let mut counted_elsewhere: HashSet<Point> = HashSet::new();
+        let mut first = |p: Point| match at(p).and_then(|i| counted.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, true),
+            None => counted_elsewhere.insert(p),
+        };
+        for &(p, _) in &self.territory {
+            first(p);
+        }
         for (ident, c) in [("TB", Color::Black), ("TW", Color::White)] {
-            for p in coords::points_of(node, ident, size) {
-                if !self.territory.iter().any(|(q, _)| *q == p) {
+            for p in coords::each_point(node, ident, size) {
+                if first(p) {
                     self.territory.push((p, c));
                 }
             }

@@ -414,7 +414,7 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         ("AB", Stone::Black),
         ("AW", Stone::White),
     ] {
-        for p in coords::points_of(&node, ident, size) {
+        for p in coords::each_point(&node, ident, size) {
             let i = b.diagram.idx(p);
             b.diagram.stones[i] = stone;
             b.diagram.numbers[i] = 0;

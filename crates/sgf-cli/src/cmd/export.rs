@@ -103,8 +103,12 @@ fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
         let root = game.root();
         let mut setup = Map::new();
         for ident in ["AB", "AW"] {
-            let pts: Vec<String> = coords::points_of(&root, ident, size)
-                .iter()
+            // Each stone once: a point given twice (a list of overlapping
+            // rectangles can give every point thousands of times) is one
+            // stone, and the line stays as long as the board, at most.
+            let mut once = std::collections::HashSet::new();
+            let pts: Vec<String> = coords::each_point(&root, ident, size)
+                .filter(|p| once.insert(*p))
                 .map(|p| p.to_string())
                 .collect();
             if !pts.is_empty() {

@@ -94,14 +94,56 @@ fn describe(doc: &Document, n: NodeId, size: BoardSize, number: u32) -> Line {
     Line { label: s, plain }
 }
 
-/// The indent under a branch glyph: the lines that continue its sequence.
-fn continuation(prefix: &str, glyph: &str) -> String {
-    let bar = match glyph {
-        "" => "",
-        "└─ " => "   ",
-        _ => "│  ",
-    };
-    format!("{prefix}{bar}")
+/// Levels of indent drawn in full. A line deeper than this shows the
+/// count of the levels left out, then the last of them: each line has a
+/// bounded width, so that the drawing of a tree nested a million levels
+/// deep is as long as the tree, not as its depth squared.
+const MAX_LEVELS: u32 = 40;
+
+/// The indents of the lines, as a tree: each one the indent of its parent
+/// branch plus one level (`│  ` or three spaces). Shared, not copied, by
+/// the branches under it.
+struct Indents {
+    /// (parent indent, its last level, depth); entry 0 is the empty indent.
+    levels: Vec<(u32, &'static str, u32)>,
+}
+
+impl Indents {
+    fn new() -> Indents {
+        Indents {
+            levels: vec![(0, "", 0)],
+        }
+    }
+
+    /// The indent under a branch glyph: the lines that continue its sequence.
+    fn continuation(&mut self, prefix: u32, glyph: &str) -> u32 {
+        let bar = match glyph {
+            "" => return prefix,
+            "└─ " => "   ",
+            _ => "│  ",
+        };
+        let depth = self.levels[prefix as usize].2 + 1;
+        self.levels.push((prefix, bar, depth));
+        (self.levels.len() - 1) as u32
+    }
+
+    /// Writes indent `id` (its last `MAX_LEVELS` levels).
+    fn write(&self, id: u32, out: &mut String) {
+        let depth = self.levels[id as usize].2;
+        if depth > MAX_LEVELS {
+            out.push_str(&format!("[+{}] ", depth - MAX_LEVELS));
+        }
+        let mut bars = Vec::with_capacity(depth.min(MAX_LEVELS) as usize);
+        let mut i = id;
+        while i != 0 && bars.len() < MAX_LEVELS as usize {
+            let (parent, bar, _) = self.levels[i as usize];
+            bars.push(bar);
+            i = parent;
+        }
+        for bar in bars.iter().rev() {
+            out.push_str(bar);
+        }
+    }
 }
 
 /// A run of plain moves on one line: up to three in full, longer ones as
@@ -121,14 +163,16 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
     let root = game.root();
     let (size, _) = coords::board_size(&root);
     let mut out = String::new();
+    let mut indents = Indents::new();
     // (node, indent prefix, branch glyph, move number before it)
-    let mut stack: Vec<(NodeId, String, &'static str, u32)> =
-        vec![(root.id(), String::new(), "", 0)];
+    let mut stack: Vec<(NodeId, u32, &'static str, u32)> = vec![(root.id(), 0, "", 0)];
     while let Some((start, prefix, glyph, mut number)) = stack.pop() {
         // Walk a sequence of single children, folding long plain runs.
         let mut n = start;
         let mut first = true;
         let mut folded: Vec<String> = Vec::new();
+        // The indent of the lines after the first.
+        let cont = indents.continuation(prefix, glyph);
         loop {
             let node = doc.node(n);
             if node_move(doc, n, size).is_some() {
@@ -138,11 +182,13 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
                 number = mn.max(0) as u32;
             }
             let line = describe(doc, n, size, number);
-            let lead = if first {
-                format!("{prefix}{glyph}")
+            let mut lead = String::new();
+            if first {
+                indents.write(prefix, &mut lead);
+                lead.push_str(glyph);
             } else {
-                continuation(&prefix, glyph)
-            };
+                indents.write(cont, &mut lead);
+            }
             let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
             let foldable = !full && line.plain && !first && kids.len() == 1;
             if foldable {
@@ -159,21 +205,21 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
                 0 => break,
                 1 => n = kids[0],
                 _ => {
-                    let inner = continuation(&prefix, glyph);
                     for (i, &k) in kids.iter().enumerate().rev() {
                         let g = if i + 1 == kids.len() {
                             "└─ "
                         } else {
                             "├─ "
                         };
-                        stack.push((k, inner.clone(), g, number));
+                        stack.push((k, cont, g, number));
                     }
                     break;
                 }
             }
         }
         if !folded.is_empty() {
-            let lead = continuation(&prefix, glyph);
+            let mut lead = String::new();
+            indents.write(cont, &mut lead);
             out.push_str(&format!("{lead}{}\n", fold(&folded)));
         }
     }

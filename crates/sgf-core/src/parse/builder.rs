@@ -1,6 +1,7 @@
 //! The tree builder: one pass over the bytes, nodes and properties into the document, syntax problems as diagnostics.
 
 use super::*;
+use crate::work;
 
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Frame {
@@ -16,6 +17,10 @@ pub(super) struct Frame {
     open: u32,
     /// An extra parenthesis that opens no tree.
     junk: bool,
+    /// Index of the nearest frame below this one that is not junk, NONE
+    /// when there is none: a run of junk frames is crossed in one step.
+    /// (Only the top frame ever becomes junk, so this never goes stale.)
+    real_below: u32,
     /// A child tree was closed: further nodes stand after variations.
     after_var: bool,
 }
@@ -83,7 +88,12 @@ pub(super) struct Builder<'a> {
     cur: u32,
     /// For each registry key, the last node it appeared in (duplicate check).
     seen_at: [u32; 128],
-    seen_unknown: Vec<Key>,
+    /// For each registry key, where its first property in the node of
+    /// `seen_at` is (or would have been, when refused): the first
+    /// occurrence a duplicate names, without a walk over the node.
+    first_at: [u32; 128],
+    /// The same for unknown keys (from `UNKNOWN_BASE`): (node, first property).
+    seen_unknown: Vec<(u32, u32)>,
     stopped: bool,
     game_start: u32,
     /// `(` minus `)` outside values, computed when first needed.
@@ -144,6 +154,7 @@ impl<'a> Builder<'a> {
             dbcs: None,
             cur: NONE,
             seen_at: [NONE; 128],
+            first_at: [NONE; 128],
             seen_unknown: Vec::new(),
             stopped: false,
             game_start: 0,
@@ -174,10 +185,11 @@ impl<'a> Builder<'a> {
             && let Some(last) = self.diags.last_mut()
             && last.code == Code::StrayCharacters
             && last.span.end <= span.start
+            // (The gap's length first: at most one byte is then looked at.)
+            && span.start - last.span.end <= 1
             && self.src[last.span.end as usize..span.start as usize]
                 .iter()
                 .all(|&b| lexer::is_ws(b))
-            && span.start - last.span.end <= 1
         {
             last.span.end = span.end;
             last.message = format!(
@@ -265,10 +277,13 @@ impl<'a> Builder<'a> {
             }
             let Some((at, kind)) = found else { return };
             self.game_start = at as u32;
-            self.dbcs = self
-                .dbcs_ranges
-                .iter()
-                .find(|r| r.0 <= at && at < r.1)
+            // The ranges are sorted and apart (one a game): a binary
+            // search, not a walk over them for each of a million games.
+            let r = self.dbcs_ranges.partition_point(|r| r.0 <= at);
+            self.dbcs = r
+                .checked_sub(1)
+                .map(|i| self.dbcs_ranges[i])
+                .filter(|r| at < r.1)
                 .map(|r| r.2);
             match kind {
                 Start::Paren | Start::ParenNoSemi => {
@@ -289,6 +304,7 @@ impl<'a> Builder<'a> {
                         parent: NONE,
                         open: NONE,
                         junk: false,
+                        real_below: NONE,
                         after_var: false,
                     });
                 }
@@ -303,7 +319,26 @@ impl<'a> Builder<'a> {
 
     /// Index of the frame new trees and nodes attach to: the nearest real frame.
     fn real_frame(&self) -> Option<usize> {
-        self.stack.iter().rposition(|f| !f.junk)
+        let top = self.stack.last()?;
+        if !top.junk {
+            return Some(self.stack.len() - 1);
+        }
+        (top.real_below != NONE).then_some(top.real_below as usize)
+    }
+
+    /// The nearest real frame below frame `fi` whose latest node is
+    /// `parent` (the frame a new variation of `parent` is linked in).
+    fn frame_with_last(&self, fi: usize, parent: u32) -> Option<usize> {
+        let mut j = self.stack[fi].real_below;
+        while j != NONE {
+            work::add(1);
+            let g = &self.stack[j as usize];
+            if g.last == parent {
+                return Some(j as usize);
+            }
+            j = g.real_below;
+        }
+        None
     }
 
     fn push_frame(&mut self, open: u32) {
@@ -316,7 +351,8 @@ impl<'a> Builder<'a> {
             self.stopped = true;
             return;
         }
-        let parent = match self.real_frame() {
+        let real = self.real_frame();
+        let parent = match real {
             Some(i) if self.stack[i].last != NONE => self.stack[i].last,
             Some(i) => self.stack[i].parent,
             None => NONE,
@@ -328,6 +364,7 @@ impl<'a> Builder<'a> {
             parent,
             open,
             junk: false,
+            real_below: real.map_or(NONE, |i| i as u32),
             after_var: false,
         });
     }
@@ -491,9 +528,6 @@ impl<'a> Builder<'a> {
             });
             self.doc.nodes[parent as usize].first_child = id;
             self.cur = id;
-            if !self.seen_unknown.is_empty() {
-                self.seen_unknown.clear();
-            }
             return;
         }
         self.node_slow(semi);
@@ -573,12 +607,13 @@ impl<'a> Builder<'a> {
         } else {
             // Link after the parent's last child: the frame below knows it
             // for variations; an inline node is the first child.
+            let below = if first_of_frame {
+                self.frame_with_last(fi, parent)
+            } else {
+                None
+            };
             let prev = if first_of_frame {
-                self.stack[..fi]
-                    .iter()
-                    .rev()
-                    .find(|g| !g.junk && g.last == parent)
-                    .map_or(NONE, |g| g.last_child)
+                below.map_or(NONE, |g| self.stack[g].last_child)
             } else {
                 f.last_child
             };
@@ -594,13 +629,8 @@ impl<'a> Builder<'a> {
             } else {
                 self.doc.nodes[prev as usize].next_sibling = id;
             }
-            if first_of_frame
-                && let Some(g) = self.stack[..fi]
-                    .iter_mut()
-                    .rev()
-                    .find(|g| !g.junk && g.last == parent)
-            {
-                g.last_child = id;
+            if let Some(g) = below {
+                self.stack[g].last_child = id;
             }
         }
         let f = &mut self.stack[fi];
@@ -611,7 +641,6 @@ impl<'a> Builder<'a> {
         f.last_child = NONE;
         f.after_var = false;
         self.cur = id;
-        self.seen_unknown.clear();
     }
 
     /// The properties of the node just started, then, while the next
@@ -641,6 +670,7 @@ impl<'a> Builder<'a> {
         };
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
+        let first_at = &mut self.first_at;
         loop {
             // The most common node of all, a move alone (`;B[pd]`) followed
             // by `;`, `(` or `)`, or by a line break and one of them: what
@@ -659,6 +689,7 @@ impl<'a> Builder<'a> {
                     props::id::W
                 } as Key;
                 seen_at[key as usize] = cur;
+                first_at[key as usize] = doc.props.len() as u32;
                 let vstart = doc.values.len() as u32;
                 doc.values
                     .push(ValueData::source(pos as u32 + 1, pos as u32 + 5, true));
@@ -673,7 +704,7 @@ impl<'a> Builder<'a> {
                 pos += 5 + usize::from(next == b'\n');
             } else {
                 let before = doc.props.len();
-                pos = fast_props(src, pos, cur, doc, seen_at, stop);
+                pos = fast_props(src, pos, cur, doc, seen_at, first_at, stop);
                 // A node gets at most one of each of the 128 known properties
                 // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
                 let added = doc.props.len() - before;
@@ -860,13 +891,22 @@ impl<'a> Builder<'a> {
         // Repeated identifiers in a node.
         let dup = if key < 128 {
             let d = self.seen_at[key as usize] == self.cur;
-            self.seen_at[key as usize] = self.cur;
+            if !d {
+                self.seen_at[key as usize] = self.cur;
+                self.first_at[key as usize] = self.doc.props.len() as u32;
+            }
             d
-        } else if self.seen_unknown.contains(&key) {
-            true
         } else {
-            self.seen_unknown.push(key);
-            false
+            let i = usize::from(key - UNKNOWN_BASE);
+            if self.seen_unknown.len() <= i {
+                self.seen_unknown.resize(i + 1, (NONE, NONE));
+            }
+            let seen = &mut self.seen_unknown[i];
+            let d = seen.0 == self.cur;
+            if !d {
+                *seen = (self.cur, self.doc.props.len() as u32);
+            }
+            d
         };
         if dup {
             self.duplicate(key, span);
@@ -895,8 +935,15 @@ impl<'a> Builder<'a> {
     #[cold]
     fn duplicate(&mut self, key: Key, span: Span) {
         let nd = &self.doc.nodes[self.cur as usize];
+        let at = if key < 128 {
+            self.first_at[key as usize]
+        } else {
+            self.seen_unknown[usize::from(key - UNKNOWN_BASE)].1
+        };
+        // Where the first occurrence went: not there when it was refused.
         let first = (nd.pstart..nd.pstart + nd.plen as u32)
-            .find(|&i| self.doc.props[i as usize].key == key)
+            .contains(&at)
+            .then_some(at)
             .map(|i| {
                 let p = &self.doc.props[i as usize];
                 Span::new(p.ident, p.ident + p.ident_len as u32)
@@ -973,6 +1020,7 @@ fn fast_props(
     cur: u32,
     doc: &mut Document,
     seen_at: &mut [u32; 128],
+    first_at: &mut [u32; 128],
     stop: &[bool; 256],
 ) -> usize {
     // Room for the longest shape handled here, so indexing stays in bounds.
@@ -1019,6 +1067,7 @@ fn fast_props(
             }
         }
         seen_at[key as usize] = cur;
+        first_at[key as usize] = doc.props.len() as u32;
         let vstart = doc.values.len() as u32;
         doc.values
             .push(ValueData::source(open as u32, i as u32 + 1, true));

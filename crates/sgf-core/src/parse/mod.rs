@@ -18,7 +18,7 @@ use crate::charset::{self, CharsetSource, Dbcs, Why};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::doc::{
     Document, F_AFTER_VARIATIONS, F_PARENS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData,
-    NodeId, Parens, PropData, ValueData,
+    NodeId, Parens, PropData, UNKNOWN_BASE, ValueData,
 };
 use crate::lexer;
 use crate::props::{self, PROPERTIES};
@@ -292,11 +292,10 @@ fn lowercase_severity(doc: &Document, diags: &mut [Diagnostic]) {
         .collect();
     for d in diags.iter_mut() {
         if d.code == Code::LowercaseIdentifier {
-            let ff = ffs
-                .iter()
-                .rev()
-                .find(|(s, _)| *s <= d.span.start)
-                .map_or(1, |x| x.1);
+            // The last game starting at or before it (games are in file
+            // order): a binary search, not a walk over every game.
+            let i = ffs.partition_point(|(s, _)| *s <= d.span.start);
+            let ff = if i > 0 { ffs[i - 1].1 } else { 1 };
             if ff < 4 {
                 d.severity = Severity::Info;
             }

@@ -1,6 +1,7 @@
 //! Recovery: where damaged input goes on (the next game tree, text that looks like SGF, previews of what is skipped).
 
 use super::*;
+use crate::work;
 
 /// Stray bytes for a message: UTF-8 shown as text, other bytes and control
 /// characters as `\xHH` (the charset is not known yet when they are met).
@@ -56,12 +57,14 @@ pub(super) fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)>
     let mut i = from;
     while i < src.len() {
         let p = i + memchr::memchr2(b'(', b';', &src[i..])?;
+        work::add(p - i + 1);
         let damaged_ok = p == clean_until;
         if src[p] == b'(' {
             let mut q = skip_ws(src, p + 1);
             while src.get(q) == Some(&b'(') {
                 q = skip_ws(src, q + 1);
             }
+            work::add(q - p);
             match src.get(q) {
                 Some(b';') => return Some((p, Start::Paren)),
                 Some(_) if damaged_ok && ident_value_at(src, q) => {
@@ -69,6 +72,12 @@ pub(super) fn find_tree_start(src: &[u8], from: usize) -> Option<(usize, Start)>
                 }
                 _ => {}
             }
+            // Every `(` of the run `p..q` (parentheses and white space)
+            // leads to the same `q`, and none of them is at `clean_until`
+            // (only `p` can be): none starts a tree. Going on after the run,
+            // not after `p`, keeps a run of `(` linear.
+            i = q;
+            continue;
         } else if damaged_ok && ident_value_at(src, skip_ws(src, p + 1)) {
             return Some((p, Start::SemiOnly));
         }
@@ -107,4 +116,73 @@ pub(super) fn sgf_like(junk: &[u8]) -> Option<usize> {
         i = open + 1;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `find_tree_start` as it was, rescanning the rest of a run of `(`
+    /// from each of them: the reference the linear one must agree with.
+    fn find_tree_start_rescanning(src: &[u8], from: usize) -> Option<(usize, Start)> {
+        let mut clean_from = from;
+        if from == 0 && src.starts_with(b"\xEF\xBB\xBF") {
+            clean_from = 3;
+        }
+        let clean_until = skip_ws(src, clean_from);
+        let mut i = from;
+        while i < src.len() {
+            let p = i + memchr::memchr2(b'(', b';', &src[i..])?;
+            let damaged_ok = p == clean_until;
+            if src[p] == b'(' {
+                let mut q = skip_ws(src, p + 1);
+                while src.get(q) == Some(&b'(') {
+                    q = skip_ws(src, q + 1);
+                }
+                match src.get(q) {
+                    Some(b';') => return Some((p, Start::Paren)),
+                    Some(_) if damaged_ok && ident_value_at(src, q) => {
+                        return Some((p, Start::ParenNoSemi));
+                    }
+                    _ => {}
+                }
+            } else if damaged_ok && ident_value_at(src, skip_ws(src, p + 1)) {
+                return Some((p, Start::SemiOnly));
+            }
+            i = p + 1;
+        }
+        None
+    }
+
+    /// Every input of up to 7 bytes over the bytes that matter (and a
+    /// BOM before some), from every position: the same answer.
+    #[test]
+    fn skipping_a_run_of_parentheses_finds_what_rescanning_found() {
+        const ALPHABET: &[u8] = b"(; A[]x";
+        let key = |r: Option<(usize, Start)>| r.map(|(p, s)| (p, s as u8));
+        let mut src = Vec::new();
+        for len in 0..=7u32 {
+            for n in 0..ALPHABET.len().pow(len) {
+                for bom in [false, true] {
+                    src.clear();
+                    if bom {
+                        src.extend_from_slice(b"\xEF\xBB\xBF");
+                    }
+                    let mut k = n;
+                    for _ in 0..len {
+                        src.push(ALPHABET[k % ALPHABET.len()]);
+                        k /= ALPHABET.len();
+                    }
+                    for from in 0..=src.len() {
+                        assert_eq!(
+                            key(find_tree_start(&src, from)),
+                            key(find_tree_start_rescanning(&src, from)),
+                            "{:?} from {from}",
+                            String::from_utf8_lossy(&src)
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

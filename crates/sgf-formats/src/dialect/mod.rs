@@ -190,7 +190,7 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
         if after.is_none() && n.is_after_variations() {
             after = Some(n.span());
         }
-        if n.opens_parenthesis() && n.parent().is_some_and(|p| p.child_count() == 1) {
+        if n.opens_parenthesis() && n.is_only_child() {
             nested += 1;
         }
         // A node of one property with a one-letter identifier (`;B[pd]`,

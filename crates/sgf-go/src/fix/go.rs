@@ -56,7 +56,9 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
     }
     // Setup and shape markup: expand, drop bad points, first occurrence wins.
     for group in [&["AB", "AW", "AE"][..], &["CR", "MA", "SL", "SQ", "TR"][..]] {
-        let mut seen: std::collections::HashSet<Point> = std::collections::HashSet::new();
+        // The points of the board met (list entries hold only points of
+        // the board): a rectangle gives thousands, each looked up.
+        let mut seen = OnBoard::new(size);
         // In file order: the first occurrence of a point wins.
         let mut order: Vec<String> = Vec::new();
         for p in f.doc.node(n).props() {
@@ -71,6 +73,8 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
             let entries = coords::point_list(node.values(id), size);
             let mut pts = Vec::new();
             let mut changed = raws.iter().any(|r| r.trim().is_empty());
+            // Asked once, not for each point given twice.
+            let compressed = raws.iter().any(|r| r.contains(':'));
             let mut notes = Vec::new();
             if changed {
                 notes.push((
@@ -79,7 +83,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                     format!("empty {id} value deleted"),
                 ));
             }
-            for e in &entries {
+            for e in entries {
                 if e.issue.is_some_and(|i| i != CoordIssue::Uppercase) {
                     notes.push((
                         if e.issue == Some(CoordIssue::OutsideBoard) {
@@ -104,27 +108,39 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                         format!("{id}: rectangle or coordinates rewritten"),
                     ));
                 }
+                // The points of this value given before: one note for the
+                // value (at its first such point), not one per point.
+                let mut dup: Option<Point> = None;
+                let mut more = 0usize;
                 for &p in &e.points {
                     if seen.insert(p) {
                         pts.push(p);
+                    } else if dup.is_some() {
+                        more += 1;
                     } else {
-                        changed = true;
-                        let code = if e.points.len() > 1 || raws.iter().any(|r| r.contains(':')) {
-                            Code::OverlappingRectangle
-                        } else {
-                            Code::DuplicatePoint
-                        };
-                        notes.push((
-                            code,
-                            e.span,
-                            format!("{id}: point {p} given twice; the later one deleted"),
-                        ));
+                        dup = Some(p);
                     }
+                }
+                if let Some(p) = dup {
+                    changed = true;
+                    let code = if e.points.len() > 1 || compressed {
+                        Code::OverlappingRectangle
+                    } else {
+                        Code::DuplicatePoint
+                    };
+                    let msg = if more == 0 {
+                        format!("{id}: point {p} given twice; the later one deleted")
+                    } else {
+                        format!(
+                            "{id}: point {p} and {more} more point(s) of the same value given twice; the later ones deleted"
+                        )
+                    };
+                    notes.push((code, e.span, msg));
                 }
             }
             if changed {
                 // Lists written compressed stay compressed.
-                let raws: Vec<String> = if raws.iter().any(|r| r.contains(':')) {
+                let raws: Vec<String> = if compressed {
                     sgf_core::value::compress_points(&pts)
                         .into_iter()
                         .map(|(a, b)| {
@@ -150,12 +166,15 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
         if !node.has(id) {
             continue;
         }
-        let entries = coords::point_list(node.values(id), size);
         let stray_empty = node.values(id).count() > 1 && node.values(id).any(|v| v.is_empty());
-        if stray_empty || entries.iter().any(|e| e.issue.is_some() || e.reversed) {
-            let mut pts: Vec<Point> = entries.iter().flat_map(|e| e.points.clone()).collect();
+        if stray_empty
+            || coords::point_list(node.values(id), size).any(|e| e.issue.is_some() || e.reversed)
+        {
+            // Each point once, without a list of them all first.
             let mut seen = std::collections::HashSet::new();
-            pts.retain(|p| seen.insert(*p));
+            let pts: Vec<Point> = coords::each_point(&node, id, size)
+                .filter(|p| seen.insert(*p))
+                .collect();
             let raws: Vec<String> = if pts.is_empty() {
                 vec![String::new()]
             } else {
@@ -262,30 +281,24 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
 
 /// Setup stones that change nothing are deleted (the position stays the same).
 pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool) {
-    let doc = &*f.doc;
-    let game = doc.game(gi).expect("in range");
+    let game = f.doc.game(gi).expect("in range");
     let size = coords::board_size(&game.root()).0;
-    let mut found: Vec<(NodeId, &'static str, Point, Span)> = Vec::new();
-    let mut cursor = Cursor::new(doc, gi);
+    let mut cursor = Cursor::new(f.doc, gi);
     let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
-    let mut collect = |c: &Cursor| {
-        for e in &c.report().events {
-            if let Event::SetupNoEffect { point } = e.event {
-                found.push((c.node(), e.ident, point, e.span));
-            }
-        }
-    };
-    collect(&cursor);
+    drop_no_effect(f, &cursor, size);
     if root_only {
         stack.clear();
     }
+    // Each node is repaired as the walk leaves it: the cursor holds its
+    // position, and the points it drops changed nothing, so the nodes below
+    // are played as before (and no list of every point of the game is kept).
     while let Some(top) = stack.last_mut() {
         match *top {
             Some(child) => {
-                *top = doc.node(child).next_sibling().map(|s| s.id());
-                cursor.down(doc, child);
-                collect(&cursor);
-                stack.push(doc.node(child).first_child().map(|c| c.id()));
+                *top = f.doc.node(child).next_sibling().map(|s| s.id());
+                cursor.down(f.doc, child);
+                drop_no_effect(f, &cursor, size);
+                stack.push(f.doc.node(child).first_child().map(|c| c.id()));
             }
             None => {
                 stack.pop();
@@ -293,18 +306,55 @@ pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool
             }
         }
     }
-    for (n, ident, p, span) in found {
-        let pts: Vec<Point> = coords::points_of(&f.doc.node(n), ident, size)
-            .into_iter()
-            .filter(|&q| q != p)
+}
+
+/// The setup points of the cursor's node that change nothing, deleted: the
+/// points of one property in one edit (a rectangle can hold thousands of
+/// them: an edit for each, each rewriting the list, was quadratic in the
+/// size of the board), and the points of one value in one note.
+fn drop_no_effect(f: &mut Fixer<'_>, c: &Cursor, size: BoardSize) {
+    let n = c.node();
+    let found: Vec<(&'static str, Span, Point)> = c
+        .report()
+        .events
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::SetupNoEffect { point } => Some((e.ident, e.span, point)),
+            _ => None,
+        })
+        .collect();
+    let mut i = 0;
+    while i < found.len() {
+        let ident = found[i].0;
+        let run = found[i..].iter().take_while(|x| x.0 == ident).count();
+        let group = &found[i..i + run];
+        i += run;
+        let mut gone = OnBoard::new(size);
+        for &(_, _, p) in group {
+            gone.insert(p);
+        }
+        let raws: Vec<String> = coords::each_point(&f.doc.node(n), ident, size)
+            .filter(|&q| !gone.contains(q))
+            .map(|q| q.to_string())
             .collect();
-        let raws: Vec<String> = pts.iter().map(|q| q.to_string()).collect();
         f.set_raws(n, ident, &raws);
-        f.note(
-            Code::SetupNoEffect,
-            span,
-            format!("{ident} at {p} changes nothing: deleted"),
-        );
+        let unmade = f.unmade;
+        let mut j = 0;
+        while j < group.len() {
+            let (_, span, p) = group[j];
+            let more = group[j + 1..].iter().take_while(|x| x.1 == span).count();
+            j += 1 + more;
+            let msg = if more == 0 {
+                format!("{ident} at {p} changes nothing: deleted")
+            } else {
+                format!(
+                    "{ident} at {p} and {more} more point(s) of the same value change nothing: deleted"
+                )
+            };
+            // Each note is made as the edit was (see `Fixer::note`).
+            f.unmade = unmade;
+            f.note(Code::SetupNoEffect, span, msg);
+        }
     }
 }
 
@@ -331,4 +381,43 @@ pub(super) fn handicap(f: &mut Fixer<'_>, root: NodeId) {
         format!("HA[{text}]"),
         String::new(),
     );
+}
+
+/// A set of points, one flag a point of the board (points beyond it, which
+/// the lists here do not hold, in a set of their own).
+struct OnBoard {
+    size: BoardSize,
+    flags: Vec<bool>,
+    outside: std::collections::HashSet<Point>,
+}
+
+impl OnBoard {
+    fn new(size: BoardSize) -> OnBoard {
+        OnBoard {
+            size,
+            flags: vec![false; size.points()],
+            outside: std::collections::HashSet::new(),
+        }
+    }
+
+    fn index(&self, p: Point) -> Option<usize> {
+        self.size
+            .contains(p)
+            .then(|| p.y as usize * self.size.cols as usize + p.x as usize)
+    }
+
+    /// Adds `p`; false when it was there.
+    fn insert(&mut self, p: Point) -> bool {
+        match self.index(p).and_then(|i| self.flags.get_mut(i)) {
+            Some(f) => !std::mem::replace(f, true),
+            None => self.outside.insert(p),
+        }
+    }
+
+    fn contains(&self, p: Point) -> bool {
+        match self.index(p).and_then(|i| self.flags.get(i)) {
+            Some(&f) => f,
+            None => self.outside.contains(&p),
+        }
+    }
 }

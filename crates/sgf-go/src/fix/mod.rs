@@ -23,6 +23,7 @@ use crate::info;
 use crate::replay::{Cursor, Event, pl_color};
 use crate::values::{self, fmt_real};
 
+mod gc;
 mod go;
 mod structure;
 mod values_fix;
@@ -48,6 +49,13 @@ struct Fixer<'a> {
     changes: Vec<Change>,
     /// The last value set could not be written: its note is not made.
     unmade: bool,
+    /// While the structure rules run, the `GC` of each node that wordings
+    /// are kept in, written when they are done (see `gc`); `None` when
+    /// wordings are written as they are kept.
+    gc: Option<std::collections::HashMap<NodeId, gc::GcDraft>>,
+    /// Nodes that could not take a `GC` (full to `MAX_PROPS_PER_NODE`): not
+    /// given one again for each wording.
+    no_gc: std::collections::HashSet<NodeId>,
 }
 
 impl Fixer<'_> {
@@ -150,6 +158,63 @@ impl Fixer<'_> {
         }
         let _ = keep_as_written(self.doc, n, ident, old);
     }
+
+    /// [`Fixer::keep`] in the `GC` of `target`, which the caller found.
+    fn keep_in(&mut self, target: NodeId, ident: &str, old: &str) {
+        if old.trim().is_empty() {
+            return;
+        }
+        self.keep_line(target, as_written(ident, old));
+    }
+
+    /// Keeps a line in the `GC` of `target`: in its draft while the
+    /// structure rules run, else at once. A `GC` made by the line is made
+    /// at once (it takes its place among the properties then).
+    fn keep_line(&mut self, target: NodeId, line: String) {
+        match &mut self.gc {
+            Some(drafts) => {
+                if let Some(d) = drafts.get_mut(&target) {
+                    d.keep(line);
+                } else if self.no_gc.contains(&target) {
+                } else if self.doc.node(target).has("GC") {
+                    let mut d = gc::GcDraft::new(gc_of(self.doc, target));
+                    d.keep(line);
+                    drafts.insert(target, d);
+                } else {
+                    let _ = append_line(self.doc, target, &line);
+                    if !self.doc.node(target).has("GC") {
+                        self.no_gc.insert(target);
+                    }
+                }
+            }
+            None => {
+                let _ = append_line(self.doc, target, &line);
+            }
+        }
+    }
+
+    /// Whether `target` has a `GC` (a draft is made only of one it has:
+    /// then it is not looked for among the properties).
+    fn has_gc(&self, target: NodeId) -> bool {
+        self.gc.as_ref().is_some_and(|d| d.contains_key(&target)) || self.doc.node(target).has("GC")
+    }
+
+    /// Writes the draft of `target`'s `GC` now (before its `GC` is read).
+    fn write_gc(&mut self, target: NodeId) {
+        if let Some(d) = self.gc.as_mut().and_then(|d| d.remove(&target)) {
+            d.write(self.doc, target);
+        }
+    }
+
+    /// Writes every draft, in node order, and keeps wordings at once again.
+    fn write_all_gc(&mut self) {
+        let Some(drafts) = self.gc.take() else { return };
+        let mut drafts: Vec<_> = drafts.into_iter().collect();
+        drafts.sort_by_key(|(n, _)| *n);
+        for (n, d) in drafts {
+            d.write(self.doc, n);
+        }
+    }
 }
 
 /// Whether two texts say the same, but for case, full-width forms and
@@ -185,17 +250,40 @@ pub fn keep_as_written(
     text: &str,
 ) -> Result<(), EditError> {
     let target = info_node_above(doc, n);
-    let line = format!("{ident} as written: {}", text.trim());
-    let old = doc
-        .node(target)
+    append_line(doc, target, &as_written(ident, text))
+}
+
+/// The line that keeps the wording `text` of `ident`.
+fn as_written(ident: &str, text: &str) -> String {
+    format!("{ident} as written: {}", text.trim())
+}
+
+/// The decoded `GC` of node `n` (its first value), empty when it has none.
+fn gc_of(doc: &Document, n: NodeId) -> String {
+    doc.node(n)
         .value("GC")
         .map(|v| v.decoded().into_owned())
-        .unwrap_or_default();
-    if old.lines().any(|l| l == line) {
-        return Ok(());
+        .unwrap_or_default()
+}
+
+/// Adds `line` to the `GC` of `target` (once; after a blank line unless it
+/// follows another such line). `gc::GcDraft` does the same to a text held
+/// aside: the two must agree.
+fn append_line(doc: &mut Document, target: NodeId, line: &str) -> Result<(), EditError> {
+    match with_line(&gc_of(doc, target), line) {
+        Some(new) => doc.set_raw(target, "GC", &[text::escape(&new, false)]),
+        None => Ok(()),
     }
-    let new = if old.trim().is_empty() {
-        line
+}
+
+/// The text `old` with `line` kept in it, `None` when it has that line
+/// already (see [`append_line`]).
+fn with_line(old: &str, line: &str) -> Option<String> {
+    if old.lines().any(|l| l == line) {
+        return None;
+    }
+    Some(if old.trim().is_empty() {
+        line.to_string()
     } else if old
         .lines()
         .last()
@@ -204,8 +292,7 @@ pub fn keep_as_written(
         format!("{}\n{line}", old.trim_end())
     } else {
         format!("{}\n\n{line}", old.trim_end())
-    };
-    doc.set_raw(target, "GC", &[text::escape(&new, false)])
+    })
 }
 
 /// The nearest node at or above `n` holding game information, or the root.
@@ -256,6 +343,8 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         doc,
         changes: Vec::new(),
         unmade: false,
+        gc: None,
+        no_gc: std::collections::HashSet::new(),
     };
     for gi in 0..f.doc.game_count() {
         let go = game_type(f.doc, gi) == 1;
@@ -278,9 +367,13 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         // moves on the board).
         let (size, arena) = (size_of(f.doc), f.doc.node_capacity());
         let (rules, mut nodes) = not_plain(f.doc, gi, size);
+        let mut above = gc::InfoAbove::new(root);
+        f.gc = Some(std::collections::HashMap::new());
         for n in rules {
-            structure::node_rules(&mut f, n);
+            structure::node_rules(&mut f, n, &mut above);
+            above.settle(f.doc, n);
         }
+        f.write_all_gc();
         // The rules only move properties between nodes that are not plain
         // moves, or split a node (a new node): walk again in that case.
         let size = if (size_of(f.doc), f.doc.node_capacity()) == (size, arena) {

@@ -71,7 +71,7 @@ fn undo_variations(f: &mut Fixer<'_>, gi: usize, p: NodeId, size: BoardSize) {
     let node = doc.node(p);
     let Some(parent) = node.parent() else { return };
     // The move node must be the only child of its parent.
-    if parent.child_count() != 1 {
+    if !node.is_only_child() {
         return;
     }
     let Some(point) = ["B", "W"].iter().find_map(|id| {
@@ -135,7 +135,9 @@ fn undo_variations(f: &mut Fixer<'_>, gi: usize, p: NodeId, size: BoardSize) {
 }
 /// Placement rules: root properties, second game-info nodes, annotations,
 /// `B`+`W` and move+setup nodes split.
-pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
+/// `above` knows the game-info nodes above `n` (its rules ran for every
+/// node before `n`), and wordings are kept in `GC` drafts (see `gc`).
+pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove) {
     let node = f.doc.node(n);
     let is_root = node.parent().is_none();
     // Root properties outside the root.
@@ -145,16 +147,40 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::Root))
             .map(|p| (p.ident().to_string(), p.span()))
             .collect();
+        // An identifier given again is gone after its first occurrence:
+        // what is left to do is its note (a node of a million occurrences
+        // is not looked through for each).
+        let mut gone = std::collections::HashSet::new();
         for (id, span) in misplaced {
-            let text = prop_text(f.doc, n, &id);
-            if f.doc
-                .node(n)
-                .get(&id)
-                .is_some_and(|p| p.value_type().is_text())
+            let again = !gone.insert(id.clone());
+            let text = if again {
+                String::new()
+            } else {
+                prop_text(f.doc, n, &id)
+            };
+            if !again
+                && f.doc
+                    .node(n)
+                    .get(&id)
+                    .is_some_and(|p| p.value_type().is_text())
+                && !text.trim().is_empty()
             {
-                f.keep(n, &id, &text, None);
+                let target = above.target(f.doc, n);
+                let root = above.root();
+                let gains = target == root && !above.root_has_info() && !f.no_gc.contains(&root);
+                f.keep_in(target, &id, &text);
+                if gains {
+                    // The root holds game information from now on, if the
+                    // wording could be written: at once, to know.
+                    f.write_gc(root);
+                    if f.doc.node(root).has("GC") {
+                        above.root_gained();
+                    }
+                }
             }
-            f.doc.remove_property(n, &id);
+            if !again {
+                f.doc.remove_property(n, &id);
+            }
             f.note_value(
                 Code::RootPropertyOutsideRoot,
                 span,
@@ -164,7 +190,9 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             );
         }
     }
-    // Game info below a game-info node: up into it, or into its GC.
+    // Game info below a game-info node: up into it, or into its GC (its
+    // own GC, kept above, is among them).
+    f.write_gc(n);
     let node = f.doc.node(n);
     let gi_here: Vec<(String, Span)> = node
         .props()
@@ -172,29 +200,38 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
         .map(|p| (p.ident().to_string(), p.span()))
         .collect();
     if !gi_here.is_empty() {
-        let mut up = node.parent();
-        let mut first_gi = None;
-        while let Some(a) = up {
-            if a.props()
-                .any(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
-            {
-                first_gi = Some(a.id());
-            }
-            up = a.parent();
-        }
+        // The topmost game-info node above.
+        let first_gi = above.topmost_above(f.doc, n);
         if let Some(target) = first_gi {
+            // As above: an identifier given again was moved or removed with
+            // its first occurrence, and the target has it since.
+            let mut done = std::collections::HashSet::new();
             for (id, span) in gi_here {
-                if !f.doc.node(target).has(&id) {
+                let again = !done.insert(id.clone());
+                let there = if again {
+                    true
+                } else if id == "GC" {
+                    f.has_gc(target)
+                } else {
+                    above.target_has(f.doc, target, &id)
+                };
+                if !there {
                     f.doc.move_property(n, target, &id);
+                    above.now_present(target, &id);
                     f.note(
                         Code::SecondGameInfo,
                         span,
                         format!("{id} moved to the game-info node above"),
                     );
                 } else {
-                    let text = prop_text(f.doc, n, &id);
-                    f.doc.remove_property(n, &id);
-                    let _ = keep_as_written(f.doc, target, &id, &text);
+                    let text = if again {
+                        String::new()
+                    } else {
+                        let text = prop_text(f.doc, n, &id);
+                        f.doc.remove_property(n, &id);
+                        text
+                    };
+                    f.keep_line(target, as_written(&id, &text));
                     f.note_value(
                         Code::SecondGameInfo,
                         span,
@@ -230,12 +267,16 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
             .map(|p| (p.ident().to_string(), p.span()))
             .collect();
         let mut kept: Option<String> = None;
+        // Removed with its first occurrence (each later one only noted).
+        let mut removed = std::collections::HashSet::new();
         for (id, span) in present {
             match &kept {
                 None => kept = Some(id),
                 Some(k) if *k == id => {}
                 Some(k) => {
-                    f.doc.remove_property(n, &id);
+                    if removed.insert(id.clone()) {
+                        f.doc.remove_property(n, &id);
+                    }
                     let code = if group[0] == "BM" {
                         Code::ExclusiveMoveAnnotations
                     } else {
@@ -289,21 +330,23 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
 /// the node could be split.
 fn split_off(f: &mut Fixer<'_>, n: NodeId, also: impl Fn(&sgf_core::Prop<'_>) -> bool) -> bool {
     let mut movers: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in f.doc.node(n).props() {
         let stays = matches!(
             p.info().map(|i| i.kind),
             Some(PropKind::Root | PropKind::GameInfo | PropKind::Setup)
         );
-        if !stays && also(&p) && !movers.iter().any(|m| m == p.ident()) {
+        if !stays && also(&p) && seen.insert(p.ident()) {
             movers.push(p.ident().to_string());
         }
     }
     let Ok(below) = f.doc.split_below(n) else {
         return false;
     };
-    for id in movers {
-        f.doc.move_property(n, below, &id);
-    }
+    // All at once: one identifier at a time rewrote the node's list for
+    // each (a node of thousands of identifiers).
+    let movers: Vec<&str> = movers.iter().map(String::as_str).collect();
+    f.doc.move_properties(n, below, &movers);
     true
 }
 

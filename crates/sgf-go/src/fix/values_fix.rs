@@ -375,10 +375,11 @@ pub(super) fn legacy(
             .filter_map(|v| v.composed().map(|(a, b)| (a.into_owned(), b.into_owned())))
             .collect();
         // L[aa][bb] labels its points A, B, C… in order (the FF[1] meaning).
+        let mut labelled: std::collections::HashSet<String> =
+            labels.iter().map(|(a, _)| a.clone()).collect();
         for (i, p) in pts.iter().enumerate() {
-            let name = label_name(i);
-            if !labels.iter().any(|(a, _)| *a == p.to_string()) {
-                labels.push((p.to_string(), name));
+            if labelled.insert(p.to_string()) {
+                labels.push((p.to_string(), label_name(i)));
             }
         }
         let pairs: Vec<(&str, &str)> = labels
@@ -404,14 +405,17 @@ pub(super) fn legacy(
         let span = node.get("M").map(|p| p.span()).unwrap_or_default();
         let mut ma = coords::points_of(&node, "MA", size);
         let mut tr = coords::points_of(&node, "TR", size);
+        // What each list holds, looked up in constant time.
+        let mut in_ma: std::collections::HashSet<Point> = ma.iter().copied().collect();
+        let mut in_tr: std::collections::HashSet<Point> = tr.iter().copied().collect();
         let (mut to_ma, mut to_tr) = (0, 0);
-        for p in coords::points_of(&node, "M", size) {
-            let (list, count) = if board.get(p) == Stone::Empty {
-                (&mut ma, &mut to_ma)
+        for p in coords::each_point(&node, "M", size) {
+            let (list, set, count) = if board.get(p) == Stone::Empty {
+                (&mut ma, &mut in_ma, &mut to_ma)
             } else {
-                (&mut tr, &mut to_tr)
+                (&mut tr, &mut in_tr, &mut to_tr)
             };
-            if !list.contains(&p) {
+            if set.insert(p) {
                 list.push(p);
             }
             *count += 1;
