@@ -6,6 +6,9 @@
 //! Fixtures whose name starts with `variation_level` are repaired with
 //! `RepairOptions::variation_level` on.
 
+#[path = "../../../testsupport/text_survival.rs"]
+mod text_survival;
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -352,4 +355,100 @@ fn a_repair_the_charset_cannot_hold_is_made_in_utf8_or_not_at_all() {
     let node = doc.game(0).unwrap().nodes().nth(1).unwrap();
     assert_eq!(node.values("C").count(), 2);
     assert_eq!(doc.game(0).unwrap().charset(), "Shift_JIS");
+}
+
+/// Asserts that repairing `input` loses no text (the oracle of the corpus
+/// test) and that a second repair changes nothing; returns the output.
+fn fix_keeps_everything(input: &[u8]) -> String {
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once).into_owned();
+    let lost = text_survival::lost(&parse(input).document, &parse(&once).document);
+    assert!(
+        lost.is_empty(),
+        "{:?} → {text}: lost {lost:?}",
+        String::from_utf8_lossy(input)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&fix(&once)),
+        text,
+        "fix is not idempotent on {:?}",
+        String::from_utf8_lossy(input)
+    );
+    // `fmt` (the dialects normalised) loses nothing either.
+    let f = fmt(input);
+    let lost = text_survival::lost(&parse(input).document, &parse(&f).document);
+    assert!(
+        lost.is_empty(),
+        "fmt of {:?} → {}: lost {lost:?}",
+        String::from_utf8_lossy(input),
+        String::from_utf8_lossy(&f)
+    );
+    assert_eq!(fmt(&f), f);
+    text
+}
+
+/// Review: a `GC` given twice in a second game-info node was moved up, and
+/// the repair that kept "the wording" of the second occurrence then
+/// replaced every `GC` value by an empty line (`GC[a]GC[b]`: b lost;
+/// `GC[]GC[text]`: everything lost). Every place that joins, moves or
+/// deletes text keeps all of it.
+#[test]
+fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
+    let cases: &[(&str, &[&str])] = &[
+        // Repeated properties in a second game-info node, moved up.
+        (
+            "(;PB[x];GC[Important words]GC[more words])",
+            &["Important words", "more words"],
+        ),
+        ("(;PB[x];GC[]GC[text])", &["text"]),
+        ("(;PB[x];GC[a][b])", &["a", "b"]),
+        // Kept in GC beside a GC already there.
+        ("(;PB[x]GC[one];GC[a][b])", &["one", "a", "b"]),
+        (
+            "(;PB[x]GC[one]GC[two];PB[y]PB[z])",
+            &["one", "two", "y", "z"],
+        ),
+        ("(;PB[x];PB[y]PB[z])", &["y", "z"]),
+        // Extra values of game information deleted.
+        ("(;KM[6.5][7.5 nice])", &["7.5 nice"]),
+        ("(;KM[6,5][7])", &["6,5", "KM as written: 7"]),
+        ("(;HA[1][hello])", &["hello"]),
+        // Annotations deleted or corrected: their words are kept.
+        ("(;GM[1];KO[6.5 komi])", &["6.5 komi"]),
+        ("(;GM[1];B[aa]BM[very bad])", &["very bad"]),
+        ("(;GM[1];B[aa]BM[bad]DO[doubtful])", &["bad", "doubtful"]),
+        ("(;GM[1];C[x]TE[great])", &["great"]),
+        // Root properties outside the root: a different value is kept.
+        ("(;GM[1]SZ[19];SZ[9]C[c])", &["SZ as written: 9"]),
+        ("(;GM[2]SZ[0])", &["SZ as written: 0"]),
+        ("(;GM[Go])", &["GM as written: Go"]),
+        // Labels deleted.
+        ("(;GM[1];B[aa]LB[aa:1][aa:two])", &["aa:two"]),
+        ("(;GM[1];B[aa]LB[hello])", &["hello"]),
+        // The dialects read the first value: the others are kept.
+        ("(;TE[x]TE[y]RD[2020-01-01]KO[6.5])", &["x", "y"]),
+        ("(;RD[2020-01-01]RD[next day]KO[6.5];B[aa])", &["next day"]),
+        ("(;KO[6.5][seven]TE[cup];B[aa])", &["seven"]),
+        (
+            "(;LT[1 hour][2 hours]LC[3][4]TE[cup];B[aa])",
+            &["2 hours", "LC as written: 4"],
+        ),
+        ("(;GM[1]AP[foxwq]KM[375][x];B[aa])", &["KM as written: x"]),
+        (
+            "(;RE[黒中押し勝ち][extra words]TE[cup];B[aa])",
+            &["extra words"],
+        ),
+    ];
+    for (input, words) in cases {
+        let text = fix_keeps_everything(input.as_bytes());
+        for w in *words {
+            assert!(text.contains(w), "{input} → {text}: {w:?} missing");
+        }
+        // And once only.
+        for w in *words {
+            if w.contains("as written") {
+                assert_eq!(text.matches(w).count(), 1, "{input} → {text}: {w:?} twice");
+            }
+        }
+    }
 }

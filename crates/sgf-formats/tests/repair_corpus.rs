@@ -6,60 +6,12 @@
 //! idempotent, byte for byte. The counts are printed for the record.
 
 mod common;
+#[path = "../../../testsupport/text_survival.rs"]
+mod text_survival;
 
-use sgf_core::{Document, PropKind, ValueType, WriteOptions, parse, to_canonical_bytes};
+use sgf_core::{WriteOptions, parse, to_canonical_bytes};
 use sgf_formats::repair::{self, RepairOptions};
-use unicode_normalization::UnicodeNormalization;
-
-fn norm(s: &str) -> String {
-    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed.nfkc().collect::<String>().to_lowercase()
-}
-
-/// The values that must survive, as (property, normalised text).
-fn kept_values(doc: &Document) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (_, n) in doc.all_nodes() {
-        for p in doc.node(n).props() {
-            // The canonical form is UTF-8 by definition.
-            if p.ident() == "CA" {
-                continue;
-            }
-            let info = p.info();
-            let keep = match info {
-                None => true,
-                Some(i) => {
-                    matches!(i.value, ValueType::Text | ValueType::SimpleText)
-                        || i.kind == PropKind::GameInfo
-                }
-            };
-            if !keep {
-                continue;
-            }
-            for v in p.values() {
-                let t = norm(&v.decoded());
-                if !t.is_empty() {
-                    out.push((p.ident().to_string(), t));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Every value of the output, normalised, in one string.
-fn all_text(doc: &Document) -> String {
-    let mut s = String::new();
-    for (_, n) in doc.all_nodes() {
-        for p in doc.node(n).props() {
-            for v in p.values() {
-                s.push_str(&norm(&v.decoded()));
-                s.push('\u{1}');
-            }
-        }
-    }
-    s
-}
+use text_survival::{all_text, kept_values};
 
 fn fix(bytes: &[u8]) -> Vec<u8> {
     let mut doc = parse(bytes).document;

@@ -28,6 +28,7 @@ pub(super) fn fix_fox(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Norm
         let old = text(doc, root, "KM").unwrap_or_default();
         let span = span_of(doc, root, "KM");
         keep(doc, root, "KM", &old, ch);
+        keep_extra_values(doc, root, "KM", false, ch);
         match doc.set_text(root, "KM", &km) {
             Ok(()) => ch.changed(
                 span,

@@ -495,6 +495,45 @@ fn keep(doc: &mut Document, root: NodeId, ident: &str, value: &str, ch: &mut Nor
     }
 }
 
+/// The values of `ident` in `node`, decoded and trimmed, one list per
+/// occurrence of the property (`TE[a][b]TE[c]`: `[[a, b], [c]]`).
+fn occurrences(doc: &Document, node: NodeId, ident: &str) -> Vec<Vec<String>> {
+    doc.node(node)
+        .props()
+        .filter(|p| p.ident() == ident)
+        .map(|p| p.values().map(|v| v.decoded().trim().to_string()).collect())
+        .collect()
+}
+
+/// Keeps in `GC` the wording of the values of `ident` that a rewrite
+/// reading only the first one would drop: every value but the first
+/// (`RD[2020-01-01][2020-01-02]`), or with `whole_first`, the values of
+/// every occurrence but the first (a rename keeps the first occurrence
+/// with all its values).
+fn keep_extra_values(
+    doc: &mut Document,
+    node: NodeId,
+    ident: &str,
+    whole_first: bool,
+    ch: &mut Normalised,
+) {
+    let occ = occurrences(doc, node, ident);
+    let skip = if whole_first {
+        occ.first().map_or(0, Vec::len)
+    } else {
+        1
+    };
+    let extra: Vec<String> = occ
+        .into_iter()
+        .flatten()
+        .skip(skip)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !extra.is_empty() {
+        keep(doc, node, ident, &extra.join(", "), ch);
+    }
+}
+
 fn span_of(doc: &Document, node: NodeId, ident: &str) -> Span {
     doc.node(node)
         .get(ident)
@@ -524,7 +563,9 @@ fn replace(
             // The same text under another name is renamed, its bytes kept:
             // text the charset cannot take back (U+FFFD) survives, and
             // writing the result again changes nothing.
-            let done = if v == old && from != to {
+            let rename = v == old && from != to;
+            keep_extra_values(doc, root, from, rename, ch);
+            let done = if rename {
                 doc.rename_property(root, from, to).map(|_| ())
             } else {
                 doc.replace_property(root, from, to, &[raw])
@@ -539,6 +580,7 @@ fn replace(
         }
         _ => {
             keep(doc, root, from, old, ch);
+            keep_extra_values(doc, root, from, false, ch);
             doc.remove_property(root, from);
             None
         }

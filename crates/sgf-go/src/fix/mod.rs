@@ -150,6 +150,43 @@ impl Fixer<'_> {
         }
         let _ = keep_as_written(self.doc, n, ident, old);
     }
+
+    /// Keeps the wording of a value of a type that holds no text (a
+    /// number, a Double, an annotation) about to be rewritten or deleted,
+    /// when it holds words: `BM[very bad]`, `MN[ten]`, `KO[6.5 komi]` say
+    /// more than the value the repair leaves.
+    fn keep_words(&mut self, n: NodeId, ident: &str, old: &str, new: Option<&str>) {
+        if worded(old) {
+            self.keep(n, ident, old, new);
+        }
+    }
+}
+
+/// Whether a value holds words (a letter of any script), not only digits,
+/// signs and punctuation.
+pub(crate) fn worded(s: &str) -> bool {
+    s.chars().any(char::is_alphabetic)
+}
+
+/// The wording of every value of property `ident` of node `n`, in order,
+/// for `GC` (see [`keep_as_written`]): the values that are not blank,
+/// decoded and trimmed, joined with a line break (Text) or `, ` (other
+/// types, as the repair joins SimpleText values).
+pub fn wording(doc: &Document, n: NodeId, ident: &str) -> String {
+    let node = doc.node(n);
+    let sep = if node
+        .get(ident)
+        .is_some_and(|p| p.value_type() == ValueType::Text)
+    {
+        "\n"
+    } else {
+        ", "
+    };
+    node.values(ident)
+        .map(|v| v.decoded().trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// Whether two texts say the same, but for case, full-width forms and
@@ -184,18 +221,35 @@ pub fn keep_as_written(
     ident: &str,
     text: &str,
 ) -> Result<(), EditError> {
+    let text = text.trim();
+    if text.is_empty() {
+        // Nothing to keep (and an empty line would say nothing).
+        return Ok(());
+    }
     let target = info_node_above(doc, n);
-    let line = format!("{ident} as written: {}", text.trim());
+    let line = format!("{ident} as written: {text}");
+    // Every value of every `GC` of the node (`GC[a]GC[b]`, `GC[][b]`): the
+    // new `GC` replaces them all, so all of them go into it.
     let old = doc
         .node(target)
-        .value("GC")
+        .values("GC")
         .map(|v| v.decoded().into_owned())
-        .unwrap_or_default();
-    if old.lines().any(|l| l == line) {
+        .filter(|t| !t.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let has_line = |gc: &str| {
+        gc == line
+            || gc.starts_with(&format!("{line}\n"))
+            || gc.ends_with(&format!("\n{line}"))
+            || gc.contains(&format!("\n{line}\n"))
+    };
+    if has_line(&old) && doc.node(target).values("GC").count() == 1 {
         return Ok(());
     }
     let new = if old.trim().is_empty() {
         line
+    } else if has_line(&old) {
+        old
     } else if old
         .lines()
         .last()

@@ -140,19 +140,23 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
     let is_root = node.parent().is_none();
     // Root properties outside the root.
     if !is_root {
-        let misplaced: Vec<(String, Span)> = node
-            .props()
-            .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::Root))
-            .map(|p| (p.ident().to_string(), p.span()))
-            .collect();
+        let mut misplaced: Vec<(String, Span)> = Vec::new();
+        for p in node.props() {
+            if p.info().is_some_and(|i| i.kind == PropKind::Root)
+                && !misplaced.iter().any(|(id, _)| id == p.ident())
+            {
+                misplaced.push((p.ident().to_string(), p.span()));
+            }
+        }
+        let root = f.doc.root_of(n);
         for (id, span) in misplaced {
             let text = prop_text(f.doc, n, &id);
-            if f.doc
-                .node(n)
-                .get(&id)
-                .is_some_and(|p| p.value_type().is_text())
-            {
-                f.keep(n, &id, &text, None);
+            // A value the root does not hold is kept in GC (`SZ[9]` below
+            // a root of `SZ[19]`); `FF` and `CA` describe the file, which
+            // the canonical form writes anew.
+            let said = wording(f.doc, n, &id);
+            if !matches!(id.as_str(), "FF" | "CA") && said != wording(f.doc, root, &id) {
+                f.keep(n, &id, &said, None);
             }
             f.doc.remove_property(n, &id);
             f.note_value(
@@ -166,11 +170,16 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
     }
     // Game info below a game-info node: up into it, or into its GC.
     let node = f.doc.node(n);
-    let gi_here: Vec<(String, Span)> = node
-        .props()
-        .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
-        .map(|p| (p.ident().to_string(), p.span()))
-        .collect();
+    let mut gi_here: Vec<(String, Span)> = Vec::new();
+    for p in node.props() {
+        // A property given twice (`GC[a]GC[b]`) is moved or kept once,
+        // every occurrence with it.
+        if p.info().is_some_and(|i| i.kind == PropKind::GameInfo)
+            && !gi_here.iter().any(|(id, _)| id == p.ident())
+        {
+            gi_here.push((p.ident().to_string(), p.span()));
+        }
+    }
     if !gi_here.is_empty() {
         let mut up = node.parent();
         let mut first_gi = None;
@@ -193,8 +202,9 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
                     );
                 } else {
                     let text = prop_text(f.doc, n, &id);
+                    let said = wording(f.doc, n, &id);
                     f.doc.remove_property(n, &id);
-                    let _ = keep_as_written(f.doc, target, &id, &text);
+                    let _ = keep_as_written(f.doc, target, &id, &said);
                     f.note_value(
                         Code::SecondGameInfo,
                         span,
@@ -211,6 +221,8 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
     let node = f.doc.node(n);
     if node.has("TE") && node.has("BM") {
         let span = node.get("BM").map(|p| p.span()).unwrap_or_default();
+        keep_annotation(f, n, "TE");
+        keep_annotation(f, n, "BM");
         f.doc.remove_property(n, "TE");
         f.doc.remove_property(n, "BM");
         if !f.doc.node(n).has("IT") && !f.doc.node(n).has("DO") {
@@ -235,6 +247,7 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId) {
                 None => kept = Some(id),
                 Some(k) if *k == id => {}
                 Some(k) => {
+                    keep_annotation(f, n, &id);
                     f.doc.remove_property(n, &id);
                     let code = if group[0] == "BM" {
                         Code::ExclusiveMoveAnnotations
@@ -350,6 +363,7 @@ pub(super) fn annotations_without_move(f: &mut Fixer<'_>, n: NodeId) {
     }
     for id in ["KO", "BM", "DO", "IT", "TE"] {
         if let Some(span) = f.doc.node(n).get(id).map(|p| p.span()) {
+            keep_annotation(f, n, id);
             f.doc.remove_property(n, id);
             f.note(
                 Code::AnnotationWithoutMove,
@@ -357,5 +371,26 @@ pub(super) fn annotations_without_move(f: &mut Fixer<'_>, n: NodeId) {
                 format!("{id} without a move deleted"),
             );
         }
+    }
+}
+
+/// Keeps the wording of an annotation about to be deleted when its value
+/// says more than the annotation: a value of `KO`, `DO` or `IT` (which take
+/// none: `KO[6.5]` is a komi), or a `BM`, `TE`, `DM`… whose value is not
+/// `1` or `2` (`BM[very bad]`).
+pub(super) fn keep_annotation(f: &mut Fixer<'_>, n: NodeId, ident: &str) {
+    let node = f.doc.node(n);
+    let takes_none = node
+        .get(ident)
+        .is_some_and(|p| p.value_type() == ValueType::None);
+    let said: Vec<String> = node
+        .values(ident)
+        .map(|v| v.decoded().trim().to_string())
+        .filter(|t| {
+            !t.is_empty() && (takes_none || sgf_core::value::parse_double(t.as_bytes()).is_none())
+        })
+        .collect();
+    if !said.is_empty() {
+        f.keep(n, ident, &said.join(", "), None);
     }
 }
