@@ -452,3 +452,33 @@ fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
         }
     }
 }
+
+/// Review: Fox's `TC[3]TT[\30]` got `TT[30]` from the first repair and
+/// `OT[3x30 byo-yomi]` only from the second: the dialect read the numbers
+/// from the raw bytes (`\30` is no number), the canonical writer then
+/// dropped the needless escape. The dialects read values as the output
+/// writes them, so every repair reaches its fixed point in one run.
+#[test]
+fn fox_time_and_komi_are_normalised_in_one_run() {
+    for input in [
+        &b"(;GM[1]FF[4]SZ[19]TC[3]TT[\\30]AP[foxwq])"[..],
+        b"(;GM[1]FF[4]SZ[1\\9]TC[\\3]TT[30]AP[foxwq])",
+    ] {
+        let text = fix_keeps_everything(input);
+        assert!(text.contains("OT[3x30 byo-yomi]"), "{text}");
+        let f = fmt(input);
+        assert!(String::from_utf8_lossy(&f).contains("OT[3x30 byo-yomi]"));
+    }
+    // fmt normalises only the dialects: an escaped scaled komi is read
+    // as the output writes it, and scaled at once.
+    let input = b"(;GM[1]FF[4]SZ[19]KM[\\375]RU[Chinese]AP[foxwq];B[pd])";
+    let f = fmt(input);
+    assert!(
+        String::from_utf8_lossy(&f).contains("KM[7.5]"),
+        "{}",
+        String::from_utf8_lossy(&f)
+    );
+    assert_eq!(fmt(&f), f);
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("KM[7.5]"), "{text}");
+}

@@ -119,7 +119,7 @@ fn is_ff4_result(s: &str) -> bool {
 fn board_size(doc: &Document, root: NodeId) -> u8 {
     doc.node(root)
         .value("SZ")
-        .and_then(|v| v.number())
+        .and_then(|v| value::parse_number(v.decoded().as_bytes()))
         .and_then(|n| u8::try_from(n).ok())
         .filter(|n| (1..=52).contains(n))
         .unwrap_or(19)
@@ -164,7 +164,7 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
     }
     if is_fox(doc, rid) {
         let mut d = Vec::new();
-        if let Some(k) = root.value("KM").and_then(|v| v.real())
+        if let Some(k) = real_of(doc, rid, "KM")
             && k.fract() == 0.0
             && k.abs() > 20.0
         {
@@ -532,6 +532,22 @@ fn keep_extra_values(
     if !extra.is_empty() {
         keep(doc, node, ident, &extra.join(", "), ch);
     }
+}
+
+/// A property's first value as a Number, read as the canonical form
+/// writes it (escapes resolved: `TT[\30]` is 30), so that what is read
+/// here is what a second run reads.
+fn number_of(doc: &Document, node: NodeId, ident: &str) -> Option<i64> {
+    doc.node(node)
+        .value(ident)
+        .and_then(|v| value::parse_number(v.decoded().as_bytes()))
+}
+
+/// A property's first value as a Real, read as [`number_of`] reads.
+fn real_of(doc: &Document, node: NodeId, ident: &str) -> Option<f64> {
+    doc.node(node)
+        .value(ident)
+        .and_then(|v| value::parse_real(v.decoded().as_bytes()))
 }
 
 fn span_of(doc: &Document, node: NodeId, ident: &str) -> Span {
