@@ -179,6 +179,8 @@ codes! {
     MixedCharsets = ("C007", "mixed-charsets", Info, "charset", "(;CA[UTF-8])(;CA[GB2312])", "each game is read in its own charset");
     /// A `CA` property outside a root node, or several values.
     MisplacedCharset = ("C008", "misplaced-charset", Warning, "charset", "(;GM[1];CA[UTF-8])", "ignored for decoding");
+    /// `CA` names a charset that cannot be decoded (`ISO-2022-KR`, `HZ-GB-2312`, `ISO-2022-CN`); an error when the text uses its shifts (ESC, SO, SI; `~{` in HZ).
+    UndecodableCharset = ("C009", "undecodable-charset", Warning, "charset", "(;CA[ISO-2022-KR]PB[Lee Sedol])", "without the charset's shifts the text is read by detection (ASCII, UTF-8…); with them its bytes are kept as they are and fmt, convert and check --fix refuse to write the file");
 
     // ---- ff4: placement of properties, the rules of SGF FF[4] ----
     /// A root property (`FF`, `GM`, `SZ`, `CA`, `ST`, `AP`) outside the root node.

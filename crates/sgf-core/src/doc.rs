@@ -152,6 +152,9 @@ pub(crate) struct GameData {
     pub start: u32,
     /// Values are read charset-aware (unescaped double-byte trail bytes).
     pub dbcs: Option<Dbcs>,
+    /// `CA` names a charset that cannot be decoded and the text uses it
+    /// (see [`Game::is_undecodable`]).
+    pub undecodable: bool,
 }
 
 /// A parsed SGF collection.
@@ -228,6 +231,7 @@ impl Document {
             source: CharsetSource::Default,
             start: 0,
             dbcs: None,
+            undecodable: false,
         });
         d.edited = true;
         d
@@ -308,6 +312,14 @@ impl Document {
         }
         let root = self.root_of(node);
         self.games.iter().position(|g| g.root == root.0)
+    }
+
+    /// The first game whose text cannot be decoded
+    /// ([`Game::is_undecodable`]): when there is one, the document cannot
+    /// be written in the canonical UTF-8 form (`fmt`, `convert`,
+    /// `check --fix`) without loss, and writers refuse it.
+    pub fn undecodable_game(&self) -> Option<usize> {
+        self.games.iter().position(|g| g.undecodable)
     }
 
     /// Number of game trees.
@@ -637,6 +649,17 @@ impl<'d> Game<'d> {
     /// Where the charset came from.
     pub fn charset_source(&self) -> CharsetSource {
         self.doc.games[self.index].source
+    }
+    /// Whether the game's text is in a charset that cannot be decoded:
+    /// its `CA` names one (`ISO-2022-KR`, `HZ-GB-2312`, `ISO-2022-CN`…,
+    /// see [`crate::charset::is_undecodable_label`]) and its bytes use
+    /// that charset's shifts. Its values are shown as their bytes are
+    /// (ISO-8859-1 for 7-bit text), which is not what they mean: the game
+    /// cannot be written in another charset, such as the canonical UTF-8
+    /// form, without loss. Writers refuse it ([`Document::undecodable_game`]);
+    /// the lossless writer keeps its bytes. The reader reports it (`C009`).
+    pub fn is_undecodable(&self) -> bool {
+        self.doc.games[self.index].undecodable
     }
     /// The nodes in file order.
     pub fn nodes(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {

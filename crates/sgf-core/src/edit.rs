@@ -984,6 +984,7 @@ impl Document {
                         source: crate::charset::CharsetSource::Default,
                         start: 0,
                         dbcs: None,
+                        undecodable: false,
                     });
                     self.uniform = match self.uniform {
                         Some(e) if e == UTF_8 => Some(UTF_8),

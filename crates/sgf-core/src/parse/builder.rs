@@ -569,6 +569,7 @@ impl<'a> Builder<'a> {
                 source: CharsetSource::Default,
                 start: self.game_start,
                 dbcs: self.dbcs,
+                undecodable: false,
             });
         } else {
             // Link after the parent's last child: the frame below knows it
