@@ -27,6 +27,100 @@ pub use sgf_go::fix::{Change, RepairOptions};
 
 use crate::dialect;
 
+/// Why a repaired (or canonical) form is not written: writing it would
+/// lose what the input holds. `check --fix` reports it as an error and
+/// leaves the file as it is; `fmt` and `convert` refuse likewise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The input holds no game tree (notes, a web page, a binary saved
+    /// under an `.sgf` name): its repaired form would be empty.
+    NoGameTree,
+    /// The output, read again, holds fewer game trees than the input.
+    GamesLost {
+        /// Game trees read from the input.
+        read: usize,
+        /// Game trees in the output.
+        written: usize,
+    },
+    /// A game's text is in a charset that cannot be decoded (see
+    /// [`sgf_core::Game::is_undecodable`]): written in UTF-8 it would be
+    /// other text.
+    Undecodable {
+        /// The game (from 0).
+        game: usize,
+        /// The charset its `CA` names.
+        charset: String,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoGameTree => f.write_str(
+                "no SGF game tree in the input: not written (its repaired form would be empty)",
+            ),
+            Refusal::GamesLost { read, written } => write!(
+                f,
+                "the repaired form holds {written} game tree(s) of the {read} read: not written"
+            ),
+            Refusal::Undecodable { game, charset } => write!(
+                f,
+                "game {} is in {charset}, a charset Qipu cannot decode: not written (its text would change)",
+                game + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Whether `doc` can be written in the canonical UTF-8 form (what
+/// `check --fix`, `fmt` and `convert` write) without losing what it
+/// holds: it has a game tree, and every game's text can be decoded
+/// ([`sgf_core::Document::undecodable_game`]).
+///
+/// ```
+/// use sgf_formats::repair::{Refusal, writable};
+/// let doc = sgf_core::parse(b"just notes").document;
+/// assert_eq!(writable(&doc), Err(Refusal::NoGameTree));
+/// let doc = sgf_core::parse(b"(;CA[ISO-2022-KR]PB[\x1b$)C\x0e@L\x0f])").document;
+/// assert!(matches!(writable(&doc), Err(Refusal::Undecodable { game: 0, .. })));
+/// assert_eq!(writable(&sgf_core::parse(b"(;CA[ISO-2022-KR]PB[Lee])").document), Ok(()));
+/// ```
+///
+/// # Errors
+/// What would be lost, as a [`Refusal`].
+pub fn writable(doc: &Document) -> Result<(), Refusal> {
+    if doc.game_count() == 0 {
+        return Err(Refusal::NoGameTree);
+    }
+    if let Some(game) = doc.undecodable_game() {
+        let charset = doc
+            .game(game)
+            .and_then(|g| g.root().value("CA").map(|v| v.decoded().trim().to_string()))
+            .unwrap_or_default();
+        return Err(Refusal::Undecodable { game, charset });
+    }
+    Ok(())
+}
+
+/// The guard of every repair that replaces a file: its output, read
+/// again (`output`), holds no fewer game trees than the `read` of the input.
+///
+/// # Errors
+/// [`Refusal::NoGameTree`] or [`Refusal::GamesLost`].
+pub fn check_written(read: usize, output: &Document) -> Result<(), Refusal> {
+    let written = output.game_count();
+    if read == 0 {
+        return Err(Refusal::NoGameTree);
+    }
+    if written < read {
+        return Err(Refusal::GamesLost { read, written });
+    }
+    Ok(())
+}
+
 /// A repaired document written out.
 #[derive(Clone, Debug)]
 pub struct Repaired {
@@ -65,25 +159,34 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     changes
 }
 
-/// [`repair`], then the canonical form, read again for what is left.
+/// [`repair`], then the canonical form, read again for what is left:
+/// what `qipu check --fix` writes. Refused, with nothing done, when the
+/// document cannot be written without loss ([`writable`]), and when the
+/// output holds fewer game trees than the input ([`check_written`]).
+///
+/// # Errors
+/// The [`Refusal`]; `doc` is then not repaired when the input was refused.
 pub fn repair_to_canonical(
     doc: &mut Document,
     write: &WriteOptions,
     opts: &RepairOptions,
-) -> Repaired {
+) -> Result<Repaired, Refusal> {
+    writable(doc)?;
+    let read = doc.game_count();
     let mut opts = *opts;
     opts.utf8_output = true;
     let changes = repair(doc, &opts);
     let bytes = sgf_core::to_canonical_bytes(doc, write);
     let re = sgf_core::parse(&bytes);
+    check_written(read, &re.document)?;
     let mut remaining = re.diagnostics;
     remaining.extend(sgf_go::check::check(&re.document));
     remaining.sort_by_key(|d| (d.span.start, d.span.end));
-    Repaired {
+    Ok(Repaired {
         bytes,
         changes,
         remaining,
-    }
+    })
 }
 
 /// What `qipu fmt` and `qipu convert` do before writing the canonical

@@ -54,7 +54,8 @@ fn snapshot(bytes: &[u8], opts: &sgf_go::fix::RepairOptions) -> (String, Vec<Str
         );
     }
     let mut doc = p.document.clone();
-    let r = sgf_formats::repair::repair_to_canonical(&mut doc, &WriteOptions::default(), opts);
+    let r = sgf_formats::repair::repair_to_canonical(&mut doc, &WriteOptions::default(), opts)
+        .expect("a fixture is written");
     let (out, changes, remaining) = (r.bytes, r.changes, r.remaining);
     s.push_str("# changes\n");
     for c in &changes {
@@ -185,7 +186,8 @@ fn each_rule_has_its_code_and_line() {
     }
 }
 
-/// `qipu check --fix`: the repaired canonical bytes.
+/// `qipu check --fix`: the repaired canonical bytes (the input itself
+/// when the repair is refused: the file is left as it is).
 fn fix(bytes: &[u8]) -> Vec<u8> {
     let mut doc = parse(bytes).document;
     sgf_formats::repair::repair_to_canonical(
@@ -193,7 +195,7 @@ fn fix(bytes: &[u8]) -> Vec<u8> {
         &WriteOptions::default(),
         &sgf_formats::repair::RepairOptions::default(),
     )
-    .bytes
+    .map_or_else(|_| bytes.to_vec(), |r| r.bytes)
 }
 
 /// `qipu fmt`: the dialects normalised, the canonical bytes.
@@ -315,7 +317,8 @@ fn text_the_charset_cannot_write_is_repaired_in_utf8() {
         &mut doc,
         &WriteOptions::default(),
         &sgf_formats::repair::RepairOptions::default(),
-    );
+    )
+    .unwrap();
     let text = String::from_utf8(out.bytes.clone()).unwrap();
     assert!(text.contains("RU[Chinese, Chines"), "{text}");
     assert!(text.contains("CA[UTF-8]"), "{text}");
@@ -481,4 +484,65 @@ fn fox_time_and_komi_are_normalised_in_one_run() {
     assert_eq!(fmt(&f), f);
     let text = fix_keeps_everything(input);
     assert!(text.contains("KM[7.5]"), "{text}");
+}
+
+/// A `CA` whose charset cannot be decoded: text without its shifts is
+/// repaired and written exactly (no U+FFFD where the input had ASCII);
+/// text in its shifts is refused, the document left as it was.
+#[test]
+fn an_undecodable_charset_is_written_exactly_or_refused() {
+    let input = b"(;CA[ISO-2022-KR]GM[1]FF[4]SZ[19]PB[Lee Sedol]C[hello];B[pd];W[dd])";
+    let text = fix_keeps_everything(input);
+    assert!(!text.contains('\u{FFFD}'), "{text}");
+    assert!(text.contains("SZ[19]") && text.contains("PB[Lee Sedol]") && text.contains(";B[pd]"));
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(!f.contains('\u{FFFD}') && f.contains("C[hello]"), "{f}");
+
+    let input = b"(;CA[ISO-2022-KR]GM[1]SZ[19]PB[\x1b$)C\x0e@L<<59\x0f];B[pd])";
+    let mut doc = parse(&input[..]).document;
+    let r = sgf_formats::repair::repair_to_canonical(
+        &mut doc,
+        &WriteOptions::default(),
+        &sgf_formats::repair::RepairOptions::default(),
+    );
+    assert!(
+        matches!(&r, Err(sgf_formats::repair::Refusal::Undecodable { game: 0, charset }) if charset == "ISO-2022-KR"),
+        "{r:?}"
+    );
+    assert!(!doc.is_edited());
+    assert!(sgf_formats::repair::writable(&doc).is_err());
+}
+
+/// Review: `check --fix --in-place` of a file without a game tree (notes,
+/// a web page, a binary) cut it to 0 bytes. The repair refuses a document
+/// without a game tree, and an output with fewer game trees than the input.
+#[test]
+fn a_file_without_a_game_tree_is_not_repaired_into_nothing() {
+    use sgf_formats::repair::{Refusal, check_written, repair_to_canonical, writable};
+    for input in [
+        &b"just some notes\nabout go\n"[..],
+        b"<html><body>hi</body></html>",
+        b"\x00\x01\x02\xff\xfe binary",
+        b"",
+    ] {
+        let mut doc = parse(input).document;
+        assert_eq!(writable(&doc), Err(Refusal::NoGameTree));
+        let r = repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        );
+        assert_eq!(r.map(|r| r.bytes), Err(Refusal::NoGameTree));
+    }
+    let two = parse(b"(;GM[1])(;GM[1])").document;
+    let one = parse(b"(;GM[1])").document;
+    assert_eq!(check_written(2, &two), Ok(()));
+    assert_eq!(
+        check_written(2, &one),
+        Err(Refusal::GamesLost {
+            read: 2,
+            written: 1
+        })
+    );
+    assert_eq!(check_written(0, &one), Err(Refusal::NoGameTree));
 }

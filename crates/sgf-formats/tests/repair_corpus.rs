@@ -13,6 +13,7 @@ use sgf_core::{WriteOptions, parse, to_canonical_bytes};
 use sgf_formats::repair::{self, RepairOptions};
 use text_survival::{all_text, kept_values};
 
+/// `check --fix` (the input itself when it is refused: left as it is).
 fn fix(bytes: &[u8]) -> Vec<u8> {
     let mut doc = parse(bytes).document;
     repair::repair_to_canonical(
@@ -20,7 +21,7 @@ fn fix(bytes: &[u8]) -> Vec<u8> {
         &WriteOptions::default(),
         &RepairOptions::default(),
     )
-    .bytes
+    .map_or_else(|_| bytes.to_vec(), |r| r.bytes)
 }
 
 fn fmt(bytes: &[u8]) -> Vec<u8> {
