@@ -461,11 +461,13 @@ fn shown_of(
 
 /// Checks a record (or a part of one), repairing it first with `--fix`.
 /// `split` is the cut the record is a part of; `None` for a whole file.
+/// A repair the library refuses (no game tree, games lost, an undecodable
+/// charset) is an error: nothing is written.
 fn check_loaded(
     loaded: crate::input::Loaded,
     args: &Args,
     split: Option<&sgf_core::split::Split>,
-) -> PartResult {
+) -> Result<PartResult, String> {
     let whole = split.is_none();
     let holds = split.is_none_or(|s| s.holds_for(&loaded.parsed.document));
     if !args.fix {
@@ -484,7 +486,7 @@ fn check_loaded(
         } else {
             sgf_formats::dialect_counts(&doc)
         };
-        return PartResult {
+        return Ok(PartResult {
             dialects,
             holds,
             diagnostics,
@@ -492,11 +494,13 @@ fn check_loaded(
             changes: Vec::new(),
             output: None,
             facts,
-        };
+        });
     }
     // Repaired in place (the source, and so every span, stays as read);
     // what is reported is what is left in the output.
     let mut doc = loaded.parsed.document;
+    sgf_formats::repair::writable(&doc).map_err(|e| e.to_string())?;
+    let read = doc.game_count();
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = args.variation_level;
     opts.utf8_output = true;
@@ -510,6 +514,7 @@ fn check_loaded(
     let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
     drop(doc);
     let re = sgf_core::parse(&bytes);
+    sgf_formats::repair::check_written(read, &re.document).map_err(|e| e.to_string())?;
     let mut diagnostics = game_diagnostics(&re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
@@ -517,7 +522,7 @@ fn check_loaded(
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();
-    PartResult {
+    Ok(PartResult {
         dialects: Vec::new(),
         holds,
         diagnostics,
@@ -525,7 +530,7 @@ fn check_loaded(
         changes,
         output: Some(bytes),
         facts,
-    }
+    })
 }
 
 /// A file checked: its report as printed, and its counts.
@@ -603,8 +608,8 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
                     let mut read_opts = read_opts.clone();
                     read_opts.dialect_report = false;
                     let res = input::load_bytes(path, part, Some("SGF"), &read_opts)
-                        .map(|l| check_loaded(l, args, Some(split)))
-                        .map_err(|e| format!("{e:#}"));
+                        .map_err(|e| format!("{e:#}"))
+                        .and_then(|l| check_loaded(l, args, Some(split)));
                     (r.clone(), res)
                 })
                 .collect();
@@ -627,8 +632,8 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         joined = Joined::new(max, args.warnings_as_errors, output);
         joined.keep_changes = keep_changes;
         let res = input::load_bytes(path, bytes.clone(), None, &read_opts)
-            .map(|l| check_loaded(l, args, None))
-            .map_err(|e| format!("{e:#}"));
+            .map_err(|e| format!("{e:#}"))
+            .and_then(|l| check_loaded(l, args, None));
         match res {
             Ok(r) => joined.add(&bytes, 0..bytes.len(), r, true, allow),
             Err(e) => return FileReport::failed(path, e),

@@ -101,6 +101,12 @@ pub fn run(args: &Args) -> Result<u8> {
         if !args.quiet {
             crate::print_diagnostics(&loaded);
         }
+        // What cannot be written without loss is not written.
+        if let Err(e) = sgf_formats::repair::writable(&loaded.parsed.document) {
+            eprintln!("qipu: {file}: {e}");
+            status = 2;
+            continue;
+        }
         let doc = &loaded.parsed.document;
         let wo = WriteOptions::default();
         match &args.dir {

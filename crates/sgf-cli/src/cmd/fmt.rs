@@ -1,6 +1,6 @@
 //! `qipu fmt`: the canonical FF[4] UTF-8 form.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use sgf_core::{PointLists, WriteOptions, to_canonical_bytes};
 
@@ -44,6 +44,8 @@ pub fn run(args: &Args) -> Result<u8> {
     if !args.quiet {
         crate::print_diagnostics(&loaded);
     }
+    // What cannot be written without loss is not written.
+    sgf_formats::repair::writable(&loaded.parsed.document).with_context(|| args.file.clone())?;
     let mut opts = WriteOptions::default();
     opts.line_width = args.width;
     opts.point_lists = if args.compress {
