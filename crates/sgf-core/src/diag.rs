@@ -120,7 +120,7 @@ codes! {
     /// No game tree (`(;`) was found anywhere in the input.
     NoGameTree = ("S002", "no-game-tree", Error, "syntax", "hello world", "an empty collection is read");
     /// Text before the first game tree; the specification reserves it and readers ignore it.
-    TextBeforeTree = ("S003", "text-before-tree", Info, "syntax", "Game 1: (;GM[1])", "kept by the lossless writer, dropped by fmt");
+    TextBeforeTree = ("S003", "text-before-tree", Info, "syntax", "Game 1: (;GM[1])", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
     /// Characters outside values that are not part of the grammar.
     StrayCharacters = ("S004", "stray-characters", Error, "syntax", "(;B[aa] -- W[bb])", "skipped; kept by the lossless writer");
     /// A value opened with `[` is not closed before the end of the input.
@@ -153,14 +153,14 @@ codes! {
     DuplicateProperty = ("S018", "duplicate-property", Error, "syntax", "(;AB[aa]AB[bb])", "merged into the first occurrence (values in order)");
     /// Too many problems; the rest of this kind are not reported.
     TooManyDiagnostics = ("S019", "too-many-diagnostics", Info, "syntax", "binary data", "none");
-    /// Text after the last game tree.
-    TextAfterTrees = ("S020", "text-after-trees", Warning, "syntax", "(;GM[1]) trailing words", "kept by the lossless writer, dropped by fmt");
+    /// Text after the last game tree, or between two.
+    TextAfterTrees = ("S020", "text-after-trees", Warning, "syntax", "(;GM[1]) trailing words", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
     /// A parsing limit (size, nodes or depth) was reached; the rest of the input is not read.
     LimitReached = ("S021", "limit-reached", Error, "syntax", "a file larger than max_bytes", "the tree read so far is kept");
     /// A game tree without any node, `(` followed directly by a variation.
     TreeWithoutNode = ("S022", "tree-without-node", Error, "syntax", "((;B[aa]))", "the extra parenthesis is ignored");
     /// What looks like SGF data (`B[aa]`, `[aa][bb]`) in the text before the first game tree: a game may have lost its start.
-    DataBeforeTree = ("S023", "data-before-tree", Warning, "syntax", "[aa][bb] (;GM[1])", "kept by the lossless writer, dropped by fmt");
+    DataBeforeTree = ("S023", "data-before-tree", Warning, "syntax", "[aa][bb] (;GM[1])", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
 
     // ---- charset ----
     /// No `CA` property: the charset was detected from the bytes.

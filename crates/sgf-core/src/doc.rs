@@ -157,6 +157,34 @@ pub(crate) struct GameData {
     pub undecodable: bool,
 }
 
+/// Text outside the game trees in the source: `start..end` (white space at
+/// its ends left out), before the game whose root is `root` (`NONE`: after
+/// the last game).
+#[derive(Clone, Debug)]
+pub(crate) struct OutsideSpan {
+    pub start: u32,
+    pub end: u32,
+    pub root: u32,
+}
+
+/// Text outside the game trees: before the first (`Game 1:`), between two,
+/// or after the last (see [`Document::outside_texts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutsideText<'d> {
+    /// Where it is in the source (white space at its ends left out).
+    pub span: Span,
+    /// The game it stands before; `None`: after the last game.
+    pub before: Option<usize>,
+    /// The text, decoded in the charset of the game next to it (the one
+    /// after it; the last game for text after the last).
+    pub text: Cow<'d, str>,
+    /// Whether the canonical form writes it where it stands, as it is:
+    /// read there, it holds nothing a reader takes for SGF (a game tree's
+    /// start). Else it is left out of the canonical form, and the repairs
+    /// (`qipu fmt`, `check --fix`) keep it in the game comment `GC`.
+    pub in_place: bool,
+}
+
 /// A parsed SGF collection.
 ///
 /// Owns its source bytes; nodes, properties and values are arena entries
@@ -192,6 +220,8 @@ pub struct Document {
     pub(crate) journal: Option<Box<crate::edit::Change>>,
     /// See [`Document::set_utf8_fallback`].
     pub(crate) utf8_fallback: Option<bool>,
+    /// Text outside the game trees, in source order.
+    pub(crate) outside: Vec<OutsideSpan>,
 }
 
 impl Document {
@@ -215,6 +245,7 @@ impl Document {
             game_ends: None,
             journal: None,
             utf8_fallback: None,
+            outside: Vec::new(),
         }
     }
 
@@ -320,6 +351,50 @@ impl Document {
     /// `check --fix`) without loss, and writers refuse it.
     pub fn undecodable_game(&self) -> Option<usize> {
         self.games.iter().position(|g| g.undecodable)
+    }
+
+    /// The text outside the game trees (before the first, between two,
+    /// after the last), in source order: notes, a title, a web page's
+    /// remains. Readers ignore it (`S003`, `S020`); the lossless writer
+    /// keeps it byte for byte, the canonical writer where it stands when
+    /// that cannot change how the output reads ([`OutsideText::in_place`]).
+    /// A leading UTF-8 byte-order mark is no text.
+    ///
+    /// ```
+    /// let doc = sgf_core::parse(b"Game 1: (;GM[1]) (;GM[1]) the end").document;
+    /// let out = doc.outside_texts();
+    /// assert_eq!(out.len(), 2);
+    /// assert_eq!((out[0].text.as_ref(), out[0].before), ("Game 1:", Some(0)));
+    /// assert_eq!((out[1].text.as_ref(), out[1].before), ("the end", None));
+    /// assert!(out.iter().all(|o| o.in_place));
+    /// ```
+    pub fn outside_texts(&self) -> Vec<OutsideText<'_>> {
+        if self.outside.is_empty() || self.games.is_empty() {
+            return Vec::new();
+        }
+        let last = self.games.len() - 1;
+        self.outside
+            .iter()
+            .map(|o| {
+                let before = self
+                    .games
+                    .iter()
+                    .position(|g| g.root == o.root && o.root != NONE);
+                let enc = self.games[before.unwrap_or(last)].encoding;
+                let bytes = &self.src[o.start as usize..o.end as usize];
+                let text = match enc.decode_without_bom_handling(bytes).0 {
+                    Cow::Borrowed(_) => String::from_utf8_lossy(bytes),
+                    Cow::Owned(s) => Cow::Owned(s),
+                };
+                let in_place = crate::parse::inert_outside(&text, before.is_some());
+                OutsideText {
+                    span: Span::new(o.start, o.end),
+                    before,
+                    text,
+                    in_place,
+                }
+            })
+            .collect()
     }
 
     /// Number of game trees.

@@ -63,7 +63,7 @@ pub mod value;
 pub mod write;
 
 pub use diag::{Code, Diagnostic, LineIndex, Severity, Span};
-pub use doc::{Document, Game, Node, NodeId, Prop, Value};
+pub use doc::{Document, Game, Node, NodeId, OutsideText, Prop, Value};
 pub use edit::{Change, EditError};
 pub use parse::{ParseOptions, Parsed, parse, parse_str, parse_with};
 pub use props::{PropInfo, PropKind, ValueType};

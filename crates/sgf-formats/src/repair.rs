@@ -22,7 +22,7 @@
 //! assert_eq!(changes[0].before, "DT[2018.04.27]");
 //! ```
 
-use sgf_core::{Code, Diagnostic, Document, Parsed, Severity, WriteOptions};
+use sgf_core::{Code, Diagnostic, Document, Parsed, Severity, Span, WriteOptions};
 pub use sgf_go::fix::{Change, RepairOptions};
 
 use crate::dialect;
@@ -139,7 +139,8 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     if opts.utf8_output {
         doc.set_utf8_fallback(Some(true));
     }
-    let mut changes = dialect::normalize_document(doc).changes;
+    let mut changes = keep_outside_text(doc);
+    changes.extend(dialect::normalize_document(doc).changes);
     changes.extend(sgf_go::fix::repair_with(doc, opts));
     // One repair can make another needed (a dialect seen once a bad value
     // is repaired, a node reordered by a dialect, a move deleted before its
@@ -198,12 +199,55 @@ pub fn fmt(parsed: &mut Parsed) {
     // hold a normalised text becomes UTF-8.
     let before = parsed.document.utf8_fallback();
     parsed.document.set_utf8_fallback(Some(true));
-    let mut diags = dialect::normalize(&mut parsed.document);
+    let mut diags: Vec<Diagnostic> = keep_outside_text(&mut parsed.document)
+        .iter()
+        .map(change_diagnostic)
+        .collect();
+    diags.extend(dialect::normalize(&mut parsed.document));
     parsed.document.set_utf8_fallback(before);
     let all = &mut parsed.diagnostics;
     all.retain(|d| d.code != Code::DialectDetected);
     all.append(&mut diags);
     all.sort_by_key(|d| (d.span.start, d.span.end));
+}
+
+/// Text outside the game trees (notes, a title before the first game) is
+/// written by the canonical form where it stands; text that would read as
+/// SGF there ([`sgf_core::OutsideText::in_place`]: an ISO-2022-JP escape
+/// between `(` and `;` that decoding takes away) is kept in the game
+/// comment `GC` of the game after it (the last game for text after the
+/// last) instead, as every repair keeps what it cannot leave in place.
+fn keep_outside_text(doc: &mut Document) -> Vec<Change> {
+    let last = doc.game_count().saturating_sub(1);
+    let moved: Vec<(Option<usize>, Span, String)> = doc
+        .outside_texts()
+        .into_iter()
+        .filter(|o| !o.in_place)
+        .map(|o| (o.before, o.span, o.text.trim().to_string()))
+        .collect();
+    let mut changes = Vec::new();
+    for (before, span, text) in moved {
+        let Some(root) = doc.game(before.unwrap_or(last)).map(|g| g.root().id()) else {
+            continue;
+        };
+        let line = format!("Text outside the game trees: {text}");
+        if sgf_go::fix::keep_line(doc, root, &line).is_ok() {
+            changes.push(Change {
+                code: if before == Some(0) {
+                    Code::TextBeforeTree
+                } else {
+                    Code::TextAfterTrees
+                },
+                message:
+                    "text outside the game trees would read as SGF where it stands: kept in GC"
+                        .into(),
+                span,
+                before: text,
+                after: line,
+            });
+        }
+    }
+    changes
 }
 
 /// A change as a diagnostic (information: something was done).

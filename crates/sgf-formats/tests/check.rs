@@ -29,6 +29,9 @@ const UNREPAIRABLE: &[Code] = &[
     Code::BadKomi,
     // NUL bytes in text are kept: replacing them would change the text.
     Code::NulByte,
+    // Text outside the game trees is kept where it stands.
+    Code::TextAfterTrees,
+    Code::DataBeforeTree,
 ];
 
 fn all_diagnostics(bytes: &[u8]) -> Vec<sgf_core::Diagnostic> {
@@ -583,4 +586,72 @@ fn a_file_without_a_game_tree_is_not_repaired_into_nothing() {
         })
     );
     assert_eq!(check_written(0, &one), Err(Refusal::NoGameTree));
+}
+
+/// Review: text before, between and after the game trees was dropped by
+/// `check --fix` and `fmt` without a report. It is kept where it stands
+/// (the readers report it: S003, S020), and the output reads as the same
+/// games, idempotent under fix and fmt.
+#[test]
+fn text_outside_the_game_trees_is_kept_where_it_stands() {
+    let input = b"Game 1: [a title]\n(;GM[1]PB[a];B[aa])\n between; the games \n(;GM[1]PB[b];B[bb])\n)) the end (\n";
+    let text = fix_keeps_everything(input);
+    for kept in [
+        "Game 1: [a title]\n\n(;",
+        ")\n\nbetween; the games\n\n(;",
+        ")\n\n)) the end (\n",
+    ] {
+        assert!(text.contains(kept), "{kept:?} in {text}");
+    }
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(
+        f.contains("Game 1: [a title]")
+            && f.contains("between; the games")
+            && f.ends_with(")) the end (\n"),
+        "{f}"
+    );
+    for out in [text.as_bytes(), f.as_bytes()] {
+        let p = parse(out);
+        assert_eq!(p.document.game_count(), 2);
+        let texts: Vec<String> = p
+            .document
+            .outside_texts()
+            .into_iter()
+            .map(|o| o.text.into_owned())
+            .collect();
+        assert_eq!(
+            texts,
+            ["Game 1: [a title]", "between; the games", ")) the end ("]
+        );
+    }
+    // A UTF-8 byte-order mark is no text.
+    let bom = fix(b"\xEF\xBB\xBF(;GM[1])");
+    assert!(
+        bom.starts_with(b"(;FF[4]"),
+        "{}",
+        String::from_utf8_lossy(&bom)
+    );
+}
+
+/// Text outside the trees that would read as SGF where it stands once
+/// decoded: ISO-2022-JP's `ESC ( B` (back to ASCII) between `(` and `;`
+/// decodes to nothing, leaving `(;`, a game tree's start. It is kept in
+/// `GC` instead, and the output still holds the one game.
+#[test]
+fn text_outside_the_trees_that_would_read_as_sgf_is_kept_in_gc() {
+    let input = b"see (\x1b(B; here (;CA[ISO-2022-JP]GM[1]C[\x1b$B$3\x1b(B])";
+    let p = parse(&input[..]);
+    let out = p.document.outside_texts();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].text, "see (; here");
+    assert!(!out[0].in_place);
+    let text = fix_keeps_everything(input);
+    assert!(
+        text.contains("GC[Text outside the game trees: see (; here]"),
+        "{text}"
+    );
+    assert_eq!(parse(text.as_bytes()).document.game_count(), 1);
+    let f = fmt(input);
+    assert!(String::from_utf8_lossy(&f).contains("GC[Text outside the game trees: see (; here]"));
+    assert_eq!(fmt(&f), f);
 }

@@ -283,6 +283,21 @@ fn dbcs_consistent(doc: &Document, range: std::ops::Range<usize>) -> bool {
         .all(|g| g.dbcs.is_none() || Dbcs::of(g.encoding) == g.dbcs)
 }
 
+/// Whether text outside the game trees, written where it stands in the
+/// canonical form (at the start or after a game's `)` and a blank line;
+/// then, `before_game`, a blank line and the next game's `(;`), is read
+/// there as it is: no game tree starts in it.
+pub(crate) fn inert_outside(text: &str, before_game: bool) -> bool {
+    if before_game {
+        let mut b = Vec::with_capacity(text.len() + 4);
+        b.extend_from_slice(text.as_bytes());
+        b.extend_from_slice(b"\n\n(;");
+        find_tree_start(&b, 0).map(|(p, _)| p) == Some(text.len() + 2)
+    } else {
+        find_tree_start(text.as_bytes(), 0).is_none()
+    }
+}
+
 fn bytecount_nul(b: &[u8]) -> usize {
     memchr::memchr_iter(0, b).count()
 }

@@ -226,8 +226,18 @@ pub fn keep_as_written(
         // Nothing to keep (and an empty line would say nothing).
         return Ok(());
     }
+    keep_line(doc, n, &format!("{ident} as written: {text}"))
+}
+
+/// Adds `line` to the game comment `GC` of the game-info node at or above
+/// `n` (or the root), after what is there, once: the place of every
+/// wording a repair keeps ([`keep_as_written`]).
+///
+/// # Errors
+/// When `GC` cannot be set (the node is not in the tree).
+pub fn keep_line(doc: &mut Document, n: NodeId, line: &str) -> Result<(), EditError> {
     let target = info_node_above(doc, n);
-    let line = format!("{ident} as written: {text}");
+    let line = line.to_string();
     // Every value of every `GC` of the node (`GC[a]GC[b]`, `GC[][b]`): the
     // new `GC` replaces them all, so all of them go into it.
     let old = doc
