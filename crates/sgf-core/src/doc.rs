@@ -180,8 +180,10 @@ pub struct OutsideText<'d> {
     pub text: Cow<'d, str>,
     /// Whether the canonical form writes it where it stands, as it is:
     /// read there, it holds nothing a reader takes for SGF (a game tree's
-    /// start). Else it is left out of the canonical form, and the repairs
-    /// (`qipu fmt`, `check --fix`) keep it in the game comment `GC`.
+    /// start) and, first in the file, nothing that makes the file look
+    /// like UTF-16 (NUL bytes) or start with a byte-order mark. Else it is
+    /// left out of the canonical form, and the repairs (`qipu fmt`,
+    /// `check --fix`) keep it in the game comment `GC`.
     pub in_place: bool,
 }
 
@@ -386,7 +388,8 @@ impl Document {
                     Cow::Borrowed(_) => String::from_utf8_lossy(bytes),
                     Cow::Owned(s) => Cow::Owned(s),
                 };
-                let in_place = crate::parse::inert_outside(&text, before.is_some());
+                let in_place =
+                    crate::parse::inert_outside(&text, before.is_some(), before == Some(0));
                 OutsideText {
                     span: Span::new(o.start, o.end),
                     before,

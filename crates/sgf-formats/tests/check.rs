@@ -655,3 +655,30 @@ fn text_outside_the_trees_that_would_read_as_sgf_is_kept_in_gc() {
     assert!(String::from_utf8_lossy(&f).contains("GC[Text outside the game trees: see (; here]"));
     assert_eq!(fmt(&f), f);
 }
+
+/// Found by the `fmt_idempotent` fuzz target (`testdata/fuzz/fmt-3.sgf`):
+/// a UTF-16 file whose text before the first game, transcoded, holds NUL
+/// bytes between its characters (`\0(\0;\0F…`). Written first in the
+/// UTF-8 output, that text made the output look like UTF-16 to the reader
+/// (its games then read as garbage). Text that would make the start of
+/// the file look like UTF-16 (or a byte-order mark) is kept in GC.
+#[test]
+fn text_before_the_first_game_does_not_make_the_output_utf16() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
+    let input = std::fs::read(dir.join("fmt-3.sgf")).unwrap();
+    for out in [fmt(&input), fix(&input)] {
+        let p = parse(&out);
+        assert!(
+            p.diagnostics
+                .iter()
+                .all(|d| d.code != sgf_core::Code::Utf16),
+            "{:?}",
+            String::from_utf8_lossy(&out)
+        );
+        assert_eq!(p.document.game_count(), 1);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("C").unwrap(), "hi");
+        assert!(root.text("GC").unwrap().contains("notes"));
+    }
+    fix_keeps_everything(&input);
+}

@@ -286,8 +286,13 @@ fn dbcs_consistent(doc: &Document, range: std::ops::Range<usize>) -> bool {
 /// Whether text outside the game trees, written where it stands in the
 /// canonical form (at the start or after a game's `)` and a blank line;
 /// then, `before_game`, a blank line and the next game's `(;`), is read
-/// there as it is: no game tree starts in it.
-pub(crate) fn inert_outside(text: &str, before_game: bool) -> bool {
+/// there as it is: no game tree starts in it, and, at the `start` of the
+/// file, it does not make the file look like UTF-16 (NUL bytes: `\0(\0;`)
+/// or start with a byte-order mark.
+pub(crate) fn inert_outside(text: &str, before_game: bool, start: bool) -> bool {
+    if start && (text.contains('\0') || text.starts_with('\u{FEFF}')) {
+        return false;
+    }
     if before_game {
         let mut b = Vec::with_capacity(text.len() + 4);
         b.extend_from_slice(text.as_bytes());
