@@ -482,6 +482,14 @@ fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
             "(;RE[黒中押し勝ち][extra words]TE[cup];B[aa])",
             &["extra words"],
         ),
+        // Found by the `fix` fuzz target: the legacy KI kept the number it
+        // read (`5`), not its wording (`05`).
+        ("(;FF[3]GM[1]KI[05])", &["KI as written: 05"]),
+        ("(;FF[3]GM[1]KI[+13]KM[6.5])", &["KI as written: +13"]),
+        (
+            "(;FF[3]GM[1]KI[13][14])",
+            &["KI as written: 13", "KI as written: 14"],
+        ),
     ];
     for (input, words) in cases {
         let text = fix_keeps_everything(input.as_bytes());

@@ -469,10 +469,12 @@ pub(super) fn legacy(
         let node = f.doc.node(n);
         let span = node.get("KI").map(|p| p.span()).unwrap_or_default();
         let ki = node.value("KI").and_then(|v| v.number());
+        // Its wording as written (`KI[05]`, every value), not the number read.
+        let said = super::wording(f.doc, n, "KI");
         match (ki, node.has("KM")) {
             (Some(k), false) => {
                 let km = fmt_real(k as f64 / 2.0);
-                f.keep(n, "KI", &k.to_string(), None);
+                f.keep(n, "KI", &said, None);
                 f.set_raws(n, "KM", std::slice::from_ref(&km));
                 f.doc.remove_property(n, "KI");
                 f.note(
@@ -481,8 +483,8 @@ pub(super) fn legacy(
                     format!("KI[{k}] (integer komi ×2) converted to KM[{km}]"),
                 );
             }
-            (Some(k), true) => {
-                f.keep(n, "KI", &k.to_string(), None);
+            (Some(_), true) => {
+                f.keep(n, "KI", &said, None);
                 f.doc.remove_property(n, "KI");
                 f.note(Code::LegacyProperty, span, "KI deleted: KM is present");
             }
