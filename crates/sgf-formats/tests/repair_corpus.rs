@@ -1,9 +1,11 @@
 //! Repair without loss, on the whole sample corpus (skipped without it):
 //! for every game of every file, every Text and SimpleText value, every
 //! game-info value and every unknown or private property's value of the
-//! input still appears in the output of `check --fix` (compared after NFKC
-//! and case folding, white space collapsed); and `fix` and `fmt` are
-//! idempotent, byte for byte. The counts are printed for the record.
+//! input still appears in the output of `check --fix` and of `fmt`
+//! (compared after NFKC and case folding, white space collapsed: the
+//! oracle of `testsupport/text_survival.rs`, which the fuzz targets share);
+//! and `fix` and `fmt` are idempotent, byte for byte. The counts are
+//! printed for the record (characters lost: by fix and fmt together).
 
 mod common;
 #[path = "../../../testsupport/text_survival.rs"]
@@ -38,21 +40,25 @@ fn check_file(name: &str, bytes: &[u8]) -> (usize, usize, usize, Vec<String>) {
         return (0, 0, 0, failures);
     }
     let once = fix(bytes);
+    let f1 = fmt(bytes);
     let output = all_text(&parse(&once).document);
+    let formatted = all_text(&parse(&f1).document);
     for (ident, v) in kept_values(&input) {
         values += 1;
-        if !output.contains(&v) {
-            lost_chars += v.chars().count();
-            failures.push(format!(
-                "{name}: {ident} lost {:?}",
-                v.chars().take(60).collect::<String>()
-            ));
+        // check --fix, and fmt (the dialects normalised) alike.
+        for (what, out) in [("fix", &output), ("fmt", &formatted)] {
+            if !out.contains(&v) {
+                lost_chars += v.chars().count();
+                failures.push(format!(
+                    "{name}: {what}: {ident} lost {:?}",
+                    v.chars().take(60).collect::<String>()
+                ));
+            }
         }
     }
     if fix(&once) != once {
         failures.push(format!("{name}: fix(fix(x)) != fix(x)"));
     }
-    let f1 = fmt(bytes);
     if fmt(&f1) != f1 {
         failures.push(format!("{name}: fmt(fmt(x)) != fmt(x)"));
     }
