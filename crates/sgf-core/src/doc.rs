@@ -1174,7 +1174,8 @@ impl<'d> Value<'d> {
     /// Raw parts of a composed value, split at the first unescaped `:`.
     pub fn composed_raw(&self) -> Option<(&'d [u8], &'d [u8])> {
         let raw = self.raw();
-        text::find_colon(raw, self.doc.dbcs_of(self.node)).map(|i| (&raw[..i], &raw[i + 1..]))
+        let rules = text::colon_rules(self.encoding(), self.doc.dbcs_of(self.node));
+        text::find_colon(raw, rules).map(|i| (&raw[..i], &raw[i + 1..]))
     }
     /// Decoded parts of a composed value.
     pub fn composed(&self) -> Option<(Cow<'d, str>, Cow<'d, str>)> {

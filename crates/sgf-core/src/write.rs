@@ -861,7 +861,7 @@ pub(crate) fn encode_value(
         ValueType::Text | ValueType::SimpleText => {
             text::escape_into(out, &decode(raw), false);
         }
-        _ => match text::find_colon(raw, dbcs) {
+        _ => match text::find_colon(raw, text::colon_rules(enc, dbcs)) {
             Some(c) => {
                 text::escape_into(out, &decode(&raw[..c]), true);
                 out.push(b':');

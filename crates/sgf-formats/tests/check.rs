@@ -690,3 +690,32 @@ fn text_before_the_first_game_does_not_make_the_output_utf16() {
     }
     fix_keeps_everything(&input);
 }
+
+/// Found by the `fix` fuzz target with the text oracle (18 inputs, all
+/// ISO-2022-JP): ISO-2022-JP is 7-bit, and two places took its ASCII bytes
+/// for ASCII text. The canonical writer cut a value that may be composed
+/// (an unknown property, `AP`) at a `:` inside a double-byte run (忘 is
+/// `K:`), and decoded the halves apart; and a game turned to UTF-8 by a
+/// repair (text the charset cannot hold) kept its values of ASCII bytes
+/// as they were, escape sequences and all, which then read as other text.
+#[test]
+fn iso_2022_jp_text_is_never_taken_for_ascii() {
+    // 忘 (K:) in an unknown property and in AP's name.
+    let input = b"(;CA[ISO-2022-JP]GM[1]XX[\x1b$BK:\x1b(B]AP[\x1b$BK:\x1b(B:1.0])";
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(f.contains("XX[忘]") && f.contains("AP[忘:1.0]"), "{f}");
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("XX[忘]"), "{text}");
+    let root = parse(&input[..]).document;
+    let ap = root.game(0).unwrap().root().value("AP").unwrap();
+    assert_eq!(ap.composed().unwrap().0, "忘");
+    // A second PB whose byte ISO-2022-JP cannot decode: its wording (with
+    // U+FFFD) goes to GC, which ISO-2022-JP cannot hold, so the game is
+    // turned to UTF-8 — every value decoded, `C[は]` too.
+    let input = b"(;CA[ISO-2022-JP]GM[1]PB[x]C[\x1b$B$O\x1b(B];PB[caf\xe9])";
+    let text = fix_keeps_everything(input);
+    assert!(
+        text.contains("C[は]") && !text.contains('\u{1b}'),
+        "{text:?}"
+    );
+}
