@@ -174,6 +174,20 @@ impl Dbcs {
         }
     }
 
+    /// Whether `b` can follow a lead byte (the second byte of a character,
+    /// or GB18030's digit that starts a four-byte one): never a byte below
+    /// 0x30 or `:` (0x3A), in any of the families. ISO-2022-JP: any byte
+    /// (its runs are read whole).
+    #[inline]
+    pub fn is_trail(self, b: u8) -> bool {
+        match self {
+            Dbcs::Iso2022Jp => true,
+            Dbcs::Gbk => (0x30..=0x39).contains(&b) || ((0x40..=0xFE).contains(&b) && b != 0x7F),
+            Dbcs::Big5 => (0x40..=0x7E).contains(&b) || (0xA1..=0xFE).contains(&b),
+            Dbcs::ShiftJis => (0x40..=0xFC).contains(&b) && b != 0x7F,
+        }
+    }
+
     /// Length of the character starting at `bytes[0]` (a lead byte; for
     /// ISO-2022-JP, the whole double-byte run).
     #[inline]

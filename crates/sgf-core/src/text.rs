@@ -191,8 +191,11 @@ pub fn find_colon(raw: &[u8], dbcs: Option<Dbcs>) -> Option<usize> {
     let mut i = 0;
     while i < raw.len() {
         let b = raw[i];
+        // A lead byte before a byte that cannot follow it (`\xb1:`) is no
+        // character: the decoder gives U+FFFD and reads the `:` as itself.
         if let Some(d) = dbcs
             && d.is_lead(b)
+            && raw.get(i + 1).is_none_or(|&t| d.is_trail(t))
         {
             i += d.char_len(&raw[i..]);
             continue;

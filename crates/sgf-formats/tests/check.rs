@@ -719,3 +719,25 @@ fn iso_2022_jp_text_is_never_taken_for_ascii() {
         "{text:?}"
     );
 }
+
+/// Found by the `fix` fuzz target: in a game read charset-aware (GBK), a
+/// byte that starts a double-byte character but is followed by `:`
+/// (`LB[\xb1:x]`) hid the `:` from the canonical writer, which took the
+/// byte and the `:` for one character and escaped the value's `:` — while
+/// the decoder (and the repairs) read U+FFFD and the `:`. The second
+/// repair then found a label without `:` and deleted it. A lead byte
+/// followed by a byte that cannot end its character is no character.
+#[test]
+fn a_colon_after_a_lone_lead_byte_is_a_colon() {
+    let input = b"(;CA[GBK]GM[2]C[\xd5]]LB[\xb1:x])";
+    assert!(
+        parse(&input[..])
+            .document
+            .dbcs_of(parse(&input[..]).document.game(0).unwrap().root().id())
+            .is_some()
+    );
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("LB[\u{FFFD}:x]"), "{text}");
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(f.contains("LB[\u{FFFD}:x]"), "{f}");
+}
