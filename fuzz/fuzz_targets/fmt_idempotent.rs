@@ -1,11 +1,14 @@
 //! `qipu fmt`: the dialects normalised, then the canonical writer. Its
-//! output parses without syntax errors and is a fixed point.
+//! output parses without syntax errors, loses no text (the oracle of the
+//! corpus test, `testsupport/text_survival.rs`) and is a fixed point.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use sgf_core::{WriteOptions, parse, to_canonical_bytes};
 
-fn fmt(data: &[u8]) -> (Vec<u8>, usize) {
-    let mut p = parse(data);
+#[path = "../../testsupport/text_survival.rs"]
+mod text_survival;
+
+fn fmt(mut p: sgf_core::Parsed) -> (Vec<u8>, usize) {
     sgf_formats::repair::fmt(&mut p);
     (
         to_canonical_bytes(&p.document, &WriteOptions::default()),
@@ -14,7 +17,9 @@ fn fmt(data: &[u8]) -> (Vec<u8>, usize) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let (once, games) = fmt(data);
+    let p = parse(data);
+    let kept = text_survival::kept_values(&p.document);
+    let (once, games) = fmt(p);
     let p2 = parse(&once);
     if games > 0 {
         assert!(
@@ -25,6 +30,11 @@ fuzz_target!(|data: &[u8]| {
             p2.diagnostics
         );
     }
-    let (twice, _) = fmt(&once);
+    if !kept.is_empty() {
+        let text = text_survival::all_text(&p2.document);
+        let lost: Vec<_> = kept.iter().filter(|(_, v)| !text.contains(v)).collect();
+        assert!(lost.is_empty(), "text lost: {lost:?}");
+    }
+    let (twice, _) = fmt(p2);
     assert_eq!(once, twice, "fmt is not idempotent");
 });

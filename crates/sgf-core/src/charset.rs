@@ -22,7 +22,45 @@ pub enum CharsetSource {
 
 /// Looks up a `CA` label, accepting the spellings found in real files
 /// (`UTF8`, `ISO8859_1`, `EUC-CN`, `MS_KANJI`, `cp936`, `macintosh`, …).
+///
+/// A label of a charset that cannot be decoded is not an encoding: the
+/// WHATWG standard (and so encoding_rs) maps `ISO-2022-KR`, `HZ-GB-2312`,
+/// `ISO-2022-CN`, `csiso2022kr`, `replacement`… to its *replacement*
+/// encoding, which decodes every input as one U+FFFD. Those give `None`
+/// here; [`is_undecodable_label`] tells them from unknown labels.
+///
+/// ```
+/// use sgf_core::charset::{encoding_for_label, is_undecodable_label};
+/// assert_eq!(encoding_for_label(b"GB2312"), Some(encoding_rs::GBK));
+/// assert_eq!(encoding_for_label(b"ISO-2022-KR"), None);
+/// assert!(is_undecodable_label(b"ISO-2022-KR"));
+/// assert!(!is_undecodable_label(b"Klingon"));
+/// ```
 pub fn encoding_for_label(label: &[u8]) -> Option<&'static Encoding> {
+    lookup_label(label).filter(|&e| e != encoding_rs::REPLACEMENT)
+}
+
+/// Whether `label` names a charset that exists but cannot be decoded: one
+/// the WHATWG standard maps to its *replacement* encoding (`ISO-2022-KR`,
+/// `csiso2022kr`, `HZ-GB-2312`, `ISO-2022-CN`, `ISO-2022-CN-EXT`,
+/// `replacement`, in any spelling [`encoding_for_label`] accepts).
+pub fn is_undecodable_label(label: &[u8]) -> bool {
+    lookup_label(label) == Some(encoding_rs::REPLACEMENT)
+}
+
+/// Whether `bytes`, in a game whose `CA` is the undecodable `label` (see
+/// [`is_undecodable_label`]), use that charset's shifts: ESC, SO or SI
+/// (ISO-2022-KR, ISO-2022-CN), `~{` (HZ). Without them the text is in the
+/// charset's ASCII part, or not in that charset at all.
+pub fn has_undecodable_shifts(label: &[u8], bytes: &[u8]) -> bool {
+    let lower = trim_ascii(label).to_ascii_lowercase();
+    let hz = memchr::memmem::find(&lower, b"hz").is_some();
+    let iso = !hz || lower == b"replacement";
+    (iso && memchr::memchr3(0x1b, 0x0e, 0x0f, bytes).is_some())
+        || ((hz || lower == b"replacement") && memchr::memmem::find(bytes, b"~{").is_some())
+}
+
+fn lookup_label(label: &[u8]) -> Option<&'static Encoding> {
     let label = trim_ascii(label);
     if label.is_empty() {
         return None;
@@ -133,6 +171,20 @@ impl Dbcs {
             Dbcs::ShiftJis => matches!(b, 0x81..=0x9F | 0xE0..=0xFC),
             Dbcs::Gbk | Dbcs::Big5 => matches!(b, 0x81..=0xFE),
             Dbcs::Iso2022Jp => b == 0x1B,
+        }
+    }
+
+    /// Whether `b` can follow a lead byte (the second byte of a character,
+    /// or GB18030's digit that starts a four-byte one): never a byte below
+    /// 0x30 or `:` (0x3A), in any of the families. ISO-2022-JP: any byte
+    /// (its runs are read whole).
+    #[inline]
+    pub fn is_trail(self, b: u8) -> bool {
+        match self {
+            Dbcs::Iso2022Jp => true,
+            Dbcs::Gbk => (0x30..=0x39).contains(&b) || ((0x40..=0xFE).contains(&b) && b != 0x7F),
+            Dbcs::Big5 => (0x40..=0x7E).contains(&b) || (0xA1..=0xFE).contains(&b),
+            Dbcs::ShiftJis => (0x40..=0xFC).contains(&b) && b != 0x7F,
         }
     }
 

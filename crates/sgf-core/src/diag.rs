@@ -120,7 +120,7 @@ codes! {
     /// No game tree (`(;`) was found anywhere in the input.
     NoGameTree = ("S002", "no-game-tree", Error, "syntax", "hello world", "an empty collection is read");
     /// Text before the first game tree; the specification reserves it and readers ignore it.
-    TextBeforeTree = ("S003", "text-before-tree", Info, "syntax", "Game 1: (;GM[1])", "kept by the lossless writer, dropped by fmt");
+    TextBeforeTree = ("S003", "text-before-tree", Info, "syntax", "Game 1: (;GM[1])", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
     /// Characters outside values that are not part of the grammar.
     StrayCharacters = ("S004", "stray-characters", Error, "syntax", "(;B[aa] -- W[bb])", "skipped; kept by the lossless writer");
     /// A value opened with `[` is not closed before the end of the input.
@@ -153,14 +153,14 @@ codes! {
     DuplicateProperty = ("S018", "duplicate-property", Error, "syntax", "(;AB[aa]AB[bb])", "merged into the first occurrence (values in order)");
     /// Too many problems; the rest of this kind are not reported.
     TooManyDiagnostics = ("S019", "too-many-diagnostics", Info, "syntax", "binary data", "none");
-    /// Text after the last game tree.
-    TextAfterTrees = ("S020", "text-after-trees", Warning, "syntax", "(;GM[1]) trailing words", "kept by the lossless writer, dropped by fmt");
+    /// Text after the last game tree, or between two.
+    TextAfterTrees = ("S020", "text-after-trees", Warning, "syntax", "(;GM[1]) trailing words", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
     /// A parsing limit (size, nodes or depth) was reached; the rest of the input is not read.
     LimitReached = ("S021", "limit-reached", Error, "syntax", "a file larger than max_bytes", "the tree read so far is kept");
     /// A game tree without any node, `(` followed directly by a variation.
     TreeWithoutNode = ("S022", "tree-without-node", Error, "syntax", "((;B[aa]))", "the extra parenthesis is ignored");
     /// What looks like SGF data (`B[aa]`, `[aa][bb]`) in the text before the first game tree: a game may have lost its start.
-    DataBeforeTree = ("S023", "data-before-tree", Warning, "syntax", "[aa][bb] (;GM[1])", "kept by the lossless writer, dropped by fmt");
+    DataBeforeTree = ("S023", "data-before-tree", Warning, "syntax", "[aa][bb] (;GM[1])", "kept where it stands by the lossless writer, fmt and check --fix (in GC when there it would read as SGF)");
 
     // ---- charset ----
     /// No `CA` property: the charset was detected from the bytes.
@@ -179,10 +179,12 @@ codes! {
     MixedCharsets = ("C007", "mixed-charsets", Info, "charset", "(;CA[UTF-8])(;CA[GB2312])", "each game is read in its own charset");
     /// A `CA` property outside a root node, or several values.
     MisplacedCharset = ("C008", "misplaced-charset", Warning, "charset", "(;GM[1];CA[UTF-8])", "ignored for decoding");
+    /// `CA` names a charset that cannot be decoded (`ISO-2022-KR`, `HZ-GB-2312`, `ISO-2022-CN`); an error when the text uses its shifts (ESC, SO, SI; `~{` in HZ).
+    UndecodableCharset = ("C009", "undecodable-charset", Warning, "charset", "(;CA[ISO-2022-KR]PB[Lee Sedol])", "without the charset's shifts the text is read by detection (ASCII, UTF-8…); with them its bytes are kept as they are and fmt, convert and check --fix refuse to write the file");
 
     // ---- ff4: placement of properties, the rules of SGF FF[4] ----
     /// A root property (`FF`, `GM`, `SZ`, `CA`, `ST`, `AP`) outside the root node.
-    RootPropertyOutsideRoot = ("F001", "root-property-outside-root", Error, "ff4", "(;GM[1];SZ[9])", "deleted (a different value is moved to a comment)");
+    RootPropertyOutsideRoot = ("F001", "root-property-outside-root", Error, "ff4", "(;GM[1];SZ[9])", "deleted (a value the root does not hold is kept in GC)");
     /// Game-info properties in more than one node on a path.
     SecondGameInfo = ("F002", "second-game-info", Error, "ff4", "(;PB[a];B[aa]PW[b])", "moved to the first game-info node when free, otherwise kept in GC");
     /// Move and setup properties in one node.
@@ -190,15 +192,15 @@ codes! {
     /// `B` and `W` in one node.
     BlackAndWhite = ("F004", "black-and-white", Error, "ff4", "(;B[aa]W[bb])", "the node is split in two");
     /// `KO` or a move annotation (`BM`, `DO`, `IT`, `TE`) in a node without a move.
-    AnnotationWithoutMove = ("F005", "annotation-without-move", Error, "ff4", "(;C[x]TE[1])", "deleted");
+    AnnotationWithoutMove = ("F005", "annotation-without-move", Error, "ff4", "(;C[x]TE[1])", "deleted (a value that says more, `KO[6.5]`, `TE[great]`, kept in GC)");
     /// More than one of `BM`, `DO`, `IT`, `TE` in a node.
-    ExclusiveMoveAnnotations = ("F006", "exclusive-move-annotations", Error, "ff4", "(;B[aa]BM[1]TE[1])", "TE+BM becomes IT (BM+TE with DO: DO); otherwise the later ones are deleted");
+    ExclusiveMoveAnnotations = ("F006", "exclusive-move-annotations", Error, "ff4", "(;B[aa]BM[1]TE[1])", "TE+BM becomes IT (BM+TE with DO: DO); otherwise the later ones are deleted (words in their values kept in GC)");
     /// More than one of `DM`, `GB`, `GW`, `UC` in a node.
     ExclusivePositionAnnotations = ("F007", "exclusive-position-annotations", Error, "ff4", "(;GB[1]GW[1])", "the later ones are deleted");
     /// A property that no version of SGF defines.
     UnknownProperty = ("F008", "unknown-property", Info, "ff4", "(;XY[1])", "kept unchanged");
     /// A single-value property with several values.
-    TooManyValues = ("F009", "too-many-values", Error, "ff4", "(;PB[a][b])", "the extra values are joined into the first (text) or deleted");
+    TooManyValues = ("F009", "too-many-values", Error, "ff4", "(;PB[a][b])", "the extra values are joined into the first (text) or deleted (game information and words kept in GC)");
     /// An empty value where the property needs one.
     EmptyValue = ("F010", "empty-value", Warning, "ff4", "(;PB[])", "deleted");
     /// An FF\[1\]–FF\[3\] property; its FF\[4\] equivalent is named.
@@ -226,7 +228,7 @@ codes! {
     /// A value that is not a valid Real.
     InvalidReal = ("V002", "invalid-real", Error, "value", "(;KM[6,5])", "corrected (`6,5`→`6.5`, `6.5目`→`6.5`) or deleted (game info: moved to GC)");
     /// A value that is not a valid Double (`1` or `2`).
-    InvalidDouble = ("V003", "invalid-double", Error, "value", "(;GB[3])", "corrected to 1 (empty or unreadable) or 2 (larger)");
+    InvalidDouble = ("V003", "invalid-double", Error, "value", "(;GB[3])", "corrected to 1 (empty or unreadable) or 2 (larger); words kept in GC (`BM[very bad]`)");
     /// A value that is not a valid Color (`B` or `W`).
     InvalidColor = ("V004", "invalid-color", Error, "value", "(;PL[X])", "corrected from `b`/`w`/`1`/`2`/`black`/`white`, otherwise deleted");
     /// A value that is not a valid point, move or stone.
@@ -248,7 +250,7 @@ codes! {
     /// An `AR` or `LN` given twice, or from a point to itself.
     BadLine = ("V013", "bad-line", Error, "value", "(;AR[aa:aa])", "deleted");
     /// `LB` twice on the same point.
-    DuplicateLabel = ("V014", "duplicate-label", Error, "value", "(;LB[aa:1][aa:2])", "the later label is deleted");
+    DuplicateLabel = ("V014", "duplicate-label", Error, "value", "(;LB[aa:1][aa:2])", "the later label is deleted; its text kept in GC");
     /// A compressed point rectangle that overlaps another point of the list.
     OverlappingRectangle = ("V015", "overlapping-rectangle", Error, "value", "(;AB[aa:cc][bb])", "the duplicate points are removed");
     /// A compressed point rectangle whose corners are not upper-left and lower-right.
@@ -268,7 +270,7 @@ codes! {
     /// Text that only white space or escapes make different from its canonical form.
     UselessEscape = ("V023", "useless-escape", Info, "value", "(;C[\\a])", "written without the escape");
     /// A value given to a property that takes none (`KO`, `DO`, `IT`).
-    ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied");
+    ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied; its wording kept in GC");
     /// A value that is not a valid real number or time in seconds (`TM`, `KM`), correctable from its wording.
     BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
     /// `VW` in an FF\[1\]–FF\[3\] file with two points: the corners of the view, not two points of it.

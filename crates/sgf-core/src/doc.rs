@@ -154,6 +154,39 @@ pub(crate) struct GameData {
     pub start: u32,
     /// Values are read charset-aware (unescaped double-byte trail bytes).
     pub dbcs: Option<Dbcs>,
+    /// `CA` names a charset that cannot be decoded and the text uses it
+    /// (see [`Game::is_undecodable`]).
+    pub undecodable: bool,
+}
+
+/// Text outside the game trees in the source: `start..end` (white space at
+/// its ends left out), before the game whose root is `root` (`NONE`: after
+/// the last game).
+#[derive(Clone, Debug)]
+pub(crate) struct OutsideSpan {
+    pub start: u32,
+    pub end: u32,
+    pub root: u32,
+}
+
+/// Text outside the game trees: before the first (`Game 1:`), between two,
+/// or after the last (see [`Document::outside_texts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutsideText<'d> {
+    /// Where it is in the source (white space at its ends left out).
+    pub span: Span,
+    /// The game it stands before; `None`: after the last game.
+    pub before: Option<usize>,
+    /// The text, decoded in the charset of the game next to it (the one
+    /// after it; the last game for text after the last).
+    pub text: Cow<'d, str>,
+    /// Whether the canonical form writes it where it stands, as it is:
+    /// read there, it holds nothing a reader takes for SGF (a game tree's
+    /// start) and, first in the file, nothing that makes the file look
+    /// like UTF-16 (NUL bytes) or start with a byte-order mark. Else it is
+    /// left out of the canonical form, and the repairs (`qipu fmt`,
+    /// `check --fix`) keep it in the game comment `GC`.
+    pub in_place: bool,
 }
 
 /// A parsed SGF collection.
@@ -198,6 +231,8 @@ pub struct Document {
     pub(crate) journal: Option<Box<crate::edit::Change>>,
     /// See [`Document::set_utf8_fallback`].
     pub(crate) utf8_fallback: Option<bool>,
+    /// Text outside the game trees, in source order.
+    pub(crate) outside: Vec<OutsideSpan>,
 }
 
 impl Document {
@@ -223,6 +258,7 @@ impl Document {
             game_ends: None,
             journal: None,
             utf8_fallback: None,
+            outside: Vec::new(),
         }
     }
 
@@ -239,6 +275,7 @@ impl Document {
             source: CharsetSource::Default,
             start: 0,
             dbcs: None,
+            undecodable: false,
         });
         d.edited = true;
         d
@@ -355,6 +392,59 @@ impl Document {
             }
         }
         index.into_boxed_slice()
+    }
+
+    /// The first game whose text cannot be decoded
+    /// ([`Game::is_undecodable`]): when there is one, the document cannot
+    /// be written in the canonical UTF-8 form (`fmt`, `convert`,
+    /// `check --fix`) without loss, and writers refuse it.
+    pub fn undecodable_game(&self) -> Option<usize> {
+        self.games.iter().position(|g| g.undecodable)
+    }
+
+    /// The text outside the game trees (before the first, between two,
+    /// after the last), in source order: notes, a title, a web page's
+    /// remains. Readers ignore it (`S003`, `S020`); the lossless writer
+    /// keeps it byte for byte, the canonical writer where it stands when
+    /// that cannot change how the output reads ([`OutsideText::in_place`]).
+    /// A leading UTF-8 byte-order mark is no text.
+    ///
+    /// ```
+    /// let doc = sgf_core::parse(b"Game 1: (;GM[1]) (;GM[1]) the end").document;
+    /// let out = doc.outside_texts();
+    /// assert_eq!(out.len(), 2);
+    /// assert_eq!((out[0].text.as_ref(), out[0].before), ("Game 1:", Some(0)));
+    /// assert_eq!((out[1].text.as_ref(), out[1].before), ("the end", None));
+    /// assert!(out.iter().all(|o| o.in_place));
+    /// ```
+    pub fn outside_texts(&self) -> Vec<OutsideText<'_>> {
+        if self.outside.is_empty() || self.games.is_empty() {
+            return Vec::new();
+        }
+        let last = self.games.len() - 1;
+        self.outside
+            .iter()
+            .map(|o| {
+                let before = self
+                    .games
+                    .iter()
+                    .position(|g| g.root == o.root && o.root != NONE);
+                let enc = self.games[before.unwrap_or(last)].encoding;
+                let bytes = &self.src[o.start as usize..o.end as usize];
+                let text = match enc.decode_without_bom_handling(bytes).0 {
+                    Cow::Borrowed(_) => String::from_utf8_lossy(bytes),
+                    Cow::Owned(s) => Cow::Owned(s),
+                };
+                let in_place =
+                    crate::parse::inert_outside(&text, before.is_some(), before == Some(0));
+                OutsideText {
+                    span: Span::new(o.start, o.end),
+                    before,
+                    text,
+                    in_place,
+                }
+            })
+            .collect()
     }
 
     /// Number of game trees.
@@ -684,6 +774,17 @@ impl<'d> Game<'d> {
     /// Where the charset came from.
     pub fn charset_source(&self) -> CharsetSource {
         self.doc.games[self.index].source
+    }
+    /// Whether the game's text is in a charset that cannot be decoded:
+    /// its `CA` names one (`ISO-2022-KR`, `HZ-GB-2312`, `ISO-2022-CN`…,
+    /// see [`crate::charset::is_undecodable_label`]) and its bytes use
+    /// that charset's shifts. Its values are shown as their bytes are
+    /// (ISO-8859-1 for 7-bit text), which is not what they mean: the game
+    /// cannot be written in another charset, such as the canonical UTF-8
+    /// form, without loss. Writers refuse it ([`Document::undecodable_game`]);
+    /// the lossless writer keeps its bytes. The reader reports it (`C009`).
+    pub fn is_undecodable(&self) -> bool {
+        self.doc.games[self.index].undecodable
     }
     /// The nodes in file order.
     pub fn nodes(&self) -> impl Iterator<Item = Node<'d>> + use<'d> {
@@ -1137,7 +1238,8 @@ impl<'d> Value<'d> {
     /// Raw parts of a composed value, split at the first unescaped `:`.
     pub fn composed_raw(&self) -> Option<(&'d [u8], &'d [u8])> {
         let raw = self.raw();
-        text::find_colon(raw, self.doc.dbcs_of(self.node)).map(|i| (&raw[..i], &raw[i + 1..]))
+        let rules = text::colon_rules(self.encoding(), self.doc.dbcs_of(self.node));
+        text::find_colon(raw, rules).map(|i| (&raw[..i], &raw[i + 1..]))
     }
     /// Decoded parts of a composed value.
     pub fn composed(&self) -> Option<(Cow<'d, str>, Cow<'d, str>)> {

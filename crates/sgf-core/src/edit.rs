@@ -306,7 +306,10 @@ impl Document {
                 .enumerate()
             {
                 let vals = &self.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
-                if vals.iter().all(|v| self.raw_value(v).is_ascii()) {
+                // ASCII reads the same in UTF-8 — but not in a charset that
+                // is no ASCII superset: ISO-2022-JP's 7-bit escapes
+                // (`\x1b$B$O`) are text to decode.
+                if enc.is_ascii_compatible() && vals.iter().all(|v| self.raw_value(v).is_ascii()) {
                     continue;
                 }
                 let vt = Document::value_type_of(self.key_ident(p.key));
@@ -1009,6 +1012,7 @@ impl Document {
                         source: crate::charset::CharsetSource::Default,
                         start: 0,
                         dbcs: None,
+                        undecodable: false,
                     });
                     self.uniform = match self.uniform {
                         Some(e) if e == UTF_8 => Some(UTF_8),

@@ -178,13 +178,24 @@ pub fn escape(text: &str, colon: bool) -> String {
     String::from_utf8(v).expect("escaping keeps UTF-8")
 }
 
+/// The double-byte rules under which a `:` of raw value bytes in `enc` is
+/// looked for: those the value is read with (`dbcs`), or ISO-2022-JP's
+/// whenever the text is ISO-2022-JP — its 7-bit double-byte runs hold `:`
+/// (忘 is `K:`), read charset-aware or not, and no separator is inside a run.
+pub fn colon_rules(enc: &'static Encoding, dbcs: Option<Dbcs>) -> Option<Dbcs> {
+    dbcs.or_else(|| (enc == encoding_rs::ISO_2022_JP).then_some(Dbcs::Iso2022Jp))
+}
+
 /// Position of the first unescaped `:` in raw value bytes (composed values).
 pub fn find_colon(raw: &[u8], dbcs: Option<Dbcs>) -> Option<usize> {
     let mut i = 0;
     while i < raw.len() {
         let b = raw[i];
+        // A lead byte before a byte that cannot follow it (`\xb1:`) is no
+        // character: the decoder gives U+FFFD and reads the `:` as itself.
         if let Some(d) = dbcs
             && d.is_lead(b)
+            && raw.get(i + 1).is_none_or(|&t| d.is_trail(t))
         {
             i += d.char_len(&raw[i..]);
             continue;

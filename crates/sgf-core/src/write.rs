@@ -374,7 +374,9 @@ impl Default for WriteOptions {
 
 /// Writes the canonical FF\[4\] UTF-8 form: `FF\[4\]` and `CA[UTF-8]` in every
 /// root, identifiers in FF\[4\] form, repeated properties merged, text
-/// re-escaped, one node per line, variations in order.
+/// re-escaped, one node per line, variations in order. Text outside the
+/// game trees stays where it stands, on lines of its own, when that cannot
+/// change how the output reads ([`crate::OutsideText::in_place`]).
 ///
 /// # Errors
 /// Only errors of `w`.
@@ -436,9 +438,19 @@ fn canonical<W: Write>(
         dbcs: None,
         lists: opts.point_lists,
     };
+    let outside = doc.outside_texts();
     for gi in 0..doc.games.len() {
         if gi > 0 {
             // GAME_SEPARATOR.
+            cw.newline();
+        }
+        // Text before the game, then a blank line.
+        for o in outside
+            .iter()
+            .filter(|o| o.in_place && o.before == Some(gi))
+        {
+            cw.put_text(o.text.as_bytes());
+            cw.newline();
             cw.newline();
         }
         cw.game(gi);
@@ -449,6 +461,12 @@ fn canonical<W: Write>(
             w.write_all(&cw.out)?;
             cw.out.clear();
         }
+    }
+    // Text after the last game, after a blank line.
+    for o in outside.iter().filter(|o| o.in_place && o.before.is_none()) {
+        cw.newline();
+        cw.put_text(o.text.as_bytes());
+        cw.newline();
     }
     Ok(cw.out)
 }
@@ -852,7 +870,7 @@ pub(crate) fn encode_value(
         ValueType::Text | ValueType::SimpleText => {
             text::escape_into(out, &decode(raw), false);
         }
-        _ => match text::find_colon(raw, dbcs) {
+        _ => match text::find_colon(raw, text::colon_rules(enc, dbcs)) {
             Some(c) => {
                 text::escape_into(out, &decode(&raw[..c]), true);
                 out.push(b':');

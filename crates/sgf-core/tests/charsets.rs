@@ -444,3 +444,103 @@ fn sgfc_mixed_encoding() {
     assert_eq!(got[2], "s¤h¤n");
     assert!(got[3].contains("趙 治勲") && got[3].contains("조치훈") && got[3].contains("指揮權"));
 }
+
+/// Review: a `CA` naming a charset encoding_rs maps to its replacement
+/// encoding (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN, csiso2022kr,
+/// replacement…) made every value of the game one U+FFFD — `GM`, `SZ`,
+/// names, moves — while the file was reported clean. Such a label is not
+/// used (C009); the text is read by detection, exactly, when it does not
+/// use the charset's shifts.
+#[test]
+fn a_charset_that_cannot_be_decoded_is_not_read_as_replacement() {
+    let labels = [
+        "ISO-2022-KR",
+        "iso-2022-kr",
+        "csiso2022kr",
+        "HZ-GB-2312",
+        "ISO-2022-CN",
+        "ISO-2022-CN-EXT",
+        "replacement",
+        "ISO_2022_KR",
+        " iso-2022-kr ",
+    ];
+    for label in labels {
+        assert!(
+            sgf_core::charset::is_undecodable_label(label.as_bytes()),
+            "{label}"
+        );
+        assert_eq!(
+            sgf_core::charset::encoding_for_label(label.as_bytes()),
+            None,
+            "{label}"
+        );
+        let src = format!("(;CA[{label}]GM[1]FF[4]SZ[19]PB[Lee Sedol]C[hello];B[pd];W[dd])");
+        let p = sgf_core::parse(src.as_bytes());
+        let g = p.document.game(0).unwrap();
+        assert!(!g.is_undecodable(), "{label}");
+        assert_eq!(p.document.undecodable_game(), None);
+        let root = g.root();
+        assert_eq!(root.text("PB").unwrap(), "Lee Sedol", "{label}");
+        assert_eq!(root.text("C").unwrap(), "hello");
+        assert_eq!(root.value("SZ").unwrap().number(), Some(19));
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.code == sgf_core::Code::UndecodableCharset)
+            .unwrap_or_else(|| panic!("{label}: {:?}", p.diagnostics));
+        assert_eq!(d.severity, sgf_core::Severity::Warning);
+        assert_eq!(&src[d.span.range()], format!("[{label}]"));
+        // The canonical form writes every value as it was.
+        let out = sgf_core::to_canonical_bytes(&p.document, &sgf_core::WriteOptions::default());
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("PB[Lee Sedol]") && out.contains("SZ[19]") && !out.contains('\u{FFFD}'),
+            "{out}"
+        );
+    }
+    // UTF-8 under such a label: read as UTF-8.
+    let src = "(;CA[ISO-2022-KR]PB[이세돌]C[안녕])";
+    assert_eq!(text(src.as_bytes(), 0, "PB"), "이세돌");
+    assert!(has(src.as_bytes(), "C009"));
+    // An override of the replacement encoding is no charset either.
+    let mut opts = sgf_core::ParseOptions::default();
+    opts.charset = Some(encoding_rs::REPLACEMENT);
+    let p = sgf_core::parse_with(b"(;PB[Lee])", &opts);
+    assert_eq!(
+        p.document.game(0).unwrap().root().text("PB").unwrap(),
+        "Lee"
+    );
+}
+
+/// Text that uses the shifts of ISO-2022-KR (ESC $ ) C, SO, SI) or HZ
+/// (`~{`): no charset here decodes it. Its bytes are not replaced (shown
+/// one character a byte); the game is undecodable and the reader says so
+/// with an error, so that writers refuse it rather than write other text.
+#[test]
+fn text_in_the_shifts_of_an_undecodable_charset_keeps_its_bytes() {
+    // 이세돌 in ISO-2022-KR: ESC $ ) C, then SO, the EUC-KR bytes less 0x80, SI.
+    let iso = b"(;CA[ISO-2022-KR]GM[1]SZ[19]PB[\x1b$)C\x0e@L<<59\x0f];B[pd])";
+    let hz = b"(;CA[HZ-GB-2312]GM[1]SZ[19]PB[~{:Z~}];B[pd])";
+    for src in [&iso[..], &hz[..]] {
+        let p = sgf_core::parse(src);
+        let g = p.document.game(0).unwrap();
+        assert!(g.is_undecodable());
+        assert_eq!(p.document.undecodable_game(), Some(0));
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.code == sgf_core::Code::UndecodableCharset)
+            .unwrap();
+        assert_eq!(d.severity, sgf_core::Severity::Error);
+        let root = g.root();
+        assert_eq!(root.value("SZ").unwrap().number(), Some(19));
+        let pb = root.value("PB").unwrap().decoded().into_owned();
+        assert!(!pb.contains('\u{FFFD}'), "{pb:?}");
+        assert_eq!(pb.len(), root.value("PB").unwrap().raw().len(), "{pb:?}");
+        // The lossless writer keeps the bytes.
+        assert_eq!(sgf_core::to_lossless_bytes(&p.document), src);
+    }
+    // `~{` is text under ISO-2022-KR, ESC is text under HZ: not shifts.
+    let p = sgf_core::parse(b"(;CA[ISO-2022-KR]C[a ~{ b])");
+    assert!(!p.document.game(0).unwrap().is_undecodable());
+}

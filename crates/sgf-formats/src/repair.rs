@@ -22,10 +22,119 @@
 //! assert_eq!(changes[0].before, "DT[2018.04.27]");
 //! ```
 
-use sgf_core::{Code, Diagnostic, Document, Parsed, Severity, WriteOptions};
+use sgf_core::{Code, Diagnostic, Document, Parsed, Severity, Span, WriteOptions};
 pub use sgf_go::fix::{Change, RepairOptions};
 
 use crate::dialect;
+
+/// Why a repaired (or canonical) form is not written: writing it would
+/// lose what the input holds. `check --fix` reports it as an error and
+/// leaves the file as it is; `fmt` and `convert` refuse likewise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The input holds no game tree (notes, a web page, a binary saved
+    /// under an `.sgf` name): its repaired form would be empty.
+    NoGameTree,
+    /// The output, read again, holds fewer game trees than the input.
+    GamesLost {
+        /// Game trees read from the input.
+        read: usize,
+        /// Game trees in the output.
+        written: usize,
+    },
+    /// A game's text is in a charset that cannot be decoded (see
+    /// [`sgf_core::Game::is_undecodable`]): written in UTF-8 it would be
+    /// other text.
+    Undecodable {
+        /// The game (from 0).
+        game: usize,
+        /// The charset its `CA` names.
+        charset: String,
+    },
+}
+
+impl Refusal {
+    /// The refusal of a part of a file whose first game is game `first` of
+    /// the file (from 0): games numbered in the file, not in the part.
+    #[must_use]
+    pub fn in_file(self, first: usize) -> Refusal {
+        match self {
+            Refusal::Undecodable { game, charset } => Refusal::Undecodable {
+                game: game + first,
+                charset,
+            },
+            r => r,
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoGameTree => f.write_str(
+                "no SGF game tree in the input: not written (its repaired form would be empty)",
+            ),
+            Refusal::GamesLost { read, written } => write!(
+                f,
+                "the repaired form holds {written} game tree(s) of the {read} read: not written"
+            ),
+            Refusal::Undecodable { game, charset } => write!(
+                f,
+                "game {} is in {charset}, a charset Qipu cannot decode: not written (its text would change)",
+                game + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Whether `doc` can be written in the canonical UTF-8 form (what
+/// `check --fix`, `fmt` and `convert` write) without losing what it
+/// holds: it has a game tree, and every game's text can be decoded
+/// ([`sgf_core::Document::undecodable_game`]).
+///
+/// ```
+/// use sgf_formats::repair::{Refusal, writable};
+/// let doc = sgf_core::parse(b"just notes").document;
+/// assert_eq!(writable(&doc), Err(Refusal::NoGameTree));
+/// let doc = sgf_core::parse(b"(;CA[ISO-2022-KR]PB[\x1b$)C\x0e@L\x0f])").document;
+/// assert!(matches!(writable(&doc), Err(Refusal::Undecodable { game: 0, .. })));
+/// assert_eq!(writable(&sgf_core::parse(b"(;CA[ISO-2022-KR]PB[Lee])").document), Ok(()));
+/// ```
+///
+/// # Errors
+/// What would be lost, as a [`Refusal`].
+pub fn writable(doc: &Document) -> Result<(), Refusal> {
+    if doc.game_count() == 0 {
+        return Err(Refusal::NoGameTree);
+    }
+    if let Some(game) = doc.undecodable_game() {
+        let charset = doc
+            .game(game)
+            .and_then(|g| g.root().value("CA").map(|v| v.decoded().trim().to_string()))
+            .unwrap_or_default();
+        return Err(Refusal::Undecodable { game, charset });
+    }
+    Ok(())
+}
+
+/// The guard of every repair that replaces a file: its output, read
+/// again (`output`), holds no fewer game trees than the `read` of the input.
+///
+/// # Errors
+/// [`Refusal::NoGameTree`] or [`Refusal::GamesLost`].
+pub fn check_written(read: usize, output: &Document) -> Result<(), Refusal> {
+    let written = output.game_count();
+    if read == 0 {
+        return Err(Refusal::NoGameTree);
+    }
+    if written < read {
+        return Err(Refusal::GamesLost { read, written });
+    }
+    Ok(())
+}
 
 /// A repaired document written out.
 #[derive(Clone, Debug)]
@@ -45,7 +154,8 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     if opts.utf8_output {
         doc.set_utf8_fallback(Some(true));
     }
-    let mut changes = dialect::normalize_document(doc).changes;
+    let mut changes = keep_outside_text(doc);
+    changes.extend(dialect::normalize_document(doc).changes);
     changes.extend(sgf_go::fix::repair_with(doc, opts));
     // One repair can make another needed (a dialect seen once a bad value
     // is repaired, a node reordered by a dialect, a move deleted before its
@@ -65,25 +175,34 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     changes
 }
 
-/// [`repair`], then the canonical form, read again for what is left.
+/// [`repair`], then the canonical form, read again for what is left:
+/// what `qipu check --fix` writes. Refused, with nothing done, when the
+/// document cannot be written without loss ([`writable`]), and when the
+/// output holds fewer game trees than the input ([`check_written`]).
+///
+/// # Errors
+/// The [`Refusal`]; `doc` is then not repaired when the input was refused.
 pub fn repair_to_canonical(
     doc: &mut Document,
     write: &WriteOptions,
     opts: &RepairOptions,
-) -> Repaired {
+) -> Result<Repaired, Refusal> {
+    writable(doc)?;
+    let read = doc.game_count();
     let mut opts = *opts;
     opts.utf8_output = true;
     let changes = repair(doc, &opts);
     let bytes = sgf_core::to_canonical_bytes(doc, write);
     let re = sgf_core::parse(&bytes);
+    check_written(read, &re.document)?;
     let mut remaining = re.diagnostics;
     remaining.extend(sgf_go::check::check(&re.document));
     remaining.sort_by_key(|d| (d.span.start, d.span.end));
-    Repaired {
+    Ok(Repaired {
         bytes,
         changes,
         remaining,
-    }
+    })
 }
 
 /// What `qipu fmt` and `qipu convert` do before writing the canonical
@@ -95,12 +214,55 @@ pub fn fmt(parsed: &mut Parsed) {
     // hold a normalised text becomes UTF-8.
     let before = parsed.document.utf8_fallback();
     parsed.document.set_utf8_fallback(Some(true));
-    let mut diags = dialect::normalize(&mut parsed.document);
+    let mut diags: Vec<Diagnostic> = keep_outside_text(&mut parsed.document)
+        .iter()
+        .map(change_diagnostic)
+        .collect();
+    diags.extend(dialect::normalize(&mut parsed.document));
     parsed.document.set_utf8_fallback(before);
     let all = &mut parsed.diagnostics;
     all.retain(|d| d.code != Code::DialectDetected);
     all.append(&mut diags);
     all.sort_by_key(|d| (d.span.start, d.span.end));
+}
+
+/// Text outside the game trees (notes, a title before the first game) is
+/// written by the canonical form where it stands; text that would read as
+/// SGF there ([`sgf_core::OutsideText::in_place`]: an ISO-2022-JP escape
+/// between `(` and `;` that decoding takes away) is kept in the game
+/// comment `GC` of the game after it (the last game for text after the
+/// last) instead, as every repair keeps what it cannot leave in place.
+fn keep_outside_text(doc: &mut Document) -> Vec<Change> {
+    let last = doc.game_count().saturating_sub(1);
+    let moved: Vec<(Option<usize>, Span, String)> = doc
+        .outside_texts()
+        .into_iter()
+        .filter(|o| !o.in_place)
+        .map(|o| (o.before, o.span, o.text.trim().to_string()))
+        .collect();
+    let mut changes = Vec::new();
+    for (before, span, text) in moved {
+        let Some(root) = doc.game(before.unwrap_or(last)).map(|g| g.root().id()) else {
+            continue;
+        };
+        let line = format!("Text outside the game trees: {text}");
+        if sgf_go::fix::keep_line(doc, root, &line).is_ok() {
+            changes.push(Change {
+                code: if before == Some(0) {
+                    Code::TextBeforeTree
+                } else {
+                    Code::TextAfterTrees
+                },
+                message:
+                    "text outside the game trees would read as SGF where it stands: kept in GC"
+                        .into(),
+                span,
+                before: text,
+                after: line,
+            });
+        }
+    }
+    changes
 }
 
 /// A change as a diagnostic (information: something was done).

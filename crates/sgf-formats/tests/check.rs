@@ -6,6 +6,9 @@
 //! Fixtures whose name starts with `variation_level` are repaired with
 //! `RepairOptions::variation_level` on.
 
+#[path = "../../../testsupport/text_survival.rs"]
+mod text_survival;
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -26,6 +29,9 @@ const UNREPAIRABLE: &[Code] = &[
     Code::BadKomi,
     // NUL bytes in text are kept: replacing them would change the text.
     Code::NulByte,
+    // Text outside the game trees is kept where it stands.
+    Code::TextAfterTrees,
+    Code::DataBeforeTree,
 ];
 
 fn all_diagnostics(bytes: &[u8]) -> Vec<sgf_core::Diagnostic> {
@@ -51,7 +57,8 @@ fn snapshot(bytes: &[u8], opts: &sgf_go::fix::RepairOptions) -> (String, Vec<Str
         );
     }
     let mut doc = p.document.clone();
-    let r = sgf_formats::repair::repair_to_canonical(&mut doc, &WriteOptions::default(), opts);
+    let r = sgf_formats::repair::repair_to_canonical(&mut doc, &WriteOptions::default(), opts)
+        .expect("a fixture is written");
     let (out, changes, remaining) = (r.bytes, r.changes, r.remaining);
     s.push_str("# changes\n");
     for c in &changes {
@@ -182,7 +189,8 @@ fn each_rule_has_its_code_and_line() {
     }
 }
 
-/// `qipu check --fix`: the repaired canonical bytes.
+/// `qipu check --fix`: the repaired canonical bytes (the input itself
+/// when the repair is refused: the file is left as it is).
 fn fix(bytes: &[u8]) -> Vec<u8> {
     let mut doc = parse(bytes).document;
     sgf_formats::repair::repair_to_canonical(
@@ -190,7 +198,7 @@ fn fix(bytes: &[u8]) -> Vec<u8> {
         &WriteOptions::default(),
         &sgf_formats::repair::RepairOptions::default(),
     )
-    .bytes
+    .map_or_else(|_| bytes.to_vec(), |r| r.bytes)
 }
 
 /// `qipu fmt`: the dialects normalised, the canonical bytes.
@@ -271,22 +279,60 @@ fn a_dialect_behind_a_deleted_move_is_normalised_at_once() {
     assert_eq!(String::from_utf8_lossy(&fix(&once)), text);
 }
 
-/// Every input the fuzz targets found not idempotent (`testdata/fuzz/`):
-/// `fix(fix(x)) == fix(x)` and `fmt(fmt(x)) == fmt(x)`.
+/// Every input the fuzz targets found not idempotent or losing text
+/// (`testdata/fuzz/`): `fix(fix(x)) == fix(x)` and `fmt(fmt(x)) ==
+/// fmt(x)`, and both keep every text of the input (the oracle of the fuzz
+/// targets and the corpus test).
 #[test]
 fn fuzz_finds_are_idempotent() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "snap") {
+            continue;
+        }
         let input = std::fs::read(&path).unwrap();
-        let once = fix(&input);
-        assert_eq!(fix(&once), once, "fix of {}", path.display());
-        let once = fmt(&input);
-        assert_eq!(fmt(&once), once, "fmt of {}", path.display());
+        let read = parse(&input).document;
+        for (what, once) in [("fix", fix(&input)), ("fmt", fmt(&input))] {
+            let again = if what == "fix" {
+                fix(&once)
+            } else {
+                fmt(&once)
+            };
+            assert_eq!(again, once, "{what} of {}", path.display());
+            let lost = text_survival::lost(&read, &parse(&once).document);
+            assert!(
+                lost.is_empty(),
+                "{what} of {}: lost {lost:?}",
+                path.display()
+            );
+        }
         n += 1;
     }
     assert!(n >= 7);
+}
+
+/// Found by the `fix` fuzz target with the text oracle
+/// (`testdata/fuzz/fix-12.sgf`): `(C[\xb6])(;][\xff])` was read
+/// charset-aware as Big5 (`\xb6]` one character), then decided
+/// windows-1252 on that reading: its escapes were read by one charset and
+/// its text by another, and the repaired `C` came out with a backslash
+/// more (`¶\\\]` for `¶]`). A game is read charset-aware only when it
+/// is decoded in that charset.
+#[test]
+fn a_game_read_charset_aware_is_decoded_in_that_charset() {
+    let input = b"(C[\xb6])(;][\xff])";
+    let p = parse(&input[..]);
+    for g in p.document.games() {
+        let dbcs = p.document.dbcs_of(g.root().id());
+        assert!(
+            dbcs.is_none() || sgf_core::charset::Dbcs::of(g.encoding()) == dbcs,
+            "{} read as {dbcs:?}",
+            g.charset()
+        );
+    }
+    fix_keeps_everything(input);
 }
 
 /// Review: a second `AP` value was dropped without a trace.
@@ -312,7 +358,8 @@ fn text_the_charset_cannot_write_is_repaired_in_utf8() {
         &mut doc,
         &WriteOptions::default(),
         &sgf_formats::repair::RepairOptions::default(),
-    );
+    )
+    .unwrap();
     let text = String::from_utf8(out.bytes.clone()).unwrap();
     assert!(text.contains("RU[Chinese, Chines"), "{text}");
     assert!(text.contains("CA[UTF-8]"), "{text}");
@@ -352,4 +399,345 @@ fn a_repair_the_charset_cannot_hold_is_made_in_utf8_or_not_at_all() {
     let node = doc.game(0).unwrap().nodes().nth(1).unwrap();
     assert_eq!(node.values("C").count(), 2);
     assert_eq!(doc.game(0).unwrap().charset(), "Shift_JIS");
+}
+
+/// Asserts that repairing `input` loses no text (the oracle of the corpus
+/// test) and that a second repair changes nothing; returns the output.
+fn fix_keeps_everything(input: &[u8]) -> String {
+    let once = fix(input);
+    let text = String::from_utf8_lossy(&once).into_owned();
+    let lost = text_survival::lost(&parse(input).document, &parse(&once).document);
+    assert!(
+        lost.is_empty(),
+        "{:?} → {text}: lost {lost:?}",
+        String::from_utf8_lossy(input)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&fix(&once)),
+        text,
+        "fix is not idempotent on {:?}",
+        String::from_utf8_lossy(input)
+    );
+    // `fmt` (the dialects normalised) loses nothing either.
+    let f = fmt(input);
+    let lost = text_survival::lost(&parse(input).document, &parse(&f).document);
+    assert!(
+        lost.is_empty(),
+        "fmt of {:?} → {}: lost {lost:?}",
+        String::from_utf8_lossy(input),
+        String::from_utf8_lossy(&f)
+    );
+    assert_eq!(fmt(&f), f);
+    text
+}
+
+/// Review: a `GC` given twice in a second game-info node was moved up, and
+/// the repair that kept "the wording" of the second occurrence then
+/// replaced every `GC` value by an empty line (`GC[a]GC[b]`: b lost;
+/// `GC[]GC[text]`: everything lost). Every place that joins, moves or
+/// deletes text keeps all of it.
+#[test]
+fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
+    let cases: &[(&str, &[&str])] = &[
+        // Repeated properties in a second game-info node, moved up.
+        (
+            "(;PB[x];GC[Important words]GC[more words])",
+            &["Important words", "more words"],
+        ),
+        ("(;PB[x];GC[]GC[text])", &["text"]),
+        ("(;PB[x];GC[a][b])", &["a", "b"]),
+        // Kept in GC beside a GC already there.
+        ("(;PB[x]GC[one];GC[a][b])", &["one", "a", "b"]),
+        (
+            "(;PB[x]GC[one]GC[two];PB[y]PB[z])",
+            &["one", "two", "y", "z"],
+        ),
+        ("(;PB[x];PB[y]PB[z])", &["y", "z"]),
+        // Extra values of game information deleted.
+        ("(;KM[6.5][7.5 nice])", &["7.5 nice"]),
+        ("(;KM[6,5][7])", &["6,5", "KM as written: 7"]),
+        ("(;HA[1][hello])", &["hello"]),
+        // Annotations deleted or corrected: their words are kept.
+        ("(;GM[1];KO[6.5 komi])", &["6.5 komi"]),
+        ("(;GM[1];B[aa]BM[very bad])", &["very bad"]),
+        ("(;GM[1];B[aa]BM[bad]DO[doubtful])", &["bad", "doubtful"]),
+        ("(;GM[1];C[x]TE[great])", &["great"]),
+        // Root properties outside the root: a different value is kept.
+        ("(;GM[1]SZ[19];SZ[9]C[c])", &["SZ as written: 9"]),
+        ("(;GM[2]SZ[0])", &["SZ as written: 0"]),
+        ("(;GM[Go])", &["GM as written: Go"]),
+        // Labels deleted.
+        ("(;GM[1];B[aa]LB[aa:1][aa:two])", &["aa:two"]),
+        ("(;GM[1];B[aa]LB[hello])", &["hello"]),
+        // The dialects read the first value: the others are kept.
+        ("(;TE[x]TE[y]RD[2020-01-01]KO[6.5])", &["x", "y"]),
+        ("(;RD[2020-01-01]RD[next day]KO[6.5];B[aa])", &["next day"]),
+        ("(;KO[6.5][seven]TE[cup];B[aa])", &["seven"]),
+        (
+            "(;LT[1 hour][2 hours]LC[3][4]TE[cup];B[aa])",
+            &["2 hours", "LC as written: 4"],
+        ),
+        ("(;GM[1]AP[foxwq]KM[375][x];B[aa])", &["KM as written: x"]),
+        (
+            "(;RE[黒中押し勝ち][extra words]TE[cup];B[aa])",
+            &["extra words"],
+        ),
+        // Found by the `fix` fuzz target: the legacy KI kept the number it
+        // read (`5`), not its wording (`05`).
+        ("(;FF[3]GM[1]KI[05])", &["KI as written: 05"]),
+        ("(;FF[3]GM[1]KI[+13]KM[6.5])", &["KI as written: +13"]),
+        (
+            "(;FF[3]GM[1]KI[13][14])",
+            &["KI as written: 13", "KI as written: 14"],
+        ),
+    ];
+    for (input, words) in cases {
+        let text = fix_keeps_everything(input.as_bytes());
+        for w in *words {
+            assert!(text.contains(w), "{input} → {text}: {w:?} missing");
+        }
+        // And once only.
+        for w in *words {
+            if w.contains("as written") {
+                assert_eq!(text.matches(w).count(), 1, "{input} → {text}: {w:?} twice");
+            }
+        }
+    }
+}
+
+/// Review: Fox's `TC[3]TT[\30]` got `TT[30]` from the first repair and
+/// `OT[3x30 byo-yomi]` only from the second: the dialect read the numbers
+/// from the raw bytes (`\30` is no number), the canonical writer then
+/// dropped the needless escape. The dialects read values as the output
+/// writes them, so every repair reaches its fixed point in one run.
+#[test]
+fn fox_time_and_komi_are_normalised_in_one_run() {
+    for input in [
+        &b"(;GM[1]FF[4]SZ[19]TC[3]TT[\\30]AP[foxwq])"[..],
+        b"(;GM[1]FF[4]SZ[1\\9]TC[\\3]TT[30]AP[foxwq])",
+    ] {
+        let text = fix_keeps_everything(input);
+        assert!(text.contains("OT[3x30 byo-yomi]"), "{text}");
+        let f = fmt(input);
+        assert!(String::from_utf8_lossy(&f).contains("OT[3x30 byo-yomi]"));
+    }
+    // fmt normalises only the dialects: an escaped scaled komi is read
+    // as the output writes it, and scaled at once.
+    let input = b"(;GM[1]FF[4]SZ[19]KM[\\375]RU[Chinese]AP[foxwq];B[pd])";
+    let f = fmt(input);
+    assert!(
+        String::from_utf8_lossy(&f).contains("KM[7.5]"),
+        "{}",
+        String::from_utf8_lossy(&f)
+    );
+    assert_eq!(fmt(&f), f);
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("KM[7.5]"), "{text}");
+}
+
+/// A `CA` whose charset cannot be decoded: text without its shifts is
+/// repaired and written exactly (no U+FFFD where the input had ASCII);
+/// text in its shifts is refused, the document left as it was.
+#[test]
+fn an_undecodable_charset_is_written_exactly_or_refused() {
+    let input = b"(;CA[ISO-2022-KR]GM[1]FF[4]SZ[19]PB[Lee Sedol]C[hello];B[pd];W[dd])";
+    let text = fix_keeps_everything(input);
+    assert!(!text.contains('\u{FFFD}'), "{text}");
+    assert!(text.contains("SZ[19]") && text.contains("PB[Lee Sedol]") && text.contains(";B[pd]"));
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(!f.contains('\u{FFFD}') && f.contains("C[hello]"), "{f}");
+
+    let input = b"(;CA[ISO-2022-KR]GM[1]SZ[19]PB[\x1b$)C\x0e@L<<59\x0f];B[pd])";
+    let mut doc = parse(&input[..]).document;
+    let r = sgf_formats::repair::repair_to_canonical(
+        &mut doc,
+        &WriteOptions::default(),
+        &sgf_formats::repair::RepairOptions::default(),
+    );
+    assert!(
+        matches!(&r, Err(sgf_formats::repair::Refusal::Undecodable { game: 0, charset }) if charset == "ISO-2022-KR"),
+        "{r:?}"
+    );
+    assert!(!doc.is_edited());
+    assert!(sgf_formats::repair::writable(&doc).is_err());
+}
+
+/// Review: `check --fix --in-place` of a file without a game tree (notes,
+/// a web page, a binary) cut it to 0 bytes. The repair refuses a document
+/// without a game tree, and an output with fewer game trees than the input.
+#[test]
+fn a_file_without_a_game_tree_is_not_repaired_into_nothing() {
+    use sgf_formats::repair::{Refusal, check_written, repair_to_canonical, writable};
+    for input in [
+        &b"just some notes\nabout go\n"[..],
+        b"<html><body>hi</body></html>",
+        b"\x00\x01\x02\xff\xfe binary",
+        b"",
+    ] {
+        let mut doc = parse(input).document;
+        assert_eq!(writable(&doc), Err(Refusal::NoGameTree));
+        let r = repair_to_canonical(
+            &mut doc,
+            &WriteOptions::default(),
+            &sgf_formats::repair::RepairOptions::default(),
+        );
+        assert_eq!(r.map(|r| r.bytes), Err(Refusal::NoGameTree));
+    }
+    let two = parse(b"(;GM[1])(;GM[1])").document;
+    let one = parse(b"(;GM[1])").document;
+    assert_eq!(check_written(2, &two), Ok(()));
+    assert_eq!(
+        check_written(2, &one),
+        Err(Refusal::GamesLost {
+            read: 2,
+            written: 1
+        })
+    );
+    assert_eq!(check_written(0, &one), Err(Refusal::NoGameTree));
+}
+
+/// Review: text before, between and after the game trees was dropped by
+/// `check --fix` and `fmt` without a report. It is kept where it stands
+/// (the readers report it: S003, S020), and the output reads as the same
+/// games, idempotent under fix and fmt.
+#[test]
+fn text_outside_the_game_trees_is_kept_where_it_stands() {
+    let input = b"Game 1: [a title]\n(;GM[1]PB[a];B[aa])\n between; the games \n(;GM[1]PB[b];B[bb])\n)) the end (\n";
+    let text = fix_keeps_everything(input);
+    for kept in [
+        "Game 1: [a title]\n\n(;",
+        ")\n\nbetween; the games\n\n(;",
+        ")\n\n)) the end (\n",
+    ] {
+        assert!(text.contains(kept), "{kept:?} in {text}");
+    }
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(
+        f.contains("Game 1: [a title]")
+            && f.contains("between; the games")
+            && f.ends_with(")) the end (\n"),
+        "{f}"
+    );
+    for out in [text.as_bytes(), f.as_bytes()] {
+        let p = parse(out);
+        assert_eq!(p.document.game_count(), 2);
+        let texts: Vec<String> = p
+            .document
+            .outside_texts()
+            .into_iter()
+            .map(|o| o.text.into_owned())
+            .collect();
+        assert_eq!(
+            texts,
+            ["Game 1: [a title]", "between; the games", ")) the end ("]
+        );
+    }
+    // A UTF-8 byte-order mark is no text.
+    let bom = fix(b"\xEF\xBB\xBF(;GM[1])");
+    assert!(
+        bom.starts_with(b"(;FF[4]"),
+        "{}",
+        String::from_utf8_lossy(&bom)
+    );
+}
+
+/// Text outside the trees that would read as SGF where it stands once
+/// decoded: ISO-2022-JP's `ESC ( B` (back to ASCII) between `(` and `;`
+/// decodes to nothing, leaving `(;`, a game tree's start. It is kept in
+/// `GC` instead, and the output still holds the one game.
+#[test]
+fn text_outside_the_trees_that_would_read_as_sgf_is_kept_in_gc() {
+    let input = b"see (\x1b(B; here (;CA[ISO-2022-JP]GM[1]C[\x1b$B$3\x1b(B])";
+    let p = parse(&input[..]);
+    let out = p.document.outside_texts();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].text, "see (; here");
+    assert!(!out[0].in_place);
+    let text = fix_keeps_everything(input);
+    assert!(
+        text.contains("GC[Text outside the game trees: see (; here]"),
+        "{text}"
+    );
+    assert_eq!(parse(text.as_bytes()).document.game_count(), 1);
+    let f = fmt(input);
+    assert!(String::from_utf8_lossy(&f).contains("GC[Text outside the game trees: see (; here]"));
+    assert_eq!(fmt(&f), f);
+}
+
+/// Found by the `fmt_idempotent` fuzz target (`testdata/fuzz/fmt-3.sgf`):
+/// a UTF-16 file whose text before the first game, transcoded, holds NUL
+/// bytes between its characters (`\0(\0;\0F…`). Written first in the
+/// UTF-8 output, that text made the output look like UTF-16 to the reader
+/// (its games then read as garbage). Text that would make the start of
+/// the file look like UTF-16 (or a byte-order mark) is kept in GC.
+#[test]
+fn text_before_the_first_game_does_not_make_the_output_utf16() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
+    let input = std::fs::read(dir.join("fmt-3.sgf")).unwrap();
+    for out in [fmt(&input), fix(&input)] {
+        let p = parse(&out);
+        assert!(
+            p.diagnostics
+                .iter()
+                .all(|d| d.code != sgf_core::Code::Utf16),
+            "{:?}",
+            String::from_utf8_lossy(&out)
+        );
+        assert_eq!(p.document.game_count(), 1);
+        let root = p.document.game(0).unwrap().root();
+        assert_eq!(root.text("C").unwrap(), "hi");
+        assert!(root.text("GC").unwrap().contains("notes"));
+    }
+    fix_keeps_everything(&input);
+}
+
+/// Found by the `fix` fuzz target with the text oracle (18 inputs, all
+/// ISO-2022-JP): ISO-2022-JP is 7-bit, and two places took its ASCII bytes
+/// for ASCII text. The canonical writer cut a value that may be composed
+/// (an unknown property, `AP`) at a `:` inside a double-byte run (忘 is
+/// `K:`), and decoded the halves apart; and a game turned to UTF-8 by a
+/// repair (text the charset cannot hold) kept its values of ASCII bytes
+/// as they were, escape sequences and all, which then read as other text.
+#[test]
+fn iso_2022_jp_text_is_never_taken_for_ascii() {
+    // 忘 (K:) in an unknown property and in AP's name.
+    let input = b"(;CA[ISO-2022-JP]GM[1]XX[\x1b$BK:\x1b(B]AP[\x1b$BK:\x1b(B:1.0])";
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(f.contains("XX[忘]") && f.contains("AP[忘:1.0]"), "{f}");
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("XX[忘]"), "{text}");
+    let root = parse(&input[..]).document;
+    let ap = root.game(0).unwrap().root().value("AP").unwrap();
+    assert_eq!(ap.composed().unwrap().0, "忘");
+    // A second PB whose byte ISO-2022-JP cannot decode: its wording (with
+    // U+FFFD) goes to GC, which ISO-2022-JP cannot hold, so the game is
+    // turned to UTF-8 — every value decoded, `C[は]` too.
+    let input = b"(;CA[ISO-2022-JP]GM[1]PB[x]C[\x1b$B$O\x1b(B];PB[caf\xe9])";
+    let text = fix_keeps_everything(input);
+    assert!(
+        text.contains("C[は]") && !text.contains('\u{1b}'),
+        "{text:?}"
+    );
+}
+
+/// Found by the `fix` fuzz target: in a game read charset-aware (GBK), a
+/// byte that starts a double-byte character but is followed by `:`
+/// (`LB[\xb1:x]`) hid the `:` from the canonical writer, which took the
+/// byte and the `:` for one character and escaped the value's `:` — while
+/// the decoder (and the repairs) read U+FFFD and the `:`. The second
+/// repair then found a label without `:` and deleted it. A lead byte
+/// followed by a byte that cannot end its character is no character.
+#[test]
+fn a_colon_after_a_lone_lead_byte_is_a_colon() {
+    let input = b"(;CA[GBK]GM[2]C[\xd5]]LB[\xb1:x])";
+    assert!(
+        parse(&input[..])
+            .document
+            .dbcs_of(parse(&input[..]).document.game(0).unwrap().root().id())
+            .is_some()
+    );
+    let text = fix_keeps_everything(input);
+    assert!(text.contains("LB[\u{FFFD}:x]"), "{text}");
+    let f = String::from_utf8(fmt(input)).unwrap();
+    assert!(f.contains("LB[\u{FFFD}:x]"), "{f}");
 }

@@ -25,8 +25,11 @@ fn pipeline(src: &[u8]) -> usize {
     made += sgf_go::check::check(&doc).len();
     let mut opts = RepairOptions::default();
     opts.variation_level = true;
-    let r = repair_to_canonical(&mut doc, &WriteOptions::default(), &opts);
-    made + r.changes.len() + r.remaining.len()
+    match repair_to_canonical(&mut doc, &WriteOptions::default(), &opts) {
+        Ok(r) => made + r.changes.len() + r.remaining.len(),
+        // Refused (no game tree): nothing more is made.
+        Err(_) => made,
+    }
 }
 
 fn check(name: &str) {

@@ -1,66 +1,21 @@
 //! Repair without loss, on the whole sample corpus (skipped without it):
 //! for every game of every file, every Text and SimpleText value, every
 //! game-info value and every unknown or private property's value of the
-//! input still appears in the output of `check --fix` (compared after NFKC
-//! and case folding, white space collapsed); and `fix` and `fmt` are
-//! idempotent, byte for byte. The counts are printed for the record.
+//! input still appears in the output of `check --fix` and of `fmt`
+//! (compared after NFKC and case folding, white space collapsed: the
+//! oracle of `testsupport/text_survival.rs`, which the fuzz targets share);
+//! and `fix` and `fmt` are idempotent, byte for byte. The counts are
+//! printed for the record (characters lost: by fix and fmt together).
 
 mod common;
+#[path = "../../../testsupport/text_survival.rs"]
+mod text_survival;
 
-use sgf_core::{Document, PropKind, ValueType, WriteOptions, parse, to_canonical_bytes};
+use sgf_core::{WriteOptions, parse, to_canonical_bytes};
 use sgf_formats::repair::{self, RepairOptions};
-use unicode_normalization::UnicodeNormalization;
+use text_survival::{all_text, kept_values};
 
-fn norm(s: &str) -> String {
-    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed.nfkc().collect::<String>().to_lowercase()
-}
-
-/// The values that must survive, as (property, normalised text).
-fn kept_values(doc: &Document) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (_, n) in doc.all_nodes() {
-        for p in doc.node(n).props() {
-            // The canonical form is UTF-8 by definition.
-            if p.ident() == "CA" {
-                continue;
-            }
-            let info = p.info();
-            let keep = match info {
-                None => true,
-                Some(i) => {
-                    matches!(i.value, ValueType::Text | ValueType::SimpleText)
-                        || i.kind == PropKind::GameInfo
-                }
-            };
-            if !keep {
-                continue;
-            }
-            for v in p.values() {
-                let t = norm(&v.decoded());
-                if !t.is_empty() {
-                    out.push((p.ident().to_string(), t));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Every value of the output, normalised, in one string.
-fn all_text(doc: &Document) -> String {
-    let mut s = String::new();
-    for (_, n) in doc.all_nodes() {
-        for p in doc.node(n).props() {
-            for v in p.values() {
-                s.push_str(&norm(&v.decoded()));
-                s.push('\u{1}');
-            }
-        }
-    }
-    s
-}
-
+/// `check --fix` (the input itself when it is refused: left as it is).
 fn fix(bytes: &[u8]) -> Vec<u8> {
     let mut doc = parse(bytes).document;
     repair::repair_to_canonical(
@@ -68,7 +23,7 @@ fn fix(bytes: &[u8]) -> Vec<u8> {
         &WriteOptions::default(),
         &RepairOptions::default(),
     )
-    .bytes
+    .map_or_else(|_| bytes.to_vec(), |r| r.bytes)
 }
 
 fn fmt(bytes: &[u8]) -> Vec<u8> {
@@ -85,21 +40,25 @@ fn check_file(name: &str, bytes: &[u8]) -> (usize, usize, usize, Vec<String>) {
         return (0, 0, 0, failures);
     }
     let once = fix(bytes);
+    let f1 = fmt(bytes);
     let output = all_text(&parse(&once).document);
+    let formatted = all_text(&parse(&f1).document);
     for (ident, v) in kept_values(&input) {
         values += 1;
-        if !output.contains(&v) {
-            lost_chars += v.chars().count();
-            failures.push(format!(
-                "{name}: {ident} lost {:?}",
-                v.chars().take(60).collect::<String>()
-            ));
+        // check --fix, and fmt (the dialects normalised) alike.
+        for (what, out) in [("fix", &output), ("fmt", &formatted)] {
+            if !out.contains(&v) {
+                lost_chars += v.chars().count();
+                failures.push(format!(
+                    "{name}: {what}: {ident} lost {:?}",
+                    v.chars().take(60).collect::<String>()
+                ));
+            }
         }
     }
     if fix(&once) != once {
         failures.push(format!("{name}: fix(fix(x)) != fix(x)"));
     }
-    let f1 = fmt(bytes);
     if fmt(&f1) != f1 {
         failures.push(format!("{name}: fmt(fmt(x)) != fmt(x)"));
     }

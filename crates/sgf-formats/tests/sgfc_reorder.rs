@@ -45,7 +45,7 @@ fn sgfc_reorder_file_is_reproduced() {
     let mut doc = parse(&input).document;
     let mut opts = RepairOptions::default();
     opts.variation_level = true;
-    let out = repair_to_canonical(&mut doc, &WriteOptions::default(), &opts);
+    let out = repair_to_canonical(&mut doc, &WriteOptions::default(), &opts).unwrap();
     let ours = parse(&out.bytes).document;
     let theirs = parse(&expected).document;
     assert_eq!(tree(&ours), tree(&theirs));

@@ -33,6 +33,8 @@ pub(crate) struct Process {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Closed when the engine's standard error is read to its end.
+    stderr_done: std::sync::mpsc::Receiver<()>,
     gone: bool,
 }
 
@@ -104,9 +106,11 @@ impl Process {
             })?;
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let keep = Arc::clone(&stderr);
+        let (done_tx, stderr_done) = std::sync::mpsc::channel::<()>();
         std::thread::Builder::new()
             .name(format!("{}-stderr", spec.name))
             .spawn(move || {
+                let _done = done_tx;
                 // Draining stderr matters: a full pipe would block the engine.
                 let mut pipe = stderr_pipe;
                 let mut chunk = [0u8; 4096];
@@ -130,6 +134,7 @@ impl Process {
             child,
             lines: rx,
             stderr,
+            stderr_done,
             gone: false,
         })
     }
@@ -191,6 +196,10 @@ impl Process {
                 Err(e) => break e.to_string(),
             }
         };
+        // Its last words (why it stopped) may still be in the pipe: read
+        // until the pipe closes, a moment at most (a child of the engine
+        // may hold it open).
+        let _ = self.stderr_done.recv_timeout(Duration::from_millis(500));
         Error::Exited {
             engine: self.name.clone(),
             command: command.to_string(),

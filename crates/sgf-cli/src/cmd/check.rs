@@ -465,8 +465,13 @@ fn shown_of(
 }
 
 /// Checks a record (or a part of one: not `whole`), repairing it first
-/// with `--fix`.
-fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartResult {
+/// with `--fix`. A repair the library refuses (no game tree, games lost,
+/// an undecodable charset) is an error: nothing is written.
+fn check_loaded(
+    loaded: crate::input::Loaded,
+    args: &Args,
+    whole: bool,
+) -> Result<PartResult, sgf_formats::repair::Refusal> {
     if !args.fix {
         let mut diagnostics = game_diagnostics(&loaded.parsed);
         let doc = loaded.parsed.document;
@@ -483,18 +488,20 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
         } else {
             sgf_formats::dialect_counts(&doc)
         };
-        return PartResult {
+        return Ok(PartResult {
             dialects,
             diagnostics,
             shown: shown_of(doc, loaded.original, whole),
             changes: Vec::new(),
             output: None,
             facts,
-        };
+        });
     }
     // Repaired in place (the source, and so every span, stays as read);
     // what is reported is what is left in the output.
     let mut doc = loaded.parsed.document;
+    sgf_formats::repair::writable(&doc)?;
+    let read = doc.game_count();
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = args.variation_level;
     opts.utf8_output = true;
@@ -508,6 +515,7 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
     let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
     drop(doc);
     let re = sgf_core::parse(&bytes);
+    sgf_formats::repair::check_written(read, &re.document)?;
     let mut diagnostics = game_diagnostics(&re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
@@ -515,14 +523,14 @@ fn check_loaded(loaded: crate::input::Loaded, args: &Args, whole: bool) -> PartR
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();
-    PartResult {
+    Ok(PartResult {
         dialects: Vec::new(),
         diagnostics,
         shown: shown_of(re.document, None, whole),
         changes,
         output: Some(bytes),
         facts,
-    }
+    })
 }
 
 /// A file checked: its report as printed, and its counts.
@@ -587,6 +595,7 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     let keep_changes = args.json || !args.quiet;
     joined.keep_changes = keep_changes;
     let mut whole = true;
+    let mut refused = None;
     let opts = sgf_formats::parts::PartOptions::default()
         .with_part_bytes(part_bytes(args.fix))
         .with_read(read_opts);
@@ -597,9 +606,13 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
         |piece, l| check_loaded(input::wrap(path, &bytes, l), args, piece.whole),
         |step| {
             match step {
-                sgf_formats::parts::Step::Part(piece, r) => {
+                sgf_formats::parts::Step::Part(piece, Ok(r)) => {
                     whole = piece.whole;
                     joined.add(&bytes, piece.range, r, piece.whole, allow);
+                }
+                sgf_formats::parts::Step::Part(piece, Err(e)) => {
+                    refused = Some(e.in_file(piece.first_game));
+                    return std::ops::ControlFlow::Break(());
                 }
                 sgf_formats::parts::Step::Restart => {
                     let mut output = std::mem::replace(&mut joined.output, Output::memory());
@@ -613,6 +626,12 @@ fn check_file(path: &str, args: &Args, allow: &[Code]) -> FileReport {
     );
     if let Err(e) = res {
         return FileReport::failed(path, format!("cannot read {path}: {e}"));
+    }
+    if let Some(e) = refused {
+        // Nothing is written: the output begun is dropped with `joined`.
+        let mut r = FileReport::failed(path, format!("{path}: {e}"));
+        r.unwritten = true;
+        return r;
     }
     let Joined {
         parts,

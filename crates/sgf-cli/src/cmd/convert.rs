@@ -100,8 +100,13 @@ fn convert_parts(
         opts,
         args.quiet,
         input::normalize,
-        |_, loaded| {
+        |piece, loaded| {
             let doc = &loaded.parsed.document;
+            // What cannot be written without loss is not written (a file
+            // without a game tree is refused by the reading).
+            if doc.game_count() > 0 {
+                sgf_formats::repair::writable(doc).map_err(|e| e.in_file(piece.first_game))?;
+            }
             let out = if args.split {
                 (0..doc.game_count())
                     .map(|gi| game_to_canonical_bytes(doc, gi, &wo))
@@ -109,12 +114,13 @@ fn convert_parts(
             } else {
                 vec![to_canonical_bytes(doc, &wo)]
             };
-            (loaded.format, out)
+            Ok::<_, sgf_formats::repair::Refusal>((loaded.format, out))
         },
         |step| match step {
             // Read after a check that the cut holds: no restart comes.
             Step::Restart => Ok(()),
-            Step::Part(piece, c) => join(&piece, c),
+            Step::Part(piece, Ok(c)) => join(&piece, c),
+            Step::Part(_, Err(e)) => Err(anyhow::Error::new(e).context(file.to_string())),
         },
     )
 }
@@ -148,6 +154,14 @@ pub fn run(args: &Args) -> Result<u8> {
             Err(e) => {
                 eprintln!("qipu: {e:#}");
                 status = 2;
+                // A collection holding part of an input it refused is not
+                // written at all: the games before the refused one would
+                // stand for the whole input.
+                if collection.is_some()
+                    && e.downcast_ref::<sgf_formats::repair::Refusal>().is_some()
+                {
+                    return Ok(status);
+                }
             }
         }
     }

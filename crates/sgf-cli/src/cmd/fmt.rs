@@ -67,10 +67,21 @@ pub fn run(args: &Args) -> Result<u8> {
                 input::normalize(loaded);
             }
         },
-        |_, loaded| to_canonical_bytes(&loaded.parsed.document, &opts),
+        |_, loaded| {
+            // What cannot be written without loss is not written (a file
+            // without a game tree is refused by the reading).
+            let doc = &loaded.parsed.document;
+            if doc.game_count() > 0 {
+                sgf_formats::repair::writable(doc)?;
+            }
+            Ok::<_, sgf_formats::repair::Refusal>(to_canonical_bytes(doc, &opts))
+        },
         |step| {
             match step {
-                Step::Part(piece, bytes) => {
+                Step::Part(piece, Err(e)) => {
+                    anyhow::bail!("{}: {}", args.file, e.in_file(piece.first_game))
+                }
+                Step::Part(piece, Ok(bytes)) => {
                     if piece.games > 0 {
                         if !first {
                             out.part(GAME_SEPARATOR, &piece);

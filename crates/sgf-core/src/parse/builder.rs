@@ -168,6 +168,10 @@ impl<'a> Builder<'a> {
             in_order,
             ..
         } = b;
+        // The text outside the trees belongs before the game that follows it.
+        for o in &mut doc.outside {
+            o.root = doc.games.get(o.root as usize).map_or(NONE, |g| g.root);
+        }
         doc.parsed_nodes = doc.nodes.len() as u32;
         if in_order {
             let n = doc.nodes.len() as u32;
@@ -236,6 +240,30 @@ impl<'a> Builder<'a> {
                         .take_while(|&&b| lexer::is_ws(b))
                         .count();
                 let span = Span::new(s as u32, junk_end as u32);
+                // Kept (see `Document::outside_texts`), but for a UTF-8
+                // byte-order mark, which is no text; `root` holds the
+                // index of the next game until the games are known.
+                let start = if s == 0 && src.starts_with(b"\xEF\xBB\xBF") {
+                    3 + src[3..junk_end]
+                        .iter()
+                        .take_while(|&&b| lexer::is_ws(b))
+                        .count()
+                } else {
+                    s
+                };
+                let end = junk_end
+                    - src[start.min(junk_end)..junk_end]
+                        .iter()
+                        .rev()
+                        .take_while(|&&b| lexer::is_ws(b))
+                        .count();
+                if start < end {
+                    self.doc.outside.push(crate::doc::OutsideSpan {
+                        start: start as u32,
+                        end: end as u32,
+                        root: self.doc.games.len() as u32,
+                    });
+                }
                 if self.doc.games.is_empty() {
                     let (code, msg) = if found.is_some() {
                         (
@@ -603,6 +631,7 @@ impl<'a> Builder<'a> {
                 source: CharsetSource::Default,
                 start: self.game_start,
                 dbcs: self.dbcs,
+                undecodable: false,
             });
         } else {
             // Link after the parent's last child: the frame below knows it

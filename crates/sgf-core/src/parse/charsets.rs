@@ -13,7 +13,9 @@ pub(super) fn resolve_charsets(
     if n == 0 {
         return;
     }
-    if let Some(enc) = opts.charset {
+    // The replacement encoding is no charset to read in (see
+    // `charset::encoding_for_label`): detection instead.
+    if let Some(enc) = opts.charset.filter(|&e| e != encoding_rs::REPLACEMENT) {
         for g in &mut doc.games {
             g.encoding = enc;
             g.display = enc;
@@ -55,7 +57,7 @@ pub(super) fn resolve_charsets(
         let ca_span = || ca.map(|v| v.span()).unwrap_or_default();
         let label = ca.map(|v| v.raw().to_vec());
         let root_span = || doc.node(root).span();
-        let (enc, source) = choose_charset(
+        let (enc, source, undecodable) = choose_charset(
             region,
             start,
             label.as_deref(),
@@ -68,6 +70,7 @@ pub(super) fn resolve_charsets(
         g.encoding = enc;
         g.display = enc;
         g.source = source;
+        g.undecodable = undecodable;
         labels.push(label.map(|l| l.to_ascii_uppercase()));
     }
     let first = doc.games[0].encoding;
@@ -88,8 +91,108 @@ pub(super) fn first_invalid_utf8(region: &[u8]) -> usize {
     }
 }
 
+/// The charset of a game (its bytes `region`, from `region_start`) whose
+/// `CA` is `label`, and whether its text cannot be decoded (see
+/// [`crate::Game::is_undecodable`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn choose_charset(
+    region: &[u8],
+    region_start: usize,
+    label: Option<&[u8]>,
+    whole_valid: bool,
+    ca_span: &dyn Fn() -> Span,
+    root_span: &dyn Fn() -> Span,
+    diags: &mut Vec<Diagnostic>,
+) -> (&'static Encoding, CharsetSource, bool) {
+    if let Some(l) = label
+        && charset::is_undecodable_label(l)
+    {
+        return undecodable_label(region, region_start, l, whole_valid, ca_span, diags);
+    }
+    let (enc, source) = choose_declared(
+        region,
+        region_start,
+        label,
+        whole_valid,
+        ca_span,
+        root_span,
+        diags,
+    );
+    (enc, source, false)
+}
+
+/// A game whose `CA` names a charset that cannot be decoded (encoding_rs
+/// knows it only as the replacement encoding, which would turn every value
+/// into U+FFFD). Without the charset's shifts the text is read as when
+/// `CA` is unknown: detected from the bytes, which decode exactly when they
+/// are ASCII (ISO-2022-KR and HZ keep ASCII as it is) or UTF-8. With them,
+/// the text means something no charset here can decode: the bytes are
+/// shown as they are (ISO-8859-1 for 7-bit text: one character a byte) and
+/// the game is marked undecodable, an error writers refuse.
+fn undecodable_label(
+    region: &[u8],
+    region_start: usize,
+    label: &[u8],
+    whole_valid: bool,
+    ca_span: &dyn Fn() -> Span,
+    diags: &mut Vec<Diagnostic>,
+) -> (&'static Encoding, CharsetSource, bool) {
+    let name = String::from_utf8_lossy(label.trim_ascii()).into_owned();
+    if charset::has_undecodable_shifts(label, region) {
+        let enc = if region.is_ascii() {
+            encoding_rs::WINDOWS_1252
+        } else {
+            charset::decide(region, None, whole_valid).encoding
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::UndecodableCharset,
+                ca_span(),
+                format!(
+                    "CA[{name}] names a charset Qipu cannot decode, and the text uses its shifts: its bytes are shown as they are, not as they read; fmt, convert and check --fix refuse to write it"
+                ),
+            )
+            .with_severity(Severity::Error),
+        );
+        return (enc, CharsetSource::Detected, true);
+    }
+    let dec = charset::decide(region, None, whole_valid);
+    let enc = dec.encoding;
+    let (what, source) = match dec.why {
+        Why::Ascii => (
+            "the text is ASCII, read as such".to_string(),
+            CharsetSource::Default,
+        ),
+        _ => (
+            format!(
+                "the text holds none of its shifts; read as {}",
+                charset::display_name(enc)
+            ),
+            CharsetSource::Detected,
+        ),
+    };
+    diags.push(Diagnostic::new(
+        Code::UndecodableCharset,
+        ca_span(),
+        format!("CA[{name}] names a charset Qipu cannot decode; {what}"),
+    ));
+    if dec.why == Why::Utf8Damaged {
+        let p = (region_start + first_invalid_utf8(region)) as u32;
+        diags.push(Diagnostic::new(
+            Code::InvalidBytes,
+            Span::new(p, p + 1),
+            format!(
+                "{} invalid UTF-8 sequence(s) (a character cut short or replaced); only they are shown as U+FFFD",
+                dec.invalid
+            ),
+        ));
+    }
+    (enc, source, false)
+}
+
+/// The charset of a game from its usable (or unknown) `CA` and its bytes.
+#[allow(clippy::too_many_arguments)]
+fn choose_declared(
     region: &[u8],
     region_start: usize,
     label: Option<&[u8]>,

@@ -206,12 +206,18 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
             let aware: Vec<bool> = r1
                 .iter()
                 .zip(&r2)
-                .map(|(a, b)| {
-                    b.errors < a.errors
-                        || (b.errors == a.errors
+                .zip(&ranges)
+                .map(|((a, b), r)| {
+                    // A game read charset-aware must be decoded in that
+                    // charset: the decision, made again on the new
+                    // reading, may differ (then its escapes would be read
+                    // by one charset and its text by another).
+                    dbcs_consistent(&doc2, r.0..r.1)
+                        && (b.errors < a.errors
+                            || (b.errors == a.errors
                             // The declaration means the charset-aware
                             // reading; without one, the more plausible text.
-                            && (a.declared || b.plausible > a.plausible))
+                            && (a.declared || b.plausible > a.plausible)))
                 })
                 .collect();
             let chosen: Vec<(usize, usize, Dbcs, usize)> = ranges
@@ -220,13 +226,13 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
                 .filter(|x| *x.1)
                 .map(|x| *x.0)
                 .collect();
-            if !chosen.is_empty() {
-                if chosen.len() < ranges.len() {
-                    let plain: Vec<(usize, usize, Dbcs)> =
-                        chosen.iter().map(|r| (r.0, r.1, r.2)).collect();
-                    (doc2, diags2) = Builder::run(src.clone(), opts, &plain);
-                    resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
-                }
+            if chosen.len() < ranges.len() && !chosen.is_empty() {
+                let plain: Vec<(usize, usize, Dbcs)> =
+                    chosen.iter().map(|r| (r.0, r.1, r.2)).collect();
+                (doc2, diags2) = Builder::run(src.clone(), opts, &plain);
+                resolve_charsets(&mut doc2, &mut diags2, opts, transcoded);
+            }
+            if !chosen.is_empty() && dbcs_consistent(&doc2, 0..src.len()) {
                 for &(_, _, d, at) in &chosen {
                     diags2.push(Diagnostic::new(
                         Code::UnescapedTrailBytes,
@@ -265,6 +271,35 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
     Parsed {
         document: doc,
         diagnostics: pre,
+    }
+}
+
+/// Whether every game of `doc` that starts in `range` and is read
+/// charset-aware is decoded in the charset whose trail bytes it reads.
+fn dbcs_consistent(doc: &Document, range: std::ops::Range<usize>) -> bool {
+    doc.games
+        .iter()
+        .filter(|g| range.contains(&(g.start as usize)))
+        .all(|g| g.dbcs.is_none() || Dbcs::of(g.encoding) == g.dbcs)
+}
+
+/// Whether text outside the game trees, written where it stands in the
+/// canonical form (at the start or after a game's `)` and a blank line;
+/// then, `before_game`, a blank line and the next game's `(;`), is read
+/// there as it is: no game tree starts in it, and, at the `start` of the
+/// file, it does not make the file look like UTF-16 (NUL bytes: `\0(\0;`)
+/// or start with a byte-order mark.
+pub(crate) fn inert_outside(text: &str, before_game: bool, start: bool) -> bool {
+    if start && (text.contains('\0') || text.starts_with('\u{FEFF}')) {
+        return false;
+    }
+    if before_game {
+        let mut b = Vec::with_capacity(text.len() + 4);
+        b.extend_from_slice(text.as_bytes());
+        b.extend_from_slice(b"\n\n(;");
+        find_tree_start(&b, 0).map(|(p, _)| p) == Some(text.len() + 2)
+    } else {
+        find_tree_start(text.as_bytes(), 0).is_none()
     }
 }
 

@@ -13,14 +13,13 @@ fn main_moves(doc: &Document, gi: usize) -> Vec<(NodeId, Color, Option<Point>)> 
 }
 
 pub(super) fn fix_fox(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Normalised) {
-    let r = doc.node(root);
     // Scaled komi: ×50 under Chinese rules (KM[375] = 7.5), ×100 otherwise
     // (KM[650] = 6.5): both occur in every Fox collection studied.
     // A komi is scaled once: `scaled_komi` refuses what is plausible
     // already, and integers no scale makes plausible (`KM[7500]`).
     let chinese =
         text(doc, root, "RU").is_some_and(|ru| ru.to_ascii_lowercase().contains("chinese"));
-    if let Some(k) = r.value("KM").and_then(|v| v.real())
+    if let Some(k) = real_of(doc, root, "KM")
         && let Some(scaled) = sgf_go::values::scaled_komi(k, chinese)
     {
         let scale = if chinese { 50 } else { 100 };
@@ -28,6 +27,7 @@ pub(super) fn fix_fox(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Norm
         let old = text(doc, root, "KM").unwrap_or_default();
         let span = span_of(doc, root, "KM");
         keep(doc, root, "KM", &old, ch);
+        keep_extra_values(doc, root, "KM", false, ch);
         match doc.set_text(root, "KM", &km) {
             Ok(()) => ch.changed(
                 span,
@@ -69,13 +69,9 @@ pub(super) fn fix_fox(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Norm
             Err(e) => ch.failed(span, "AP", &e),
         }
     }
-    let r = doc.node(root);
     // Byo-yomi: TC periods of TT seconds.
-    if !r.has("OT")
-        && let (Some(tc), Some(tt)) = (
-            r.value("TC").and_then(|v| v.number()),
-            r.value("TT").and_then(|v| v.number()),
-        )
+    if !doc.node(root).has("OT")
+        && let (Some(tc), Some(tt)) = (number_of(doc, root, "TC"), number_of(doc, root, "TT"))
         && tc > 0
         && tt > 0
     {
@@ -99,15 +95,13 @@ pub(super) fn fix_fox(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Norm
 /// first (they are placed by Fox's convention, which puts the third stone
 /// top-left like Tygem).
 fn fox_handicap(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Normalised) {
-    let r = doc.node(root);
-    let Some(ha) = r
-        .value("HA")
-        .and_then(|v| v.number())
+    let Some(ha) = number_of(doc, root, "HA")
         .and_then(|n| u8::try_from(n).ok())
         .filter(|n| (2..=9).contains(n))
     else {
         return;
     };
+    let r = doc.node(root);
     let has_setup = |n: sgf_core::Node| n.has("AB") || n.has("AW");
     if has_setup(r) || r.first_child().is_some_and(has_setup) {
         return;

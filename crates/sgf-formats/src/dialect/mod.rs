@@ -119,7 +119,7 @@ fn is_ff4_result(s: &str) -> bool {
 fn board_size(doc: &Document, root: NodeId) -> u8 {
     doc.node(root)
         .value("SZ")
-        .and_then(|v| v.number())
+        .and_then(|v| value::parse_number(v.decoded().as_bytes()))
         .and_then(|n| u8::try_from(n).ok())
         .filter(|n| (1..=52).contains(n))
         .unwrap_or(19)
@@ -164,7 +164,7 @@ fn findings(doc: &Document, gi: usize) -> Vec<Finding> {
     }
     if is_fox(doc, rid) {
         let mut d = Vec::new();
-        if let Some(k) = root.value("KM").and_then(|v| v.real())
+        if let Some(k) = real_of(doc, rid, "KM")
             && k.fract() == 0.0
             && k.abs() > 20.0
         {
@@ -495,6 +495,61 @@ fn keep(doc: &mut Document, root: NodeId, ident: &str, value: &str, ch: &mut Nor
     }
 }
 
+/// The values of `ident` in `node`, decoded and trimmed, one list per
+/// occurrence of the property (`TE[a][b]TE[c]`: `[[a, b], [c]]`).
+fn occurrences(doc: &Document, node: NodeId, ident: &str) -> Vec<Vec<String>> {
+    doc.node(node)
+        .props()
+        .filter(|p| p.ident() == ident)
+        .map(|p| p.values().map(|v| v.decoded().trim().to_string()).collect())
+        .collect()
+}
+
+/// Keeps in `GC` the wording of the values of `ident` that a rewrite
+/// reading only the first one would drop: every value but the first
+/// (`RD[2020-01-01][2020-01-02]`), or with `whole_first`, the values of
+/// every occurrence but the first (a rename keeps the first occurrence
+/// with all its values).
+fn keep_extra_values(
+    doc: &mut Document,
+    node: NodeId,
+    ident: &str,
+    whole_first: bool,
+    ch: &mut Normalised,
+) {
+    let occ = occurrences(doc, node, ident);
+    let skip = if whole_first {
+        occ.first().map_or(0, Vec::len)
+    } else {
+        1
+    };
+    let extra: Vec<String> = occ
+        .into_iter()
+        .flatten()
+        .skip(skip)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if !extra.is_empty() {
+        keep(doc, node, ident, &extra.join(", "), ch);
+    }
+}
+
+/// A property's first value as a Number, read as the canonical form
+/// writes it (escapes resolved: `TT[\30]` is 30), so that what is read
+/// here is what a second run reads.
+fn number_of(doc: &Document, node: NodeId, ident: &str) -> Option<i64> {
+    doc.node(node)
+        .value(ident)
+        .and_then(|v| value::parse_number(v.decoded().as_bytes()))
+}
+
+/// A property's first value as a Real, read as [`number_of`] reads.
+fn real_of(doc: &Document, node: NodeId, ident: &str) -> Option<f64> {
+    doc.node(node)
+        .value(ident)
+        .and_then(|v| value::parse_real(v.decoded().as_bytes()))
+}
+
 fn span_of(doc: &Document, node: NodeId, ident: &str) -> Span {
     doc.node(node)
         .get(ident)
@@ -524,7 +579,9 @@ fn replace(
             // The same text under another name is renamed, its bytes kept:
             // text the charset cannot take back (U+FFFD) survives, and
             // writing the result again changes nothing.
-            let done = if v == old && from != to {
+            let rename = v == old && from != to;
+            keep_extra_values(doc, root, from, rename, ch);
+            let done = if rename {
                 doc.rename_property(root, from, to).map(|_| ())
             } else {
                 doc.replace_property(root, from, to, &[raw])
@@ -539,6 +596,7 @@ fn replace(
         }
         _ => {
             keep(doc, root, from, old, ch);
+            keep_extra_values(doc, root, from, false, ch);
             doc.remove_property(root, from);
             None
         }

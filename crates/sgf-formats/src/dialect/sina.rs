@@ -43,6 +43,12 @@ pub(super) fn fix_sina(doc: &mut Document, root: NodeId, ch: &mut Normalised) {
             }
             _ => None,
         };
+        // Values beyond the first of each are not read: kept in GC.
+        for (id, v) in [("LT", &lt), ("LC", &lc)] {
+            if v.is_some() {
+                keep_extra_values(doc, root, id, false, ch);
+            }
+        }
         let first = if lt.is_some() { "LT" } else { "LC" };
         let span = span_of(doc, root, first);
         let placed = match ot {

@@ -31,6 +31,9 @@ pub(super) struct InfoAbove {
     /// Identifiers known to be in a game-info node that others move theirs
     /// to (it loses none while the rules run).
     present: std::collections::HashSet<(NodeId, String)>,
+    /// The wording of each root property asked for (see `wording`): read
+    /// once, not for each node below that repeats it.
+    root_words: HashMap<String, String>,
 }
 
 impl InfoAbove {
@@ -40,6 +43,7 @@ impl InfoAbove {
             root,
             root_gi: false,
             present: std::collections::HashSet::new(),
+            root_words: HashMap::new(),
         }
     }
 
@@ -111,6 +115,15 @@ impl InfoAbove {
     /// each node below).
     pub(super) fn now_present(&mut self, target: NodeId, id: &str) {
         self.present.insert((target, id.to_string()));
+    }
+
+    /// The wording of root property `id` in the root (the rules never
+    /// change a root property of the root).
+    pub(super) fn root_wording(&mut self, doc: &Document, id: &str) -> &str {
+        let root = self.root;
+        self.root_words
+            .entry(id.to_string())
+            .or_insert_with(|| wording(doc, root, id))
     }
 
     /// The root of the game.

@@ -238,6 +238,8 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
         let mut seen = std::collections::HashSet::new();
         let mut notes = Vec::new();
         let mut changed = false;
+        // The texts of the labels deleted, kept in GC.
+        let mut lost: Vec<String> = Vec::new();
         for v in node.values("LB") {
             let Some((a, b)) = v.composed() else { continue };
             let squeezed: String = a.chars().filter(|c| !c.is_whitespace()).collect();
@@ -248,6 +250,9 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                 }
                 Ok((p, _)) => {
                     changed = true;
+                    if !b.trim().is_empty() {
+                        lost.push(format!("{a}:{}", b.trim()));
+                    }
                     notes.push((
                         Code::DuplicateLabel,
                         v.span(),
@@ -256,6 +261,9 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                 }
                 Err(_) => {
                     changed = true;
+                    if !b.trim().is_empty() {
+                        lost.push(format!("{a}:{}", b.trim()));
+                    }
                     notes.push((
                         Code::PointOutsideBoard,
                         v.span(),
@@ -271,6 +279,9 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                 f.doc.remove_property(n, "LB");
             } else if f.doc.set_composed(n, "LB", &pairs).is_err() {
                 return;
+            }
+            if !lost.is_empty() {
+                f.keep(n, "LB", &lost.join(", "), None);
             }
             for (c, s, m) in notes {
                 f.note(c, s, m);

@@ -215,6 +215,43 @@ impl Fixer<'_> {
             d.write(self.doc, n);
         }
     }
+
+    /// Keeps the wording of a value of a type that holds no text (a
+    /// number, a Double, an annotation) about to be rewritten or deleted,
+    /// when it holds words: `BM[very bad]`, `MN[ten]`, `KO[6.5 komi]` say
+    /// more than the value the repair leaves.
+    fn keep_words(&mut self, n: NodeId, ident: &str, old: &str, new: Option<&str>) {
+        if worded(old) {
+            self.keep(n, ident, old, new);
+        }
+    }
+}
+
+/// Whether a value holds words (a letter of any script), not only digits,
+/// signs and punctuation.
+pub(crate) fn worded(s: &str) -> bool {
+    s.chars().any(char::is_alphabetic)
+}
+
+/// The wording of every value of property `ident` of node `n`, in order,
+/// for `GC` (see [`keep_as_written`]): the values that are not blank,
+/// decoded and trimmed, joined with a line break (Text) or `, ` (other
+/// types, as the repair joins SimpleText values).
+pub fn wording(doc: &Document, n: NodeId, ident: &str) -> String {
+    let node = doc.node(n);
+    let sep = if node
+        .get(ident)
+        .is_some_and(|p| p.value_type() == ValueType::Text)
+    {
+        "\n"
+    } else {
+        ", "
+    };
+    node.values(ident)
+        .map(|v| v.decoded().trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// Whether two texts say the same, but for case, full-width forms and
@@ -249,8 +286,23 @@ pub fn keep_as_written(
     ident: &str,
     text: &str,
 ) -> Result<(), EditError> {
+    let text = text.trim();
+    if text.is_empty() {
+        // Nothing to keep (and an empty line would say nothing).
+        return Ok(());
+    }
+    keep_line(doc, n, &format!("{ident} as written: {text}"))
+}
+
+/// Adds `line` to the game comment `GC` of the game-info node at or above
+/// `n` (or the root), after what is there, once: the place of every
+/// wording a repair keeps ([`keep_as_written`]).
+///
+/// # Errors
+/// When `GC` cannot be set (the node is not in the tree).
+pub fn keep_line(doc: &mut Document, n: NodeId, line: &str) -> Result<(), EditError> {
     let target = info_node_above(doc, n);
-    append_line(doc, target, &as_written(ident, text))
+    append_line(doc, target, line)
 }
 
 /// The line that keeps the wording `text` of `ident`.
@@ -258,20 +310,35 @@ fn as_written(ident: &str, text: &str) -> String {
     format!("{ident} as written: {}", text.trim())
 }
 
-/// The decoded `GC` of node `n` (its first value), empty when it has none.
+/// The decoded `GC` of node `n`: every value of every `GC` of the node
+/// that is not blank (`GC[a]GC[b]`, `GC[][b]`), joined with a line break,
+/// since a `GC` written anew replaces them all; empty when it has none.
 fn gc_of(doc: &Document, n: NodeId) -> String {
-    doc.node(n)
-        .value("GC")
-        .map(|v| v.decoded().into_owned())
-        .unwrap_or_default()
+    let node = doc.node(n);
+    let mut values = node.values("GC");
+    match (values.next(), values.next()) {
+        (None, _) => String::new(),
+        (Some(v), None) => v.decoded().into_owned(),
+        _ => node
+            .values("GC")
+            .map(|v| v.decoded().into_owned())
+            .filter(|t| !t.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// Adds `line` to the `GC` of `target` (once; after a blank line unless it
 /// follows another such line). `gc::GcDraft` does the same to a text held
-/// aside: the two must agree.
+/// aside: the two must agree. A `GC` of several values is made one even
+/// when it has the line already.
 fn append_line(doc: &mut Document, target: NodeId, line: &str) -> Result<(), EditError> {
-    match with_line(&gc_of(doc, target), line) {
+    let old = gc_of(doc, target);
+    match with_line(&old, line) {
         Some(new) => doc.set_raw(target, "GC", &[text::escape(&new, false)]),
+        None if doc.node(target).values("GC").nth(1).is_some() => {
+            doc.set_raw(target, "GC", &[text::escape(&old, false)])
+        }
         None => Ok(()),
     }
 }

@@ -158,17 +158,19 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
             } else {
                 prop_text(f.doc, n, &id)
             };
-            if !again
-                && f.doc
-                    .node(n)
-                    .get(&id)
-                    .is_some_and(|p| p.value_type().is_text())
-                && !text.trim().is_empty()
-            {
+            // A value the root does not hold is kept in GC (`SZ[9]` below
+            // a root of `SZ[19]`); `FF` and `CA` describe the file, which
+            // the canonical form writes anew.
+            let said = if again || matches!(id.as_str(), "FF" | "CA") {
+                String::new()
+            } else {
+                wording(f.doc, n, &id)
+            };
+            if !said.trim().is_empty() && said != above.root_wording(f.doc, &id) {
                 let target = above.target(f.doc, n);
                 let root = above.root();
                 let gains = target == root && !above.root_has_info() && !f.no_gc.contains(&root);
-                f.keep_in(target, &id, &text);
+                f.keep_in(target, &id, &said);
                 if gains {
                     // The root holds game information from now on, if the
                     // wording could be written: at once, to know.
@@ -194,11 +196,16 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
     // own GC, kept above, is among them).
     f.write_gc(n);
     let node = f.doc.node(n);
-    let gi_here: Vec<(String, Span)> = node
-        .props()
-        .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
-        .map(|p| (p.ident().to_string(), p.span()))
-        .collect();
+    let mut gi_here: Vec<(String, Span)> = Vec::new();
+    for p in node.props() {
+        // A property given twice (`GC[a]GC[b]`) is moved or kept once,
+        // every occurrence with it.
+        if p.info().is_some_and(|i| i.kind == PropKind::GameInfo)
+            && !gi_here.iter().any(|(id, _)| id == p.ident())
+        {
+            gi_here.push((p.ident().to_string(), p.span()));
+        }
+    }
     if !gi_here.is_empty() {
         // The topmost game-info node above.
         let first_gi = above.topmost_above(f.doc, n);
@@ -228,10 +235,13 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
                         String::new()
                     } else {
                         let text = prop_text(f.doc, n, &id);
+                        let said = wording(f.doc, n, &id);
                         f.doc.remove_property(n, &id);
+                        if !said.is_empty() {
+                            f.keep_line(target, as_written(&id, &said));
+                        }
                         text
                     };
-                    f.keep_line(target, as_written(&id, &text));
                     f.note_value(
                         Code::SecondGameInfo,
                         span,
@@ -248,6 +258,8 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
     let node = f.doc.node(n);
     if node.has("TE") && node.has("BM") {
         let span = node.get("BM").map(|p| p.span()).unwrap_or_default();
+        keep_annotation(f, n, "TE");
+        keep_annotation(f, n, "BM");
         f.doc.remove_property(n, "TE");
         f.doc.remove_property(n, "BM");
         if !f.doc.node(n).has("IT") && !f.doc.node(n).has("DO") {
@@ -275,6 +287,7 @@ pub(super) fn node_rules(f: &mut Fixer<'_>, n: NodeId, above: &mut gc::InfoAbove
                 Some(k) if *k == id => {}
                 Some(k) => {
                     if removed.insert(id.clone()) {
+                        keep_annotation(f, n, &id);
                         f.doc.remove_property(n, &id);
                     }
                     let code = if group[0] == "BM" {
@@ -393,6 +406,7 @@ pub(super) fn annotations_without_move(f: &mut Fixer<'_>, n: NodeId) {
     }
     for id in ["KO", "BM", "DO", "IT", "TE"] {
         if let Some(span) = f.doc.node(n).get(id).map(|p| p.span()) {
+            keep_annotation(f, n, id);
             f.doc.remove_property(n, id);
             f.note(
                 Code::AnnotationWithoutMove,
@@ -400,5 +414,26 @@ pub(super) fn annotations_without_move(f: &mut Fixer<'_>, n: NodeId) {
                 format!("{id} without a move deleted"),
             );
         }
+    }
+}
+
+/// Keeps the wording of an annotation about to be deleted when its value
+/// says more than the annotation: a value of `KO`, `DO` or `IT` (which take
+/// none: `KO[6.5]` is a komi), or a `BM`, `TE`, `DM`… whose value is not
+/// `1` or `2` (`BM[very bad]`).
+pub(super) fn keep_annotation(f: &mut Fixer<'_>, n: NodeId, ident: &str) {
+    let node = f.doc.node(n);
+    let takes_none = node
+        .get(ident)
+        .is_some_and(|p| p.value_type() == ValueType::None);
+    let said: Vec<String> = node
+        .values(ident)
+        .map(|v| v.decoded().trim().to_string())
+        .filter(|t| {
+            !t.is_empty() && (takes_none || sgf_core::value::parse_double(t.as_bytes()).is_none())
+        })
+        .collect();
+    if !said.is_empty() {
+        f.keep(n, ident, &said.join(", "), None);
     }
 }

@@ -12,6 +12,7 @@ pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
             .as_ref()
             .is_some_and(|(i, _)| *i == coords::SizeIssue::NoPoint)
         {
+            f.keep(root, "SZ", &raw, None);
             f.doc.remove_property(root, "SZ");
             f.note_value(
                 Code::BadBoardSize,
@@ -34,9 +35,10 @@ pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
             );
         }
     }
-    if let Some((raw, _, span)) = f.values(root, "GM").into_iter().next()
+    if let Some((raw, text, span)) = f.values(root, "GM").into_iter().next()
         && sgf_core::value::parse_number(raw.as_bytes()).is_none()
     {
+        f.keep_words(root, "GM", &text, None);
         f.set_raws(root, "GM", &["1".into()]);
         f.note(
             Code::InvalidNumber,
@@ -44,9 +46,10 @@ pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
             format!("GM[{raw}] is not a number; GM[1] (Go) assumed"),
         );
     }
-    if let Some((raw, _, span)) = f.values(root, "ST").into_iter().next()
+    if let Some((raw, text, span)) = f.values(root, "ST").into_iter().next()
         && !sgf_core::value::parse_number(raw.as_bytes()).is_some_and(|n| (0..=3).contains(&n))
     {
+        f.keep_words(root, "ST", &text, None);
         f.doc.remove_property(root, "ST");
         f.note(Code::OutOfRange, span, format!("ST[{raw}] deleted (0–3)"));
     }
@@ -81,6 +84,7 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
             ValueType::None
                 if (vals.iter().any(|(r, _, _)| !r.trim().is_empty()) || vals.len() > 1) =>
             {
+                structure::keep_annotation(f, n, &ident);
                 f.set_raws(n, &ident, &[String::new()]);
                 f.note(
                     Code::ValueForNone,
@@ -100,6 +104,16 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                 let extra = vals.len() > 1;
                 if ok && !extra {
                     continue;
+                }
+                // Values beyond the first are deleted: the wording of game
+                // information, and words, are kept in GC.
+                let dropped: Vec<&str> = vals[1..]
+                    .iter()
+                    .map(|v| v.1.trim())
+                    .filter(|t| !t.is_empty() && (is_gi || super::worded(t)))
+                    .collect();
+                if !dropped.is_empty() {
+                    f.keep(n, &ident, &dropped.join(", "), None);
                 }
                 if !ok {
                     fixed = match info.value {
@@ -137,6 +151,8 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                     Some(v) => {
                         if is_gi {
                             f.keep(n, &ident, &text, Some(&v));
+                        } else if info.value != ValueType::Color {
+                            f.keep_words(n, &ident, &text, Some(&v));
                         }
                         f.set_raws(n, &ident, std::slice::from_ref(&v));
                         let code = match info.value {
@@ -166,6 +182,8 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                     None => {
                         if is_gi {
                             f.keep(n, &ident, &text, None);
+                        } else if info.value != ValueType::Color {
+                            f.keep_words(n, &ident, &text, None);
                         }
                         f.doc.remove_property(n, &ident);
                         f.note_value(
@@ -254,6 +272,21 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                         .filter(|(r, _, _)| text::find_colon(r.as_bytes(), None).is_none())
                         .map(|v| v.0.as_str())
                         .collect();
+                    // A label's text without its point (`LB[hello]`) is kept.
+                    if info.value == ValueType::ListOfPointText {
+                        let words: Vec<&str> = vals
+                            .iter()
+                            .filter(|(r, t, _)| {
+                                text::find_colon(r.as_bytes(), None).is_none()
+                                    && sgf_core::value::parse_point(t.trim().as_bytes()).is_none()
+                            })
+                            .map(|v| v.1.trim())
+                            .filter(|t| !t.is_empty())
+                            .collect();
+                        if !words.is_empty() {
+                            f.keep(n, &ident, &words.join(", "), None);
+                        }
+                    }
                     f.set_raws(n, &ident, &keep);
                     f.note(
                         Code::ComposedExpected,
@@ -440,10 +473,12 @@ pub(super) fn legacy(
         let node = f.doc.node(n);
         let span = node.get("KI").map(|p| p.span()).unwrap_or_default();
         let ki = node.value("KI").and_then(|v| v.number());
+        // Its wording as written (`KI[05]`, every value), not the number read.
+        let said = super::wording(f.doc, n, "KI");
         match (ki, node.has("KM")) {
             (Some(k), false) => {
                 let km = fmt_real(k as f64 / 2.0);
-                f.keep(n, "KI", &k.to_string(), None);
+                f.keep(n, "KI", &said, None);
                 f.set_raws(n, "KM", std::slice::from_ref(&km));
                 f.doc.remove_property(n, "KI");
                 f.note(
@@ -452,8 +487,8 @@ pub(super) fn legacy(
                     format!("KI[{k}] (integer komi ×2) converted to KM[{km}]"),
                 );
             }
-            (Some(k), true) => {
-                f.keep(n, "KI", &k.to_string(), None);
+            (Some(_), true) => {
+                f.keep(n, "KI", &said, None);
                 f.doc.remove_property(n, "KI");
                 f.note(Code::LegacyProperty, span, "KI deleted: KM is present");
             }
