@@ -306,13 +306,15 @@ fn a_write_failing_after_some_parts_still_reports_the_output() {
         ));
     }
     std::fs::write(&f, &sgf).unwrap();
-    // Held in memory (standard output): the report to compare with.
+    // Held in memory (standard output): the report to compare with, on
+    // standard error since the record takes standard output.
     let held = Command::new(env!("CARGO_BIN_EXE_qipu"))
         .args(["check", "--fix", "--json", "-o", "-", f.to_str().unwrap()])
         .env("QIPU_PART_BYTES", "200")
         .output()
         .unwrap();
-    let held = String::from_utf8_lossy(&held.stdout).into_owned();
+    assert!(held.stdout.starts_with(b"(;"));
+    let held = String::from_utf8_lossy(&held.stderr).into_owned();
     let want: serde_json::Value = serde_json::from_str(held.lines().last().unwrap()).unwrap();
     assert!(want["diagnostics"].as_array().unwrap().len() > 80, "{want}");
     // Into the file, failing once 2 KiB are written.

@@ -173,7 +173,7 @@ fn fuzz_finds_give_the_outputs_of_the_whole_file() {
 /// The repaired output goes to its file as the parts are made, and the
 /// report reads the lines it quotes back from that file: the report must
 /// be the one made with the output held in memory (`-o -`), whose standard
-/// output is the repaired file followed by the report.
+/// output is the repaired file and standard error the report.
 #[test]
 fn the_fix_report_read_back_from_the_file_is_the_one_held_in_memory() {
     let d = scratch("readback");
@@ -196,9 +196,12 @@ fn the_fix_report_read_back_from_the_file_is_the_one_held_in_memory() {
             let m = qipu(&to_stdout, part);
             assert_eq!(f.status.code(), m.status.code(), "{flags:?} {part:?}");
             let report = String::from_utf8_lossy(&f.stdout).replace(out_s, input);
-            let mut want = written.clone();
-            want.extend_from_slice(report.as_bytes());
-            same_text(&m.stdout, &want, &format!("{flags:?} at {part:?}"));
+            same_text(&m.stdout, &written, &format!("{flags:?} at {part:?}"));
+            same_text(
+                &m.stderr,
+                report.as_bytes(),
+                &format!("report, {flags:?} at {part:?}"),
+            );
             // Something of the output is quoted.
             assert!(
                 report.contains("\"line\"") || report.contains(" | "),

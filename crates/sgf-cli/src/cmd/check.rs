@@ -30,7 +30,8 @@ pub struct Args {
     /// Repair: write the corrected canonical FF[4] UTF-8 form (with -o or --in-place).
     #[arg(long)]
     pub fix: bool,
-    /// Where the repaired file goes (one input only).
+    /// Where the repaired file goes (one input only); `-` is standard
+    /// output, and the report then goes to standard error.
     #[arg(short, long, requires = "fix", conflicts_with = "in_place")]
     pub output: Option<String>,
     /// Replace each input with its repaired form.
@@ -842,8 +843,19 @@ pub fn run(args: &Args) -> Result<u8> {
     } else {
         None
     };
-    let color = std::io::stdout().is_terminal();
-    let mut stdout = std::io::stdout().lock();
+    // The repaired record on standard output (`-o -`) keeps it to itself:
+    // the report goes to standard error.
+    let report_on_stderr = args.fix && args.output.as_deref() == Some("-");
+    let color = if report_on_stderr {
+        std::io::stderr().is_terminal()
+    } else {
+        std::io::stdout().is_terminal()
+    };
+    let mut stdout: Box<dyn Write> = if report_on_stderr {
+        Box::new(std::io::stderr().lock())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
     let (mut errors, mut warnings, mut unreadable, mut unwritten, mut files_with) =
         (0usize, 0usize, 0usize, 0usize, 0usize);
     // Chunks keep memory flat and the output in input order.
