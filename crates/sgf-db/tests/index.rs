@@ -1,8 +1,11 @@
 //! Building the index: archives (zip, tar, tar.gz, 7z), incremental
 //! re-indexing, unreadable files, filters, duplicates, shards, hits as SGF.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+
+#[path = "../../../testsupport/archives.rs"]
+mod archives;
+use archives::{gz, tar_of, zip_of};
 
 use sgf_db::{Database, Filter, NoProgress, Pattern, Query, TextMatch, Winner, find_all};
 
@@ -19,35 +22,6 @@ fn tmp(name: &str) -> PathBuf {
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("testdata/db").join(name)).unwrap()
-}
-
-fn tar_of(files: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut t = tar::Builder::new(Vec::new());
-    for (name, body) in files {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(body.len() as u64);
-        h.set_mode(0o644);
-        h.set_cksum();
-        t.append_data(&mut h, name, *body).unwrap();
-    }
-    t.into_inner().unwrap()
-}
-
-fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, body) in files {
-        let o = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated);
-        z.start_file(*name, o).unwrap();
-        z.write_all(body).unwrap();
-    }
-    z.finish().unwrap().into_inner()
-}
-
-fn gz(b: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(b).unwrap();
-    e.finish().unwrap()
 }
 
 fn games_in(db: &Database) -> Vec<(String, Option<String>, u32)> {

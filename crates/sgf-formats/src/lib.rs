@@ -29,6 +29,7 @@
 #[cfg(feature = "archive")]
 pub mod archive;
 pub mod builder;
+pub mod collection;
 mod common;
 pub mod dialect;
 pub mod format;

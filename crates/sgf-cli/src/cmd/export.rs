@@ -9,6 +9,7 @@ use sgf_go::coords;
 
 use crate::cmd::info::facts;
 use crate::walk;
+use sgf_formats::collection::Record;
 
 /// Export formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -139,22 +140,36 @@ fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
 /// Runs the command: files side by side, a large one a part at a time,
 /// lines written in file order as they come.
 pub fn run(args: &Args) -> Result<u8> {
-    let files = walk::collect(&args.paths)?;
+    let files = walk::inputs(&args.paths)?;
     let pb = walk::progress(files.len(), args.quiet);
     // Checked before any file is read; in place only once all is written.
     let mut out = crate::input::create_output(args.output.as_deref())?;
     let (mut games, mut with_errors, mut failed) = (0usize, 0usize, 0usize);
     let mut prefix = Vec::new();
-    walk::records(
+    let mut read = sgf_formats::ReadOptions::default();
+    read.dialect_report = false;
+    let (mut inputs, mut last) = (0usize, None);
+    sgf_formats::collection::records(
         &files,
-        &pb,
-        |_, loaded| lines_of(&loaded),
-        |fi, r| {
+        &sgf_formats::parts::PartOptions::default().with_read(read),
+        &|| pb.inc(1),
+        |part| lines_of(&crate::input::wrap(part.name, part.bytes, part.loaded)),
+        |input, r| {
+            if last.as_deref() != Some(input.name.as_str()) {
+                inputs += 1;
+                last = Some(input.name.clone());
+            }
             match r {
-                walk::Record::Part(piece, lines) => {
+                Record::Part(piece, lines) => {
                     prefix.clear();
                     prefix.extend_from_slice(b"{\"file\":");
-                    serde_json::to_writer(&mut prefix, &files[fi].to_string_lossy())?;
+                    // Standard input is `-`, as it was given.
+                    let file = if input.name == "<stdin>" {
+                        "-"
+                    } else {
+                        &input.name
+                    };
+                    serde_json::to_writer(&mut prefix, file)?;
                     prefix.extend_from_slice(b",\"game\":");
                     for (k, l) in lines.iter().enumerate() {
                         games += 1;
@@ -165,17 +180,17 @@ pub fn run(args: &Args) -> Result<u8> {
                             .context("cannot write the output")?;
                     }
                 }
-                walk::Record::Done { errors, .. } => with_errors += usize::from(errors),
-                walk::Record::Failed { message, .. } => {
+                Record::Done { errors, .. } => with_errors += usize::from(errors),
+                Record::Failed { message, .. } => {
                     pb.suspend(|| eprintln!("qipu: {message}"));
                     failed += 1;
                 }
             }
-            Ok(())
+            Ok::<(), anyhow::Error>(())
         },
     )?;
     pb.finish_and_clear();
-    if failed < files.len() || files.is_empty() {
+    if failed < inputs || inputs == 0 {
         crate::input::commit(out, args.output.as_deref())?;
     } else if let Some(o) = args.output.as_deref().filter(|o| *o != "-") {
         // Nothing exported: a file there is not replaced by an empty one.
@@ -184,7 +199,7 @@ pub fn run(args: &Args) -> Result<u8> {
     if !args.quiet || failed > 0 {
         eprintln!(
             "{games} game(s) from {} file(s); {with_errors} file(s) with errors{}",
-            files.len() - failed,
+            inputs - failed,
             if failed > 0 {
                 format!("; {failed} file(s) could not be exported")
             } else {

@@ -8,6 +8,7 @@ use sgf_core::props::id;
 use sgf_go::{GameResult, WinBy, coords};
 
 use crate::{input, walk};
+use sgf_formats::collection::Record;
 
 /// Count files, games, nodes, moves and bytes under files and directories (recursive), with
 /// histograms of charsets, board sizes and results.
@@ -152,28 +153,31 @@ pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
     // What a file gives is added once the file is done (a file that fails
     // counts only as failed).
     let mut file = Tally::default();
-    let r = walk::records(
+    let mut read = sgf_formats::ReadOptions::default();
+    read.dialect_report = false;
+    let r = sgf_formats::collection::records(
         files,
-        &pb,
-        |_, loaded| tally_part(&loaded),
-        |fi, r| {
+        &sgf_formats::parts::PartOptions::default().with_read(read),
+        &|| pb.inc(1),
+        |part| tally_part(&crate::input::wrap(part.name, part.bytes, part.loaded)),
+        |input, r| {
             match r {
-                walk::Record::Part(_, t) => file = std::mem::take(&mut file).merge(t),
-                walk::Record::Done { errors, .. } => {
+                Record::Part(_, t) => file = std::mem::take(&mut file).merge(t),
+                Record::Done { errors, .. } => {
                     let mut t = std::mem::take(&mut file);
                     t.files = 1;
-                    t.bytes = std::fs::metadata(&files[fi]).map_or(0, |m| m.len());
+                    t.bytes = input.size;
                     t.files_with_errors = u64::from(errors);
                     total = std::mem::take(&mut total).merge(t);
                 }
-                walk::Record::Failed {
+                Record::Failed {
                     message,
                     not_record,
                 } => {
                     file = Tally::default();
                     let t = Tally {
                         files: 1,
-                        bytes: std::fs::metadata(&files[fi]).map_or(0, |m| m.len()),
+                        bytes: input.size,
                         files_with_errors: 1,
                         unreadable: u64::from(!not_record),
                         not_records: u64::from(not_record),
@@ -183,7 +187,7 @@ pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
                     total = std::mem::take(&mut total).merge(t);
                 }
             }
-            Ok(())
+            Ok::<(), std::convert::Infallible>(())
         },
     );
     debug_assert!(r.is_ok(), "the join does not fail");
@@ -200,7 +204,7 @@ fn sorted(h: &BTreeMap<String, u64>) -> Vec<(&String, &u64)> {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
-    let files = walk::collect(&args.paths)?;
+    let files = walk::inputs(&args.paths)?;
     let t = tally(&files, args.quiet);
     let out = if args.json {
         serde_json::to_string_pretty(&t)? + "\n"
