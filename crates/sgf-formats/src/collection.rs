@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::input::{MAX_INPUT_BYTES, read_file, read_stream};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_file, read_stream};
 use crate::parts::{PartOptions, Piece, Step, map_parts};
 use crate::walk::{Walk, WalkOptions, is_archive_path};
 
@@ -101,6 +101,9 @@ pub enum Record<R> {
         message: String,
         /// It was read, but holds no SGF game tree.
         not_record: bool,
+        /// Why its bytes could not be read, when that is the reason (not
+        /// for an archive member, or a file read but in no known format).
+        input: Option<InputError>,
     },
 }
 
@@ -189,8 +192,12 @@ fn hint(p: &Path) -> Option<&Path> {
     (p != Path::new("-")).then_some(p)
 }
 
+/// Why an input's bytes could not be had: the message, and the reading
+/// error when there is one.
+type Unread = (String, Option<InputError>);
+
 /// Reads a file (or standard input for `-`): only regular files, bounded.
-fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, String>) {
+fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, Unread>) {
     let stdin = p == Path::new("-");
     let name = if stdin {
         "<stdin>".to_string()
@@ -199,9 +206,9 @@ fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, String>) {
     };
     let bytes = if stdin {
         read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
-            .map_err(|e| format!("cannot read standard input: {e}"))
+            .map_err(|e| (format!("cannot read standard input: {e}"), Some(e)))
     } else {
-        read_file(p, MAX_INPUT_BYTES).map_err(|e| format!("cannot read {name}: {e}"))
+        read_file(p, MAX_INPUT_BYTES).map_err(|e| (format!("cannot read {name}: {e}"), Some(e)))
     };
     let size = bytes.as_ref().map_or(0, |b| b.len() as u64);
     (Input { name, size, index }, bytes)
@@ -210,7 +217,7 @@ fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, String>) {
 /// Reads one input's bytes in parts and hands over its records.
 fn read_one<R: Send, E>(
     input: &Input,
-    bytes: Result<Vec<u8>, String>,
+    bytes: Result<Vec<u8>, Unread>,
     hint: Option<&Path>,
     opts: &PartOptions,
     work: &(impl Fn(Part<'_>) -> R + Sync),
@@ -218,10 +225,11 @@ fn read_one<R: Send, E>(
 ) -> Result<(), E> {
     let bytes = match bytes {
         Ok(b) => b,
-        Err(message) => {
+        Err((message, input)) => {
             return join(Record::Failed {
                 message,
                 not_record: false,
+                input,
             });
         }
     };
@@ -286,6 +294,7 @@ fn read_one<R: Send, E>(
         return join(Record::Failed {
             message: format!("cannot read {name}: {e}"),
             not_record: false,
+            input: None,
         });
     }
     if games == 0 {
@@ -296,6 +305,7 @@ fn read_one<R: Send, E>(
                 sgf_core::Code::NoGameTree.as_str()
             ),
             not_record: true,
+            input: None,
         });
     }
     join(Record::Done { errors })
@@ -327,49 +337,51 @@ fn read_archive<R: Send, E>(
             Record::Failed {
                 message: format!("cannot read {shown}: {e}"),
                 not_record: false,
+                input: Some(e),
             },
         );
     }
     let mut batch: Vec<Result<Member, MemberError>> = Vec::new();
     let mut batch_bytes = 0usize;
     let mut failed: Option<E> = None;
-    let flush =
-        |batch: &mut Vec<Result<Member, MemberError>>, join: Join<'_, R, E>| -> Result<(), E> {
-            let done: Vec<(Input, Vec<Record<R>>)> = std::mem::take(batch)
-                .into_par_iter()
-                .map(|m| {
-                    let (name, bytes) = match m {
-                        Ok(m) => (m.name, Ok(m.bytes)),
-                        Err(e) => (e.name, Err(e.message)),
-                    };
-                    let input = Input {
-                        name: format!("{shown}!{name}"),
-                        size: bytes.as_ref().map_or(0, |b: &Vec<u8>| b.len() as u64),
-                        index,
-                    };
-                    let bytes = bytes.map_err(|e| format!("cannot read {}: {e}", input.name));
-                    let mut out = Vec::new();
-                    let _ = read_one(
-                        &input,
-                        bytes,
-                        Some(Path::new(&name)),
-                        opts,
-                        work,
-                        &mut |r| {
-                            out.push(r);
-                            Ok::<(), ()>(())
-                        },
-                    );
-                    (input, out)
-                })
-                .collect();
-            for (input, rs) in done {
-                for r in rs {
-                    join(&input, r)?;
-                }
+    let flush = |batch: &mut Vec<Result<Member, MemberError>>,
+                 join: Join<'_, R, E>|
+     -> Result<(), E> {
+        let done: Vec<(Input, Vec<Record<R>>)> = std::mem::take(batch)
+            .into_par_iter()
+            .map(|m| {
+                let (name, bytes) = match m {
+                    Ok(m) => (m.name, Ok(m.bytes)),
+                    Err(e) => (e.name, Err(e.message)),
+                };
+                let input = Input {
+                    name: format!("{shown}!{name}"),
+                    size: bytes.as_ref().map_or(0, |b: &Vec<u8>| b.len() as u64),
+                    index,
+                };
+                let bytes = bytes.map_err(|e| (format!("cannot read {}: {e}", input.name), None));
+                let mut out = Vec::new();
+                let _ = read_one(
+                    &input,
+                    bytes,
+                    Some(Path::new(&name)),
+                    opts,
+                    work,
+                    &mut |r| {
+                        out.push(r);
+                        Ok::<(), ()>(())
+                    },
+                );
+                (input, out)
+            })
+            .collect();
+        for (input, rs) in done {
+            for r in rs {
+                join(&input, r)?;
             }
-            Ok(())
-        };
+        }
+        Ok(())
+    };
     let read = read_members(path, &ArchiveOptions::default(), &mut |m| {
         if failed.is_some() {
             return;
@@ -395,6 +407,7 @@ fn read_archive<R: Send, E>(
             Record::Failed {
                 message: format!("cannot read {message}"),
                 not_record: false,
+                input: None,
             },
         ),
     }
@@ -421,6 +434,7 @@ fn read_archive<R: Send, E>(
         Record::Failed {
             message: format!("cannot read {name}: archives need sgf-formats' `archive` feature"),
             not_record: false,
+            input: None,
         },
     )
 }

@@ -15,9 +15,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyList, PyTuple};
-use rayon::prelude::*;
 
 use sgf_core::{Color, Document, Severity};
+use sgf_formats::collection::Record;
 
 use crate::errors::{ParseError, QipuError, input_err, panic_message};
 use crate::model::{Collection, Inner, read_file};
@@ -53,12 +53,21 @@ fn panic_err(path: &Path, msg: &str) -> PyErr {
     ))
 }
 
+/// One thing a worker hands over for input `i`: its `j`-th record (a file
+/// has one, an archive one per member), or the end of the input.
+enum Item {
+    Record(String, Outcome),
+    End,
+}
+
 /// A stream of collections read on worker threads, in input order
-/// (`qipu.read_many`). Each item is a `Collection` whose `path` is set.
+/// (`qipu.read_many`). Each item is a `Collection` whose `path` is set (an
+/// archive member's is `ARCHIVE!MEMBER`).
 ///
-/// Workers take the next file from a shared counter, so files finish in
+/// Workers take the next input from a shared counter, so inputs finish in
 /// about input order and the buffer of finished-but-not-yet-consumed
-/// documents stays small (bounded channel).
+/// documents stays small (bounded channel). An archive's members are read
+/// one after the other by the worker that took the archive.
 ///
 /// One stream may be shared by several Python threads: each `next()`
 /// takes the stream's lock (waiting without the GIL), so every file is
@@ -73,14 +82,79 @@ pub struct ReadMany {
 
 /// The consuming side of a `ReadMany`, behind its lock.
 struct Stream {
-    rx: Receiver<(usize, Outcome)>,
-    pending: BTreeMap<usize, Outcome>,
-    next: usize,
+    rx: Receiver<(usize, usize, Item)>,
+    pending: BTreeMap<(usize, usize), Item>,
+    /// The next (input, record of the input) to hand out.
+    next: (usize, usize),
 }
 
 impl Drop for ReadMany {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Reads input `i` (a record file, or an archive's record members) and
+/// sends each record, then its end; false when the stream is gone.
+fn read_input_items(
+    i: usize,
+    p: &Path,
+    tx: &std::sync::mpsc::SyncSender<(usize, usize, Item)>,
+    cancel: &AtomicBool,
+) -> bool {
+    if !sgf_formats::walk::is_archive_path(p) {
+        let name = p.display().to_string();
+        return tx.send((i, 0, Item::Record(name, read_guarded(p)))).is_ok()
+            && tx.send((i, 1, Item::End)).is_ok();
+    }
+    let shown = p.display().to_string();
+    let mut j = 0;
+    let mut open = true;
+    let r = sgf_formats::archive::read_members(
+        p,
+        &sgf_formats::archive::ArchiveOptions::default(),
+        &mut |m| {
+            if !open || cancel.load(Ordering::Relaxed) {
+                open = false;
+                return;
+            }
+            let (name, outcome) = match m {
+                Ok(m) => {
+                    let name = format!("{shown}!{}", m.name);
+                    let o = read_member(&m.name, m.bytes);
+                    (name, o)
+                }
+                Err(e) => (
+                    format!("{shown}!{}", e.name),
+                    Err(Failure::Format(e.message)),
+                ),
+            };
+            open = tx.send((i, j, Item::Record(name, outcome))).is_ok();
+            j += 1;
+        },
+    );
+    if let Err(e) = r
+        && open
+    {
+        open = tx
+            .send((i, j, Item::Record(shown, Err(Failure::Format(e)))))
+            .is_ok();
+        j += 1;
+    }
+    open && tx.send((i, j, Item::End)).is_ok()
+}
+
+/// Reads an archive member's bytes as a record, as `read_guarded` reads a file.
+fn read_member(name: &str, bytes: Vec<u8>) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| {
+        sgf_formats::read_any(&bytes, Some(Path::new(name)))
+    })) {
+        Ok(Ok(l)) => Ok(Box::new((l, bytes))),
+        Ok(Err(e)) => Err(Failure::Format(format!(
+            "cannot read as {}: {}",
+            e.format, e.message
+        ))),
+        Err(p) => Err(Failure::Panic(panic_message(&*p))),
     }
 }
 
@@ -91,7 +165,7 @@ impl Drop for ReadMany {
 pub fn read_many_native(paths: Vec<PathBuf>, threads: usize, skip_errors: bool) -> ReadMany {
     let threads = threads.clamp(1, 256).min(paths.len().max(1));
     let paths = Arc::new(paths);
-    let (tx, rx) = sync_channel::<(usize, Outcome)>(threads * 4);
+    let (tx, rx) = sync_channel::<(usize, usize, Item)>(threads * 4);
     let counter = Arc::new(AtomicUsize::new(0));
     let cancel = Arc::new(AtomicBool::new(false));
     for _ in 0..threads {
@@ -104,7 +178,7 @@ pub fn read_many_native(paths: Vec<PathBuf>, threads: usize, skip_errors: bool) 
                 }
                 let i = counter.fetch_add(1, Ordering::Relaxed);
                 let Some(p) = paths.get(i) else { break };
-                if tx.send((i, read_guarded(p))).is_err() {
+                if !read_input_items(i, p, &tx, &cancel) {
                     break;
                 }
             }
@@ -115,7 +189,7 @@ pub fn read_many_native(paths: Vec<PathBuf>, threads: usize, skip_errors: bool) 
         state: Mutex::new(Stream {
             rx,
             pending: BTreeMap::new(),
-            next: 0,
+            next: (0, 0),
         }),
         cancel,
         skip_errors,
@@ -137,6 +211,7 @@ impl ReadMany {
         slf
     }
 
+    /// The number of inputs (an archive counts once).
     fn __len__(&self) -> usize {
         self.paths.len()
     }
@@ -144,20 +219,23 @@ impl ReadMany {
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Collection>> {
         let mut st = self.stream(py);
         loop {
-            if st.next >= self.paths.len() {
+            if st.next.0 >= self.paths.len() {
                 return Ok(None);
             }
             let at = st.next;
-            if let Some(o) = st.pending.remove(&at) {
-                let path = &self.paths[at];
-                st.next += 1;
+            if let Some(item) = st.pending.remove(&at) {
+                let Item::Record(name, o) = item else {
+                    st.next = (at.0 + 1, 0);
+                    continue;
+                };
+                st.next.1 += 1;
+                let path = Path::new(&name);
                 match o {
                     Ok(l) => {
                         drop(st);
                         let (loaded, bytes) = *l;
-                        let name = Some(path.display().to_string());
                         return Ok(Some(Collection {
-                            inner: Inner::loaded(loaded, &bytes, name),
+                            inner: Inner::loaded(loaded, &bytes, Some(name)),
                         }));
                     }
                     Err(_) if self.skip_errors => continue,
@@ -170,8 +248,8 @@ impl ReadMany {
             let stream: &mut Stream = &mut st;
             let got = py.detach(move || stream.rx.recv_timeout(Duration::from_millis(100)));
             match got {
-                Ok((i, o)) => {
-                    st.pending.insert(i, o);
+                Ok((i, j, item)) => {
+                    st.pending.insert((i, j), item);
                 }
                 Err(RecvTimeoutError::Timeout) => py.check_signals()?,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -185,7 +263,7 @@ impl ReadMany {
     fn close(&self, py: Python<'_>) {
         self.cancel.store(true, Ordering::Relaxed);
         let mut st = self.stream(py);
-        st.next = self.paths.len();
+        st.next = (self.paths.len(), 0);
         st.pending.clear();
     }
 }
@@ -428,30 +506,60 @@ pub fn arrow_columns<'py>(
     let games_done = AtomicUsize::new(0);
     let files_done = AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);
+    // The library's one collection reader: files side by side, a large one
+    // a part at a time, an archive's members as files (`ARCHIVE!MEMBER`).
     let work = || {
         pool.install(|| {
-            paths_ref
-                .par_iter()
-                .enumerate()
-                .with_max_len(1)
-                .map(|(i, p)| {
-                    if cancel.load(Ordering::Relaxed) {
-                        return Ok(Vec::new());
-                    }
-                    let r = match read_guarded(p) {
-                        Ok(l) => match catch_unwind(AssertUnwindSafe(|| rows_of(i, &l.0))) {
-                            Ok(rows) => Ok(rows),
-                            Err(e) => Err((i, Failure::Panic(panic_message(&*e)))),
-                        },
-                        Err(f) => Err((i, f)),
-                    };
-                    if let Ok(rows) = &r {
-                        games_done.fetch_add(rows.len(), Ordering::Relaxed);
-                    }
+            let mut rows: Vec<Row> = Vec::new();
+            let mut names: Vec<String> = Vec::new();
+            let mut read = sgf_formats::ReadOptions::default();
+            read.dialect_report = false;
+            let r = sgf_formats::collection::records(
+                paths_ref,
+                &sgf_formats::parts::PartOptions::default().with_read(read),
+                &|| {
                     files_done.fetch_add(1, Ordering::Relaxed);
-                    r
-                })
-                .collect::<Vec<Result<Vec<Row>, (usize, Failure)>>>()
+                },
+                |part| rows_of(0, &part.loaded),
+                |input, r| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return Err(None);
+                    }
+                    match r {
+                        Record::Part(piece, mut rs) => {
+                            if names.last() != Some(&input.name) {
+                                names.push(input.name.clone());
+                            }
+                            for row in &mut rs {
+                                row.path = names.len() - 1;
+                                row.game += piece.first_game as u32;
+                            }
+                            games_done.fetch_add(rs.len(), Ordering::Relaxed);
+                            rows.append(&mut rs);
+                        }
+                        Record::Done { .. } => {}
+                        Record::Failed { .. } if skip_errors => {}
+                        Record::Failed {
+                            message, input: i, ..
+                        } => return Err(Some((input.name.clone(), message, i))),
+                    }
+                    Ok(())
+                },
+            );
+            r.map(|()| (rows, names))
+        })
+    };
+    // A panic is turned into an error (the library promises none).
+    let work = || {
+        catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|p| {
+            Err(Some((
+                String::new(),
+                format!(
+                    "internal error in to_arrow: {} (please report this)",
+                    panic_message(&*p)
+                ),
+                None,
+            )))
         })
     };
     let report = |f: &Bound<'py, PyAny>| {
@@ -504,16 +612,18 @@ pub fn arrow_columns<'py>(
             results
         }
     };
-    let mut rows: Vec<Row> = Vec::new();
-    for r in results {
-        match r {
-            Ok(mut rs) => rows.append(&mut rs),
-            Err(_) if skip_errors => {}
-            Err((i, Failure::Io(e))) => return Err(input_err(&e, &paths[i])),
-            Err((i, Failure::Format(m))) => return Err(format_err(&paths[i], &m)),
-            Err((i, Failure::Panic(m))) => return Err(panic_err(&paths[i], &m)),
+    let (rows, path_names) = match results {
+        Ok(r) => r,
+        // Stopped (Ctrl-C): the signal's error was raised above.
+        Err(None) => return Err(QipuError::new_err("to_arrow: stopped")),
+        Err(Some((name, message, input))) => {
+            return Err(match input {
+                Some(e) => input_err(&e, Path::new(&name)),
+                None if name.is_empty() => QipuError::new_err(message),
+                None => ParseError::new_err(message),
+            });
         }
-    }
+    };
     let n = rows.len();
     let total_text: usize = rows
         .iter()
@@ -546,7 +656,6 @@ pub fn arrow_columns<'py>(
         errors: NumCol,
         warnings: NumCol,
     }
-    let path_names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let b = py.detach(|| {
         let mut b = Built {
             path: StrCol::default(),
@@ -685,13 +794,14 @@ pub fn arrow_columns<'py>(
     Ok((n, out))
 }
 
-/// The record files under `paths` (files as given, directories walked by
-/// the library's walker: sorted, links leaving a directory not followed,
-/// loops ended). Raises `OSError` for a path that does not exist.
+/// The record files and archives under `paths` (files as given,
+/// directories walked by the library's walker: sorted, links leaving a
+/// directory not followed, loops ended). Raises `OSError` for a path that
+/// does not exist.
 #[pyfunction]
 pub fn expand_paths_native(paths: Vec<PathBuf>) -> PyResult<Vec<PathBuf>> {
-    let walk = sgf_formats::walk::collect(&paths, &sgf_formats::walk::WalkOptions::default())
-        .map_err(pyo3::exceptions::PyOSError::new_err)?;
+    let walk =
+        sgf_formats::collection::inputs(&paths).map_err(pyo3::exceptions::PyOSError::new_err)?;
     Ok(walk.files)
 }
 

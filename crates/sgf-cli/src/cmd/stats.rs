@@ -173,6 +173,7 @@ pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
                 Record::Failed {
                     message,
                     not_record,
+                    ..
                 } => {
                     file = Tally::default();
                     let t = Tally {
