@@ -181,7 +181,7 @@ def _paths_arg(paths: _Any) -> list:
 
 def expand_paths(paths: "PathLike | _Iterable[PathLike]") -> "list[str]":
     """The files to read: a file path, a directory (searched recursively for
-    ``SGF_EXTENSIONS`` files, in sorted order, by the same walker as the
+    ``SGF_EXTENSIONS`` files and archives, in sorted order, by the same walker as the
     ``qipu`` command: links leaving the directory are not followed, link
     loops end) or an iterable of either. A path that is not a directory is
     passed through as it is (reading it reports any problem)."""
@@ -216,7 +216,9 @@ def read_many(
     Returns an iterator of :class:`Collection` in input order (each with its
     ``path``), parsed by ``threads`` worker threads (default: one per CPU)
     while you consume them; only a few documents are buffered ahead.
-    A directory is searched recursively (see :func:`expand_paths`).
+    A directory is searched recursively (see :func:`expand_paths`); each
+    record member of a ``.zip``, ``.tar``, ``.tar.gz`` or ``.7z`` archive
+    is a collection of its own, its ``path`` ``ARCHIVE!MEMBER``.
     A file that cannot be read raises ``OSError`` when its turn comes, or
     is skipped with ``skip_errors=True``. One iterator may be shared by
     several threads: each file is handed out once, in order.
