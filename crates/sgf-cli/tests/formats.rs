@@ -250,7 +250,10 @@ fn check_fix_normalises_dialects_instead_of_deleting_them() {
         ],
         None,
     );
+    // The record alone on standard output, the report on standard error.
     let s = stdout(&out);
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(report.contains("fixed [R006]"), "{report}");
     // The event and the komi survive as EV and KM (not deleted as misplaced
     // move annotations); the originals are kept.
     for want in [
@@ -258,11 +261,10 @@ fn check_fix_normalises_dialects_instead_of_deleting_them() {
         "KM[6.5]",
         "RE[W+R]",
         "KO as written: 黒6目半",
-        "fixed [R006]",
     ] {
         assert!(s.contains(want), "{want} in {s}");
     }
-    let sgf: Vec<&str> = s.lines().take_while(|l| !l.contains(": fixed [")).collect();
+    let sgf: Vec<&str> = s.lines().collect();
     assert!(sgf.last().unwrap().ends_with(')'), "{s}");
     assert!(
         !sgf.iter()

@@ -24,6 +24,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
+
 use std::borrow::Cow;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};

@@ -24,6 +24,9 @@ const UNDO_LIMIT: usize = 200;
 /// part shown (and the parts edited) parsed.
 pub const PARTS_FROM_BYTES: usize = 1 << 20;
 
+/// The most diagnostics a file shows in the page (the first, in file order).
+const MAX_DIAGNOSTICS: usize = 500;
+
 /// One undo (or redo) step: the change to revert, in which part, and where
 /// the cursor goes after.
 struct Step {
@@ -360,9 +363,6 @@ impl Session {
         let split = sgf_core::split::split_collection(bytes, 1)?;
         let mut first_game = Vec::with_capacity(split.ranges.len() + 1);
         let mut games = 0usize;
-        let mut diagnostics = Vec::new();
-        let mut lines_before = 0u32;
-        let mut at = 0usize;
         let mut charset = None;
         for r in &split.ranges {
             let l = read_part(&bytes[r.clone()], hint)?;
@@ -378,21 +378,14 @@ impl Session {
             charset.get_or_insert(l.charset);
             first_game.push(games);
             games += doc.game_count();
-            lines_before += memchr_count(&bytes[at..r.start]);
-            at = r.start;
-            if diagnostics.len() < 500 {
-                let mut d = l.parsed.diagnostics.clone();
-                d.extend(sgf_go::check::check(doc));
-                d.sort_by_key(|x| x.span.start);
-                let sources = sgf_report::Sources::new(doc, None).at(lines_before, r.start as u32);
-                diagnostics.extend(
-                    d.iter()
-                        .filter(|d| d.severity != Severity::Info)
-                        .take(500 - diagnostics.len())
-                        .map(|d| sgf_report::to_json(&sources, d)),
-                );
-            }
         }
+        // What `qipu check` reports of the file (the library's one check),
+        // the first of them: each code's first are enough for those.
+        let mut opts = sgf_report::check::CheckOptions::default();
+        opts.max_per_code = MAX_DIAGNOSTICS;
+        let report = sgf_report::check::check_bytes(&hint.to_string_lossy(), bytes.to_vec(), &opts);
+        let diagnostics =
+            report.diagnostics_json(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
         first_game.push(games);
         let first = read_part(&bytes[split.ranges.first()?.clone()], hint)?;
         Some((
@@ -1527,13 +1520,9 @@ impl Session {
             .diagnostics
             .iter()
             .filter(|d| d.severity != Severity::Info)
-            .take(500)
+            .take(MAX_DIAGNOSTICS)
             .map(|d| sgf_report::to_json(&sources, d))
             .collect();
         Value::Array(list)
     }
-}
-
-fn memchr_count(b: &[u8]) -> u32 {
-    b.iter().filter(|&&c| c == b'\n').count() as u32
 }

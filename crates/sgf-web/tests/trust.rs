@@ -289,3 +289,62 @@ async fn a_large_collection_is_edited_a_part_at_a_time() {
     let c2 = String::from_utf8(read(&dir, "c2.sgf")).unwrap();
     assert_eq!(c2.matches("(;").count(), n);
 }
+
+/// What `qipu check --json` reports of a file (the library's one check,
+/// every diagnostic), its first warnings and errors as the page gets them.
+fn as_check_reports(bytes: &[u8], name: &str) -> Vec<Value> {
+    let r = sgf_report::check::check_bytes(
+        name,
+        bytes.to_vec(),
+        &sgf_report::check::CheckOptions::default(),
+    );
+    r.diagnostics_json(500, |d| d.severity != sgf_core::Severity::Info)
+}
+
+/// Review: the viewer checked a large file its own way (no whole-file
+/// rules, parts of one game, `sgf_core::parse`), so its diagnostics were
+/// not what `qipu check` reports. Now they are, on our own collection and
+/// on the corpus's large ones.
+#[tokio::test]
+async fn a_large_collection_shows_what_qipu_check_reports() {
+    let mut src = String::new();
+    let mut n = 0;
+    while src.len() < 2 << 20 {
+        src.push_str(&game(100, n));
+        if n % 7 == 3 {
+            // Problems of several kinds: B and W in one node, a point off
+            // the board, a game-info property twice.
+            src.push_str("(;GM[1]FF[4]SZ[19]PB[x]PB[y];B[aa]W[bb];B[zz])\n");
+        }
+        n += 1;
+    }
+    let mut files: Vec<(String, Vec<u8>)> = vec![("own.sgf".into(), src.into_bytes())];
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
+    if let Ok(rd) = std::fs::read_dir(&corpus) {
+        let mut big: Vec<PathBuf> = rd
+            .flatten()
+            .flat_map(|e| match std::fs::read_dir(e.path()) {
+                Ok(sub) => sub.flatten().map(|x| x.path()).collect::<Vec<_>>(),
+                Err(_) => vec![e.path()],
+            })
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "sgf")
+                    && std::fs::metadata(p).is_ok_and(|m| (1 << 20..32 << 20).contains(&m.len()))
+            })
+            .collect();
+        big.sort();
+        for p in big.into_iter().take(3) {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            files.push((name, std::fs::read(&p).unwrap()));
+        }
+    } else {
+        eprintln!("SKIPPED (corpus part): no corpus at {}", corpus.display());
+    }
+    for (name, bytes) in &files {
+        let (_dir, app) = served("as-check", &[(name, bytes)]);
+        let st = open(&app, name).await;
+        let want = as_check_reports(bytes, name);
+        assert!(!want.is_empty(), "{name}");
+        assert_eq!(st["diagnostics"].as_array().unwrap(), &want, "{name}");
+    }
+}

@@ -1,0 +1,1052 @@
+//! Checking a file, and repairing it: the one pipeline behind `qipu check`
+//! (and `check --fix`), the viewer's diagnostics and Python's.
+//!
+//! A large collection is read, checked and repaired a part at a time
+//! ([`sgf_formats::parts`]), its parts side by side, joined in file order
+//! as they come: the diagnostics capped per code as they are gathered, the
+//! rules about the whole file run once on the facts of every game, the
+//! repaired output streamed into its file ([`Target::File`]) so that memory
+//! holds a few parts of it, not all. The report ([`FileReport`]) is then
+//! rendered as `qipu check` prints it ([`FileReport::human`],
+//! [`FileReport::json_line`]) or as JSON values for a program
+//! ([`FileReport::diagnostics_json`]).
+//!
+//! ```
+//! use sgf_report::check::{CheckOptions, check_bytes};
+//! let r = check_bytes("x.sgf", b"(;GM[1]SZ[19];B[pd];W[zz])".to_vec(), &CheckOptions::default());
+//! assert_eq!(r.counts(), (1, 0));
+//! assert!(r.json_line().contains("\"path\":\"x.sgf\""));
+//! ```
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde_json::json;
+use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
+use sgf_formats::repair::Change;
+use sgf_formats::save::Replacement;
+
+use crate as report;
+
+/// Diagnostics of each code shown per file in human output by default
+/// (`qipu check`; all of them in JSON).
+pub const DEFAULT_MAX_PER_CODE: usize = 10;
+
+/// How a file is checked.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct CheckOptions {
+    /// Keep at most this many diagnostics of each code, counting the rest
+    /// (0: all).
+    pub max_per_code: usize,
+    /// Report warnings as errors.
+    pub warnings_as_errors: bool,
+    /// Codes not reported.
+    pub allow: Vec<Code>,
+    /// Repair the file first, and write the repair.
+    pub fix: Option<Fix>,
+    /// Keep the repairs made for the report (a collection can have hundreds
+    /// of thousands: a summary needs none).
+    pub keep_changes: bool,
+    /// Parts of about this many bytes (default: 256 KiB, half that with a
+    /// repair, where each part's output and its second reading are held
+    /// besides, so that peak memory stays within 3× the input).
+    pub part_bytes: Option<usize>,
+}
+
+/// A repair and where it goes.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Fix {
+    /// Also move variations written one level too deep up (`G008`).
+    pub variation_level: bool,
+    /// Where the repaired file goes.
+    pub target: Target,
+    /// Keep the original as `FILE.bak` when the target is the input.
+    pub backup: bool,
+}
+
+impl Fix {
+    /// A repair to `target`.
+    pub fn to(target: Target) -> Fix {
+        Fix {
+            variation_level: false,
+            target,
+            backup: false,
+        }
+    }
+}
+
+/// Where a repaired file goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Held in memory for the caller ([`FileReport::held_output`]):
+    /// standard output, a viewer.
+    Held,
+    /// A file, replaced safely once all is written
+    /// ([`sgf_formats::save::Replacement`]); the input's own path repairs
+    /// it in place (and it must still be what was read).
+    File(String),
+}
+
+/// How [`FileReport::human`] renders a report.
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct HumanOptions {
+    /// Only the failure and the summary's counts: no diagnostics, no repairs.
+    pub quiet: bool,
+    /// Also information (legacy constructs, detected charsets).
+    pub info: bool,
+    /// ANSI colours.
+    pub color: bool,
+}
+
+/// Keeps at most `max` diagnostics of each code (0: all); returns what was
+/// left out, per code, in order of first appearance.
+fn cap_per_code(
+    diags: &mut Vec<(usize, Diagnostic)>,
+    max: usize,
+    dropped: &[(Code, usize)],
+) -> Vec<(Code, usize)> {
+    if max == 0 {
+        return Vec::new();
+    }
+    let mut seen: Vec<(Code, usize)> = Vec::new();
+    diags.retain(|(_, d)| {
+        let i = match seen.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => i,
+            None => {
+                seen.push((d.code, 0));
+                seen.len() - 1
+            }
+        };
+        seen[i].1 += 1;
+        seen[i].1 <= max
+    });
+    seen.into_iter()
+        .map(|(c, n)| {
+            let earlier = dropped.iter().find(|(d, _)| *d == c).map_or(0, |(_, k)| *k);
+            (c, n.saturating_sub(max) + earlier)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+/// What the parts of a file give, joined in file order as they come.
+struct Joined {
+    parts: Vec<Part>,
+    gathered: Gathered,
+    changes: Vec<(Change, u32, u32)>,
+    /// The changes are shown (not with `--quiet`): else they are not kept.
+    keep_changes: bool,
+    facts: Vec<sgf_core::validate::GameFacts>,
+    dialects: Vec<sgf_formats::DialectCount>,
+    /// The repaired parts, joined (each part's output freed once written).
+    output: Output,
+    out_lines: u32,
+    /// Lines of the input before the part being joined, and where that is.
+    in_lines: u32,
+    at: usize,
+}
+
+impl Joined {
+    fn new(max: usize, warnings_as_errors: bool, output: Output) -> Joined {
+        Joined {
+            parts: Vec::new(),
+            gathered: Gathered {
+                diags: Vec::new(),
+                max,
+                warnings_as_errors,
+                per_code: Vec::new(),
+                left_out: (0, 0),
+            },
+            changes: Vec::new(),
+            keep_changes: true,
+            facts: Vec::new(),
+            dialects: Vec::new(),
+            output,
+            out_lines: 0,
+            in_lines: 0,
+            at: 0,
+        }
+    }
+
+    /// Joins the part of `bytes` at `range` (the whole file when `whole`).
+    fn add(
+        &mut self,
+        bytes: &[u8],
+        range: std::ops::Range<usize>,
+        r: PartResult,
+        whole: bool,
+        allow: &[Code],
+    ) {
+        // Line numbers: in the input for the changes, in what is reported
+        // for the diagnostics (the output after a repair).
+        let start = range.start;
+        self.in_lines += memchr::memchr_iter(b'\n', &bytes[self.at..start]).count() as u32;
+        self.at = start;
+        for (mut c, l, col) in r.changes.into_iter().filter(|_| self.keep_changes) {
+            c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
+            self.changes.push((c, l + self.in_lines, col));
+        }
+        // Where this part's diagnostics point: the input part, or its
+        // repaired output.
+        let (base, lines_before, text_range) = match &r.output {
+            Some(out) => {
+                let sep: &[u8] = if self.output.len == 0 {
+                    b""
+                } else {
+                    sgf_core::write::GAME_SEPARATOR
+                };
+                self.out_lines += memchr::memchr_iter(b'\n', sep).count() as u32;
+                let base = self.output.len + sep.len();
+                let lines = self.out_lines;
+                self.out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
+                self.output.push(sep, out);
+                (base, lines, base..self.output.len)
+            }
+            None => (start, self.in_lines, range.clone()),
+        };
+        for mut f in r.facts {
+            f.start += base as u32;
+            self.facts.push(f);
+        }
+        sgf_formats::merge_dialect_counts(&mut self.dialects, r.dialects, base as u32);
+        let index = self.parts.len();
+        // In the order they are shown, so that the first of each code are kept.
+        let mut part_diags = r.diagnostics;
+        part_diags.sort_by_key(|d| (d.span.start, d.span.end));
+        for d in part_diags {
+            // A part's own view of the file's charsets; the file's comes below.
+            if !allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets) {
+                self.gathered.push(index, d);
+            }
+        }
+        let shown = match r.shown {
+            Ok(shown) => shown,
+            Err(charsets) => Shown::Text {
+                in_output: r.output.is_some(),
+                range: text_range,
+                charsets,
+            },
+        };
+        self.parts.push(Part {
+            shown,
+            lines_before,
+            byte_offset: if whole { 0 } else { base as u32 },
+        });
+    }
+}
+
+/// Where the repaired output goes as the parts are joined: straight into
+/// the destination's temporary file (see [`Replacement`]), so that memory
+/// holds a few parts of it, not all; or into memory, for standard output
+/// or once the file cannot be written (the failure is reported when the
+/// file is committed). The report reads back the parts it quotes.
+pub(crate) struct Output {
+    file: Option<Replacement>,
+    /// All the output so far is in the file.
+    writing: bool,
+    /// The output held in memory, from byte `held_from` on.
+    held: Vec<u8>,
+    held_from: usize,
+    /// Bytes of output so far.
+    len: usize,
+}
+
+impl Output {
+    fn memory() -> Output {
+        Output {
+            file: None,
+            writing: false,
+            held: Vec::new(),
+            held_from: 0,
+            len: 0,
+        }
+    }
+
+    fn to_file(path: &str) -> Output {
+        let file = Replacement::begin(std::path::Path::new(path));
+        Output {
+            writing: !file.failed(),
+            file: Some(file),
+            ..Output::memory()
+        }
+    }
+
+    /// Appends a part, after `sep`.
+    fn push(&mut self, sep: &[u8], part: &[u8]) {
+        if self.writing
+            && let Some(f) = &mut self.file
+        {
+            if f.write(sep) && f.write(part) {
+                self.len += sep.len() + part.len();
+                self.held_from = self.len;
+                return;
+            }
+            // What the file holds is read back: the report may quote it.
+            self.writing = false;
+            if let Ok(b) = f.read_at(0, self.len) {
+                self.held = b;
+                self.held_from = 0;
+            }
+        }
+        self.held.extend_from_slice(sep);
+        self.held.extend_from_slice(part);
+        self.len += sep.len() + part.len();
+    }
+
+    /// Drops the output so far, to write it again from the start.
+    fn restart(&mut self) {
+        if self.writing && !self.file.as_mut().is_some_and(|f| f.restart()) {
+            self.writing = false;
+        }
+        self.held.clear();
+        self.held_from = 0;
+        self.len = 0;
+    }
+
+    /// The output's bytes at `range` (empty when they cannot be read back).
+    fn text(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, [u8]> {
+        use std::borrow::Cow;
+        if range.start >= self.held_from {
+            let r = range.start - self.held_from..range.end - self.held_from;
+            return Cow::Borrowed(self.held.get(r).unwrap_or_default());
+        }
+        self.file
+            .as_ref()
+            .and_then(|f| f.read_at(range.start as u64, range.len()).ok())
+            .map_or(Cow::Borrowed(&[][..]), Cow::Owned)
+    }
+}
+
+/// The diagnostics of a file's parts as they come, in file order, capped
+/// as they are gathered: a collection can have hundreds of thousands, and
+/// only the first `max` of each code are shown (all with `max` 0). Those
+/// left out are counted for the summary.
+struct Gathered {
+    diags: Vec<(usize, Diagnostic)>,
+    max: usize,
+    warnings_as_errors: bool,
+    /// Per code: seen so far, and left out.
+    per_code: Vec<(Code, usize, usize)>,
+    /// Errors and warnings among those left out.
+    left_out: (usize, usize),
+}
+
+impl Gathered {
+    fn push(&mut self, part: usize, mut d: Diagnostic) {
+        if self.warnings_as_errors && d.severity == Severity::Warning {
+            d.severity = Severity::Error;
+        }
+        if self.max > 0 {
+            let i = match self.per_code.iter().position(|(c, _, _)| *c == d.code) {
+                Some(i) => i,
+                None => {
+                    self.per_code.push((d.code, 0, 0));
+                    self.per_code.len() - 1
+                }
+            };
+            self.per_code[i].1 += 1;
+            if self.per_code[i].1 > self.max {
+                self.per_code[i].2 += 1;
+                match d.severity {
+                    Severity::Error => self.left_out.0 += 1,
+                    Severity::Warning => self.left_out.1 += 1,
+                    _ => {}
+                }
+                return;
+            }
+        }
+        self.diags.push((part, d));
+    }
+
+    /// Codes and how many of each were left out.
+    fn dropped(&self) -> Vec<(Code, usize)> {
+        self.per_code
+            .iter()
+            .filter(|(_, _, k)| *k > 0)
+            .map(|(c, _, k)| (*c, *k))
+            .collect()
+    }
+}
+
+/// A part of a file as checked: the whole file, or a run of whole games
+/// of a large collection (see [`sgf_core::split`]), with what its
+/// diagnostics are shown against.
+struct Part {
+    shown: Shown,
+    /// Lines of the file before the part, and its first byte.
+    lines_before: u32,
+    byte_offset: u32,
+}
+
+/// What a part's diagnostics point into.
+enum Shown {
+    /// The document of a file read whole, and for a record converted from
+    /// another format its input, where the reader's diagnostics point
+    /// (see [`report::Sources`]).
+    Doc(
+        Box<Document>,
+        Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    ),
+    /// A part's bytes in the input, or in the repaired output, read in
+    /// these charsets: the part's document is dropped once checked, so
+    /// that memory holds a part or two, not the whole tree.
+    Text {
+        in_output: bool,
+        range: std::ops::Range<usize>,
+        charsets: Charsets,
+    },
+}
+
+/// A text's charset and where its games read in others start.
+type Charsets = (
+    &'static encoding_rs::Encoding,
+    Vec<(u32, &'static encoding_rs::Encoding)>,
+);
+
+/// The outcome of checking one file (see the module docs).
+pub struct FileReport {
+    name: String,
+    /// The input (differs from `name` after --fix -o).
+    input: String,
+    parts: Vec<Part>,
+    /// What is left to report, with the part each points into.
+    diagnostics: Vec<(usize, Diagnostic)>,
+    /// Repairs, with their line and column in the input (spans in the file).
+    changes: Vec<(Change, u32, u32)>,
+    /// Diagnostics left out by `--max-diagnostics`, per code.
+    omitted: Vec<(Code, usize)>,
+    /// Errors and warnings found, before any were left out.
+    counts: (usize, usize),
+    error: Option<String>,
+    /// The error is that the repair could not be written (the file was read).
+    unwritten: bool,
+    /// The input and the repaired output, which the parts' diagnostics
+    /// point into.
+    bytes: Vec<u8>,
+    output: Output,
+}
+
+impl FileReport {
+    fn failed(path: &str, error: String) -> FileReport {
+        FileReport {
+            name: display_name(path),
+            input: path.to_string(),
+            parts: Vec::new(),
+            diagnostics: Vec::new(),
+            changes: Vec::new(),
+            omitted: Vec::new(),
+            counts: (0, 0),
+            error: Some(error),
+            unwritten: false,
+            bytes: Vec::new(),
+            output: Output::memory(),
+        }
+    }
+}
+
+/// The diagnostics of reading and of every game, without the rules about
+/// the whole file; the games are checked on every core.
+fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
+    let doc = &parsed.document;
+    let mut all = parsed.diagnostics.clone();
+    let per_game: Vec<Vec<Diagnostic>> = (0..doc.game_count())
+        .into_par_iter()
+        .map(|gi| sgf_go::check::check_game(doc, gi))
+        .collect();
+    all.extend(per_game.into_iter().flatten());
+    all.sort_by_key(|d| (d.span.start, d.span.end));
+    all
+}
+
+/// What checking (and repairing) one part gives.
+struct PartResult {
+    diagnostics: Vec<Diagnostic>,
+    /// What the diagnostics point into: the document (a file read whole),
+    /// or the charsets of the part's text (the input, or the output).
+    shown: Result<Shown, Charsets>,
+    /// The repairs, with their line and column in the part.
+    changes: Vec<(Change, u32, u32)>,
+    /// The repaired output of the part.
+    output: Option<Vec<u8>>,
+    facts: Vec<sgf_core::validate::GameFacts>,
+    /// The dialects of a part's games, reported once for the whole file.
+    dialects: Vec<sgf_formats::DialectCount>,
+}
+
+/// What a part's diagnostics are shown against: its document when the file
+/// is read whole (or its text is not the file's bytes), else its charsets.
+fn shown_of(
+    doc: Document,
+    original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
+    whole: bool,
+) -> Result<Shown, Charsets> {
+    if whole || original.is_some() || doc.original().len() != doc.source().len() {
+        Ok(Shown::Doc(Box::new(doc), original))
+    } else {
+        Err(report::game_charsets(&doc))
+    }
+}
+
+/// Checks a record (or a part of one: not `whole`), repairing it first
+/// with `--fix`. A repair the library refuses (no game tree, games lost,
+/// an undecodable charset) is an error: nothing is written.
+fn check_loaded(
+    loaded: sgf_formats::Loaded,
+    input: &[u8],
+    fix: Option<&Fix>,
+    whole: bool,
+) -> Result<PartResult, sgf_formats::repair::Refusal> {
+    // For a record converted from another format, its input and charset:
+    // the reader's diagnostics point into them.
+    let original = loaded
+        .converted
+        .then(|| (input.to_vec(), loaded.encoding()));
+    let Some(fix) = fix else {
+        let mut diagnostics = game_diagnostics(&loaded.parsed);
+        let doc = loaded.parsed.document;
+        if whole {
+            diagnostics.extend(sgf_core::validate::validate_document(&doc));
+        }
+        let facts = (0..doc.game_count())
+            .map(|gi| sgf_core::validate::game_facts(&doc, gi))
+            .collect();
+        // The reader reports the dialects of a file read whole; a part's
+        // are counted for the file.
+        let dialects = if whole {
+            Vec::new()
+        } else {
+            sgf_formats::dialect_counts(&doc)
+        };
+        return Ok(PartResult {
+            dialects,
+            diagnostics,
+            shown: shown_of(doc, original, whole),
+            changes: Vec::new(),
+            output: None,
+            facts,
+        });
+    };
+    // Repaired in place (the source, and so every span, stays as read);
+    // what is reported is what is left in the output.
+    let mut doc = loaded.parsed.document;
+    sgf_formats::repair::writable(&doc)?;
+    let read = doc.game_count();
+    let mut opts = sgf_formats::repair::RepairOptions::default();
+    opts.variation_level = fix.variation_level;
+    opts.utf8_output = true;
+    let changes = sgf_formats::repair::repair(&mut doc, &opts)
+        .into_iter()
+        .map(|c| {
+            let (l, col) = doc.line_col(c.span.start);
+            (c, l, col)
+        })
+        .collect();
+    let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
+    drop(doc);
+    let re = sgf_core::parse(&bytes);
+    sgf_formats::repair::check_written(read, &re.document)?;
+    let mut diagnostics = game_diagnostics(&re);
+    if whole {
+        diagnostics.extend(sgf_core::validate::validate_document(&re.document));
+    }
+    let facts = (0..re.document.game_count())
+        .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
+        .collect();
+    Ok(PartResult {
+        dialects: Vec::new(),
+        diagnostics,
+        shown: shown_of(re.document, None, whole),
+        changes,
+        output: Some(bytes),
+        facts,
+    })
+}
+
+/// Reads and checks the file at `path` (`-`: standard input), repairing
+/// it first with [`CheckOptions::fix`]: only a regular file, at most
+/// [`sgf_formats::input::MAX_INPUT_BYTES`]. Failures are in the report.
+pub fn check_path(path: &str, opts: &CheckOptions) -> FileReport {
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file, read_stream};
+    let bytes = if path == "-" {
+        read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map_err(|e| format!("cannot read standard input: {e}"))
+    } else {
+        read_file(Path::new(path), MAX_INPUT_BYTES).map_err(|e| format!("cannot read {path}: {e}"))
+    };
+    match bytes {
+        Ok(b) => check_bytes(path, b, opts),
+        Err(e) => FileReport::failed(path, e),
+    }
+}
+
+/// Checks `bytes`, read from `path` (`-`: standard input; its extension
+/// breaks ties between formats), repairing them first with
+/// [`CheckOptions::fix`].
+pub fn check_bytes(path: &str, bytes: Vec<u8>, opts: &CheckOptions) -> FileReport {
+    let allow = &opts.allow[..];
+    let fix = opts.fix.as_ref();
+    // A repair reports what it changes, not the dialects it reads.
+    let mut read_opts = sgf_formats::ReadOptions::default();
+    read_opts.dialect_report = fix.is_none();
+    let hint = (path != "-").then(|| std::path::Path::new(path));
+    // The parts of a large collection are read, checked and repaired side
+    // by side, a few at a time, and joined in file order as they come
+    // (sgf_formats::parts), so that memory holds a few parts, not all of
+    // them; a file that cannot be cut is read whole.
+    let max = opts.max_per_code;
+    // The repaired output goes to its file as it is made.
+    let target = fix.map(|f| match &f.target {
+        Target::Held => "-".to_string(),
+        Target::File(t) => t.clone(),
+    });
+    // Replacing the file read: it must still be what was read then.
+    let read =
+        (target.as_deref() == Some(path)).then(|| sgf_formats::save::Fingerprint::of(&bytes));
+    let output = match &target {
+        Some(t) if t != "-" => Output::to_file(t),
+        _ => Output::memory(),
+    };
+    let mut joined = Joined::new(max, opts.warnings_as_errors, output);
+    // A collection can have hundreds of thousands; only the report shows them.
+    let keep_changes = opts.keep_changes;
+    joined.keep_changes = keep_changes;
+    let mut whole = true;
+    let mut refused = None;
+    let part_opts = sgf_formats::parts::PartOptions::default()
+        .with_part_bytes(
+            opts.part_bytes
+                .unwrap_or(if fix.is_some() { 1 << 17 } else { 1 << 18 }),
+        )
+        .with_read(read_opts);
+    let res = sgf_formats::parts::map_parts(
+        &bytes,
+        hint,
+        &part_opts,
+        |piece, l| check_loaded(l, &bytes, fix, piece.whole),
+        |step| {
+            match step {
+                sgf_formats::parts::Step::Part(piece, Ok(r)) => {
+                    whole = piece.whole;
+                    joined.add(&bytes, piece.range, r, piece.whole, allow);
+                }
+                sgf_formats::parts::Step::Part(piece, Err(e)) => {
+                    refused = Some(e.in_file(piece.first_game));
+                    return std::ops::ControlFlow::Break(());
+                }
+                sgf_formats::parts::Step::Restart => {
+                    let mut output = std::mem::replace(&mut joined.output, Output::memory());
+                    output.restart();
+                    joined = Joined::new(max, opts.warnings_as_errors, output);
+                    joined.keep_changes = keep_changes;
+                }
+            }
+            std::ops::ControlFlow::Continue(())
+        },
+    );
+    if let Err(e) = res {
+        return FileReport::failed(path, format!("cannot read {path}: {e}"));
+    }
+    if let Some(e) = refused {
+        // Nothing is written: the output begun is dropped with `joined`.
+        let mut r = FileReport::failed(path, format!("{path}: {e}"));
+        r.unwritten = true;
+        return r;
+    }
+    let Joined {
+        parts,
+        gathered,
+        changes,
+        facts,
+        dialects,
+        mut output,
+        ..
+    } = joined;
+    let mut changes = changes;
+    let mut error = None;
+    let mut unwritten = false;
+    let dropped = gathered.dropped();
+    let left_out = gathered.left_out;
+    let mut diags = gathered.diags;
+    if !whole {
+        // The rules about the whole file, from the facts of every game:
+        // their spans are in the file, shown with the part they fall in.
+        // Placed as reading the whole file places them: the reader's
+        // dialect reports before what else is found at the same place, the
+        // rules about the file after.
+        let place = |mut d: Diagnostic| {
+            let pi = parts
+                .iter()
+                .rposition(|p| p.byte_offset <= d.span.start)
+                .unwrap_or(0);
+            let off = parts.get(pi).map_or(0, |p| p.byte_offset);
+            d.span = sgf_core::Span::new(
+                d.span.start - off.min(d.span.start),
+                d.span.end - off.min(d.span.end),
+            );
+            (pi, d)
+        };
+        let reported: Vec<(usize, Diagnostic)> = sgf_formats::dialect_report(&dialects)
+            .into_iter()
+            .filter(|d| !allow.contains(&d.code))
+            .map(place)
+            .collect();
+        diags.splice(0..0, reported);
+        // First, as the reader of the whole file reports it.
+        if let Some(d) =
+            sgf_core::validate::mixed_charsets(facts.iter().filter_map(|f| f.declared.as_deref()))
+                .filter(|d| !allow.contains(&d.code))
+        {
+            diags.insert(0, place(d));
+        }
+        let rules = sgf_core::validate::document_rules(&facts)
+            .into_iter()
+            .filter(|d| !allow.contains(&d.code))
+            .map(place);
+        diags.extend(rules);
+    }
+    match target {
+        // Held: the caller writes it.
+        Some(t) if t == "-" => {}
+        Some(t) => {
+            let backup = fix.is_some_and(|f| f.backup);
+            if let Err(e) = write_fixed(&t, path, &mut output, backup, read) {
+                error = Some(e);
+                unwritten = true;
+            }
+        }
+        None => {}
+    }
+    // In file order, whichever step made them (dialects first, repairs
+    // after, part by part).
+    changes.sort_by_key(|(c, _, _)| c.span.start);
+    if opts.warnings_as_errors {
+        for (_, d) in &mut diags {
+            if d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+    diags.sort_by_key(|(p, d)| (*p, d.span.start, d.span.end));
+    let counts = (
+        left_out.0
+            + diags
+                .iter()
+                .filter(|(_, d)| d.severity == Severity::Error)
+                .count(),
+        left_out.1
+            + diags
+                .iter()
+                .filter(|(_, d)| d.severity == Severity::Warning)
+                .count(),
+    );
+    let omitted = cap_per_code(&mut diags, max, &dropped);
+    // After --fix -o, what is left is in the output file: name it.
+    let name = match fix.map(|f| &f.target) {
+        Some(Target::File(o)) => o.clone(),
+        _ => display_name(path),
+    };
+    FileReport {
+        name,
+        input: path.to_string(),
+        parts,
+        diagnostics: diags,
+        changes,
+        omitted,
+        counts,
+        error,
+        unwritten,
+        bytes,
+        output,
+    }
+}
+
+/// Puts the repaired output, written as it came, in place of `target`.
+fn write_fixed(
+    target: &str,
+    source: &str,
+    output: &mut Output,
+    backup: bool,
+    read: Option<sgf_formats::save::Fingerprint>,
+) -> Result<(), String> {
+    use sgf_formats::save::SaveOptions;
+    let in_place = target == source;
+    let mut opts = SaveOptions::default();
+    opts.backup = backup && in_place;
+    // In place, the file must still be what was checked.
+    opts.expected = read.filter(|_| in_place);
+    let file = output
+        .file
+        .as_mut()
+        .ok_or_else(|| format!("cannot write {target}: no file"))?;
+    file.commit(&opts)
+        .map_err(|e| format!("cannot write {target}: {e}"))?;
+    Ok(())
+}
+
+impl FileReport {
+    /// The name the report shows: the input, or after a repair into
+    /// another file that file (what is left is in it).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Errors and warnings found, before any were left out.
+    pub fn counts(&self) -> (usize, usize) {
+        self.counts
+    }
+
+    /// Why the file could not be checked, or its repair written.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// The file could not be read (or checked).
+    pub fn unreadable(&self) -> bool {
+        self.error.is_some() && !self.unwritten
+    }
+
+    /// The file was read, but its repair could not be written (or was
+    /// refused): the file is as it was.
+    pub fn unwritten(&self) -> bool {
+        self.unwritten
+    }
+
+    /// The repairs made, with their line and column in the input (spans
+    /// in the file), when kept ([`CheckOptions::keep_changes`]).
+    pub fn changes(&self) -> &[(Change, u32, u32)] {
+        &self.changes
+    }
+
+    /// The repaired file, for [`Target::Held`].
+    pub fn held_output(&self) -> Option<&[u8]> {
+        (self.error.is_none() && self.output.file.is_none() && !self.output.held.is_empty())
+            .then_some(&self.output.held[..])
+    }
+
+    /// The diagnostics kept as JSON values (see [`crate::to_json`]), in
+    /// order, at most `limit` of those `shown` keeps.
+    pub fn diagnostics_json(
+        &self,
+        limit: usize,
+        shown: impl Fn(&Diagnostic) -> bool,
+    ) -> Vec<serde_json::Value> {
+        let mut out = Vec::new();
+        for_each_part(
+            self,
+            |d| shown(d),
+            |src, d| {
+                if out.len() < limit {
+                    out.push(report::to_json(src, d));
+                }
+            },
+        );
+        out
+    }
+
+    /// The report as `qipu check --json` prints it: one line.
+    pub fn json_line(&self) -> String {
+        json_line(self)
+    }
+
+    /// The report as `qipu check` prints it.
+    pub fn human(&self, opts: &HumanOptions) -> String {
+        human(self, opts)
+    }
+}
+
+/// The name a path is shown by (`<stdin>` for `-`).
+fn display_name(path: &str) -> String {
+    if path == "-" {
+        "<stdin>".into()
+    } else {
+        path.into()
+    }
+}
+
+fn json_line(r: &FileReport) -> String {
+    // Written piece by piece, one diagnostic at a time: a collection can
+    // have hundreds of thousands. The keys come in the order serde_json
+    // writes an object's (sorted), as when it was one `Value`.
+    let mut out = String::from("{");
+    if !r.changes.is_empty() {
+        out.push_str("\"changes\":[");
+        for (i, (c, l, col)) in r.changes.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end, "before": c.before, "after": c.after}).to_string());
+        }
+        out.push_str("],");
+    }
+    out.push_str("\"diagnostics\":[");
+    let mut first = true;
+    for_each_part(
+        r,
+        |_| true,
+        |src, d| {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(&report::to_json(src, d).to_string());
+        },
+    );
+    out.push(']');
+    if let Some(e) = &r.error {
+        out.push_str(",\"error\":");
+        out.push_str(&json!(e).to_string());
+    }
+    if !r.omitted.is_empty() {
+        let omitted: serde_json::Map<_, _> = r
+            .omitted
+            .iter()
+            .map(|(c, n)| (c.as_str().to_string(), json!(n)))
+            .collect();
+        out.push_str(",\"omitted\":");
+        out.push_str(&serde_json::Value::from(omitted).to_string());
+    }
+    out.push_str(",\"path\":");
+    out.push_str(&json!(r.name).to_string());
+    out.push('}');
+    out
+}
+
+/// The text of a part shown against its text (the input's bytes, or the
+/// repaired output's, read back from the file written), with its charsets.
+fn part_text<'a>(r: &'a FileReport, p: &Part) -> Option<std::borrow::Cow<'a, [u8]>> {
+    match &p.shown {
+        Shown::Doc(..) => None,
+        Shown::Text {
+            in_output, range, ..
+        } => Some(if *in_output {
+            r.output.text(range.clone())
+        } else {
+            std::borrow::Cow::Borrowed(r.bytes.get(range.clone()).unwrap_or_default())
+        }),
+    }
+}
+
+/// The sources a part's diagnostics are shown against, placed in the file;
+/// `text` is the part's [`part_text`].
+fn part_sources<'a>(p: &'a Part, text: Option<&'a [u8]>) -> report::Sources<'a> {
+    let sources = match &p.shown {
+        Shown::Doc(doc, original) => report::Sources::new(doc, original.as_ref()),
+        Shown::Text { charsets, .. } => report::Sources::one(report::Source::text(
+            text.unwrap_or_default(),
+            charsets.clone(),
+        )),
+    };
+    sources.at(p.lines_before, p.byte_offset)
+}
+
+/// Calls `f` on each diagnostic that `shown` keeps, in order, with the
+/// sources of its part. The diagnostics come part by part: a part's text
+/// and line index are made when something of it is shown, and dropped
+/// with the next part, so that memory holds one part's.
+fn for_each_part(
+    r: &FileReport,
+    shown: impl Fn(&Diagnostic) -> bool,
+    mut f: impl FnMut(&report::Sources, &Diagnostic),
+) {
+    let mut rest = &r.diagnostics[..];
+    while let Some((pi, _)) = rest.first() {
+        let n = rest.iter().take_while(|(p, _)| p == pi).count();
+        let (group, after) = rest.split_at(n);
+        rest = after;
+        let Some(part) = r.parts.get(*pi) else {
+            continue;
+        };
+        if !group.iter().any(|(_, d)| shown(d)) {
+            continue;
+        }
+        let text = part_text(r, part);
+        let src = part_sources(part, text.as_deref());
+        for (_, d) in group {
+            if shown(d) {
+                f(&src, d);
+            }
+        }
+    }
+}
+
+fn human(r: &FileReport, opts: &HumanOptions) -> String {
+    let color = opts.color;
+    let mut s = String::new();
+    if let Some(e) = &r.error {
+        s.push_str(&format!("{}: {e}\n", r.name));
+    }
+    for (c, l, col) in &r.changes {
+        if !opts.quiet {
+            s.push_str(&format!(
+                "{}:{l}:{col}: fixed [{}] {}\n",
+                r.input,
+                c.code.as_str(),
+                c.message
+            ));
+        }
+    }
+    if opts.quiet {
+        return s;
+    }
+    for_each_part(
+        r,
+        |d| d.severity != Severity::Info || opts.info,
+        |src, d| {
+            s.push_str(&report::render_in(&r.name, src.of(d), d, color));
+            s.push('\n');
+        },
+    );
+    for (c, n) in &r.omitted {
+        if c.default_severity() == Severity::Info && !opts.info {
+            continue;
+        }
+        s.push_str(&format!(
+            "{}: … and {n} more [{}] {} (--max-diagnostics 0 shows all)\n",
+            r.name,
+            c.as_str(),
+            c.name()
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_to_a_file_holds_nothing_in_memory_and_reads_back() {
+        let d = std::env::temp_dir().join(format!("qipu-check-output-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let path = d.join("out.sgf");
+        let mut o = Output::to_file(path.to_str().unwrap());
+        o.push(b"", b"(;C[a])");
+        o.push(b"\n", b"(;C[b])");
+        assert!(o.held.is_empty());
+        assert_eq!(&*o.text(8..15), b"(;C[b])");
+        // Read whole again: the parts so far are dropped.
+        o.restart();
+        o.push(b"", b"(;C[c])");
+        assert_eq!((o.len, &*o.text(0..7)), (7, &b"(;C[c])"[..]));
+        o.file
+            .as_mut()
+            .unwrap()
+            .commit(&sgf_formats::save::SaveOptions::default())
+            .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"(;C[c])");
+        assert_eq!(&*o.text(2..5), b"C[c");
+        // In memory, for standard output.
+        let mut m = Output::memory();
+        m.push(b"", b"(;C[a])");
+        m.push(b"\n", b"(;C[b])");
+        assert_eq!(
+            (m.held.as_slice(), &*m.text(8..15)),
+            (&b"(;C[a])\n(;C[b])"[..], &b"(;C[b])"[..])
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
