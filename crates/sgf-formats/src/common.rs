@@ -229,9 +229,11 @@ pub(crate) fn decode(bytes: &[u8], enc: &'static Encoding) -> String {
 /// the conventions in use (for 2 and 4–9 stones the points are the same).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum HandicapOrder {
-    /// Third stone top-left (D16): Tygem, Fox, and the NGF readers.
+    /// Third stone top-left (D16): GTP's `fixed_handicap` (GNU Go), Tygem,
+    /// Fox, and the NGF readers.
     Tygem,
-    /// Third stone bottom-right (Q4): KGS, GNU Go, the Western order.
+    /// Third stone bottom-right (Q4): the order some Western servers and
+    /// books use.
     Western,
 }
 
@@ -246,39 +248,27 @@ impl HandicapOrder {
 }
 
 /// The fixed handicap points for `n` stones on a `size` board, in placing
-/// order, or `None` when the convention does not define them (fewer than 2
-/// or more than 9 stones, boards under 7 lines, or 5+ stones on an even board).
+/// order: the one table of [`sgf_go::coords::handicap_points`] (GTP's), with
+/// the third and fourth stones swapped for [`HandicapOrder::Western`], and
+/// the top side star before the bottom one with 8 or 9 stones (the order
+/// records converted by Qipu have always been written in).
+/// `None` when the convention does not define them (fewer than 2 or more
+/// than 9 stones, boards under 7 lines, 5+ stones below 9 lines or on an
+/// even board).
 pub fn handicap_points(size: u8, n: u8, order: HandicapOrder) -> Option<Vec<Point>> {
-    if !(2..=9).contains(&n) || size < 7 {
-        return None;
-    }
-    if n > 4 && size.is_multiple_of(2) {
-        return None;
-    }
-    let near = if size >= 13 { 3 } else { 2 };
-    let far = size - 1 - near;
-    let mid = size / 2;
-    let p = Point::new;
-    let third = match order {
-        HandicapOrder::Tygem => p(near, near),
-        HandicapOrder::Western => p(far, far),
-    };
-    let fourth = match order {
-        HandicapOrder::Tygem => p(far, far),
-        HandicapOrder::Western => p(near, near),
-    };
-    let mut v = vec![p(near, far), p(far, near), third, fourth];
-    match n {
-        2..=4 => v.truncate(n as usize),
-        5 => v.push(p(mid, mid)),
-        6 => v.extend([p(near, mid), p(far, mid)]),
-        7 => v.extend([p(near, mid), p(far, mid), p(mid, mid)]),
-        _ => {
-            v.extend([p(near, mid), p(far, mid), p(mid, near), p(mid, far)]);
-            if n == 9 {
-                v.push(p(mid, mid));
-            }
+    let mut v = sgf_go::coords::handicap_points(sgf_go::BoardSize::square(size), u32::from(n))?;
+    if order == HandicapOrder::Western && v.len() >= 3 {
+        let far = size - 1 - if size >= 13 { 3 } else { 2 };
+        // GTP's third stone is top-left; the Western one bottom-right, which
+        // is GTP's fourth (or not yet placed with three stones).
+        if v.len() == 3 {
+            v[2] = Point::new(far, far);
+        } else {
+            v.swap(2, 3);
         }
+    }
+    if v.len() >= 8 {
+        v.swap(6, 7);
     }
     Some(v)
 }
@@ -307,6 +297,17 @@ mod tests {
         assert_eq!(
             s(handicap_points(19, 9, HandicapOrder::Tygem).unwrap()),
             "dppdddppdjpjjdjpjj"
+        );
+        // Western: the third and fourth stones swapped.
+        assert_eq!(
+            s(handicap_points(19, 4, HandicapOrder::Western).unwrap()),
+            "dppdppdd"
+        );
+        // GTP's table (GNU Go's `fixed_handicap`): at most 4 below 9 lines.
+        assert!(handicap_points(7, 5, HandicapOrder::Tygem).is_none());
+        assert_eq!(
+            s(handicap_points(7, 4, HandicapOrder::Tygem).unwrap()),
+            "ceecccee"
         );
         assert_eq!(
             s(handicap_points(9, 2, HandicapOrder::Tygem).unwrap()),
