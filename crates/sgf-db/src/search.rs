@@ -859,16 +859,9 @@ impl Run<'_, '_> {
     }
 }
 
-/// The SGF name of a point (`pd`).
+/// The SGF name of a point (`pd`): sgf-core's letters.
 pub(crate) fn point_name(x: u8, y: u8) -> String {
-    let l = |v: u8| {
-        if v < 26 {
-            (b'a' + v) as char
-        } else {
-            (b'A' + v - 26) as char
-        }
-    };
-    format!("{}{}", l(x), l(y))
+    sgf_core::Point::new(x, y).to_string()
 }
 
 #[cfg(test)]

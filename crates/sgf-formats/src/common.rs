@@ -273,10 +273,9 @@ pub fn handicap_points(size: u8, n: u8, order: HandicapOrder) -> Option<Vec<Poin
     Some(v)
 }
 
-/// SGF letters of a point.
+/// SGF letters of a point (sgf-core's).
 pub(crate) fn sgf_point(p: Point) -> String {
-    let [a, b] = p.to_sgf();
-    String::from_utf8_lossy(&[a, b]).into_owned()
+    p.to_string()
 }
 
 #[cfg(test)]

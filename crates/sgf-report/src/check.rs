@@ -647,12 +647,15 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>, opts: &CheckOptions) -> FileRepor
         },
     );
     if let Err(e) = res {
-        return FileReport::failed(path, format!("cannot read {path}: {e}"));
+        let mut r = FileReport::failed(path, format!("cannot read {path}: {e}"));
+        r.bytes = bytes;
+        return r;
     }
     if let Some(e) = refused {
         // Nothing is written: the output begun is dropped with `joined`.
         let mut r = FileReport::failed(path, format!("{path}: {e}"));
         r.unwritten = true;
+        r.bytes = bytes;
         return r;
     }
     let Joined {
@@ -844,6 +847,12 @@ impl FileReport {
             },
         );
         out
+    }
+
+    /// The bytes checked, given back (the caller keeps the file without a
+    /// copy).
+    pub fn into_input(self) -> Vec<u8> {
+        self.bytes
     }
 
     /// The report as `qipu check --json` prints it: one line.

@@ -471,18 +471,25 @@ function flashPoint(pt) {
   svg.querySelector(".pointflash")?.remove();
   if (!pt) return;
   const d = svg.dataset;
-  const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
+  const [x, y] = sgfXY(pt);
   const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
   ring.setAttribute("class", "pointflash");
-  ring.setAttribute("cx", +d.originX + (c(pt[0]) - +d.x0) * +d.cell);
-  ring.setAttribute("cy", +d.originY + (c(pt[1]) - +d.y0) * +d.cell);
+  ring.setAttribute("cx", +d.originX + (x - +d.x0) * +d.cell);
+  ring.setAttribute("cy", +d.originY + (y - +d.y0) * +d.cell);
   ring.setAttribute("r", +d.cell * 0.5);
   svg.appendChild(ring);
 }
 
+// SGF letters <-> coordinates: a-z are 0-25, A-Z 26-51 (boards up to
+// 52x52). The one pair the page (and search.js) uses.
 function sgfPoint(x, y) {
   const c = (v) => (v < 26 ? String.fromCharCode(97 + v) : String.fromCharCode(65 + v - 26));
   return c(x) + c(y);
+}
+
+function sgfXY(pt) {
+  const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
+  return [c(pt[0]), c(pt[1])];
 }
 
 $("board").addEventListener("click", (ev) => {
@@ -1201,8 +1208,8 @@ function drawOverlay() {
   const g = document.createElementNS(NS, "g");
   g.setAttribute("class", "qipu-overlay");
   const at = (pt) => {
-    const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
-    return [+d.originX + (c(pt[0]) - +d.x0) * cell, +d.originY + (c(pt[1]) - +d.y0) * cell];
+    const [x, y] = sgfXY(pt);
+    return [+d.originX + (x - +d.x0) * cell, +d.originY + (y - +d.y0) * cell];
   };
   const el = (name, attrs, text) => {
     const e = document.createElementNS(NS, name);

@@ -70,10 +70,8 @@
     return data;
   }
 
-  const xy = (pt) => {
-    const v = (c) => (c >= "a" ? c.charCodeAt(0) - 97 : c.charCodeAt(0) - 65 + 26);
-    return [v(pt[0]), v(pt[1])];
-  };
+  // app.js's letters <-> coordinates.
+  const xy = sgfXY;
 
   // ---- the board overlay: region and continuations ----
 

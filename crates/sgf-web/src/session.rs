@@ -320,8 +320,17 @@ impl Session {
         if bytes.len() < PARTS_FROM_BYTES {
             return Err(bytes);
         }
+        // What `qipu check` reports of the file (the library's one check),
+        // the first of them: each code's first are enough for those. The
+        // bytes go through the check and come back (no copy of the file).
+        let mut opts = sgf_report::check::CheckOptions::default();
+        opts.max_per_code = MAX_DIAGNOSTICS;
+        let report = sgf_report::check::check_bytes(&hint.to_string_lossy(), bytes, &opts);
+        let diagnostics =
+            report.diagnostics_json(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
+        let bytes = report.into_input();
         match Session::collection_parts(&bytes, hint) {
-            Some((split, first_game, charset, diagnostics, first)) => {
+            Some((split, first_game, charset, first)) => {
                 let mut s = Session::new(
                     id,
                     name,
@@ -348,18 +357,11 @@ impl Session {
     }
 
     /// The parts of a collection: their ranges, the number of each one's
-    /// first game, the charset, the file's diagnostics and the first part.
-    #[allow(clippy::type_complexity)]
+    /// first game, the charset and the first part.
     fn collection_parts(
         bytes: &[u8],
         hint: &std::path::Path,
-    ) -> Option<(
-        Vec<Range<usize>>,
-        Vec<usize>,
-        &'static str,
-        Vec<Value>,
-        Document,
-    )> {
+    ) -> Option<(Vec<Range<usize>>, Vec<usize>, &'static str, Document)> {
         let split = sgf_core::split::split_collection(bytes, 1)?;
         let mut first_game = Vec::with_capacity(split.ranges.len() + 1);
         let mut games = 0usize;
@@ -379,20 +381,12 @@ impl Session {
             first_game.push(games);
             games += doc.game_count();
         }
-        // What `qipu check` reports of the file (the library's one check),
-        // the first of them: each code's first are enough for those.
-        let mut opts = sgf_report::check::CheckOptions::default();
-        opts.max_per_code = MAX_DIAGNOSTICS;
-        let report = sgf_report::check::check_bytes(&hint.to_string_lossy(), bytes.to_vec(), &opts);
-        let diagnostics =
-            report.diagnostics_json(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
         first_game.push(games);
         let first = read_part(&bytes[split.ranges.first()?.clone()], hint)?;
         Some((
             split.ranges,
             first_game,
             charset.unwrap_or("UTF-8"),
-            diagnostics,
             first.parsed.document,
         ))
     }
