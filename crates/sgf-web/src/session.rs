@@ -24,6 +24,10 @@ const UNDO_LIMIT: usize = 200;
 /// part shown (and the parts edited) parsed.
 pub const PARTS_FROM_BYTES: usize = 1 << 20;
 
+/// A large collection cut in parts: their ranges, the number of each one's
+/// first game, the charset and the first part.
+type CollectionParts = (Vec<Range<usize>>, Vec<usize>, &'static str, Document);
+
 /// The most diagnostics a file shows in the page (the first, in file order).
 const MAX_DIAGNOSTICS: usize = 500;
 
@@ -358,10 +362,7 @@ impl Session {
 
     /// The parts of a collection: their ranges, the number of each one's
     /// first game, the charset and the first part.
-    fn collection_parts(
-        bytes: &[u8],
-        hint: &std::path::Path,
-    ) -> Option<(Vec<Range<usize>>, Vec<usize>, &'static str, Document)> {
+    fn collection_parts(bytes: &[u8], hint: &std::path::Path) -> Option<CollectionParts> {
         let split = sgf_core::split::split_collection(bytes, 1)?;
         let mut first_game = Vec::with_capacity(split.ranges.len() + 1);
         let mut games = 0usize;
