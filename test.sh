@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Qipu: Rust unit, integration, snapshot and corpus tests,
 # then the Python and browser suites when their crates exist.
-# Tests that need ../shared/corpus skip with a message when it is absent.
+# Tests that need ../shared/corpus skip with a message when it is absent
+# (and fail under QIPU_REQUIRE_ALL=1, as in CI).
 set -euo pipefail
 cd "$(dirname "$0")"
 
