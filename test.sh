@@ -8,6 +8,10 @@ cd "$(dirname "$0")"
 
 echo "== cargo test (workspace default members)"
 cargo test --quiet
+# PNG text in a CJK font is behind a feature; the test needs such a font
+# (Debian: fonts-wqy-microhei) and says so when there is none.
+echo "== cargo test: sgf-render PNGs with the cjk-png feature"
+cargo test --quiet -p sgf-render --features cjk-png --test png
 
 if [ -x tests/python/run.sh ]; then
   echo "== python tests"
