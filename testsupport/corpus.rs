@@ -1,11 +1,53 @@
-//! Reading the sample corpus (`../shared/corpus`) in tests. Not a crate:
-//! the crates' integration tests include this file by path,
+//! The sample corpus (`../shared/corpus`, or `QIPU_CORPUS`) in tests: where
+//! it is, and its record files. Not a crate: the crates' integration tests
+//! include this file by path,
 //! `#[path = "../../../testsupport/corpus.rs"] mod corpus;`, with `tar`
-//! and `flate2` as dev-dependencies.
+//! and `flate2` as dev-dependencies. A corpus or corpus file that is not
+//! there is [`missing`]: the test skips, or fails under `QIPU_REQUIRE_ALL=1`.
 #![allow(dead_code)]
 
+#[path = "require.rs"]
+mod require;
+
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+pub use require::missing;
+
+/// The sample corpus: `QIPU_CORPUS`, else `../shared/corpus` beside the
+/// repository (every crate is `crates/NAME`). `None` when it is not there
+/// (see [`missing`]).
+#[track_caller]
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("QIPU_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        missing(&format!(
+            "the sample corpus is not at {} (set QIPU_CORPUS to run this test)",
+            dir.display()
+        ));
+        None
+    }
+}
+
+/// The file or folder `rel` of the sample corpus. `None` when it or the
+/// corpus is not there (see [`missing`]).
+#[track_caller]
+pub fn corpus_path(rel: &str) -> Option<PathBuf> {
+    let p = corpus_dir()?.join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        missing(&format!(
+            "{rel} is not in the sample corpus ({})",
+            p.display()
+        ));
+        None
+    }
+}
 
 /// The `.sgf` files under `dir` and the `.sgf` members of its `.tar.gz`
 /// archives, as (name, bytes) in name order. A file's name is its path

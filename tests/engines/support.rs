@@ -1,8 +1,11 @@
 //! What the engine tests of several crates share (each includes this file
-//! with `#[path]`): where an engine or a stand-in is, and the one rule for
-//! a missing one — the test skips with a message, or fails when
-//! `QIPU_REQUIRE_ALL=1` (as CI runs, with every engine installed).
+//! with `#[path]`): where an engine or a stand-in is. A missing one follows
+//! the rule of `testsupport/require.rs`: the test skips with a message, or
+//! fails when `QIPU_REQUIRE_ALL=1` (as CI runs, with every engine installed).
 #![allow(dead_code)]
+
+#[path = "../../testsupport/require.rs"]
+mod require;
 
 use std::path::PathBuf;
 
@@ -20,11 +23,7 @@ pub fn installed(program: &str, package: &str) -> Option<PathBuf> {
         .map(|d| d.join(program))
         .find(|p| p.is_file());
     if found.is_none() {
-        assert!(
-            std::env::var("QIPU_REQUIRE_ALL").as_deref() != Ok("1"),
-            "{program} is required (QIPU_REQUIRE_ALL=1): apt-get install {package}"
-        );
-        eprintln!("SKIPPED: {program} not found (apt-get install {package})");
+        require::missing(&format!("{program} not found (apt-get install {package})"));
     }
     found
 }

@@ -1,5 +1,6 @@
 """Shared fixtures of the Python tests."""
 
+import importlib
 import os
 from pathlib import Path
 
@@ -8,18 +9,34 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
+def missing(what, module_level=False):
+    """The one rule for a test that lacks something it needs (as in
+    testsupport/require.rs): skip with `what`, or fail when
+    QIPU_REQUIRE_ALL=1 (CI, where everything is installed)."""
+    if os.environ.get("QIPU_REQUIRE_ALL") == "1":
+        pytest.fail(f"{what}; QIPU_REQUIRE_ALL=1 requires it", pytrace=False)
+    pytest.skip(what, allow_module_level=module_level)
+
+
+def require_module(name):
+    """The module `name`, imported; missing (see above) when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"the Python module {name} is not installed (tests/python/run.sh installs it)", True)
+
+
 def corpus_dir():
-    """The sample corpus (QIPU_CORPUS, else ../shared/corpus beside the repository), or None."""
+    """Where the sample corpus is: QIPU_CORPUS, else ../shared/corpus beside the repository."""
     d = os.environ.get("QIPU_CORPUS")
-    p = Path(d) if d else REPO.parent / "shared" / "corpus"
-    return p if p.is_dir() else None
+    return Path(d) if d else REPO.parent / "shared" / "corpus"
 
 
 @pytest.fixture
 def corpus():
     d = corpus_dir()
-    if d is None:
-        pytest.skip("the sample corpus is not at ../shared/corpus (set QIPU_CORPUS to run this test)")
+    if not d.is_dir():
+        missing(f"the sample corpus is not at {d} (set QIPU_CORPUS to run this test)")
     return d
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import qipu
+from conftest import require_module
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,7 +57,7 @@ def test_read_many_reads_archive_members_in_order(games_dir, tmp_path):
 
 
 def test_to_arrow_of_an_archive_is_the_folder(games_dir, tmp_path):
-    pa = pytest.importorskip("pyarrow")
+    pa = require_module("pyarrow")
     want = qipu.to_arrow(games_dir, threads=2)
     for a in _archives(games_dir, tmp_path):
         got = qipu.to_arrow([a], threads=2)
@@ -90,7 +91,7 @@ def test_a_damaged_archive_or_a_file_without_games_raises(tmp_path):
     with pytest.raises(qipu.ParseError, match="broken.zip"):
         list(qipu.read_many([broken]))
     assert list(qipu.read_many([broken], skip_errors=True)) == []
-    pytest.importorskip("pyarrow")
+    require_module("pyarrow")
     with pytest.raises(qipu.ParseError, match="broken.zip"):
         qipu.to_arrow([broken])
     notes = tmp_path / "notes.sgf"

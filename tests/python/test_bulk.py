@@ -7,10 +7,11 @@ import time
 import pytest
 
 import qipu
+from conftest import require_module
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
-pc = pytest.importorskip("pyarrow.compute")
+pa = require_module("pyarrow")
+pq = require_module("pyarrow.parquet")
+pc = require_module("pyarrow.compute")
 
 
 def test_expand_paths(games_dir):
@@ -209,7 +210,7 @@ def test_progress_counts_games_not_files(games_dir, capsys):
 
 
 def test_to_pandas_keeps_arrow_types(games_dir):
-    pd = pytest.importorskip("pandas")
+    pd = require_module("pandas")
     df = qipu.to_pandas(games_dir, threads=2)
     assert len(df) == 6
     # Nullable ints stay ints (a plain to_pandas() makes floats of them).

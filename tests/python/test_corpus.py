@@ -3,15 +3,14 @@ collection reads, writes back byte for byte, and to_arrow counts every game."""
 
 from pathlib import Path
 
-import pytest
-
 import qipu
+from conftest import missing
 
 
 def collections(corpus):
     files = sorted((corpus / "real").rglob("*.sgf"))
     if not files:
-        pytest.skip(f"no real/ collections in {corpus}")
+        missing(f"no real/ collections in {corpus}")
     return files
 
 

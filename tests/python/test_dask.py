@@ -4,13 +4,12 @@ Parquet dataset (one file per chunk of input files)."""
 
 import os
 
-import pytest
-
 import qipu
+from conftest import require_module
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
-distributed = pytest.importorskip("distributed")
+pa = require_module("pyarrow")
+pq = require_module("pyarrow.parquet")
+distributed = require_module("distributed")
 
 
 def convert_chunk(index, paths, out_dir):

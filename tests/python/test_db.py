@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 import qipu
-from conftest import REPO
+from conftest import REPO, require_module
 
 FIXTURES = REPO / "testdata" / "db"
 
@@ -46,10 +46,10 @@ def test_index_find_and_rows_for_pandas(tmp_path, games):
     assert set(["path", "game", "move", "black", "white", "date", "result"]) <= hit.keys()
     assert all(set(c) == {"move", "color", "count", "black_wins", "white_wins"} for c in r["continuations"])
 
-    pd = pytest.importorskip("pandas")
+    pd = require_module("pandas")
     frame = pd.DataFrame(r["hits"])
     assert list(frame["move"]) == [h["move"] for h in r["hits"]]
-    pa = pytest.importorskip("pyarrow")
+    pa = require_module("pyarrow")
     assert pa.Table.from_pylist(r["continuations"]).num_rows == len(r["continuations"])
 
 
@@ -101,7 +101,7 @@ def make_games(root, n):
 
 
 def test_dask_local_cluster_builds_shards(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    distributed = require_module("distributed")
     src = tmp_path / "sgf"
     make_games(src, 40)
     out = tmp_path / "shards"

@@ -12,15 +12,13 @@ import threading
 import pytest
 
 import qipu
-from conftest import REPO
+from conftest import REPO, missing
 
 
 def engine_path(name, *fallbacks):
     found = shutil.which(name) or next((f for f in fallbacks if os.access(f, os.X_OK)), None)
     if found is None:
-        if os.environ.get("QIPU_REQUIRE_ALL") == "1":
-            pytest.fail(f"{name} is not installed (QIPU_REQUIRE_ALL=1 asks for every suite)")
-        pytest.skip(f"{name} is not installed (Debian: apt-get install {name.replace('leelaz', 'leela-zero')})")
+        missing(f"{name} is not installed (Debian: apt-get install {name.replace('leelaz', 'leela-zero')})")
     return found
 
 

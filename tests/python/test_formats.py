@@ -3,7 +3,7 @@
 import pytest
 
 import qipu
-from conftest import REPO
+from conftest import REPO, require_module
 
 FORMATS = REPO / "testdata" / "formats"
 
@@ -55,7 +55,7 @@ def test_bulk_reads_every_format():
     assert {c.format for c in colls} == {"SGF", "GIB", "NGF", "UGF", "WGS"}
     with pytest.raises(qipu.ParseError):
         list(qipu.read_many(files, threads=2))
-    pa = pytest.importorskip("pyarrow")
+    pa = require_module("pyarrow")
     table = qipu.to_arrow(FORMATS, skip_errors=True)
     assert table.num_rows == sum(len(c) for c in colls)
     assert isinstance(table, pa.Table)

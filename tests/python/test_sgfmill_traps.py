@@ -9,7 +9,7 @@ import pickle
 import pytest
 
 import qipu
-from conftest import REPO
+from conftest import REPO, require_module
 
 GAME = (
     b"(;GM[1]FF[4]SZ[19]PB[Lee]PW[Cho]KM[6.5]RE[B+R]"
@@ -52,8 +52,8 @@ def test_sgfmill_order_is_row_col_from_the_bottom():
 
 
 def test_coordinates_agree_with_sgfmill_on_a_real_game():
-    sgf = pytest.importorskip("sgfmill.sgf")
-    common = pytest.importorskip("sgfmill.common")
+    sgf = require_module("sgfmill.sgf")
+    common = require_module("sgfmill.common")
     game = qipu.parse(GAME)[0]
     theirs = sgf.Sgf_game.from_bytes(GAME)
     their_moves = [n.get_move() for n in theirs.get_main_sequence()[1:]]
@@ -214,7 +214,7 @@ def test_arguments_are_checked_with_what_was_expected_and_got():
     with pytest.raises(TypeError, match="expected a GTP vertex .* got 16"):
         qipu.from_gtp(16)
     # NumPy ints are ints.
-    np = pytest.importorskip("numpy")
+    np = require_module("numpy")
     assert qipu.to_gtp((np.int64(15), np.uint8(3))) == "Q16"
 
 

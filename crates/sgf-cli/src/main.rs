@@ -19,7 +19,17 @@ use sgf_report as report;
 
 /// Qipu (棋谱): read, check, repair, convert and show Go game records (SGF FF[1]–FF[4]).
 #[derive(Parser, Debug)]
-#[command(name = "qipu", version, about, propagate_version = true)]
+#[command(
+    name = "qipu",
+    version,
+    about,
+    propagate_version = true,
+    // The statuses of every command in one place; each command's help gives its own.
+    after_help = "Exit status: 0 success; 1 `check` only: warnings or errors found; \
+                  2 an input could not be read or holds no game tree, an output could not \
+                  be written, or bad usage; 3 `score --engine`, `analyze`: the engine failed. \
+                  Each command's --help gives its own."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -92,6 +92,16 @@ fn diagnostics_go_to_stderr() {
 }
 
 #[test]
+fn help_lists_every_exit_status() {
+    let out = qipu_in(&["--help"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for s in ["0 success", "1 `check`", "2 an input", "3 `score --engine`"] {
+        assert!(help.contains(s), "{s} in {help}");
+    }
+}
+
+#[test]
 fn every_command_has_help() {
     for c in ["check", "fmt", "dump", "info", "position", "tree"] {
         let out = qipu_in(&[c, "--help"], None);

@@ -3,6 +3,9 @@
 mod common;
 use common::*;
 
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
+
 use std::path::{Path, PathBuf};
 
 fn write(path: &Path, text: &str) -> String {
@@ -291,17 +294,9 @@ fn scan(b: &[u8]) -> (u64, u64, u64) {
 
 #[test]
 fn stats_over_the_corpus_matches_an_independent_count() {
-    let corpus = std::env::var_os("QIPU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    let real = corpus.join("real");
-    if !real.is_dir() {
-        eprintln!(
-            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS to run this test)",
-            corpus.display()
-        );
+    let Some(real) = corpus::corpus_path("real") else {
         return;
-    }
+    };
     let out = qipu(&["stats", "--json", "-q", real.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

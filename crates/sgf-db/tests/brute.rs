@@ -4,7 +4,7 @@
 //! point on each position. Positions and patterns are taken from the sample
 //! games themselves, so most of them have hits.
 //!
-//! The sample is `testdata/db/` plus, when `../shared/corpus` is there, the
+//! The sample is `testdata/db/` plus, when the sample corpus is there, the
 //! first games of two real collections (cut out with their `.index.tsv`
 //! into a temporary directory).
 
@@ -15,6 +15,9 @@ use sgf_core::{Color, Document, NodeId};
 use sgf_db::pattern::{ANY, OUTSIDE};
 use sgf_db::{Database, NoProgress, Pattern, Query, SearchOptions, symmetry};
 use sgf_go::Cursor;
+
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -33,11 +36,10 @@ fn sample(name: &str, per_file: usize) -> PathBuf {
     for f in ["variations.sgf", "dup-a.sgf", "dup-b.sgf"] {
         std::fs::copy(repo().join("testdata/db").join(f), d.join(f)).unwrap();
     }
-    let corpus = repo().join("../shared/corpus/real");
-    if !corpus.is_dir() {
-        println!("skipped the corpus part: ../shared/corpus/real is not there (fixtures only)");
+    let Some(corpus) = corpus::corpus_path("real") else {
+        eprintln!("the comparison runs on the fixtures alone");
         return d;
-    }
+    };
     for f in ["kgs/kgs-6d-2003.sgf", "fox/fox-pro-part1.sgf"] {
         let data = std::fs::read(corpus.join(f)).unwrap();
         let tsv = std::fs::read_to_string(corpus.join(format!("{f}.index.tsv"))).unwrap();

@@ -9,6 +9,9 @@ use archives::{gz, tar_of, zip_of};
 
 use sgf_db::{Database, Filter, NoProgress, Pattern, Query, TextMatch, Winner, find_all};
 
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -228,11 +231,9 @@ fn filters_dups_and_shards() {
 
 #[test]
 fn corpus_archives_when_present() {
-    let c = repo().join("../shared/corpus/legacy/gnugo-all-sgf.tar.gz");
-    if !c.is_file() {
-        println!("skipped: ../shared/corpus/legacy/gnugo-all-sgf.tar.gz is not there");
+    let Some(c) = corpus::corpus_path("legacy/gnugo-all-sgf.tar.gz") else {
         return;
-    }
+    };
     let d = tmp("corpus");
     let mut db = Database::open(d.join("g.qdb")).unwrap();
     let r = db.index(&[&c], &NoProgress).unwrap();

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{Summary, corpus_dir, main_line_moves, summarize};
+use common::{Summary, corpus_dir, corpus_path, main_line_moves, summarize};
 use sgf_core::{Code, Severity};
 use sgf_formats::{normalize, read_any};
 
@@ -219,12 +219,9 @@ const SAMPLES: &[Expect] = &[
 
 #[test]
 fn every_format_sample_reads_as_expected() {
-    let Some(dir) = corpus_dir() else { return };
-    let formats = dir.join("formats");
-    if !formats.is_dir() {
-        eprintln!("SKIPPED: no formats/ in {}", dir.display());
+    let Some(formats) = corpus_path("formats") else {
         return;
-    }
+    };
     // Every sample in the directory is in the table.
     let mut on_disk: Vec<String> = Vec::new();
     for sub in std::fs::read_dir(&formats).unwrap().flatten() {
@@ -315,13 +312,12 @@ fn every_format_sample_reads_as_expected() {
 
 #[test]
 fn weiqihub_gib_matches_its_expected_move_list() {
-    let Some(dir) = corpus_dir() else { return };
-    let gib = dir.join("formats/gib/weiqihub-tygem_19x19.gib");
-    let json = dir.join("formats/gib/weiqihub-tygem_19x19.expected.json");
-    if !gib.is_file() || !json.is_file() {
-        eprintln!("SKIPPED: the WeiqiHub sample is absent");
+    let Some(gib) = corpus_path("formats/gib/weiqihub-tygem_19x19.gib") else {
         return;
-    }
+    };
+    let Some(json) = corpus_path("formats/gib/weiqihub-tygem_19x19.expected.json") else {
+        return;
+    };
     let expected: serde_json::Value =
         serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
     let want: Vec<String> = expected["moves"]
@@ -350,13 +346,12 @@ fn weiqihub_gib_matches_its_expected_move_list() {
 
 #[test]
 fn wgs_sample_has_the_facts_of_the_wgs2sgf_output() {
-    let Some(dir) = corpus_dir() else { return };
-    let wgs = dir.join("formats/wgs/wgs2sgf-demo.wgs");
-    let sgf = dir.join("formats/wgs/wgs2sgf-demo.expected.sgf");
-    if !wgs.is_file() || !sgf.is_file() {
-        eprintln!("SKIPPED: the QQ Go sample is absent");
+    let Some(wgs) = corpus_path("formats/wgs/wgs2sgf-demo.wgs") else {
         return;
-    }
+    };
+    let Some(sgf) = corpus_path("formats/wgs/wgs2sgf-demo.expected.sgf") else {
+        return;
+    };
     let ours = read_any(&std::fs::read(wgs).unwrap(), None).unwrap();
     assert_eq!((ours.format, ours.converted), ("WGS", true));
     let theirs = sgf_core::parse(&std::fs::read(sgf).unwrap()).document;
@@ -406,12 +401,9 @@ fn wgs_sample_has_the_facts_of_the_wgs2sgf_output() {
 
 #[test]
 fn review_sample_keeps_variations_and_comments() {
-    let Some(dir) = corpus_dir() else { return };
-    let p = dir.join("formats/ugf/sabaki-review.ugi");
-    if !p.is_file() {
-        eprintln!("SKIPPED: the UGI sample is absent");
+    let Some(p) = corpus_path("formats/ugf/sabaki-review.ugi") else {
         return;
-    }
+    };
     let l = read_any(&std::fs::read(p).unwrap(), None).unwrap();
     let g = l.parsed.document.game(0).unwrap();
     let branching = g.nodes().filter(|n| n.child_count() > 1).count();
@@ -433,13 +425,12 @@ fn review_sample_keeps_variations_and_comments() {
 
 #[test]
 fn corpus_dialect_samples_normalise() {
-    let Some(dir) = corpus_dir() else { return };
+    // One message when the whole corpus is absent, one per missing sample otherwise.
+    if corpus_dir().is_none() {
+        return;
+    }
     let read = |rel: &str| -> Option<sgf_core::Document> {
-        let p = dir.join(rel);
-        if !p.is_file() {
-            eprintln!("SKIPPED: {rel} is absent");
-            return None;
-        }
+        let p = corpus_path(rel)?;
         let l = read_any(&std::fs::read(p).unwrap(), None).unwrap();
         let mut doc = l.parsed.document;
         normalize(&mut doc);
@@ -488,12 +479,9 @@ fn corpus_dialect_samples_normalise() {
 /// handicap stones are added only where the game then replays cleanly.
 #[test]
 fn fox_collection_normalises() {
-    let Some(dir) = corpus_dir() else { return };
-    let p = dir.join("real/fox/fox-pro-part1.sgf");
-    if !p.is_file() {
-        eprintln!("SKIPPED: {} is absent", p.display());
+    let Some(p) = corpus_path("real/fox/fox-pro-part1.sgf") else {
         return;
-    }
+    };
     let l = read_any(&std::fs::read(p).unwrap(), None).unwrap();
     let mut doc = l.parsed.document;
     let n = doc.game_count();

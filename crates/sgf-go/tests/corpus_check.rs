@@ -7,24 +7,9 @@ mod corpus;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sgf_core::{Document, parse};
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("QIPU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS)",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// The SGF files of the corpus outside `real/` (its 10 MB collections are
 /// for the benchmark), with the members of the `.tar.gz` archives.
@@ -42,7 +27,9 @@ fn diagnostics(bytes: &[u8]) -> (Document, Vec<sgf_core::Diagnostic>) {
 
 #[test]
 fn corpus_diagnostics_are_stable() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = corpus::corpus_dir() else {
+        return;
+    };
     let mut snap = String::new();
     for (name, bytes) in files(&dir) {
         let (doc, diags) = diagnostics(&bytes);

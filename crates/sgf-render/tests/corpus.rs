@@ -8,20 +8,8 @@ use sgf_core::parse;
 use sgf_render::figure::{FigureOptions, figures};
 use sgf_render::{Diagram, MoveNumbers, RenderOptions, TextStyle, Theme};
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("QIPU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS to run this test)",
-            dir.display()
-        );
-        None
-    }
-}
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -46,7 +34,9 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn the_corpus_renders_without_panics() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus::corpus_dir() else {
+        return;
+    };
     let list = files(&dir);
     assert!(!list.is_empty());
     let opts = [

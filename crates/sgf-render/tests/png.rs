@@ -5,6 +5,9 @@ use resvg::tiny_skia::Pixmap;
 use sgf_core::{Point, parse};
 use sgf_render::{Diagram, RenderOptions, Theme, render_png};
 
+#[path = "../../../testsupport/require.rs"]
+mod require;
+
 /// The colour at the centre of a point of the drawn board.
 fn pixel_at(png: &[u8], d: &Diagram, opts: &RenderOptions, p: Point) -> (u8, u8, u8) {
     let pix = Pixmap::decode_png(png).expect("a PNG we can read");
@@ -93,7 +96,9 @@ fn big_and_rectangular_boards() {
 #[test]
 fn cjk_labels_in_png() {
     if !sgf_render::png_has_cjk_text() {
-        eprintln!("SKIPPED: no CJK font found (set QIPU_CJK_FONT to one)");
+        require::missing(
+            "no CJK font found (apt-get install fonts-wqy-microhei, or set QIPU_CJK_FONT)",
+        );
         return;
     }
     let doc = parse("(;SZ[5]LB[cc:甲])".as_bytes()).document;

@@ -8,6 +8,9 @@ use serde_json::{Value, json};
 use sgf_web::{ViewOptions, app, body_text, request, router};
 use tower::ServiceExt;
 
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
+
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
 type App = std::sync::Arc<sgf_web::App>;
@@ -319,8 +322,9 @@ async fn a_large_collection_shows_what_qipu_check_reports() {
         n += 1;
     }
     let mut files: Vec<(String, Vec<u8>)> = vec![("own.sgf".into(), src.into_bytes())];
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
-    if let Ok(rd) = std::fs::read_dir(&corpus) {
+    if let Some(real) = corpus::corpus_path("real")
+        && let Ok(rd) = std::fs::read_dir(&real)
+    {
         let mut big: Vec<PathBuf> = rd
             .flatten()
             .flat_map(|e| match std::fs::read_dir(e.path()) {
@@ -337,8 +341,6 @@ async fn a_large_collection_shows_what_qipu_check_reports() {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             files.push((name, std::fs::read(&p).unwrap()));
         }
-    } else {
-        eprintln!("SKIPPED (corpus part): no corpus at {}", corpus.display());
     }
     for (name, bytes) in &files {
         let (_dir, app) = served("as-check", &[(name, bytes)]);

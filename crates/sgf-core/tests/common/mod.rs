@@ -5,7 +5,11 @@
 #[path = "../../../../testsupport/corpus.rs"]
 mod corpus;
 
-use std::path::{Path, PathBuf};
+// Each test binary uses its own share of these.
+#[allow(unused_imports)]
+pub use corpus::{corpus_dir, corpus_path};
+
+use std::path::Path;
 
 use sgf_core::Document;
 
@@ -40,22 +44,6 @@ pub fn signature(doc: &Document) -> Signature {
                 .collect()
         })
         .collect()
-}
-
-/// The corpus directory, or `None` (with a message) when it is absent.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("QIPU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS to run this test)",
-            dir.display()
-        );
-        None
-    }
 }
 
 /// Every record file of the corpus (including members of `.tar.gz` archives),

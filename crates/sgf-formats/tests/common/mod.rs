@@ -6,7 +6,11 @@
 #[path = "../../../../testsupport/corpus.rs"]
 mod corpus;
 
-use std::path::{Path, PathBuf};
+// Each test binary uses its own share of these.
+#[allow(unused_imports)]
+pub use corpus::{corpus_dir, corpus_path};
+
+use std::path::Path;
 
 use sgf_core::{Document, Span};
 
@@ -16,22 +20,6 @@ pub fn fixture(rel: &str) -> Vec<u8> {
         .join("../../testdata/formats")
         .join(rel);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The sample corpus, or `None` (with a message) when it is absent.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("QIPU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: the sample corpus is not at {} (set QIPU_CORPUS to run this test)",
-            dir.display()
-        );
-        None
-    }
 }
 
 /// 1-based line of a byte offset.
