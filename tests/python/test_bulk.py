@@ -260,3 +260,21 @@ def test_one_read_many_shared_by_threads(games_dir):
     assert errors == []
     # Every file handed out once: the same multiset of paths.
     assert sorted(got) == sorted(good)
+
+
+def test_a_game_has_its_own_diagnostics_and_a_stone_over_a_stone_is_an_error():
+    # Review: boards() played W[ee] over a stone silently, has_errors False.
+    c = qipu.parse(b"(;GM[1]SZ[9];B[ee];W[ee])(;GM[1]SZ[9];B[ee];W[dd])(;GM[1]SZ[9];B[zz])")
+    over, fine, off = c[0], c[1], c[2]
+    assert over.has_errors and c.has_errors
+    assert [d.code for d in over.diagnostics] == ["G001"]
+    assert not fine.has_errors and fine.diagnostics == []
+    assert off.has_errors and "V017" in [d.code for d in off.diagnostics]
+    # A value of the wrong form is reported, not damage.
+    odd = qipu.parse(b"(;GM[1]SZ[9]KO[];B[ee])")[0]
+    assert "F005" in [d.code for d in odd.diagnostics] and not odd.has_errors
+    assert not qipu.parse(b"(;GM[1]SZ[9];B[ee];W[dd])").has_errors
+    # Reading diagnostics belong to the game they fall in.
+    r = qipu.parse(b"(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9]PB[x]PB[y];B[dd])")
+    assert r[0].diagnostics == []
+    assert any(d.line == 1 and d.column > 20 for d in r[1].diagnostics)

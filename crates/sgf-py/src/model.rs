@@ -454,6 +454,36 @@ pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
         .map_err(|e| crate::errors::input_err(&e, path))
 }
 
+/// The diagnostics of reading that fall in game `gi`: each belongs to the
+/// game whose root starts at or before it (as `to_arrow` counts them); a
+/// record converted from another format holds one game.
+fn reading_of_game(inner: &Inner, doc: &Document, gi: usize) -> Vec<sgf_core::Diagnostic> {
+    if inner.input_lines.is_some() {
+        // Spans point into the input, not the document: all of them are
+        // the converted game's.
+        return inner.diagnostics.clone();
+    }
+    let starts: Vec<u32> = doc.games().map(|g| g.root().span().start).collect();
+    inner
+        .diagnostics
+        .iter()
+        .filter(|d| starts.partition_point(|&s| s <= d.span.start).saturating_sub(1) == gi)
+        .cloned()
+        .collect()
+}
+
+/// Whether game `gi` is damaged (see `Game.has_errors`); `reading` holds the
+/// diagnostics of reading that fall in it.
+fn game_damaged(doc: &Document, gi: usize, reading: &[sgf_core::Diagnostic]) -> bool {
+    reading.iter().any(|d| d.severity == Severity::Error)
+        || sgf_go::main_line_moves(doc, gi)
+            .iter()
+            .any(|m| m.mv.is_none())
+        || sgf_go::check::check_game(doc, gi)
+            .iter()
+            .any(|d| d.code == sgf_core::Code::OccupiedPoint)
+}
+
 // ------------------------------------------------------------------ diagnostics
 
 /// A problem found while reading: a stable `code` (e.g. `"S005"`, see the
@@ -593,24 +623,22 @@ impl Collection {
     }
 
     /// Whether the record is damaged: a diagnostic of reading is an error,
-    /// or a move of a main line cannot be played (off the board or
-    /// unreadable: `moves()` leaves it out, and `to_arrow` counts it in
-    /// `errors`). `check()` lists every rule broken besides.
+    /// or a game is ([`Game`]'s `has_errors`: a move of a main line cannot
+    /// be played, or a stone is played over another). `check()` lists every
+    /// rule broken besides (a value of the wrong form is not damage).
     #[getter]
-    fn has_errors(&self) -> bool {
+    fn has_errors(&self) -> PyResult<bool> {
         if self
             .inner
             .diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error)
         {
-            return true;
+            return Ok(true);
         }
         let doc = self.inner.lock();
-        (0..doc.game_count()).any(|g| {
-            sgf_go::main_line_moves(&doc, g)
-                .iter()
-                .any(|m| m.mv.is_none())
+        guard("has_errors", || {
+            Ok((0..doc.game_count()).any(|g| game_damaged(&doc, g, &[])))
         })
     }
 
@@ -816,6 +844,39 @@ impl Game {
     #[getter]
     fn index(&self) -> PyResult<usize> {
         self.index_in(&self.inner.lock())
+    }
+
+    /// The game's diagnostics: those of reading that fall in it, then every
+    /// rule of FF[4] and Go checked on the game as it is now (what
+    /// `qipu check` reports of it).
+    #[getter]
+    fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
+        let doc = self.inner.lock();
+        let gi = self.index_in(&doc)?;
+        let reading = reading_of_game(&self.inner, &doc, gi);
+        let found = guard("diagnostics", || Ok(sgf_go::check::check_game(&doc, gi)))?;
+        let mut out: Vec<Diagnostic> = reading
+            .iter()
+            .map(|d| self.inner.diagnostic(&doc, d))
+            .collect();
+        out.extend(found.iter().map(|d| {
+            let (l, c) = doc.line_col(d.span.start);
+            Diagnostic::new(d, l, c)
+        }));
+        Ok(out)
+    }
+
+    /// Whether the game is damaged: a diagnostic of reading in it is an
+    /// error, a move of its main line cannot be played (off the board or
+    /// unreadable: `moves()` leaves it out), or a stone is played over
+    /// another (`G001`: `boards()` shows the board the record says, not a
+    /// legal one).
+    #[getter]
+    fn has_errors(&self) -> PyResult<bool> {
+        let doc = self.inner.lock();
+        let gi = self.index_in(&doc)?;
+        let reading = reading_of_game(&self.inner, &doc, gi);
+        guard("has_errors", || Ok(game_damaged(&doc, gi, &reading)))
     }
 
     /// The collection it belongs to.

@@ -79,10 +79,15 @@ fn options(path: &str, args: &Args, allow: &[Code]) -> CheckOptions {
     o.allow = allow.to_vec();
     // A collection can have hundreds of thousands; only the report shows them.
     o.keep_changes = args.json || !args.quiet;
-    // `QIPU_PART_BYTES` (tests) makes parts small enough to exercise them.
-    o.part_bytes = std::env::var("QIPU_PART_BYTES")
-        .ok()
-        .and_then(|v| v.parse().ok());
+    // `QIPU_PART_BYTES` makes parts small enough for the command's tests
+    // to exercise them: read by test (debug) builds only, never by the
+    // binary shipped (the library takes the size as an option).
+    #[cfg(debug_assertions)]
+    {
+        o.part_bytes = std::env::var("QIPU_PART_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok());
+    }
     if args.fix {
         let target = if args.in_place {
             Target::File(path.to_string())

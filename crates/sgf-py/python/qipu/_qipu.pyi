@@ -131,6 +131,12 @@ class Game:
     @property
     def index(self) -> int: ...
     @property
+    def diagnostics(self) -> List[Diagnostic]:
+        """Reading diagnostics in this game, then every FF[4] and Go rule checked on it."""
+    @property
+    def has_errors(self) -> bool:
+        """A reading error in it, an unplayable main-line move, or a stone played over another."""
+    @property
     def collection(self) -> Collection: ...
     @property
     def root(self) -> "Node": ...
