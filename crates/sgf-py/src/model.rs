@@ -467,7 +467,12 @@ fn reading_of_game(inner: &Inner, doc: &Document, gi: usize) -> Vec<sgf_core::Di
     inner
         .diagnostics
         .iter()
-        .filter(|d| starts.partition_point(|&s| s <= d.span.start).saturating_sub(1) == gi)
+        .filter(|d| {
+            starts
+                .partition_point(|&s| s <= d.span.start)
+                .saturating_sub(1)
+                == gi
+        })
         .cloned()
         .collect()
 }
