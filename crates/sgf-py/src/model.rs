@@ -454,6 +454,23 @@ pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
         .map_err(|e| crate::errors::input_err(&e, path))
 }
 
+/// Diagnostics of reading, then those of the checks, for Python: a
+/// reading diagnostic points into the input (the file, for a converted
+/// record), a check's into the document.
+fn with_checks(
+    inner: &Inner,
+    doc: &Document,
+    reading: &[sgf_core::Diagnostic],
+    found: &[sgf_core::Diagnostic],
+) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = reading.iter().map(|d| inner.diagnostic(doc, d)).collect();
+    out.extend(found.iter().map(|d| {
+        let (l, c) = doc.line_col(d.span.start);
+        Diagnostic::new(d, l, c)
+    }));
+    out
+}
+
 /// The diagnostics of reading that fall in game `gi`: each belongs to the
 /// game whose root starts at or before it (as `to_arrow` counts them); a
 /// record converted from another format holds one game.
@@ -671,18 +688,12 @@ impl Collection {
     fn check(&self) -> PyResult<Vec<Diagnostic>> {
         let doc = self.inner.lock();
         let found = guard("check", || Ok(sgf_go::check::check(&doc)))?;
-        // The checks' spans point into the document (the converted SGF for other formats).
-        let mut out: Vec<Diagnostic> = self
-            .inner
-            .diagnostics
-            .iter()
-            .map(|d| self.inner.diagnostic(&doc, d))
-            .collect();
-        out.extend(found.iter().map(|d| {
-            let (l, c) = doc.line_col(d.span.start);
-            Diagnostic::new(d, l, c)
-        }));
-        Ok(out)
+        Ok(with_checks(
+            &self.inner,
+            &doc,
+            &self.inner.diagnostics,
+            &found,
+        ))
     }
 
     /// The SGF bytes. `canonical=False` (default): lossless, the input byte
@@ -860,15 +871,7 @@ impl Game {
         let gi = self.index_in(&doc)?;
         let reading = reading_of_game(&self.inner, &doc, gi);
         let found = guard("diagnostics", || Ok(sgf_go::check::check_game(&doc, gi)))?;
-        let mut out: Vec<Diagnostic> = reading
-            .iter()
-            .map(|d| self.inner.diagnostic(&doc, d))
-            .collect();
-        out.extend(found.iter().map(|d| {
-            let (l, c) = doc.line_col(d.span.start);
-            Diagnostic::new(d, l, c)
-        }));
-        Ok(out)
+        Ok(with_checks(&self.inner, &doc, &reading, &found))
     }
 
     /// Whether the game is damaged: a diagnostic of reading in it is an
