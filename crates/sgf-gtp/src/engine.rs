@@ -534,6 +534,25 @@ impl Engine {
         Ok(sgf_go::score::seki_points(&pos.board, &dead, &seki))
     }
 
+    /// What a count needs of the engine, in the position it holds (see
+    /// [`Engine::replay`]): the dead stones and the empty points that count
+    /// for nobody ([`Engine::final_status_dead`],
+    /// [`Engine::final_status_dame`]). The one call of `qipu score`, the
+    /// viewer and Python.
+    ///
+    /// # Errors
+    /// The engine fails or names points off the board.
+    pub fn dead_and_dame(
+        &mut self,
+        size: BoardSize,
+        pos: &Position,
+    ) -> Result<crate::live::DeadAndDame> {
+        Ok((
+            self.final_status_dead(size)?,
+            self.final_status_dame(size, pos)?,
+        ))
+    }
+
     /// The points of `final_status_list KIND` (`alive`, `dead`, `seki`;
     /// GNU Go also knows `dame`, `black_territory`, `white_territory`),
     /// row-major.

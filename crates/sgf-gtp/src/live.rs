@@ -262,12 +262,9 @@ fn run(mut engine: Engine, jobs: Receiver<Job>, shared: Arc<Mutex<Snapshot>>) {
                 let _ = tx.send(r);
             }
             Job::Dead(line, pos, tx) => {
-                let r = engine.replay_line(&line).and_then(|_| {
-                    Ok((
-                        engine.final_status_dead(line.size)?,
-                        engine.final_status_dame(line.size, &pos)?,
-                    ))
-                });
+                let r = engine
+                    .replay_line(&line)
+                    .and_then(|_| engine.dead_and_dame(line.size, &pos));
                 if let Err(e) = &r {
                     fail(&mut engine, e);
                 }

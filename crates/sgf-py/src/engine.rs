@@ -154,10 +154,7 @@ pub fn score_node<'py>(
         Some(e) => {
             let (dead, dame) = e.with(py, |eng| {
                 eng.replay(&doc, gi, c.node())?;
-                Ok((
-                    eng.final_status_dead(c.size())?,
-                    eng.final_status_dame(c.size(), c.position())?,
-                ))
+                eng.dead_and_dame(c.size(), c.position())
             })?;
             (dead, dame, DeadFrom::Engine)
         }

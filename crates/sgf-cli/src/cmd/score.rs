@@ -78,10 +78,9 @@ pub fn run(args: &Args) -> Result<u8> {
         let spec = EngineSpec::resolve(e)?;
         let engine_dead = Engine::start(&spec).and_then(|mut eng| {
             eng.replay(doc, game, cursor.node())?;
-            let dead = eng.final_status_dead(cursor.size())?;
-            let dame = eng.final_status_dame(cursor.size(), cursor.position())?;
+            let found = eng.dead_and_dame(cursor.size(), cursor.position())?;
             eng.quit();
-            Ok((dead, dame))
+            Ok(found)
         });
         match engine_dead {
             Ok((d, dame)) => (d, dame, DeadFrom::Engine),
