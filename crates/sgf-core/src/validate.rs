@@ -630,27 +630,49 @@ fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, out: &mut Vec<Dia
     }
 }
 
-/// Whether a value of a type without white space (numbers, colours,
-/// points, sizes, `DT`) has some: around it, or inside a point: what the
-/// checker reports as [`Code::ValueWhitespace`] and the repair removes.
-pub fn has_stray_whitespace(info: &props::PropInfo, raw: &[u8]) -> bool {
-    let edges = raw.first().is_some_and(|&b| crate::lexer::is_ws(b))
-        || raw.last().is_some_and(|&b| crate::lexer::is_ws(b));
+/// Where a value of a property's type may hold no white space: the one
+/// list the checker ([`Code::ValueWhitespace`]) and the repair share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoWhitespace {
+    /// Not around it: numbers, reals, colours, sizes, `DT`.
+    AtEdges,
+    /// Nowhere in it: points, stones, moves and their lists.
+    Anywhere,
+}
+
+/// Where a value of `info`'s type may hold no white space (`None`: text,
+/// where white space is the author's).
+pub fn no_whitespace(info: &props::PropInfo) -> Option<NoWhitespace> {
     match info.value {
         ValueType::Number
         | ValueType::Real
         | ValueType::Double
         | ValueType::Color
-        | ValueType::Size => edges,
+        | ValueType::Size => Some(NoWhitespace::AtEdges),
         ValueType::Point
         | ValueType::Stone
         | ValueType::Move
         | ValueType::ListOfPoint
         | ValueType::ListOfStone
         | ValueType::EListOfPoint
-        | ValueType::ListOfPointPoint => raw.iter().any(|&b| crate::lexer::is_ws(b)),
-        ValueType::SimpleText if info.ident == "DT" => edges,
-        _ => false,
+        | ValueType::ListOfPointPoint => Some(NoWhitespace::Anywhere),
+        ValueType::SimpleText if info.ident == "DT" => Some(NoWhitespace::AtEdges),
+        _ => None,
+    }
+}
+
+/// Whether a value of a type without white space (numbers, colours,
+/// points, sizes, `DT`: see [`no_whitespace`]) has some: around it, or
+/// inside a point: what the checker reports as [`Code::ValueWhitespace`]
+/// and the repair removes.
+pub fn has_stray_whitespace(info: &props::PropInfo, raw: &[u8]) -> bool {
+    match no_whitespace(info) {
+        Some(NoWhitespace::AtEdges) => {
+            raw.first().is_some_and(|&b| crate::lexer::is_ws(b))
+                || raw.last().is_some_and(|&b| crate::lexer::is_ws(b))
+        }
+        Some(NoWhitespace::Anywhere) => raw.iter().any(|&b| crate::lexer::is_ws(b)),
+        None => false,
     }
 }
 

@@ -559,21 +559,11 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
 /// White space around a number, colour or date, or inside a point, is
 /// removed (`PL[ W]`, `B[ aa]`, `DT[2020-12-31 ]`): `V027`.
 fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo) {
-    let squeeze = match info.value {
-        ValueType::Number
-        | ValueType::Real
-        | ValueType::Double
-        | ValueType::Color
-        | ValueType::Size => false,
-        ValueType::Point
-        | ValueType::Stone
-        | ValueType::Move
-        | ValueType::ListOfPoint
-        | ValueType::ListOfStone
-        | ValueType::EListOfPoint
-        | ValueType::ListOfPointPoint => true,
-        ValueType::SimpleText if ident == "DT" => false,
-        _ => return,
+    use sgf_core::validate::{NoWhitespace, no_whitespace};
+    let squeeze = match no_whitespace(info) {
+        Some(NoWhitespace::AtEdges) => false,
+        Some(NoWhitespace::Anywhere) => true,
+        None => return,
     };
     let vals = f.values(n, ident);
     let is_ws = |c: char| c.is_ascii() && sgf_core::lexer::is_ws(c as u8);
