@@ -450,7 +450,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 );
                 d = match crate::values::read_date(&t) {
                     Some(c) => d.with_fix(format!("DT[{c}]")),
-                    None => d.with_fix("kept in GC"),
+                    None => d,
                 };
                 out.push(d);
             }
@@ -465,7 +465,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 );
                 d = match crate::values::read_result(&t) {
                     Some(c) => d.with_fix(format!("RE[{c}]")),
-                    None => d.with_fix("kept in GC"),
+                    None => d,
                 };
                 out.push(d);
             }
