@@ -491,6 +491,8 @@ fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
         ("(;GM[2]SZ[0])", &["SZ as written: 0"]),
         // Not understood: left as it is.
         ("(;GM[Go])", &["GM[Go]"]),
+        // A legacy `L` with a text of its own (`charsets/m8weiqipu/15-y.sgf`).
+        ("(;FF[3]GM[1];B[aa]L[rb:b][cc])", &["LB[rb:b][cc:A]"]),
         // Labels deleted.
         ("(;GM[1];B[aa]LB[aa:1][aa:two])", &["aa:two"]),
         ("(;GM[1];B[aa]LB[hello])", &["hello"]),

@@ -617,21 +617,18 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
             } else {
                 values::read_result(&text).map(|r| r.to_string())
             };
-            match read {
-                Some(c) => {
-                    f.keep(n, ident, &text, Some(&c));
-                    f.set_texts(n, ident, std::slice::from_ref(&c));
-                    f.note_value(
-                        code,
-                        span,
-                        format!("{ident}[{text}] corrected to {ident}[{c}]"),
-                        format!("{ident}[{text}]"),
-                        format!("{ident}[{c}]"),
-                    );
-                }
-                // Not understood: left as it is, for the check of the
-                // output to report.
-                None => {}
+            // Not understood: left as it is, for the check of the output
+            // to report.
+            if let Some(c) = read {
+                f.keep(n, ident, &text, Some(&c));
+                f.set_texts(n, ident, std::slice::from_ref(&c));
+                f.note_value(
+                    code,
+                    span,
+                    format!("{ident}[{text}] corrected to {ident}[{c}]"),
+                    format!("{ident}[{text}]"),
+                    format!("{ident}[{c}]"),
+                );
             }
         }
     }

@@ -23,7 +23,7 @@ pub fn read_duration(s: &str) -> Option<f64> {
     while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
         let gap = rest[..start].trim();
         // Words between amounts (`1 hour and 30 minutes`), none before.
-        if !gap.is_empty() && !(any && matches!(gap, "and" | "," | "+")) {
+        if !(gap.is_empty() || any && matches!(gap, "and" | "," | "+")) {
             return None;
         }
         let r = &rest[start..];
