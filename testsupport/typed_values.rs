@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use sgf_core::{Document, ValueType};
 
 /// A typed value, strictly read (FF\[4\] syntax).
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Typed {
     /// A Number or Real.
     Num(f64),

@@ -414,19 +414,33 @@ fn date_list(t: &str) -> Option<String> {
 /// (`2016- 3-26-17-29-25`, `2012:11:22:18:03`, `2012年11月22日 下午 6:3`,
 /// `2019/03/08,22:09:00`) or from one eight-digit group (`20170316 [09:37]`).
 fn timestamp(s: &str) -> Option<String> {
+    // Nothing but numbers, separators and the words of a time of day: a
+    // date with other words after it is not understood (`19000101 or 7`).
+    let mut bare = s.to_lowercase();
+    for w in ["下午", "上午", "午前", "午後", "am", "pm"] {
+        bare = bare.replace(w, " ");
+    }
+    if !bare
+        .chars()
+        .all(|c| c.is_ascii_digit() || " -/.:,[]()年月日時时分秒t".contains(c))
+    {
+        return None;
+    }
     let groups: Vec<&str> = s
         .split(|c: char| !c.is_ascii_digit())
         .filter(|g| !g.is_empty())
         .collect();
+    // A time of day: two or three numbers of one or two digits.
+    let time = |t: &[&str]| (2..=3).contains(&t.len()) && t.iter().all(|g| g.len() <= 2);
     // A time of day must follow the date (`17-29-25`, `18:03`): four
     // numbers would be a date with a second day (`1940.10.30-31`).
     let (y, m, d) = match groups.as_slice() {
-        [g, ..] if g.len() == 8 => (
+        [g, t @ ..] if g.len() == 8 && time(t) => (
             g[..4].parse::<u32>().ok()?,
             g[4..6].parse::<u32>().ok()?,
             g[6..].parse::<u32>().ok()?,
         ),
-        [y, m, d, _, _, ..] if y.len() == 4 && (s.contains(':') || groups.len() >= 6) => {
+        [y, m, d, t @ ..] if y.len() == 4 && time(t) && (s.contains(':') || groups.len() >= 6) => {
             (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
         }
         _ => return None,

@@ -217,6 +217,15 @@ pub fn read_result(s: &str) -> Option<GameResult> {
 fn how(tail: &str) -> Option<WinBy> {
     let words = |ks: &[&str]| ks.iter().any(|k| tail.contains(k));
     let bare = tail.trim().trim_end_matches('.');
+    let digits = tail.contains(|c: char| c.is_ascii_digit());
+    let ended = words(&[
+        "中押", "中盘", "中盤", "불계", "resign", "abandon", "時間", "时间", "超时", "시간",
+        "time", "反則", "犯规", "반칙", "forfeit",
+    ]);
+    if ended && digits {
+        // A resignation and a number (`B+Resign or 7`): not one result.
+        return None;
+    }
     if words(&["中押", "中盘", "中盤", "불계", "resign", "abandon"])
         || matches!(bare, "r" | "res" | "resn" | "rsn")
     {
