@@ -128,7 +128,7 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
         out
     };
     for (ident, info) in props {
-        trim_whitespace(f, n, &ident, info);
+        trim_whitespace(f, n, &ident, info, go);
         let vals = f.values(n, &ident);
         let is_gi = info.kind == PropKind::GameInfo;
         let span0 = vals.first().map(|v| v.2).unwrap_or_default();
@@ -636,8 +636,21 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
 
 /// White space around a number, colour or date, or inside a point, is
 /// removed (`PL[ W]`, `B[ aa]`, `DT[2020-12-31 ]`): `V027`.
-fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo) {
+fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo, go: bool) {
     let squeeze = match info.value {
+        // Points and moves of another game are that game's text
+        // (`B[weird move]` in GM[12]): nothing of them is rewritten.
+        ValueType::Point
+        | ValueType::Stone
+        | ValueType::Move
+        | ValueType::ListOfPoint
+        | ValueType::ListOfStone
+        | ValueType::EListOfPoint
+        | ValueType::ListOfPointPoint
+            if !go =>
+        {
+            return;
+        }
         ValueType::Number
         | ValueType::Real
         | ValueType::Double
