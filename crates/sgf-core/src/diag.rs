@@ -301,6 +301,10 @@ codes! {
     VariationLevel = ("G008", "variation-level", Info, "go", "(;B[aa](;W[bb])(;B[cc]))", "with `check --fix --variation-level`: moved up to be an alternative to the move before it");
     /// Setup stones (`AB`, `AW`, `AE`) in a main-line node after the root (legal; what SGFC's `-r` reports).
     SetupInMainLine = ("G009", "setup-in-main-line", Info, "go", "(;GM[1];B[aa];AB[bb])", "none");
+    /// Every variation after a move's continuation first undoes that move with `AE` of its stone and then plays: alternatives to the move written one level too deep (SGFC's `W_VARLEVEL_CORRECTED` with `-v`).
+    VariationLevelUndo = ("G010", "variation-level-undo", Info, "go", "(;B[dd];W[aa](;B[bb])(;AE[aa];W[ba]))", "with `check --fix --variation-level`: moved up beside the move, the `AE` dropped");
+    /// Some variations after a move undo it with `AE` of its stone and others do not: whether they are one level too deep cannot be told (SGFC's `W_VARLEVEL_UNCERTAIN`).
+    VariationLevelUncertain = ("G011", "variation-level-uncertain", Info, "go", "(;B[dd];W[aa](;B[bb])(;AE[aa];W[ba])(;AE[aa][dd]))", "none: reported with the variations it concerns, left as they are");
 
     // ---- format: other record formats and SGF dialects ----
     /// A record in another format was converted to SGF.

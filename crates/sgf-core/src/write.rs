@@ -662,6 +662,12 @@ impl Canon<'_> {
         if p.key >= UNKNOWN_BASE || p.vlen != 1 {
             return false;
         }
+        // A point list may be rewritten (`MA[aa:bb]` expanded): it was
+        // copied as written when the source went on far enough after it
+        // (a game followed by another), as `fast_node` knows.
+        if self.lists != PointLists::AsWritten && props::info(p.key).value.is_point_list() {
+            return false;
+        }
         let v = &doc.values[p.vstart as usize];
         let Some(open) = v.open() else { return false };
         let raw = doc.raw_value(v);
@@ -1049,6 +1055,16 @@ mod tests {
         assert!(canon(&to_canonical_bytes(&doc, &opts)).ends_with(";AB[cc][dc][cd][dd])\n"));
         let doc = crate::parse(b"(;GM[19]SZ[19];MA[ee:ff]B[aa])").document;
         assert!(canon(&to_canonical_bytes(&doc, &opts)).contains("MA[ee:ff]"));
+        // Decided per game tree (libsgfc++'s compressed-point-list.sgf): a
+        // Go game before a game of another kind is expanded.
+        let doc =
+            crate::parse(b"(;FF[4]GM[1];MA[aa:bb];AB[cc:dd])(;FF[4]GM[19];MA[ee:ff])").document;
+        let out = canon(&to_canonical_bytes(&doc, &opts));
+        assert!(
+            out.contains(";MA[aa][ba][ab][bb]\n;AB[cc][dc][cd][dd])"),
+            "{out}"
+        );
+        assert!(out.contains(";MA[ee:ff])"), "{out}");
     }
 
     #[test]

@@ -55,7 +55,7 @@ fn cjk(n: u32) -> String {
 /// Words or digits after a value, which make it mean something else or
 /// nothing certain.
 const TAILS: &[&str] = &[
-    " or 7", ":7", " 12", "kk", "x", " ?", "..5", ",500", "/0", "-3",
+    " or 7", ":7", " 12", "kk", "x", " ?", "..5", ",5,5", "/0", "-3",
 ];
 
 /// An integer `n` (Number properties) in form `form`.

@@ -539,12 +539,6 @@ fn not_plain(doc: &Document, gi: usize, size: BoardSize) -> (Vec<NodeId>, Vec<No
     (any, on_board)
 }
 
-fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {
-    doc.game(gi)
-        .map(|g| g.nodes().map(|n| n.id()).collect())
-        .unwrap_or_default()
-}
-
 /// A raw value with its unescaped `]` (and a lone `\` at its end) escaped.
 fn escape_stray(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len() + 2);

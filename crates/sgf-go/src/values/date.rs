@@ -435,7 +435,7 @@ fn timestamp(s: &str) -> Option<String> {
     // A time of day must follow the date (`17-29-25`, `18:03`): four
     // numbers would be a date with a second day (`1940.10.30-31`).
     let (y, m, d) = match groups.as_slice() {
-        [g, t @ ..] if g.len() == 8 && time(t) => (
+        [g, t @ ..] if g.len() == 8 && time(t) && s.contains(':') => (
             g[..4].parse::<u32>().ok()?,
             g[4..6].parse::<u32>().ok()?,
             g[6..].parse::<u32>().ok()?,
