@@ -1,6 +1,7 @@
 //! The text-survival oracle of the repair ("nothing is lost"): every Text
-//! and SimpleText value, every game-info value and every value of an
-//! unknown or private property of the input must still appear, somewhere
+//! and SimpleText value, every game-info value, every label (`LB[aa:A]`,
+//! `L[rb:b]`) and every value of an unknown or private property of the
+//! input must still appear, somewhere
 //! in the same file, in the output of `check --fix` or `fmt` — compared
 //! after NFKC and case folding, white space collapsed, so that what the
 //! repairs may change (case, width, white space) does not count.
@@ -45,8 +46,16 @@ fn checked(p: &sgf_core::Prop<'_>) -> bool {
         Some(i) => {
             matches!(i.value, ValueType::Text | ValueType::SimpleText)
                 || i.kind == PropKind::GameInfo
+                || labels(p)
         }
     }
+}
+
+/// Whether a property holds labels, point and text (`LB[aa:A]`, and the
+/// legacy `L[rb:b]` that some programs write so): its composed values
+/// are checked whole.
+fn labels(p: &sgf_core::Prop<'_>) -> bool {
+    p.ident() == "LB" || p.ident() == "L"
 }
 
 /// The values that must survive, as (property, normalised text); blank
@@ -59,7 +68,19 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
                 continue;
             }
             for v in p.values() {
-                let t = norm(&v.decoded());
+                let t = if labels(&p) {
+                    // The point without the white space the repair removes
+                    // from points (`LB[f f:text]` is `LB[ff:text]`).
+                    let Some((pt, text)) = v.composed() else {
+                        continue;
+                    };
+                    norm(&format!(
+                        "{}:{text}",
+                        pt.split_whitespace().collect::<String>()
+                    ))
+                } else {
+                    norm(&v.decoded())
+                };
                 if !t.is_empty() {
                     out.push((p.ident().to_string(), t));
                 }
@@ -77,10 +98,36 @@ pub fn all_text(doc: &Document) -> String {
             for v in p.values() {
                 s.push_str(&norm(&v.decoded()));
                 s.push('\u{1}');
+                // A label as `kept_values` gives it: its point squeezed.
+                if labels(&p)
+                    && let Some((pt, text)) = v.composed()
+                {
+                    let squeezed = pt.split_whitespace().collect::<String>();
+                    if squeezed != pt {
+                        s.push_str(&norm(&format!("{squeezed}:{text}")));
+                        s.push('\u{1}');
+                    }
+                }
             }
         }
     }
     s
+}
+
+/// Whether the value `v` (normalised) of property `ident` of the input
+/// was converted exactly into a value of `output`, which the repair then
+/// writes without a note: the legacy `KI[11]` (komi ×2) is `KM[5.5]`.
+pub fn converted_exactly(ident: &str, v: &str, output: &Document) -> bool {
+    if ident != "KI" || v.parse::<i64>().map(|k| k.to_string()).as_deref() != Ok(v) {
+        return false;
+    }
+    let k: f64 = v.parse::<i64>().map_or(f64::NAN, |k| k as f64);
+    output.all_nodes().any(|(_, n)| {
+        output
+            .node(n)
+            .values("KM")
+            .any(|km| km.real() == Some(k / 2.0))
+    })
 }
 
 /// The values of `input` that are not in `output`, as (property,
@@ -92,6 +139,6 @@ pub fn lost(input: &Document, output: &Document) -> Vec<(String, String)> {
     }
     let text = all_text(output);
     kept.into_iter()
-        .filter(|(_, v)| !text.contains(v))
+        .filter(|(i, v)| !text.contains(v) && !converted_exactly(i, v, output))
         .collect()
 }

@@ -224,13 +224,13 @@ codes! {
 
     // ---- value: each value against its type ----
     /// A value that is not a valid Number.
-    InvalidNumber = ("V001", "invalid-number", Error, "value", "(;HA[two])", "corrected when a number can be read from it, otherwise deleted (game info: moved to GC)");
+    InvalidNumber = ("V001", "invalid-number", Error, "value", "(;HA[two])", "corrected when the whole value is one number (`２`, `3.0`, `2 stones`); otherwise left as it is (never a prefix: `1 kk` is not 1)");
     /// A value that is not a valid Real.
-    InvalidReal = ("V002", "invalid-real", Error, "value", "(;KM[6,5])", "corrected (`6,5`→`6.5`, `6.5目`→`6.5`) or deleted (game info: moved to GC)");
+    InvalidReal = ("V002", "invalid-real", Error, "value", "(;KM[6,5])", "corrected when the whole value is one number (`6,5`→`6.5`, `6.5目`→`6.5`, `BL[0:07:42]`→`462`); otherwise left as it is");
     /// A value that is not a valid Double (`1` or `2`).
-    InvalidDouble = ("V003", "invalid-double", Error, "value", "(;GB[3])", "corrected to 1 (empty or unreadable) or 2 (larger); words kept in GC (`BM[very bad]`)");
+    InvalidDouble = ("V003", "invalid-double", Error, "value", "(;GB[3])", "corrected when it says 1 or 2 (`２`) or is empty (1); otherwise left as it is");
     /// A value that is not a valid Color (`B` or `W`).
-    InvalidColor = ("V004", "invalid-color", Error, "value", "(;PL[X])", "corrected from `b`/`w`/`1`/`2`/`black`/`white`, otherwise deleted");
+    InvalidColor = ("V004", "invalid-color", Error, "value", "(;PL[X])", "corrected from `b`/`w`/`1`/`2`/`black`/`white`/`黑`/`白`, otherwise left as it is");
     /// A value that is not a valid point, move or stone.
     InvalidPoint = ("V005", "invalid-point", Error, "value", "(;B[a])", "`B[a a]`→`B[aa]` when possible, otherwise deleted");
     /// A composed value (`a:b`) was expected.
@@ -240,11 +240,11 @@ codes! {
     /// `SZ[n:n]`: a square board written as a rectangle.
     SquareSizeComposed = ("V008", "square-size-composed", Error, "value", "(;SZ[19:19])", "written as `SZ[19]`");
     /// A root value out of its range (`FF` 1–4, `GM` 1–20, `ST` 0–3, `SZ` 1–52 for Go).
-    OutOfRange = ("V009", "out-of-range", Error, "value", "(;SZ[60])", "clamped (SZ to 52) or the default assumed");
+    OutOfRange = ("V009", "out-of-range", Error, "value", "(;SZ[60])", "left as it is (another size would be another game); `ST` outside 0–3 deleted");
     /// `DT` not in the ISO format `YYYY-MM-DD` with its shortcuts.
     BadDate = ("V010", "bad-date", Error, "value", "(;DT[2024/1/5])", "corrected when the date is unambiguous (`2024-01-05`); otherwise kept and reported");
     /// `RE` not in the FF\[4\] format (`B+3.5`, `W+R`, `0`, `Draw`, `Void`, `?`).
-    BadResult = ("V011", "bad-result", Error, "value", "(;RE[Black wins])", "corrected when unambiguous (`B+`); otherwise the text is moved to GC and RE[?] kept");
+    BadResult = ("V011", "bad-result", Error, "value", "(;RE[Black wins])", "corrected when unambiguous (`B+`), the wording kept in GC; otherwise left as it is");
     /// A point listed twice in `AB`/`AW`/`AE` of one node, or in the markup `CR`/`MA`/`SL`/`SQ`/`TR`.
     DuplicatePoint = ("V012", "duplicate-point", Error, "value", "(;AB[aa][aa])", "the later occurrence is deleted");
     /// An `AR` or `LN` given twice, or from a point to itself.
@@ -272,7 +272,7 @@ codes! {
     /// A value given to a property that takes none (`KO`, `DO`, `IT`).
     ValueForNone = ("V024", "value-for-none", Error, "value", "(;B[aa]KO[x])", "the value is emptied; its wording kept in GC");
     /// A value that is not a valid real number or time in seconds (`TM`, `KM`), correctable from its wording.
-    BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`) when the unit is clear; otherwise moved to GC");
+    BadTime = ("V025", "bad-time", Error, "value", "(;TM[1 hour])", "converted to seconds (`3600`, `1:30:00`) when the whole value is one duration; otherwise left as it is");
     /// `VW` in an FF\[1\]–FF\[3\] file with two points: the corners of the view, not two points of it.
     OldView = ("V026", "old-view", Warning, "value", "(;FF[3]VW[ba][db])", "converted to the rectangle `VW[ba:db]`");
     /// White space inside a value whose type has none (a point, a number, a colour, a date): readers differ on it.
@@ -301,6 +301,10 @@ codes! {
     VariationLevel = ("G008", "variation-level", Info, "go", "(;B[aa](;W[bb])(;B[cc]))", "with `check --fix --variation-level`: moved up to be an alternative to the move before it");
     /// Setup stones (`AB`, `AW`, `AE`) in a main-line node after the root (legal; what SGFC's `-r` reports).
     SetupInMainLine = ("G009", "setup-in-main-line", Info, "go", "(;GM[1];B[aa];AB[bb])", "none");
+    /// Every variation after a move's continuation first undoes that move with `AE` of its stone and then plays: alternatives to the move written one level too deep (SGFC's `W_VARLEVEL_CORRECTED` with `-v`).
+    VariationLevelUndo = ("G010", "variation-level-undo", Info, "go", "(;B[dd];W[aa](;B[bb])(;AE[aa];W[ba]))", "with `check --fix --variation-level`: moved up beside the move, the `AE` dropped");
+    /// Some variations after a move undo it with `AE` of its stone and others do not: whether they are one level too deep cannot be told (SGFC's `W_VARLEVEL_UNCERTAIN`).
+    VariationLevelUncertain = ("G011", "variation-level-uncertain", Info, "go", "(;B[dd];W[aa](;B[bb])(;AE[aa];W[ba])(;AE[aa][dd]))", "none: reported with the variations it concerns, left as they are");
 
     // ---- format: other record formats and SGF dialects ----
     /// A record in another format was converted to SGF.

@@ -70,7 +70,7 @@ pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 // A plain move node breaks no rule of this layer.
                 None
             } else {
-                check_node(doc, &node, gi_above, &mut above_span, ff, out)
+                check_node(doc, &node, gi_above, &mut above_span, (ff, gm == 1), out)
             };
             let below = gi_above.or(here);
             let Some(first) = node.first_child() else {
@@ -213,7 +213,7 @@ fn check_node(
     node: &Node<'_>,
     gi_above: Option<NodeId>,
     above_span: &mut Option<(NodeId, Span)>,
-    ff: i64,
+    (ff, go): (i64, bool),
     out: &mut Vec<Diagnostic>,
 ) -> Option<NodeId> {
     let is_root = node.parent().is_none();
@@ -433,7 +433,7 @@ fn check_node(
             );
         }
         for v in p.values() {
-            check_value(info, &v, ff, out);
+            check_value(info, &v, ff, go, out);
         }
     }
     game_info.then_some(node.id())
@@ -453,13 +453,23 @@ fn legacy_versions(v: u8) -> String {
     }
 }
 
-fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, out: &mut Vec<Diagnostic>) {
+/// `go`: the game is Go; the points and moves of another game are its
+/// own text, not checked.
+fn check_value(
+    info: &props::PropInfo,
+    v: &Value<'_>,
+    ff: i64,
+    go: bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let raw = v.raw();
     let span = value_span(v);
     let empty = v.is_empty();
     let ident = info.ident;
     let shown = || String::from_utf8_lossy(raw).into_owned();
-    if has_stray_whitespace(info, raw) {
+    // Points and moves of a game that is not Go are that game's text.
+    let points = no_whitespace(info) == Some(NoWhitespace::Anywhere);
+    if (go || !points) && has_stray_whitespace(info, raw) {
         out.push(
             Diagnostic::new(
                 Code::ValueWhitespace,

@@ -410,6 +410,7 @@ pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions)
         enc: UTF_8,
         dbcs: None,
         lists: opts.point_lists,
+        budget: doc.src.len() * 4 + 52 * 52,
     };
     cw.game(game);
     cw.newline();
@@ -437,6 +438,7 @@ fn canonical<W: Write>(
         enc: UTF_8,
         dbcs: None,
         lists: opts.point_lists,
+        budget: doc.src.len() * 4 + 52 * 52,
     };
     let outside = doc.outside_texts();
     for gi in 0..doc.games.len() {
@@ -482,6 +484,11 @@ struct Canon<'a> {
     /// Point lists are compressed or expanded only where a point is two
     /// letters (Go, the default game): in other games it is the game's own.
     lists: PointLists,
+    /// The points the rewriting of point lists may still go through: four
+    /// per byte of the source and a full board, so that hostile input
+    /// (`AB[aa:ZZ]` in every node, 2,704 points from ten bytes) costs work
+    /// linear in its size; lists past it are written as they are.
+    budget: usize,
 }
 
 impl Canon<'_> {
@@ -662,6 +669,12 @@ impl Canon<'_> {
         if p.key >= UNKNOWN_BASE || p.vlen != 1 {
             return false;
         }
+        // A point list may be rewritten (`MA[aa:bb]` expanded): it was
+        // copied as written when the source went on far enough after it
+        // (a game followed by another), as `fast_node` knows.
+        if self.lists != PointLists::AsWritten && props::info(p.key).value.is_point_list() {
+            return false;
+        }
         let v = &doc.values[p.vstart as usize];
         let Some(open) = v.open() else { return false };
         let raw = doc.raw_value(v);
@@ -753,11 +766,18 @@ impl Canon<'_> {
     }
 
     /// The values of a point list compressed or expanded, when they are all points.
-    fn point_list(&self, values: &[&ValueData]) -> Option<Vec<Vec<u8>>> {
+    fn point_list(&mut self, values: &[&ValueData]) -> Option<Vec<Vec<u8>>> {
         let rects: Vec<(Point, Point)> = values
             .iter()
             .map(|v| value::parse_rect(self.doc.raw_value(v)))
             .collect::<Option<_>>()?;
+        let count: usize = rects
+            .iter()
+            .map(|(a, b)| {
+                (usize::from(a.x.abs_diff(b.x)) + 1) * (usize::from(a.y.abs_diff(b.y)) + 1)
+            })
+            .sum();
+        self.budget = self.budget.checked_sub(count)?;
         // Each point once, or the list is written as it is: a point given
         // twice stops the expansion (a board has at most 52×52 points; a
         // list of a million board-sized rectangles is not expanded whole).
@@ -1049,6 +1069,16 @@ mod tests {
         assert!(canon(&to_canonical_bytes(&doc, &opts)).ends_with(";AB[cc][dc][cd][dd])\n"));
         let doc = crate::parse(b"(;GM[19]SZ[19];MA[ee:ff]B[aa])").document;
         assert!(canon(&to_canonical_bytes(&doc, &opts)).contains("MA[ee:ff]"));
+        // Decided per game tree (libsgfc++'s compressed-point-list.sgf): a
+        // Go game before a game of another kind is expanded.
+        let doc =
+            crate::parse(b"(;FF[4]GM[1];MA[aa:bb];AB[cc:dd])(;FF[4]GM[19];MA[ee:ff])").document;
+        let out = canon(&to_canonical_bytes(&doc, &opts));
+        assert!(
+            out.contains(";MA[aa][ba][ab][bb]\n;AB[cc][dc][cd][dd])"),
+            "{out}"
+        );
+        assert!(out.contains(";MA[ee:ff])"), "{out}");
     }
 
     #[test]

@@ -244,7 +244,14 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         b.set_text(root, "PC", p);
     }
     if let Some((d, span)) = get("Date") {
-        match sgf_go::values::read_date(d) {
+        // `start date,start time,end date,end time`: the days played.
+        let f: Vec<&str> = d.split(',').map(str::trim).collect();
+        let days = match f.as_slice() {
+            [a, _, c, ..] if a != c => sgf_go::values::read_date(&format!("{a},{c}")),
+            [a, ..] => sgf_go::values::read_date(a),
+            [] => None,
+        };
+        match days.or_else(|| sgf_go::values::read_date(d)) {
             Some(dt) => b.set_raw(root, "DT", vec![dt]),
             None => rep.unreadable(span, format!("date `{d}` not understood")),
         }

@@ -34,6 +34,27 @@ const UNREPAIRABLE: &[Code] = &[
     Code::DataBeforeTree,
 ];
 
+/// Fixtures holding values that are not understood: those are left as
+/// they are (never read as another value), and the check of the output
+/// reports them, with these codes.
+const NOT_UNDERSTOOD: &[(&str, &[Code])] = &[
+    ("dates_uncorrectable.sgf", &[Code::BadDate]),
+    ("invalid_double_color.sgf", &[Code::InvalidDouble]),
+    ("invalid_numbers.sgf", &[Code::InvalidNumber]),
+    ("invalid_reals.sgf", &[Code::InvalidReal]),
+    ("results_uncorrectable.sgf", &[Code::BadResult]),
+    ("size_out_of_range.sgf", &[Code::OutOfRange]),
+    (
+        "value_prefixes.sgf",
+        &[
+            Code::InvalidNumber,
+            Code::InvalidReal,
+            Code::BadResult,
+            Code::BadDate,
+        ],
+    ),
+];
+
 fn all_diagnostics(bytes: &[u8]) -> Vec<sgf_core::Diagnostic> {
     let p = parse(bytes);
     let mut d = p.diagnostics.clone();
@@ -95,7 +116,10 @@ fn check_and_repair_fixtures() {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let mut opts = sgf_go::fix::RepairOptions::default();
         opts.variation_level = name.starts_with("variation_level");
-        let (snap, problems) = snapshot(&std::fs::read(&f).unwrap(), &opts);
+        let (snap, mut problems) = snapshot(&std::fs::read(&f).unwrap(), &opts);
+        if let Some((_, codes)) = NOT_UNDERSTOOD.iter().find(|(n, _)| *n == name) {
+            problems.retain(|p| !codes.iter().any(|c| p.starts_with(c.as_str())));
+        }
         if !problems.is_empty() {
             failures.push(format!(
                 "{name}: the repaired output is not clean: {problems:?}"
@@ -465,7 +489,10 @@ fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
         // Root properties outside the root: a different value is kept.
         ("(;GM[1]SZ[19];SZ[9]C[c])", &["SZ as written: 9"]),
         ("(;GM[2]SZ[0])", &["SZ as written: 0"]),
-        ("(;GM[Go])", &["GM as written: Go"]),
+        // Not understood: left as it is.
+        ("(;GM[Go])", &["GM[Go]"]),
+        // A legacy `L` with a text of its own (`charsets/m8weiqipu/15-y.sgf`).
+        ("(;FF[3]GM[1];B[aa]L[rb:b][cc])", &["LB[rb:b][cc:A]"]),
         // Labels deleted.
         ("(;GM[1];B[aa]LB[aa:1][aa:two])", &["aa:two"]),
         ("(;GM[1];B[aa]LB[hello])", &["hello"]),
@@ -486,10 +513,8 @@ fn every_repair_that_joins_moves_or_deletes_text_keeps_it() {
         // read (`5`), not its wording (`05`).
         ("(;FF[3]GM[1]KI[05])", &["KI as written: 05"]),
         ("(;FF[3]GM[1]KI[+13]KM[6.5])", &["KI as written: +13"]),
-        (
-            "(;FF[3]GM[1]KI[13][14])",
-            &["KI as written: 13", "KI as written: 14"],
-        ),
+        // `KI[13]` is `KM[6.5]` exactly: only the extra value is kept.
+        ("(;FF[3]GM[1]KI[13][14])", &["KI as written: 14", "KM[6.5]"]),
     ];
     for (input, words) in cases {
         let text = fix_keeps_everything(input.as_bytes());

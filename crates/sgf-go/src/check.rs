@@ -83,6 +83,7 @@ fn check_go_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
         check_game_info(doc, gi, out);
         play(doc, gi, size, ff, out);
         handicap(&root, size, out);
+        undo_diagnostics(doc, gi, out);
         for (n, v) in misplaced_variations(doc, gi) {
             let (n, v) = (doc.node(n), doc.node(v));
             let ident = if v.has("B") { "B" } else { "W" };
@@ -98,6 +99,134 @@ fn check_go_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 .with_related(n.get(ident).map_or_else(|| n.span(), |p| p.span()), "the move it may be an alternative to")
                 .with_fix("`check --fix --variation-level` moves it up"),
             );
+        }
+    }
+}
+
+/// The variations after a move that may undo it (SGFC's variation-level
+/// question): at a move node that is its parent's only child (or the
+/// root), the later
+/// children of its node, each with whether it undoes the move — its first
+/// node removes with `AE` exactly the move's stone (points already empty
+/// aside) and a move follows. Only sets where at least one variation does
+/// are given. All of a set undo the move: alternatives one level too deep,
+/// which `--variation-level` moves up (`G010`); only some: the question
+/// cannot be answered (`G011`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndoSet {
+    /// The move node.
+    pub node: NodeId,
+    /// Its later children, with whether each undoes the move.
+    pub variations: Vec<(NodeId, bool)>,
+}
+
+impl UndoSet {
+    /// Whether every variation of the set undoes the move.
+    pub fn all(&self) -> bool {
+        self.variations.iter().all(|v| v.1)
+    }
+}
+
+/// The [`UndoSet`]s of game `gi`, in file order (one replay of the game,
+/// stepping from node to node in pre-order).
+pub fn undo_sets(doc: &Document, gi: usize) -> Vec<UndoSet> {
+    let mut out = Vec::new();
+    let Some(game) = doc.game(gi) else {
+        return out;
+    };
+    let size = coords::board_size(&game.root()).0;
+    let mut cursor: Option<Cursor> = None;
+    for node in game.nodes() {
+        // Cheap tests first: a move node with variations, one of which
+        // starts with AE.
+        // A move in the root counts (the repair splits it off first).
+        if node
+            .first_child()
+            .is_none_or(|c| c.next_sibling().is_none())
+            || (node.parent().is_some() && !node.is_only_child())
+            || !node.children().skip(1).any(|k| k.has("AE"))
+        {
+            continue;
+        }
+        let Some(point) = ["B", "W"].iter().find_map(|id| {
+            let v = node.value(id)?;
+            coords::parse_move(v.raw(), size).mv?.point()
+        }) else {
+            continue;
+        };
+        let cursor = cursor.get_or_insert_with(|| Cursor::new(doc, gi));
+        cursor.goto(doc, node.id());
+        let board = &cursor.position().board;
+        let variations: Vec<(NodeId, bool)> = node
+            .children()
+            .skip(1)
+            .map(|vn| {
+                let ae: Vec<Point> = coords::points_of(&vn, "AE", size)
+                    .into_iter()
+                    .filter(|&q| board.get(q) != crate::Stone::Empty)
+                    .collect();
+                let continues = vn.has("B")
+                    || vn.has("W")
+                    || (vn.child_count() == 1
+                        && vn.first_child().is_some_and(|c| c.has("B") || c.has("W")));
+                (vn.id(), ae == [point] && continues)
+            })
+            .collect();
+        if variations.iter().any(|v| v.1) {
+            out.push(UndoSet {
+                node: node.id(),
+                variations,
+            });
+        }
+    }
+    out
+}
+
+/// The variation-level question of each [`UndoSet`] of game `gi`, with
+/// the variations it concerns.
+fn undo_diagnostics(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+    let at = |n: NodeId| {
+        let node = doc.node(n);
+        node.get("AE").map_or_else(|| node.span(), |p| p.span())
+    };
+    for set in undo_sets(doc, gi) {
+        let mv = doc.node(set.node);
+        let ident = if mv.has("B") { "B" } else { "W" };
+        let mv_span = mv.get(ident).map_or_else(|| mv.span(), |p| p.span());
+        if set.all() {
+            for &(v, _) in &set.variations {
+                out.push(
+                    Diagnostic::new(
+                        Code::VariationLevelUndo,
+                        at(v),
+                        format!(
+                            "this variation undoes {ident}'s move with AE, then plays: probably an alternative to that move, one level too deep"
+                        ),
+                    )
+                    .with_related(mv_span, "the move it undoes")
+                    .with_fix("`check --fix --variation-level` moves it up"),
+                );
+            }
+        } else {
+            let (undo, other): (Vec<&(NodeId, bool)>, Vec<_>) =
+                set.variations.iter().partition(|v| v.1);
+            let mut d = Diagnostic::new(
+                Code::VariationLevelUncertain,
+                at(undo[0].0),
+                format!(
+                    "{} of the {} variations after {ident}'s move undo it with AE: whether they are one level too deep cannot be told",
+                    undo.len(),
+                    set.variations.len()
+                ),
+            )
+            .with_related(mv_span, "the move");
+            for &(v, _) in undo.iter().skip(1) {
+                d = d.with_related(at(*v), "another variation that undoes it");
+            }
+            for &(v, _) in &other {
+                d = d.with_related(doc.node(*v).span(), "a variation that does not");
+            }
+            out.push(d);
         }
     }
 }
@@ -450,7 +579,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 );
                 d = match crate::values::read_date(&t) {
                     Some(c) => d.with_fix(format!("DT[{c}]")),
-                    None => d.with_fix("kept in GC"),
+                    None => d,
                 };
                 out.push(d);
             }
@@ -465,7 +594,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
                 );
                 d = match crate::values::read_result(&t) {
                     Some(c) => d.with_fix(format!("RE[{c}]")),
-                    None => d.with_fix("kept in GC"),
+                    None => d,
                 };
                 out.push(d);
             }

@@ -47,6 +47,7 @@ fn every_form_reads_as_listed() {
             "seconds" => opt(values::read_seconds(input), fmt_real),
             "duration" => opt(values::read_duration(input), fmt_real),
             "count" => opt(values::read_count(input), |n| n.to_string()),
+            "clock" => opt(values::read_clock(input), fmt_real),
             other => panic!("unknown kind {other}"),
         };
         if got != want {

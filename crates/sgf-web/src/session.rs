@@ -930,7 +930,22 @@ impl Session {
                     };
                     let already =
                         coords::points_of(&self.doc.node(target), ident, size).contains(&p);
-                    let new = if already { None } else { Some(stone) };
+                    // What the point holds before the node: a setup value
+                    // that leaves it so changes nothing (G004) and is not
+                    // written (a stone added, then erased: no `AE` left).
+                    let before = match self.doc.node(target).parent().map(|q| q.id()) {
+                        Some(parent) => {
+                            let mut c = Cursor::new(&self.doc, self.lg());
+                            c.goto(&self.doc, parent);
+                            c.position().board.get(p)
+                        }
+                        None => Stone::Empty,
+                    };
+                    let new = match (already, stone) {
+                        (true, _) => None,
+                        (false, s) if s == before => None,
+                        (false, s) => Some(s),
+                    };
                     edit::set_setup(&mut self.doc, target, size, p, new)
                         .map_err(|e| e.to_string())?;
                 }

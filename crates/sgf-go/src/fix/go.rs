@@ -3,6 +3,33 @@
 
 use super::*;
 
+/// A node made by the repair that the deleted move leaves without a
+/// property (`(;B[zz])`: the move split off the root, then deleted;
+/// SGFC's `E_BAD_VALUE_DELETED`) is removed, its one child (if any)
+/// taking its place: the input had no such node. A node of the input
+/// stays (an empty node there is the author's), and so does one with
+/// variations below it.
+fn drop_emptied(f: &mut Fixer<'_>, n: NodeId) {
+    let node = f.doc.node(n);
+    let Some(parent) = node.parent().map(|p| p.id()) else {
+        return;
+    };
+    if node.span() != Span::default()
+        || node.props().next().is_some()
+        || node.children().nth(1).is_some()
+    {
+        return;
+    }
+    let child = node.children().next().map(|c| c.id());
+    let at = f.doc.node(parent).children().position(|c| c.id() == n);
+    if let Some(c) = child
+        && f.doc.move_subtree(c, parent, at).is_err()
+    {
+        return;
+    }
+    let _ = f.doc.remove_node(n);
+}
+
 /// Moves, point lists, lines and labels: on the board, in FF[4] form, unique.
 pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
     for id in ["B", "W"] {
@@ -51,6 +78,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                     span,
                     format!("{id}[{raw}] is not a point on the {size} board: deleted"),
                 );
+                drop_emptied(f, n);
             }
         }
     }

@@ -414,7 +414,7 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         no_gc: std::collections::HashSet::new(),
     };
     for gi in 0..f.doc.game_count() {
-        let go = game_type(f.doc, gi) == 1;
+        let go = is_go(f.doc, gi);
         let ff = ff_version(f.doc, gi);
         let Some(root) = f.doc.game(gi).map(|g| g.root().id()) else {
             continue;
@@ -443,15 +443,20 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
         f.write_all_gc();
         // The rules only move properties between nodes that are not plain
         // moves, or split a node (a new node): walk again in that case.
-        let size = if (size_of(f.doc), f.doc.node_capacity()) == (size, arena) {
+        if (size_of(f.doc), f.doc.node_capacity()) != (size, arena) {
+            nodes = not_plain(f.doc, gi, size_of(f.doc)).1;
+        }
+        // The values.
+        values_fix::root_values(&mut f, root);
+        // A size read from its wording (`SZ[１３]`) is the game's size:
+        // the moves off that board are looked at too.
+        let size = if size_of(f.doc) == size {
             size
         } else {
             let size = size_of(f.doc);
             nodes = not_plain(f.doc, gi, size).1;
             size
         };
-        // The values.
-        values_fix::root_values(&mut f, root, size);
         // One cursor for the game, made when a node needs the board: nodes
         // come in pre-order, so each step from the last one is short.
         let mut cursor = None;
@@ -490,6 +495,19 @@ pub fn repair_with(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
     f.changes
 }
 
+/// Whether game `gi` is a game of Go: its `GM` is 1 (`GM[１]` too, as
+/// the repair reads it), or absent, or not a number at all (as the check
+/// takes it).
+fn is_go(doc: &Document, gi: usize) -> bool {
+    let gm = doc
+        .game(gi)
+        .and_then(|g| g.root().value("GM").map(|v| v.decoded().into_owned()));
+    match gm {
+        Some(t) => values::read_number(&t).is_none_or(|n| n == 1),
+        None => game_type(doc, gi) == 1,
+    }
+}
+
 /// Whether a node is one plain move (`;B[pd]`, not the root): `None`
 /// when not, else whether it is on a `size` board.
 fn plain_move(node: &sgf_core::Node<'_>, size: BoardSize) -> Option<bool> {
@@ -519,12 +537,6 @@ fn not_plain(doc: &Document, gi: usize, size: BoardSize) -> (Vec<NodeId>, Vec<No
         }
     }
     (any, on_board)
-}
-
-fn nodes_of(doc: &Document, gi: usize) -> Vec<NodeId> {
-    doc.game(gi)
-        .map(|g| g.nodes().map(|n| n.id()).collect())
-        .unwrap_or_default()
 }
 
 /// A raw value with its unescaped `]` (and a lone `\` at its end) escaped.

@@ -11,15 +11,8 @@ use super::*;
 /// [`check::misplaced_variations`]). A moved variation becomes an
 /// alternative to the move, and its `AE` of that stone, needless now, goes.
 pub(super) fn variation_levels(f: &mut Fixer<'_>, gi: usize) {
-    let size = f
-        .doc
-        .game(gi)
-        .map(|g| coords::board_size(&g.root()).0)
-        .unwrap_or_default();
     // SGFC's rule, at each move with variations.
-    for n in nodes_of(f.doc, gi) {
-        undo_variations(f, gi, n, size);
-    }
+    undo_variations(f, gi);
     let found = check::misplaced_variations(f.doc, gi);
     let mut k = 0;
     let mut last: Option<NodeId> = None;
@@ -59,78 +52,48 @@ pub(super) fn variation_levels(f: &mut Fixer<'_>, gi: usize) {
     }
 }
 
-/// SGFC's variation-level rule at the node `n` (the first continuation of
-/// a move): when every other child of the move's node starts with `AE` of
-/// exactly the move's point (points where `AE` changes nothing aside), and
-/// continues with a move, those variations are alternatives to the move
-/// written one level too deep: each goes up beside the move, without the
-/// `AE`. When only some qualify, nothing is changed (SGFC: "cannot be
-/// corrected").
-fn undo_variations(f: &mut Fixer<'_>, gi: usize, p: NodeId, size: BoardSize) {
-    let doc = &*f.doc;
-    let node = doc.node(p);
-    let Some(parent) = node.parent() else { return };
-    // The move node must be the only child of its parent.
-    if !node.is_only_child() {
-        return;
-    }
-    let Some(point) = ["B", "W"].iter().find_map(|id| {
-        let v = node.value(id)?;
-        coords::parse_move(v.raw(), size).mv?.point()
-    }) else {
-        return;
-    };
-    let kids: Vec<NodeId> = node.children().map(|c| c.id()).collect();
-    if kids.len() < 2 {
-        return;
-    }
-    // The board before the variations: what AE can remove.
-    let mut cursor = Cursor::new(doc, gi);
-    cursor.goto(doc, p);
-    let board = &cursor.position().board;
-    let mut plan = Vec::new();
-    for &v in &kids[1..] {
-        let vn = doc.node(v);
-        let ae: Vec<Point> = coords::points_of(&vn, "AE", size)
-            .into_iter()
-            .filter(|&q| board.get(q) != Stone::Empty)
-            .collect();
-        let continues = vn.has("B")
-            || vn.has("W")
-            || (vn.child_count() == 1
-                && vn.first_child().is_some_and(|c| c.has("B") || c.has("W")));
-        if !(ae == [point] && continues) {
-            // Some qualify and some not (or none): SGFC leaves them all.
-            return;
-        }
-        plan.push(v);
-    }
-    let grand = parent.id();
-    for v in plan {
-        let span = f
-            .doc
-            .node(v)
-            .get("AE")
-            .map_or_else(|| f.doc.node(v).span(), |x| x.span());
-        let all_ae = f.doc.node(v).values("AE").count();
-        if f.doc.move_subtree(v, grand, None).is_err() {
+/// SGFC's variation-level rule ([`check::undo_sets`]): when every
+/// variation after a move undoes it with `AE` of its stone and then plays,
+/// those variations are alternatives to the move written one level too
+/// deep: each goes up beside the move, without the `AE`. When only some
+/// do, nothing is changed (SGFC: "cannot be corrected"; the check reports
+/// `G011`).
+fn undo_variations(f: &mut Fixer<'_>, gi: usize) {
+    for set in check::undo_sets(f.doc, gi) {
+        if !set.all() {
             continue;
         }
-        // The AE of the move's stone (and of empty points) is needless now.
-        f.doc.remove_property(v, "AE");
-        let empty = f.doc.node(v).props().len() == 0;
-        if empty && let Some(c) = f.doc.node(v).first_child().map(|c| c.id()) {
-            // `(;AE[aa];W[ba])` becomes `(;W[ba])`.
-            let at = f.doc.node(grand).children().position(|x| x.id() == v);
-            if f.doc.node(v).child_count() == 1 && f.doc.move_subtree(c, grand, at).is_ok() {
-                let _ = f.doc.remove_node(v);
+        let Some(grand) = f.doc.node(set.node).parent().map(|p| p.id()) else {
+            continue;
+        };
+        for (v, _) in set.variations {
+            let span = f
+                .doc
+                .node(v)
+                .get("AE")
+                .map_or_else(|| f.doc.node(v).span(), |x| x.span());
+            let all_ae = f.doc.node(v).values("AE").count();
+            if f.doc.move_subtree(v, grand, None).is_err() {
+                continue;
             }
+            // The AE of the move's stone (and of empty points) is needless now.
+            f.doc.remove_property(v, "AE");
+            let empty = f.doc.node(v).props().len() == 0;
+            if empty && let Some(c) = f.doc.node(v).first_child().map(|c| c.id()) {
+                // `(;AE[aa];W[ba])` becomes `(;W[ba])`.
+                let at = f.doc.node(grand).children().position(|x| x.id() == v);
+                if f.doc.node(v).child_count() == 1 && f.doc.move_subtree(c, grand, at).is_ok() {
+                    let _ = f.doc.remove_node(v);
+                }
+            }
+            f.note(
+                Code::VariationLevelUndo,
+                span,
+                format!(
+                    "variation moved up beside the move it undid ({all_ae} AE value(s) dropped)"
+                ),
+            );
         }
-        f.note(
-            Code::VariationLevel,
-            span,
-            format!("variation moved up beside the move it undid ({all_ae} AE value(s) dropped)"),
-        );
     }
 }
 /// Placement rules: root properties, second game-info nodes, annotations,

@@ -4,54 +4,106 @@
 
 use super::*;
 
-/// `SZ`, `GM`, `ST`, `FF` values.
-pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId, size: BoardSize) {
-    if let Some((raw, _, span)) = f.values(root, "SZ").into_iter().next() {
-        let (_, issue) = coords::parse_size(raw.as_bytes(), span);
-        if issue
-            .as_ref()
-            .is_some_and(|(i, _)| *i == coords::SizeIssue::NoPoint)
-        {
-            f.keep(root, "SZ", &raw, None);
-            f.doc.remove_property(root, "SZ");
-            f.note_value(
-                Code::BadBoardSize,
-                span,
-                format!("SZ[{raw}] has no point: deleted, the default size applies"),
-                format!("SZ[{raw}]"),
-                String::new(),
-            );
-        } else if issue.is_some() {
-            let new = if size.cols == size.rows {
-                size.cols.to_string()
-            } else {
-                format!("{}:{}", size.cols, size.rows)
-            };
-            f.set_raws(root, "SZ", std::slice::from_ref(&new));
-            f.note(
-                Code::SquareSizeComposed,
-                span,
-                format!("SZ[{raw}] written as SZ[{new}]"),
-            );
+/// `SZ`, `GM`, `ST` values: each corrected when its text says exactly one
+/// value (`SZ[19:19]`, `SZ[１３]`, `SZ[13x13]`, `GM[１]`), else left as
+/// it is (the check of the output reports it).
+pub(super) fn root_values(f: &mut Fixer<'_>, root: NodeId) {
+    if let Some((raw, text, span)) = f.values(root, "SZ").into_iter().next() {
+        let (size, issue) = coords::parse_size(raw.as_bytes(), span);
+        match issue.map(|(i, _)| i) {
+            Some(coords::SizeIssue::NoPoint) => {
+                f.keep(root, "SZ", &raw, None);
+                f.doc.remove_property(root, "SZ");
+                f.note_value(
+                    Code::BadBoardSize,
+                    span,
+                    format!("SZ[{raw}] has no point: deleted, the default size applies"),
+                    format!("SZ[{raw}]"),
+                    String::new(),
+                );
+            }
+            Some(coords::SizeIssue::SquareComposed) => {
+                let new = size.cols.to_string();
+                f.set_raws(root, "SZ", std::slice::from_ref(&new));
+                f.note(
+                    Code::SquareSizeComposed,
+                    span,
+                    format!("SZ[{raw}] written as SZ[{new}]"),
+                );
+            }
+            Some(coords::SizeIssue::Invalid) => {
+                if let Some(new) = read_size(&text) {
+                    f.keep_words(root, "SZ", &text, Some(&new));
+                    f.set_raws(root, "SZ", std::slice::from_ref(&new));
+                    f.note_value(
+                        Code::InvalidNumber,
+                        span,
+                        format!("SZ[{text}] corrected to SZ[{new}]"),
+                        format!("SZ[{text}]"),
+                        format!("SZ[{new}]"),
+                    );
+                }
+            }
+            // Out of range: another size would be another game.
+            _ => {}
         }
     }
     if let Some((raw, text, span)) = f.values(root, "GM").into_iter().next()
         && sgf_core::value::parse_number(raw.as_bytes()).is_none()
+        && let Some(gm) = values::read_number(&text)
     {
-        f.keep_words(root, "GM", &text, None);
-        f.set_raws(root, "GM", &["1".into()]);
-        f.note(
+        let new = gm.to_string();
+        f.keep_words(root, "GM", &text, Some(&new));
+        f.set_raws(root, "GM", std::slice::from_ref(&new));
+        f.note_value(
             Code::InvalidNumber,
             span,
-            format!("GM[{raw}] is not a number; GM[1] (Go) assumed"),
+            format!("GM[{text}] corrected to GM[{new}]"),
+            format!("GM[{text}]"),
+            format!("GM[{new}]"),
         );
     }
     if let Some((raw, text, span)) = f.values(root, "ST").into_iter().next()
         && !sgf_core::value::parse_number(raw.as_bytes()).is_some_and(|n| (0..=3).contains(&n))
     {
-        f.keep_words(root, "ST", &text, None);
-        f.doc.remove_property(root, "ST");
-        f.note(Code::OutOfRange, span, format!("ST[{raw}] deleted (0–3)"));
+        match values::read_number(&text) {
+            Some(n) if (0..=3).contains(&n) => {
+                let new = n.to_string();
+                f.keep_words(root, "ST", &text, Some(&new));
+                f.set_raws(root, "ST", std::slice::from_ref(&new));
+                f.note_value(
+                    Code::InvalidNumber,
+                    span,
+                    format!("ST[{text}] corrected to ST[{new}]"),
+                    format!("ST[{text}]"),
+                    format!("ST[{new}]"),
+                );
+            }
+            Some(_) => {
+                f.keep_words(root, "ST", &text, None);
+                f.doc.remove_property(root, "ST");
+                f.note(Code::OutOfRange, span, format!("ST[{raw}] deleted (0–3)"));
+            }
+            None => {}
+        }
+    }
+}
+
+/// A board size written loosely, in its FF\[4\] form: `１９`, `13x13`,
+/// `19 × 19`, `9*9`, `19路`; `None` unless every part is one number of 1
+/// to 52.
+fn read_size(text: &str) -> Option<String> {
+    let folded = values::fold(text);
+    let parts: Vec<&str> = folded.split([':', 'x', 'X', '×', '*']).collect();
+    let nums: Vec<i64> = parts
+        .iter()
+        .map(|p| values::read_number(p).filter(|n| (1..=52).contains(n)))
+        .collect::<Option<_>>()?;
+    match nums.as_slice() {
+        [n] => Some(n.to_string()),
+        [c, r] if c == r => Some(c.to_string()),
+        [c, r] => Some(format!("{c}:{r}")),
+        _ => None,
     }
 }
 
@@ -76,7 +128,7 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
         out
     };
     for (ident, info) in props {
-        trim_whitespace(f, n, &ident, info);
+        trim_whitespace(f, n, &ident, info, go);
         let vals = f.values(n, &ident);
         let is_gi = info.kind == PropKind::GameInfo;
         let span0 = vals.first().map(|v| v.2).unwrap_or_default();
@@ -116,42 +168,14 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                     f.keep(n, &ident, &dropped.join(", "), None);
                 }
                 if !ok {
-                    fixed = match info.value {
-                        ValueType::Number => values::read_number(&text).map(|v| v.to_string()),
-                        ValueType::Real if ident == "TM" => {
-                            values::read_seconds(&text).map(fmt_real)
-                        }
-                        ValueType::Real if ident == "KM" => values::read_komi(&text).map(fmt_real),
-                        ValueType::Real => values::read_real(&text).map(fmt_real),
-                        ValueType::Double => Some(
-                            if values::read_number(&text).is_some_and(|v| v >= 2) {
-                                "2"
-                            } else {
-                                "1"
-                            }
-                            .into(),
-                        ),
-                        _ => pl_color(text.as_bytes())
-                            .or_else(|| {
-                                pl_color(
-                                    text.trim()
-                                        .split(|c: char| !c.is_alphanumeric())
-                                        .next()
-                                        .unwrap_or("")
-                                        .as_bytes(),
-                                )
-                            })
-                            .or_else(|| {
-                                pl_color(&text.trim().as_bytes()[..text.trim().len().min(1)])
-                            })
-                            .map(|c| c.as_str().to_string()),
-                    };
+                    fixed = read_typed(&ident, info.value, &text);
                 }
                 match fixed {
                     Some(v) => {
                         if is_gi {
                             f.keep(n, &ident, &text, Some(&v));
-                        } else if info.value != ValueType::Color {
+                        } else if !(info.value == ValueType::Color && colour_word(&text).is_some())
+                        {
                             f.keep_words(n, &ident, &text, Some(&v));
                         }
                         f.set_raws(n, &ident, std::slice::from_ref(&v));
@@ -170,8 +194,9 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                             format!("{ident}[{v}]"),
                         );
                     }
-                    None if ok => {
-                        // Only extra values.
+                    None if ok || extra => {
+                        // Extra values deleted; the first, not understood,
+                        // left as it is.
                         f.set_raws(n, &ident, std::slice::from_ref(&raw));
                         f.note(
                             Code::TooManyValues,
@@ -179,25 +204,20 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
                             format!("{ident}: extra values deleted, kept [{text}]"),
                         );
                     }
-                    None => {
-                        if is_gi {
-                            f.keep(n, &ident, &text, None);
-                        } else if info.value != ValueType::Color {
-                            f.keep_words(n, &ident, &text, None);
-                        }
+                    // A blank value says nothing: deleted.
+                    None if text.trim().is_empty() => {
                         f.doc.remove_property(n, &ident);
                         f.note_value(
-                            Code::InvalidNumber,
+                            Code::EmptyValue,
                             span,
-                            if is_gi {
-                                format!("{ident}[{text}] cannot be corrected: deleted, its wording kept in GC")
-                            } else {
-                                format!("{ident}[{text}] cannot be corrected: deleted")
-                            },
+                            format!("empty {ident} deleted"),
                             format!("{ident}[{text}]"),
                             String::new(),
                         );
                     }
+                    // Not understood: left as it is, for the check of the
+                    // output to report (never read as another value).
+                    None => {}
                 }
             }
             ValueType::SimpleText | ValueType::Text => {
@@ -315,6 +335,56 @@ pub(super) fn node_values(f: &mut Fixer<'_>, n: NodeId, go: bool, ff: i64) {
     }
 }
 
+/// The FF\[4\] text of a Number, Real, Double or Color value of property
+/// `ident` written `text`, when the text says exactly one such value
+/// (`BL[0:07:42]` is `462`, `KM[6目半]` `6.5`, `PL[white]` `W`); `None`
+/// when it is not understood (`MN[1 kk]`, `V[+-]`).
+fn read_typed(ident: &str, ty: ValueType, text: &str) -> Option<String> {
+    match ty {
+        ValueType::Number => values::read_number(text).map(|v| v.to_string()),
+        // Times in seconds: `TM`, and the time left `BL`/`WL`.
+        ValueType::Real if matches!(ident, "TM" | "BL" | "WL") => {
+            values::read_seconds(text).map(fmt_real)
+        }
+        ValueType::Real if ident == "KM" => values::read_komi(text).map(fmt_real),
+        ValueType::Real => values::read_real(text).map(fmt_real),
+        // Normal (1) or emphasised (2); blank was FF[3]'s normal.
+        ValueType::Double => match values::read_number(text) {
+            Some(1) => Some("1".into()),
+            Some(2) => Some("2".into()),
+            None if text.trim().is_empty() => Some("1".into()),
+            _ => None,
+        },
+        _ => {
+            let t = text.trim();
+            // The whole text, or its first word when the others only say
+            // whose turn it is (`Black to play`).
+            let first = t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            let rest = t[first.len()..].trim().to_lowercase();
+            colour_word(t)
+                .or_else(|| {
+                    matches!(
+                        rest.as_str(),
+                        "to play" | "to move" | "plays" | "moves" | "first"
+                    )
+                    .then(|| colour_word(first))
+                    .flatten()
+                })
+                .map(|c| c.as_str().to_string())
+        }
+    }
+}
+
+/// A colour that is the whole of `t`: `b`, `white`, `1`, `黑`, `백`.
+fn colour_word(t: &str) -> Option<sgf_core::Color> {
+    let t = values::fold(t);
+    pl_color(t.as_bytes()).or(match t.trim() {
+        "黑" | "黒" | "흑" => Some(sgf_core::Color::Black),
+        "白" | "백" => Some(sgf_core::Color::White),
+        _ => None,
+    })
+}
+
 /// Whether the values of `ident` in `node` need none of the repairs of
 /// [`node_values`], judged from their bytes without copying them. It errs
 /// on the side of "not fine": most values of real files are fine, and the
@@ -407,9 +477,21 @@ pub(super) fn legacy(
             .values("LB")
             .filter_map(|v| v.composed().map(|(a, b)| (a.into_owned(), b.into_owned())))
             .collect();
-        // L[aa][bb] labels its points A, B, C… in order (the FF[1] meaning).
         let mut labelled: std::collections::HashSet<String> =
             labels.iter().map(|(a, _)| a.clone()).collect();
+        // `L[rb:b]`: a point with its own text (a label as LB writes it,
+        // as some Chinese programs write L) keeps that text.
+        for v in node.values("L") {
+            if let Some((a, b)) = v.composed()
+                && sgf_core::value::parse_point(b.trim().as_bytes()).is_none()
+                && let Ok((p, _)) = coords::parse_point(a.as_bytes(), size)
+                && size.contains(p)
+                && labelled.insert(p.to_string())
+            {
+                labels.push((p.to_string(), b.into_owned()));
+            }
+        }
+        // L[aa][bb] labels its points A, B, C… in order (the FF[1] meaning).
         for (i, p) in pts.iter().enumerate() {
             if labelled.insert(p.to_string()) {
                 labels.push((p.to_string(), label_name(i)));
@@ -478,7 +560,10 @@ pub(super) fn legacy(
         match (ki, node.has("KM")) {
             (Some(k), false) => {
                 let km = fmt_real(k as f64 / 2.0);
-                f.keep(n, "KI", &said, None);
+                // `KI[11]` is `KM[5.5]` exactly: only other wording is kept.
+                if said != k.to_string() {
+                    f.keep(n, "KI", &said, None);
+                }
                 f.set_raws(n, "KM", std::slice::from_ref(&km));
                 f.doc.remove_property(n, "KI");
                 f.note(
@@ -487,8 +572,12 @@ pub(super) fn legacy(
                     format!("KI[{k}] (integer komi ×2) converted to KM[{km}]"),
                 );
             }
-            (Some(_), true) => {
-                f.keep(n, "KI", &said, None);
+            (Some(k), true) => {
+                let same = node.value("KM").and_then(|v| v.real()) == Some(k as f64 / 2.0)
+                    && said == k.to_string();
+                if !same {
+                    f.keep(n, "KI", &said, None);
+                }
                 f.doc.remove_property(n, "KI");
                 f.note(Code::LegacyProperty, span, "KI deleted: KM is present");
             }
@@ -507,8 +596,8 @@ pub(super) fn label_name(i: usize) -> String {
 }
 
 /// `DT` and `RE` in their FF[4] forms: rewritten from their wording when it
-/// can be read (the wording kept in `GC` when it says more), else deleted
-/// with their wording kept in `GC`.
+/// can be read (the wording kept in `GC` when it says more), else left as
+/// they are.
 pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
     for &n in nodes {
         for (ident, code) in [("DT", Code::BadDate), ("RE", Code::BadResult)] {
@@ -528,29 +617,18 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
             } else {
                 values::read_result(&text).map(|r| r.to_string())
             };
-            match read {
-                Some(c) => {
-                    f.keep(n, ident, &text, Some(&c));
-                    f.set_texts(n, ident, std::slice::from_ref(&c));
-                    f.note_value(
-                        code,
-                        span,
-                        format!("{ident}[{text}] corrected to {ident}[{c}]"),
-                        format!("{ident}[{text}]"),
-                        format!("{ident}[{c}]"),
-                    );
-                }
-                None => {
-                    f.keep(n, ident, &text, None);
-                    f.doc.remove_property(n, ident);
-                    f.note_value(
-                        code,
-                        span,
-                        format!("{ident}[{text}] cannot be read: deleted, its wording kept in GC"),
-                        format!("{ident}[{text}]"),
-                        String::new(),
-                    );
-                }
+            // Not understood: left as it is, for the check of the output
+            // to report.
+            if let Some(c) = read {
+                f.keep(n, ident, &text, Some(&c));
+                f.set_texts(n, ident, std::slice::from_ref(&c));
+                f.note_value(
+                    code,
+                    span,
+                    format!("{ident}[{text}] corrected to {ident}[{c}]"),
+                    format!("{ident}[{text}]"),
+                    format!("{ident}[{c}]"),
+                );
             }
         }
     }
@@ -558,10 +636,13 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
 
 /// White space around a number, colour or date, or inside a point, is
 /// removed (`PL[ W]`, `B[ aa]`, `DT[2020-12-31 ]`): `V027`.
-fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo) {
+fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo, go: bool) {
     use sgf_core::validate::{NoWhitespace, no_whitespace};
     let squeeze = match no_whitespace(info) {
         Some(NoWhitespace::AtEdges) => false,
+        // Points and moves of another game are that game's text
+        // (`B[weird move]` in GM[12]): nothing of them is rewritten.
+        Some(NoWhitespace::Anywhere) if !go => return,
         Some(NoWhitespace::Anywhere) => true,
         None => return,
     };

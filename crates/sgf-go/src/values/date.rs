@@ -2,7 +2,10 @@
 //! people write them: `2024/1/5`, `2018.04.27`, `2024年1月5日`, `20240105`,
 //! `2024-1-5`, `August 1, 2001`, `1 Aug 2001`, `12th and 13th march 94`,
 //! timestamps (`2016- 3-26-17-29-25`, `2012:11:22:18:03`,
-//! `2019/03/08,22:09:00`), full-width digits.
+//! `2019/03/08,22:09:00`), full-width digits, CJK numerals
+//! (`二〇〇一年八月二十五日`), Korean (`2001년 8월 25일`), and the day
+//! before the month where the numbers show which is which (`25/08/2001`,
+//! `08/25/2001`; never `05/01/2024`).
 
 use std::fmt;
 
@@ -163,8 +166,8 @@ fn correct_date(s: &str) -> Option<String> {
     let norm: String = t
         .chars()
         .map(|c| match c {
-            '/' | '.' | '年' | '月' | ' ' | '_' => '-',
-            '日' => ' ',
+            '/' | '.' | '年' | '月' | ' ' | '_' | '년' | '월' => '-',
+            '日' | '일' => ' ',
             c => c,
         })
         .collect();
@@ -174,6 +177,13 @@ fn correct_date(s: &str) -> Option<String> {
         return parse_dates(&r).map(|_| r);
     }
     let f: Vec<&str> = norm.split('-').filter(|x| !x.is_empty()).collect();
+    if let [a, b, y] = f.as_slice()
+        && y.len() == 4
+        && a.len() <= 2
+        && b.len() <= 2
+    {
+        return day_month_year(a, b, y);
+    }
     if f.is_empty()
         || f.len() > 3
         || f[0].len() != 4
@@ -189,6 +199,66 @@ fn correct_date(s: &str) -> Option<String> {
         r.push_str(&format!("-{x:0>2}"));
     }
     parse_dates(&r).map(|_| r)
+}
+
+/// `D-M-YYYY` or `M-D-YYYY`, when the numbers show which is which: one
+/// of the first two is above 12, or both are the same (`25-08-2001`,
+/// `08-25-2001`, `07-07-2001`). `None` for `05-01-2024`.
+fn day_month_year(a: &str, b: &str, y: &str) -> Option<String> {
+    let num = |x: &str| -> Option<u8> {
+        x.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| x.parse().ok())?
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    let (month, day) = match (a > 12, b > 12) {
+        (true, false) => (b, a),
+        (false, true) => (a, b),
+        _ if a == b => (a, b),
+        _ => return None,
+    };
+    let r = format!("{y}-{month:02}-{day:02}");
+    parse_dates(&r).map(|_| r)
+}
+
+/// A date written with CJK numerals, in ASCII digits: a year digit by
+/// digit (`二〇〇一年`), a month and a day in tens (`八月二十五日`). The
+/// text unchanged when it has no `年`, `月` or `日`.
+fn cjk_digits(t: &str) -> String {
+    if !t.contains(['年', '月', '日']) {
+        return t.to_string();
+    }
+    let digit = |c: char| match c {
+        '〇' | '零' | '○' => Some(0),
+        c => super::cjk_number(&c.to_string()).filter(|_| c != '初'),
+    };
+    let mut out = String::with_capacity(t.len());
+    let cs: Vec<char> = t.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        let run: String = cs[i..]
+            .iter()
+            .take_while(|&&c| c == '十' || digit(c).is_some())
+            .collect();
+        if run.is_empty() {
+            out.push(cs[i]);
+            i += 1;
+            continue;
+        }
+        let n = run.chars().count();
+        if run.contains('十') {
+            match super::cjk_number(&run) {
+                Some(v) => out.push_str(&v.to_string()),
+                None => out.push_str(&run),
+            }
+        } else {
+            for c in run.chars() {
+                out.push_str(&digit(c).map_or(c.to_string(), |d| d.to_string()));
+            }
+        }
+        i += n;
+    }
+    out
 }
 
 /// Dates with an English month name: `August 1, 2001`, `1 Aug 2001`,
@@ -248,7 +318,7 @@ fn worded_date(t: &str) -> Option<String> {
 /// A date as people write it, in the FF\[4\] `DT` form; `None` when no
 /// single reading exists (`5/1/2024`, `yesterday`).
 pub fn read_date(s: &str) -> Option<String> {
-    let f = fold(s);
+    let f = cjk_digits(&fold(s));
     let t = f.trim();
     if parse_dates(t).is_some() {
         return Some(t.to_string());
@@ -344,19 +414,33 @@ fn date_list(t: &str) -> Option<String> {
 /// (`2016- 3-26-17-29-25`, `2012:11:22:18:03`, `2012年11月22日 下午 6:3`,
 /// `2019/03/08,22:09:00`) or from one eight-digit group (`20170316 [09:37]`).
 fn timestamp(s: &str) -> Option<String> {
+    // Nothing but numbers, separators and the words of a time of day: a
+    // date with other words after it is not understood (`19000101 or 7`).
+    let mut bare = s.to_lowercase();
+    for w in ["下午", "上午", "午前", "午後", "am", "pm"] {
+        bare = bare.replace(w, " ");
+    }
+    if !bare
+        .chars()
+        .all(|c| c.is_ascii_digit() || " -/.:,[]()年月日時时分秒t".contains(c))
+    {
+        return None;
+    }
     let groups: Vec<&str> = s
         .split(|c: char| !c.is_ascii_digit())
         .filter(|g| !g.is_empty())
         .collect();
+    // A time of day: two or three numbers of one or two digits.
+    let time = |t: &[&str]| (2..=3).contains(&t.len()) && t.iter().all(|g| g.len() <= 2);
     // A time of day must follow the date (`17-29-25`, `18:03`): four
     // numbers would be a date with a second day (`1940.10.30-31`).
     let (y, m, d) = match groups.as_slice() {
-        [g, ..] if g.len() == 8 => (
+        [g, t @ ..] if g.len() == 8 && time(t) && s.contains(':') => (
             g[..4].parse::<u32>().ok()?,
             g[4..6].parse::<u32>().ok()?,
             g[6..].parse::<u32>().ok()?,
         ),
-        [y, m, d, _, _, ..] if y.len() == 4 && (s.contains(':') || groups.len() >= 6) => {
+        [y, m, d, t @ ..] if y.len() == 4 && time(t) && (s.contains(':') || groups.len() >= 6) => {
             (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
         }
         _ => return None,

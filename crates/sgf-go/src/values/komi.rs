@@ -4,11 +4,13 @@
 
 use super::amount::amount;
 
-/// Komi in points from what people write. `None` when no amount is found,
-/// and for reverse komi (`逆コミ`), whose receiver the text leaves unclear.
+/// Komi in points from what people write, from the whole text but for
+/// the words komi is written with (`黒6目半`, `贴7目半`, `komi 6.5`).
+/// `None` when the text says something else too (`6.5 or 7.5`), and for
+/// reverse komi (`逆コミ`), whose receiver the text leaves unclear.
 pub fn read_komi(s: &str) -> Option<f64> {
     let t = s.trim();
-    if let Some(x) = sgf_core::value::parse_real(t.as_bytes()) {
+    if let Some(x) = super::amount::plain_decimal(super::fold(t).trim()) {
         return Some(x);
     }
     let folded = super::fold(t);
@@ -25,8 +27,15 @@ pub fn read_komi(s: &str) -> Option<f64> {
     if t.contains('逆') {
         return None;
     }
-    amount(t).map(|a| a.points())
+    amount(t, LEAD, TRAIL).map(|a| a.points())
 }
+
+/// Words before a komi: who receives it, and the word komi.
+const LEAD: &[&str] = &[
+    "黒", "黑", "白", "贴", "貼", "还", "還", "コミ", "komi", "덤", "black", "white",
+];
+/// Words after a komi.
+const TRAIL: &[&str] = &["コミ", "komi", "덤"];
 
 /// The komi a Fox-style scaled integer stands for: ×50 under Chinese rules
 /// (`375` is 7.5), ×100 otherwise (`650` is 6.5). `None` when `k` is not

@@ -12,6 +12,12 @@
 //! lenient one for what people write (`read_…`), which returns the typed
 //! value; the FF\[4\] text of a value is its `Display` (or [`fmt_real`]).
 //!
+//! A lenient reader gives the value the whole text means, or `None` ("not
+//! understood"): a prefix of a value is never read as the value
+//! (`BL[0:07:42]` is 462 seconds, never 0; `1 kk` is not 1). What it
+//! gives may say less than the text (a time of day after a date, the
+//! words around a result): the repair then keeps the wording in `GC`.
+//!
 //! Conventions:
 //! - Chinese counting gives margins and komi in stones (子): one stone is
 //!   two points, so `黑胜2又3/4子` is `B+5.5` and `黑贴3又3/4子` is 7.5.
@@ -35,7 +41,7 @@ pub use komi::{read_komi, scaled_komi};
 pub use number::{fmt_real, read_number, read_real};
 pub use rank::read_rank;
 pub use result::{GameResult, WinBy, parse_result, read_result};
-pub use time::{byo_yomi, read_count, read_duration, read_seconds};
+pub use time::{byo_yomi, read_clock, read_count, read_duration, read_seconds};
 
 /// Folds what East Asian input methods write into ASCII: full-width forms
 /// (`０`–`９`, `＋`, `．`, `／`…) to their ASCII letters, the ideographic

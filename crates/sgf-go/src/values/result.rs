@@ -8,7 +8,7 @@ use std::fmt;
 
 use sgf_core::Color;
 
-use super::amount::amount;
+use super::amount::amount_in;
 use super::fold;
 
 /// How a game ended, from `RE`.
@@ -209,15 +209,25 @@ pub fn read_result(s: &str) -> Option<GameResult> {
         (false, false) if at == 0 => colour,
         _ => return None,
     };
-    win(winner, how(tail).unwrap_or(WinBy::Unspecified))
+    win(winner, how(tail)?)
 }
 
 /// How a game was won, from the words after the winner: resignation, time,
 /// forfeit, or a margin (in points; stones count two).
 fn how(tail: &str) -> Option<WinBy> {
     let words = |ks: &[&str]| ks.iter().any(|k| tail.contains(k));
+    let bare = tail.trim().trim_end_matches('.');
+    let digits = tail.contains(|c: char| c.is_ascii_digit());
+    let ended = words(&[
+        "中押", "中盘", "中盤", "불계", "resign", "abandon", "時間", "时间", "超时", "시간",
+        "time", "反則", "犯规", "반칙", "forfeit",
+    ]);
+    if ended && digits {
+        // A resignation and a number (`B+Resign or 7`): not one result.
+        return None;
+    }
     if words(&["中押", "中盘", "中盤", "불계", "resign", "abandon"])
-        || tail.trim_start_matches([' ', '.']).starts_with('r')
+        || matches!(bare, "r" | "res" | "resn" | "rsn")
     {
         return Some(WinBy::Resign);
     }
@@ -227,9 +237,12 @@ fn how(tail: &str) -> Option<WinBy> {
     if words(&["反則", "犯规", "반칙", "forfeit"]) || tail.trim() == "f" {
         return Some(WinBy::Forfeit);
     }
-    match amount(tail) {
-        Some(a) if a.points() >= 0.0 => Some(WinBy::Score(a.points())),
-        Some(_) => None,
-        None => Some(WinBy::Unspecified),
+    if tail.contains(|c: char| c.is_ascii_digit() || super::is_cjk_digit(c)) {
+        // A number that is not one margin (`3 or 4`) is not understood.
+        return match amount_in(tail) {
+            Some(a) if a.points() >= 0.0 => Some(WinBy::Score(a.points())),
+            _ => None,
+        };
     }
+    Some(WinBy::Unspecified)
 }

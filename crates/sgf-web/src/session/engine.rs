@@ -85,7 +85,9 @@ pub(crate) fn new_game_sgf(
         return Err("komi must be a number".into());
     }
     let bs = coords::BoardSize::square(size);
-    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[Qipu]SZ[{size}]KM[{komi}]RU[Japanese]");
+    // `AP` is `name:version` (an AP without its version is an error).
+    let ap = concat!("Qipu:", env!("CARGO_PKG_VERSION"));
+    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[{ap}]SZ[{size}]KM[{komi}]RU[Japanese]");
     if handicap >= 2 {
         let pts = coords::handicap_points(bs, handicap).ok_or_else(|| {
             format!("a handicap of {handicap} stones cannot be placed on {size}×{size}")
@@ -519,13 +521,24 @@ mod tests {
         let s = new_game_sgf(19, 4, 0.5, Some(Color::White), "gnu]go").unwrap();
         assert_eq!(
             s,
-            "(;GM[1]FF[4]CA[UTF-8]AP[Qipu]SZ[19]KM[0.5]RU[Japanese]HA[4]AB[dp][pd][dd][pp]PW[gnugo])"
+            format!(
+                "(;GM[1]FF[4]CA[UTF-8]AP[Qipu:{}]SZ[19]KM[0.5]RU[Japanese]HA[4]AB[dp][pd][dd][pp]PW[gnugo])",
+                env!("CARGO_PKG_VERSION")
+            )
         );
         assert!(
             new_game_sgf(9, 0, 7.0, None, "x")
                 .unwrap()
                 .ends_with("KM[7]RU[Japanese])")
         );
+        // What the viewer writes passes the check without a warning.
+        for s in [s, new_game_sgf(9, 2, 7.0, None, "x").unwrap()] {
+            let p = sgf_core::parse(s.as_bytes());
+            let mut d = p.diagnostics.clone();
+            d.extend(sgf_go::check::check(&p.document));
+            d.retain(|d| d.severity != sgf_core::Severity::Info);
+            assert!(d.is_empty(), "{s}: {d:?}");
+        }
         assert!(new_game_sgf(8, 6, 0.5, None, "x").is_err());
         assert!(new_game_sgf(30, 0, 0.5, None, "x").is_err());
         assert!(new_game_sgf(19, 0, f64::NAN, None, "x").is_err());
