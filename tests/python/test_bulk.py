@@ -3,6 +3,7 @@
 import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ import qipu
 from conftest import require_module
 
 pa = require_module("pyarrow")
+REPO = Path(__file__).resolve().parents[2]
 pq = require_module("pyarrow.parquet")
 pc = require_module("pyarrow.compute")
 
@@ -278,3 +280,15 @@ def test_a_game_has_its_own_diagnostics_and_a_stone_over_a_stone_is_an_error():
     r = qipu.parse(b"(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9]PB[x]PB[y];B[dd])")
     assert r[0].diagnostics == []
     assert any(d.line == 1 and d.column > 20 for d in r[1].diagnostics)
+
+
+def test_a_converted_record_says_its_files_charset_everywhere(tmp_path):
+    # Review: for a GBK .gib file `qipu info` said gb18030 and Game.charset UTF-8.
+    gib = REPO / "testdata" / "formats" / "gib" / "china_gbk.gib"
+    coll = qipu.read(gib)
+    assert coll.format == "GIB" and coll[0].charset == "gb18030"
+    assert qipu.to_arrow([gib]).column("charset").to_pylist() == ["gb18030"]
+    import pickle
+
+    assert pickle.loads(pickle.dumps(coll))[0].charset == "gb18030"
+    assert qipu.read(REPO / "examples" / "qipu-example.sgf")[0].charset == "UTF-8"

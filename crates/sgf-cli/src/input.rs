@@ -229,6 +229,15 @@ impl Loaded {
 
     /// Why the record is not a game record (`NAME: no SGF game tree found
     /// [S002]; …`), when it holds no game tree.
+    /// The charset game `gi` was read in (see [`sgf_formats::game_charset`]).
+    pub fn game_charset(&self, gi: usize) -> &'static str {
+        sgf_formats::game_charset(
+            &self.parsed.document,
+            gi,
+            self.original.is_some().then_some(self.charset),
+        )
+    }
+
     pub fn no_game_tree(&self) -> Option<String> {
         if self.parsed.document.games().next().is_some() {
             return None;

@@ -47,7 +47,32 @@ pub struct Loaded {
     pub parsed: Parsed,
 }
 
+/// The charset game `gi` of `doc` was read in, as every face names it (the
+/// one rule of `qipu info`, `stats`, `export`, Python and the viewer): for
+/// a record converted from another format (`converted_from`: its file's
+/// charset), the charset of the file read; else the game's own
+/// ([`sgf_core::Game::charset`]).
+pub fn game_charset(
+    doc: &sgf_core::Document,
+    gi: usize,
+    converted_from: Option<&'static str>,
+) -> &'static str {
+    match converted_from {
+        Some(c) => c,
+        None => doc.game(gi).map_or("UTF-8", |g| g.charset()),
+    }
+}
+
 impl Loaded {
+    /// The charset game `gi` was read in (see [`game_charset`]).
+    pub fn game_charset(&self, gi: usize) -> &'static str {
+        game_charset(
+            &self.parsed.document,
+            gi,
+            self.converted.then_some(self.charset),
+        )
+    }
+
     /// The encoding of the input named by [`Loaded::charset`] (UTF-8 for a
     /// name encoding_rs does not know, such as `ASCII`, which UTF-8 covers).
     pub fn encoding(&self) -> &'static encoding_rs::Encoding {

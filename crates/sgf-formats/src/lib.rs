@@ -51,5 +51,5 @@ pub use dialect::{
     Dialect, DialectCount, detect_dialects, dialect_counts, dialect_diagnostics, dialect_report,
     merge_dialect_counts, normalize,
 };
-pub use format::{Format, Loaded, ReadError, ReadOptions};
+pub use format::{Format, Loaded, ReadError, ReadOptions, game_charset};
 pub use registry::{Registry, UNSUPPORTED, Unsupported, builtin, read_any};

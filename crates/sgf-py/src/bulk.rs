@@ -360,7 +360,7 @@ fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
             game: gi as u32,
             cols: size.cols,
             rows: size.rows,
-            charset: game.charset(),
+            charset: loaded.game_charset(gi),
             texts,
             year: info
                 .dates

@@ -27,6 +27,10 @@ pub struct Inner {
     /// For a record converted from another format: the lines of the input,
     /// which the diagnostics' spans point into.
     input_lines: Option<LineIndex>,
+    /// For a record converted from another format: its file's charset,
+    /// which its games are said to be read in (see
+    /// [`sgf_formats::game_charset`]).
+    converted_from: Option<&'static str>,
 }
 
 impl Inner {
@@ -37,6 +41,7 @@ impl Inner {
             path,
             format: "SGF",
             input_lines: None,
+            converted_from: None,
         })
     }
 
@@ -48,6 +53,7 @@ impl Inner {
             path,
             format: loaded.format,
             input_lines: loaded.converted.then(|| LineIndex::new(input)),
+            converted_from: loaded.converted.then_some(loaded.charset),
         })
     }
 
@@ -108,6 +114,7 @@ impl Inner {
             path: self.path.clone(),
             format: self.format,
             input_lines: self.input_lines.clone(),
+            converted_from: self.converted_from,
         })
     }
 
@@ -150,15 +157,13 @@ impl Inner {
                 )
             })
             .collect();
-        Ok((
-            1,
-            bytes,
-            forced,
-            self.path.clone(),
-            self.format.to_string(),
-            diags,
-            lines,
-        ))
+        // A converted record's file charset goes with its format
+        // (`GIB\tgb18030`): what its games say they were read in.
+        let format = match self.converted_from {
+            Some(c) => format!("{}\t{c}", self.format),
+            None => self.format.to_string(),
+        };
+        Ok((1, bytes, forced, self.path.clone(), format, diags, lines))
     }
 
     /// A collection from its pickled form.
@@ -170,6 +175,10 @@ impl Inner {
             )));
         }
         let parsed = parse_bytes(py, &bytes, &options(forced.as_deref())?)?;
+        let (format, converted_from) = match format.split_once('\t') {
+            Some((f, c)) => (f.to_string(), Some(static_charset(c))),
+            None => (format, None),
+        };
         let format = sgf_formats::builtin()
             .formats()
             .map(|f| f.name())
@@ -200,7 +209,18 @@ impl Inner {
             path,
             format,
             input_lines: lines.map(LineIndex::from_starts),
+            converted_from,
         }))
+    }
+}
+
+/// The `'static` name of a charset named in a pickle (`ASCII`, or a name
+/// encoding_rs knows; UTF-8 for one it does not).
+fn static_charset(name: &str) -> &'static str {
+    if name == "ASCII" {
+        "ASCII"
+    } else {
+        encoding_rs::Encoding::for_label(name.as_bytes()).map_or("UTF-8", |e| e.name())
     }
 }
 
@@ -914,7 +934,11 @@ impl Game {
     fn charset(&self) -> PyResult<&'static str> {
         let doc = self.inner.lock();
         let i = self.index_in(&doc)?;
-        Ok(doc.game(i).map_or("UTF-8", |g| g.charset()))
+        Ok(sgf_formats::game_charset(
+            &doc,
+            i,
+            self.inner.converted_from,
+        ))
     }
 
     /// The game information (players, dates, result, komi, handicap, …).

@@ -122,12 +122,7 @@ fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
         };
         let line = Line {
             size: [size.cols, size.rows],
-            // A converted record (GIB, NGF, UGF): the charset of its file.
-            charset: if loaded.original.is_some() {
-                loaded.charset
-            } else {
-                f.charset
-            },
+            charset: loaded.game_charset(gi),
             info,
             setup,
             moves,

@@ -121,10 +121,7 @@ fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
     (0..doc.game_count())
         .map(|gi| {
             let mut f = facts(doc, gi);
-            if loaded.original.is_some() {
-                // A converted record: the charset of the file read.
-                f.charset = loaded.charset;
-            }
+            f.charset = loaded.game_charset(gi);
             if json {
                 let mut info = Map::new();
                 for (k, v) in &f.info {

@@ -130,12 +130,7 @@ fn tally_part(loaded: &input::Loaded) -> Tally {
             t.moves += u64::from(is_move(&n));
         }
         t.main_line_moves += game.main_line().filter(is_move).count() as u64;
-        // A converted record (GIB, NGF, UGF) counts under the charset of its file.
-        let charset = if loaded.original.is_some() {
-            loaded.charset
-        } else {
-            game.charset()
-        };
+        let charset = loaded.game_charset(game.index());
         *t.charsets.entry(charset.to_string()).or_default() += 1;
         let (size, _) = coords::board_size(&game.root());
         *t.board_sizes.entry(size.to_string()).or_default() += 1;
