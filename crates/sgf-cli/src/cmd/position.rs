@@ -15,6 +15,22 @@ use crate::input;
 /// be written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
+    /// The position shown.
+    #[command(flatten)]
+    pub at: At,
+    /// JSON: `{"size": [cols, rows], "rows": ["..X..O", …], "move_number": N, "to_play": "B", "captures": {"B": 0, "W": 2}}`.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not print diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// A position of a record, as the commands that show one take it: the
+/// file, the game, and the move or node (one group of arguments, shared
+/// by `position` and `render`).
+#[derive(ClapArgs, Debug)]
+pub struct At {
     /// Input file (`-` for standard input).
     pub file: String,
     /// Game of the collection (from 1).
@@ -26,12 +42,6 @@ pub struct Args {
     /// At node K in file order (from 0).
     #[arg(long)]
     pub node: Option<usize>,
-    /// JSON: `{"size": [cols, rows], "rows": ["..X..O", …], "move_number": N, "to_play": "B", "captures": {"B": 0, "W": 2}}`.
-    #[arg(long)]
-    pub json: bool,
-    /// Do not print diagnostics.
-    #[arg(short, long)]
-    pub quiet: bool,
 }
 
 /// Places a cursor as `--move`/`--node` ask (default: the end of the main line).
@@ -77,9 +87,9 @@ pub fn locate(
 /// Runs the command.
 pub fn run(args: &Args) -> Result<u8> {
     // Only the part of a collection that holds the game is read.
-    let at = input::load_game_numbered(&args.file, args.game, args.quiet)?;
+    let at = input::load_game_numbered(&args.at.file, args.at.game, args.quiet)?;
     let doc = &at.loaded.parsed.document;
-    let c = locate(doc, at.index, args.r#move, args.node)?;
+    let c = locate(doc, at.index, args.at.r#move, args.at.node)?;
     let p = c.position();
     let out = if args.json {
         let v = json!({

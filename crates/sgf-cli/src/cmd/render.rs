@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args as ClapArgs, ValueEnum};
 use sgf_render::{Diagram, ImageFormat, MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
 
-use crate::cmd::position::locate;
+use crate::cmd::position::{At, locate};
 use crate::input;
 
 /// Output formats.
@@ -68,17 +68,9 @@ pub enum VariationsArg {
 /// be written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
-    pub file: String,
-    /// Game of the collection (from 1).
-    #[arg(long, default_value_t = 1)]
-    pub game: usize,
-    /// After the N-th move of the main line (0: after the root's setup).
-    #[arg(long, conflicts_with = "node")]
-    pub r#move: Option<usize>,
-    /// At node K in file order (from 0).
-    #[arg(long)]
-    pub node: Option<usize>,
+    /// The position shown.
+    #[command(flatten)]
+    pub at: At,
     /// Output file; its extension chooses the format (.svg, .png, .jpg/.jpeg, .bmp, .txt). Text goes to standard output without it.
     #[arg(short, long)]
     pub output: Option<String>,
@@ -176,9 +168,9 @@ pub fn run(args: &Args) -> Result<u8> {
         );
     }
     // Only the part of a collection that holds the game is read.
-    let at = input::load_game_numbered(&args.file, args.game, args.quiet)?;
+    let at = input::load_game_numbered(&args.at.file, args.at.game, args.quiet)?;
     let doc = &at.loaded.parsed.document;
-    let cursor = locate(doc, at.index, args.r#move, args.node)?;
+    let cursor = locate(doc, at.index, args.at.r#move, args.at.node)?;
     let opts = RenderOptions {
         coordinates: !args.no_coordinates,
         move_numbers: args.numbers,
