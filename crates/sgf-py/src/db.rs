@@ -19,7 +19,7 @@ fn err(e: impl std::fmt::Display) -> PyErr {
 
 /// Our result shapes are at most four levels deep (a dict of lists of
 /// dicts of scalars), so this recursion is bounded by them, not by input.
-fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
+pub(crate) fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
     Ok(match v {
         Value::Null => py.None(),
         Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),

@@ -797,14 +797,11 @@ impl Collection {
         let list = PyList::empty(py);
         for c in changes {
             let (line, column) = doc.line_col(c.span.start);
-            let d = PyDict::new(py);
-            d.set_item("code", c.code.as_str())?;
-            d.set_item("message", c.message)?;
-            d.set_item("line", line)?;
-            d.set_item("column", column)?;
-            d.set_item("before", c.before)?;
-            d.set_item("after", c.after)?;
-            list.append(d)?;
+            // The one shape of a repair (`qipu check --fix --json`'s).
+            list.append(crate::db::to_py(
+                py,
+                &sgf_report::change_json(&c, line, column),
+            )?)?;
         }
         Ok(list)
     }

@@ -886,7 +886,7 @@ fn json_line(r: &FileReport) -> String {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(&json!({"code": c.code.as_str(), "message": c.message, "line": l, "column": col, "start": c.span.start, "end": c.span.end, "before": c.before, "after": c.after}).to_string());
+            out.push_str(&report::change_json(c, *l, *col).to_string());
         }
         out.push_str("],");
     }

@@ -315,6 +315,23 @@ pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
     )
 }
 
+/// A repair as every face reports it (`qipu check --fix --json`'s
+/// `changes`, the viewer's repair preview, Python's `Collection.repair()`):
+/// `{"code", "message", "line", "column", "start", "end", "before",
+/// "after"}`, at `line`:`column` (1-based) of what was repaired.
+pub fn change_json(c: &sgf_formats::repair::Change, line: u32, column: u32) -> serde_json::Value {
+    serde_json::json!({
+        "code": c.code.as_str(),
+        "message": c.message,
+        "line": line,
+        "column": column,
+        "start": c.span.start,
+        "end": c.span.end,
+        "before": c.before,
+        "after": c.after,
+    })
+}
+
 /// The JSON object of a diagnostic, as `qipu check --json` prints it:
 /// `code`, `severity`, `message`, `line` and `column` (1-based), `start`
 /// and `end` (byte offsets in the file as read), `name`, and `fix` when the

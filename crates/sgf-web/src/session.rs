@@ -1077,8 +1077,9 @@ impl Session {
     }
 
     /// What the repair would change (the library's pipeline, run on a
-    /// copy): `[{code, message, line, column, before, after}]`, lines and
-    /// columns in the file as opened.
+    /// copy): `[{code, message, line, column, start, end, before, after}]`
+    /// ([`sgf_report::change_json`]), lines and columns in the file as
+    /// opened.
     pub fn repair_preview(&self, variation_level: bool) -> Value {
         let mut copy = self.doc.clone();
         let mut opts = sgf_formats::repair::RepairOptions::default();
@@ -1089,14 +1090,7 @@ impl Session {
                 .iter()
                 .map(|c| {
                     let (line, column) = self.doc.line_col(c.span.start);
-                    json!({
-                        "code": c.code.as_str(),
-                        "message": c.message,
-                        "line": line,
-                        "column": column,
-                        "before": c.before,
-                        "after": c.after,
-                    })
+                    sgf_report::change_json(c, line, column)
                 })
                 .collect(),
         )
