@@ -79,36 +79,26 @@ fn analysis_py<'py>(py: Python<'py>, a: &Analysis) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-fn side_py<'py>(py: Python<'py>, s: &counting::Side) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("territory", s.territory)?;
-    d.set_item("captures", s.captures)?;
-    d.set_item("area", s.area)?;
-    d.set_item("stones", s.stones)?;
-    d.set_item("dead", s.dead)?;
-    d.set_item("score", s.score)?;
-    Ok(d)
-}
-
-/// The score as `qipu score --json` prints it, points as `(col, row)`.
+/// The score as `qipu score --json` prints it (the one shape,
+/// [`sgf_report::score_json`]), points as Python's `(col, row)`.
 fn score_py<'py>(
     py: Python<'py>,
     s: &counting::Score,
+    dame: &[sgf_core::Point],
     from: DeadFrom,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("result", s.result().to_string())?;
-    d.set_item("rules", s.settings.rules.as_str())?;
-    d.set_item("komi", s.settings.komi)?;
-    let dead = PyList::empty(py);
-    for &p in &s.dead {
-        dead.append(point_py(py, p)?)?;
+    let v = sgf_report::score_json(s, dame, from);
+    let d = crate::db::to_py(py, &v)?
+        .into_bound(py)
+        .cast_into::<PyDict>()
+        .map_err(PyErr::from)?;
+    for (key, points) in [("dead", &s.dead[..]), ("dame", dame)] {
+        let list = PyList::empty(py);
+        for &p in points {
+            list.append(point_py(py, p)?)?;
+        }
+        d.set_item(key, list)?;
     }
-    d.set_item("dead", dead)?;
-    d.set_item("black", side_py(py, &s.black)?)?;
-    d.set_item("white", side_py(py, &s.white)?)?;
-    d.set_item("dead_from", from.as_str())?;
-    d.set_item("margin", s.margin)?;
     Ok(d)
 }
 
@@ -166,7 +156,7 @@ pub fn score_node<'py>(
     let s = guard("score", || {
         Ok(counting::count_with(c.position(), &dead, &dame, &settings))
     })?;
-    score_py(py, &s, from)
+    score_py(py, &s, &dame, from)
 }
 
 /// A Go engine speaking GTP (GNU Go, Leela Zero, KataGo's `gtp` mode),

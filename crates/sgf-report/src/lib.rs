@@ -315,6 +315,40 @@ pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
     )
 }
 
+/// A count as every face reports it (`qipu score --json`, the viewer's
+/// count, Python's `score()`): `{"result", "rules", "komi", "handicap",
+/// "margin", "dead", "dame", "dead_from", "black", "white"}`, each side
+/// `{"territory", "captures", "area", "stones", "dead", "score"}`; points
+/// as SGF letters.
+pub fn score_json(
+    s: &sgf_go::score::Score,
+    dame: &[sgf_core::Point],
+    from: sgf_go::score::DeadFrom,
+) -> serde_json::Value {
+    let side = |x: &sgf_go::score::Side| {
+        serde_json::json!({
+            "territory": x.territory,
+            "captures": x.captures,
+            "area": x.area,
+            "stones": x.stones,
+            "dead": x.dead,
+            "score": x.score,
+        })
+    };
+    serde_json::json!({
+        "result": s.result().to_string(),
+        "rules": s.settings.rules.as_str(),
+        "komi": s.settings.komi,
+        "handicap": s.settings.handicap,
+        "margin": s.margin,
+        "dead": s.dead.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "dame": dame.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "dead_from": from.as_str(),
+        "black": side(&s.black),
+        "white": side(&s.white),
+    })
+}
+
 /// A repair as every face reports it (`qipu check --fix --json`'s
 /// `changes`, the viewer's repair preview, Python's `Collection.repair()`):
 /// `{"code", "message", "line", "column", "start", "end", "before",

@@ -100,32 +100,12 @@ pub fn run(args: &Args) -> Result<u8> {
         (d, Vec::new(), from)
     };
     let s = score::count_with(cursor.position(), &dead, &dame, &settings);
-    let side = |x: &score::Side| {
-        json!({
-            "territory": x.territory,
-            "captures": x.captures,
-            "area": x.area,
-            "stones": x.stones,
-            "dead": x.dead,
-            "score": x.score,
-        })
-    };
     let recorded = info.result.as_ref().map(|r| r.raw.clone());
     let out = if args.json {
-        let v = json!({
-            "result": s.result().to_string(),
-            "rules": settings.rules.as_str(),
-            "komi": settings.komi,
-            "dead": s.dead.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            "black": side(&s.black),
-            "white": side(&s.white),
-            "dead_from": from.as_str(),
-            "dame": dame.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            "handicap": settings.handicap,
-            "margin": s.margin,
-            "recorded": recorded,
-            "node": doc.node(cursor.node()).number(),
-        });
+        // The one shape of a count, and where it was made.
+        let mut v = sgf_report::score_json(&s, &dame, from);
+        v["recorded"] = json!(recorded);
+        v["node"] = json!(doc.node(cursor.node()).number());
         serde_json::to_string_pretty(&v)? + "\n"
     } else {
         text(&s, from, recorded.as_deref(), cursor.size())

@@ -436,16 +436,6 @@ impl Session {
             Scoring::Area => (s.result().to_string(), other(Rules::Japanese)),
             Scoring::Territory => (other(Rules::Chinese), s.result().to_string()),
         };
-        let side = |x: &score::Side| {
-            json!({
-                "territory": x.territory,
-                "captures": x.captures,
-                "stones": x.stones,
-                "area": x.area,
-                "dead": x.dead,
-                "score": x.score,
-            })
-        };
         // Territory: an owned point that holds no live stone.
         let cells = pos.board.cells();
         let cols = pos.board.size().cols as usize;
@@ -463,22 +453,19 @@ impl Session {
                 }
             })
             .collect();
-        json!({
-            "node": self.number(c.node),
-            "from": c.from.as_str(),
-            "rules": c.rules.as_str(),
-            "scoring": match c.rules.scoring() { Scoring::Area => "area", Scoring::Territory => "territory" },
-            "komi": settings.komi,
-            "handicap": settings.handicap,
-            "dead": s.dead.iter().map(|&p| sgf_point(p)).collect::<Vec<_>>(),
-            "territory": territory,
-            "cols": cols,
-            "black": side(&s.black),
-            "white": side(&s.white),
-            "result": s.result().to_string(),
-            "area_result": area_result,
-            "territory_result": territory_result,
-        })
+        // The one shape of a count, with what the page draws besides.
+        let mut v = sgf_report::score_json(&s, &c.dame, c.from);
+        v["node"] = json!(self.number(c.node));
+        v["from"] = json!(c.from.as_str());
+        v["scoring"] = json!(match c.rules.scoring() {
+            Scoring::Area => "area",
+            Scoring::Territory => "territory",
+        });
+        v["territory"] = json!(territory);
+        v["cols"] = json!(cols);
+        v["area_result"] = json!(area_result);
+        v["territory_result"] = json!(territory_result);
+        v
     }
 }
 
