@@ -15,6 +15,29 @@ fn move_raw(mv: Move) -> String {
     }
 }
 
+/// Checked play, as the editors (the viewer, Python) do before playing
+/// `mv` for `color` below the cursor's node: why the rules forbid it as a
+/// new move (an occupied point, a suicide, an immediate ko retake), or
+/// `None` when it is legal or a child already holds it (going there plays
+/// nothing new). SGF records forbidden moves all the same: the caller
+/// plays it anyway when the user insists.
+pub fn illegal_new_move(
+    doc: &Document,
+    cursor: &Cursor,
+    color: Color,
+    mv: Move,
+) -> Option<crate::board::Illegal> {
+    let size = cursor.size();
+    let exists = doc
+        .node(cursor.node())
+        .children()
+        .any(|c| node_move(doc, c.id(), size) == Some((color, mv)));
+    if exists {
+        return None;
+    }
+    cursor.position().legality(color, mv)
+}
+
 /// The move of a node, read on a board of `size`.
 pub fn node_move(doc: &Document, node: NodeId, size: BoardSize) -> Option<(Color, Move)> {
     let n = doc.node(node);

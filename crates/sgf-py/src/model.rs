@@ -1365,21 +1365,15 @@ impl Node {
                 e
             }
         })?;
-        let exists = doc
-            .node(self.id)
-            .children()
-            .any(|ch| sgf_go::edit::node_move(&doc, ch.id(), size) == Some((c, mv)));
-        if !force
-            && !exists
-            && let Move::Play(p) = mv
-        {
+        if !force && let Move::Play(p) = mv {
             let root = doc.root_of(self.id);
             let gi = game_index(&doc, root).ok_or_else(removed)?;
+            // The editors' one checked play (the viewer's too).
             let illegal = guard("play", || {
                 let mut cur = Cursor::new(&doc, gi);
                 Ok(cur
                     .goto(&doc, self.id)
-                    .then(|| cur.position().legality(c, mv))
+                    .then(|| sgf_go::edit::illegal_new_move(&doc, &cur, c, mv))
                     .flatten())
             })?;
             if let Some(why) = illegal {

@@ -882,14 +882,7 @@ impl Session {
                 Some(s) => Move::Play(to_point(s, size)?),
             };
             let color = self.cursor.next_player(&self.doc);
-            let exists = self
-                .doc
-                .node(here)
-                .children()
-                .any(|c| node_move(&self.doc, c.id(), size) == Some((color, mv)));
-            if let Some(why) = self.cursor.position().legality(color, mv)
-                && !exists
-            {
+            if let Some(why) = edit::illegal_new_move(&self.doc, &self.cursor, color, mv) {
                 self.illegal = Some(why.code());
                 return Err(format!("Illegal move: {why}. Play it anyway?"));
             }
