@@ -122,13 +122,14 @@ impl GameRow {
     }
 }
 
-/// Whether game `local` holds `needle` (lower case) in its game
-/// information or in any comment.
+/// Whether game `local` holds `needle` (folded: [`sgf_db::filter::fold`],
+/// as the database folds what it searches) in its game information or in
+/// any comment.
 fn game_holds(doc: &Document, local: usize, needle: &str) -> bool {
     let Some(game) = doc.game(local) else {
         return false;
     };
-    let has = |t: &str| t.to_lowercase().contains(needle);
+    let has = |t: &str| sgf_db::filter::fold(t).contains(needle);
     game.nodes().any(|n| {
         n.props().any(|p| {
             let kind = p.info().map(|i| i.kind);
@@ -527,9 +528,10 @@ impl Session {
     }
 
     /// The numbers of the games whose game information or comments (`C`,
-    /// node names) hold `q`, case-insensitively.
+    /// node names) hold `q`, but for case, width and compatibility forms
+    /// (as the database searches: `ＬＥＥ` finds `Lee`).
     pub fn search_games(&self, q: &str) -> Vec<usize> {
-        let needle = q.trim().to_lowercase();
+        let needle = sgf_db::filter::fold(q);
         let mut out = Vec::new();
         if needle.is_empty() {
             return out;

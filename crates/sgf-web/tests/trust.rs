@@ -350,3 +350,21 @@ async fn a_large_collection_shows_what_qipu_check_reports() {
         assert_eq!(st["diagnostics"].as_array().unwrap(), &want, "{name}");
     }
 }
+
+/// Review: the game list's search lower-cased while the database folds
+/// width and compatibility forms too; now both fold the same way.
+#[tokio::test]
+async fn the_game_search_folds_as_the_database_does() {
+    let src = "(;GM[1]PB[Lee Sedol]C[first])(;GM[1]PB[Gu Li]C[ＡＢＣ])";
+    let (_dir, app) = served("fold", &[("two.sgf", src.as_bytes())]);
+    let st = open(&app, "two.sgf").await;
+    let s = st["session"].clone();
+    for (q, want) in [
+        ("ＬＥＥ", json!([0])),
+        ("lee", json!([0])),
+        ("abc", json!([1])),
+    ] {
+        let r = post(&app, "/api/games/search", json!({"session": s, "q": q})).await;
+        assert_eq!(r["matches"], want, "{q}: {r}");
+    }
+}
