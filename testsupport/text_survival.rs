@@ -74,10 +74,14 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
                     let Some((pt, text)) = v.composed() else {
                         continue;
                     };
-                    norm(&format!(
-                        "{}:{text}",
-                        pt.split_whitespace().collect::<String>()
-                    ))
+                    let squeezed: String = pt.split_whitespace().collect();
+                    if squeezed.len() == 2 && squeezed.bytes().all(|b| b.is_ascii_alphabetic()) {
+                        norm(&format!("{squeezed}:{text}"))
+                    } else {
+                        // Not a point: the label is deleted and its wording
+                        // kept as written (white space collapsed).
+                        norm(&format!("{pt}:{text}"))
+                    }
                 } else {
                     norm(&v.decoded())
                 };

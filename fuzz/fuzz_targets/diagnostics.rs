@@ -4,7 +4,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fn render_all(doc: &sgf_core::Document, input: Option<&(Vec<u8>, &'static encoding_rs::Encoding)>, diags: &[sgf_core::Diagnostic]) {
+fn render_all(
+    doc: &sgf_core::Document,
+    input: Option<&(Vec<u8>, &'static encoding_rs::Encoding)>,
+    diags: &[sgf_core::Diagnostic],
+) {
     let sources = sgf_report::Sources::new(doc, input);
     for d in diags.iter().take(200) {
         let s = sgf_report::render_in("fuzz.sgf", sources.of(d), d, false);
@@ -25,6 +29,10 @@ fuzz_target!(|data: &[u8]| {
         && loaded.converted
     {
         let input = (data.to_vec(), loaded.encoding());
-        render_all(&loaded.parsed.document, Some(&input), &loaded.parsed.diagnostics);
+        render_all(
+            &loaded.parsed.document,
+            Some(&input),
+            &loaded.parsed.diagnostics,
+        );
     }
 });

@@ -9,7 +9,9 @@ use sgf_core::{
 };
 use sgf_go::{Cursor, Move, Stone};
 
-const IDENTS: &[&str] = &["C", "N", "B", "W", "AB", "TR", "LB", "XX", "KM", "GM", "SZ", "MN"];
+const IDENTS: &[&str] = &[
+    "C", "N", "B", "W", "AB", "TR", "LB", "XX", "KM", "GM", "SZ", "MN",
+];
 const TEXTS: &[&str] = &["", "a]b", "c\\d", "多\\]字", "line\nbreak", ":", "x:y"];
 
 fn nodes(doc: &Document) -> Vec<NodeId> {
@@ -42,10 +44,17 @@ fuzz_target!(|data: &[u8]| {
         let ident = IDENTS[b % IDENTS.len()];
         let text = TEXTS[c % TEXTS.len()];
         let pt = Point::new((b % 19) as u8, (c % 19) as u8);
-        let game = doc.all_nodes().find(|(_, n)| *n == node).map_or(0, |(g, _)| g);
+        let game = doc
+            .all_nodes()
+            .find(|(_, n)| *n == node)
+            .map_or(0, |(g, _)| g);
         let size = sgf_go::board_size(&doc.game(game).unwrap().root()).0;
         if trace {
-            eprintln!("op {} node {} ident {ident} text {text:?} pt {pt}", kind % 14, a % all.len());
+            eprintln!(
+                "op {} node {} ident {ident} text {text:?} pt {pt}",
+                kind % 14,
+                a % all.len()
+            );
         }
         let _ = match kind % 14 {
             0 => doc.set_text(node, ident, text).map(|_| ()),
@@ -60,7 +69,11 @@ fuzz_target!(|data: &[u8]| {
             6 => {
                 let mut cur = Cursor::new(&doc, game);
                 cur.goto(&doc, node);
-                let color = if b & 1 == 0 { Color::Black } else { Color::White };
+                let color = if b & 1 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 let mv = if c == 255 { Move::Pass } else { Move::Play(pt) };
                 sgf_go::edit::play(&mut doc, &mut cur, color, mv).map(|_| ())
             }
@@ -68,11 +81,23 @@ fuzz_target!(|data: &[u8]| {
                 let stone = [None, Some(Stone::Black), Some(Stone::White)][c % 3];
                 sgf_go::edit::set_setup(&mut doc, node, size, pt, stone)
             }
-            8 => sgf_go::edit::toggle_markup(&mut doc, node, size, ["TR", "CR", "SQ", "MA", "SL"][c % 5], pt)
-                .map(|_| ()),
+            8 => sgf_go::edit::toggle_markup(
+                &mut doc,
+                node,
+                size,
+                ["TR", "CR", "SQ", "MA", "SL"][c % 5],
+                pt,
+            )
+            .map(|_| ()),
             9 => sgf_go::edit::set_label(&mut doc, node, size, pt, (c & 1 == 0).then_some(text)),
-            10 => sgf_go::edit::toggle_line(&mut doc, node, ["AR", "LN"][c & 1], pt, Point::new((c % 19) as u8, (b % 19) as u8))
-                .map(|_| ()),
+            10 => sgf_go::edit::toggle_line(
+                &mut doc,
+                node,
+                ["AR", "LN"][c & 1],
+                pt,
+                Point::new((c % 19) as u8, (b % 19) as u8),
+            )
+            .map(|_| ()),
             11 => doc.split_below(node).map(|_| ()),
             12 => doc.set_raw(node, ident, &[text.to_string()]),
             _ => doc.add_raw(node, ident, &[text.to_string(), String::new()]),
@@ -89,9 +114,8 @@ fuzz_target!(|data: &[u8]| {
     // unless the text reads the same, checked below).
     let charset_moved = {
         let again = parse(&to_lossless_bytes(&doc)).document;
-        (0..doc.game_count().min(again.game_count())).any(|g| {
-            doc.game(g).unwrap().encoding() != again.game(g).unwrap().encoding()
-        })
+        (0..doc.game_count().min(again.game_count()))
+            .any(|g| doc.game(g).unwrap().encoding() != again.game(g).unwrap().encoding())
     };
     if clean && !charset_moved {
         let again = parse(&to_lossless_bytes(&doc)).document;
@@ -103,6 +127,9 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(bytes) = to_lossless_bytes_checked(&doc) {
         let again = parse(&bytes).document;
-        assert_eq!(expect, String::from_utf8_lossy(&to_canonical_bytes(&again, &wo)));
+        assert_eq!(
+            expect,
+            String::from_utf8_lossy(&to_canonical_bytes(&again, &wo))
+        );
     }
 });

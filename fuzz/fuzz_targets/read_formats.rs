@@ -12,7 +12,11 @@ fuzz_target!(|data: &[u8]| {
         match format.read(data, &opts) {
             Ok(loaded) => {
                 let doc = &loaded.parsed.document;
-                let len = if loaded.converted { data.len() } else { doc.source().len() };
+                let len = if loaded.converted {
+                    data.len()
+                } else {
+                    doc.source().len()
+                };
                 for d in &loaded.parsed.diagnostics {
                     assert!(d.span.start <= d.span.end, "{d:?}");
                     // Reader diagnostics of converted records point into the

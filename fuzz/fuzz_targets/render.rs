@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
             1 => MoveNumbers::All,
             _ => MoveNumbers::Last(3),
         },
-        variations: if k & 2 == 0 { Variations::Auto } else { Variations::Children },
+        variations: if k & 2 == 0 {
+            Variations::Auto
+        } else {
+            Variations::Children
+        },
         view: k & 4 == 0,
         ..RenderOptions::default()
     };

@@ -32,5 +32,8 @@ fuzz_target!(|data: &[u8]| {
         .games()
         .map(|g| (g.nodes().count(), g.root().props().count()))
         .collect();
-    assert_eq!(games, whole_games, "the parts read other games than the whole file");
+    assert_eq!(
+        games, whole_games,
+        "the parts read other games than the whole file"
+    );
 });

@@ -422,13 +422,23 @@ impl Document {
             return Vec::new();
         }
         let last = self.games.len() - 1;
+        // The game each root starts, looked up once (a collection of many
+        // games with text between them is not searched for each text).
+        let game_of: std::collections::HashMap<u32, usize> = self
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.root, i))
+            .collect();
         self.outside
             .iter()
+            // Text before a game that was removed went with it (as the
+            // lossless writer leaves it out with the game's bytes).
+            .filter(|o| o.root == NONE || game_of.contains_key(&o.root))
             .map(|o| {
-                let before = self
-                    .games
-                    .iter()
-                    .position(|g| g.root == o.root && o.root != NONE);
+                let before = (o.root != NONE)
+                    .then(|| game_of.get(&o.root).copied())
+                    .flatten();
                 let enc = self.games[before.unwrap_or(last)].encoding;
                 let bytes = &self.src[o.start as usize..o.end as usize];
                 let text = match enc.decode_without_bom_handling(bytes).0 {

@@ -904,6 +904,21 @@ pub(crate) fn encode_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzz (`edit`, found by CI's share): the text before a game that
+    /// was removed went with it in the lossless form but stayed in the
+    /// canonical form, so the two no longer read back alike.
+    #[test]
+    fn text_before_a_removed_game_goes_with_it_in_both_forms() {
+        let mut doc = crate::parse(b"(;GM[1]C[a])\nTitle two\n(;GM[1]C[b])\nthe end").document;
+        let root2 = doc.game(1).unwrap().root().id();
+        doc.remove_node(root2).unwrap();
+        let wo = WriteOptions::default();
+        let canon = String::from_utf8(to_canonical_bytes(&doc, &wo)).unwrap();
+        let again = crate::parse(&to_lossless_bytes(&doc)).document;
+        assert_eq!(canon, String::from_utf8(to_canonical_bytes(&again, &wo)).unwrap());
+        assert!(!canon.contains("Title two") && canon.contains("the end"), "{canon}");
+    }
     use crate::parse;
 
     fn canon(s: &[u8]) -> String {
