@@ -904,6 +904,7 @@ pub(crate) fn encode_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse;
 
     /// Fuzz (`edit`, found by CI's share): the text before a game that
     /// was removed went with it in the lossless form but stayed in the
@@ -916,10 +917,15 @@ mod tests {
         let wo = WriteOptions::default();
         let canon = String::from_utf8(to_canonical_bytes(&doc, &wo)).unwrap();
         let again = crate::parse(&to_lossless_bytes(&doc)).document;
-        assert_eq!(canon, String::from_utf8(to_canonical_bytes(&again, &wo)).unwrap());
-        assert!(!canon.contains("Title two") && canon.contains("the end"), "{canon}");
+        assert_eq!(
+            canon,
+            String::from_utf8(to_canonical_bytes(&again, &wo)).unwrap()
+        );
+        assert!(
+            !canon.contains("Title two") && canon.contains("the end"),
+            "{canon}"
+        );
     }
-    use crate::parse;
 
     fn canon(s: &[u8]) -> String {
         let p = parse(s);
