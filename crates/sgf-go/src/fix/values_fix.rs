@@ -497,11 +497,32 @@ pub(super) fn legacy(
                 labels.push((p.to_string(), label_name(i)));
             }
         }
+        // A value that became no label (`L[a:one]`: no point; a point
+        // labelled already with other text) keeps its wording.
+        let unkept: Vec<String> = node
+            .values("L")
+            .filter(|v| match v.composed() {
+                Some((a, b)) if sgf_core::value::parse_point(b.trim().as_bytes()).is_none() => {
+                    !coords::parse_point(a.as_bytes(), size).is_ok_and(|(p, _)| {
+                        labels
+                            .iter()
+                            .any(|(q, t)| *q == p.to_string() && *t == b.as_ref())
+                    })
+                }
+                Some(_) => false,
+                None => !coords::parse_point(v.raw(), size).is_ok_and(|(p, _)| size.contains(p)),
+            })
+            .map(|v| v.decoded().trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect();
         let pairs: Vec<(&str, &str)> = labels
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
         if pairs.is_empty() || f.doc.set_composed(n, "LB", &pairs).is_ok() {
+            if !unkept.is_empty() {
+                f.keep(n, "L", &unkept.join(", "), None);
+            }
             f.doc.remove_property(n, "L");
             f.note(
                 Code::LegacyProperty,
