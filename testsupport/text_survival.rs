@@ -74,6 +74,11 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
                     let Some((pt, text)) = v.composed() else {
                         continue;
                     };
+                    // A label without text is a point: a point off the
+                    // board is deleted (and reported), as every point is.
+                    if text.trim().is_empty() {
+                        continue;
+                    }
                     let squeezed: String = pt.split_whitespace().collect();
                     if squeezed.len() == 2 && squeezed.bytes().all(|b| b.is_ascii_alphabetic()) {
                         norm(&format!("{squeezed}:{text}"))

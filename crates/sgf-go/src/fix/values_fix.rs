@@ -509,7 +509,11 @@ pub(super) fn legacy(
                             .any(|(q, t)| *q == p.to_string() && *t == b.as_ref())
                     })
                 }
-                Some(_) => false,
+                // A rectangle `aa:cc`: both corners on the board.
+                Some((a, b)) => ![a, b].iter().all(|c| {
+                    coords::parse_point(c.trim().as_bytes(), size)
+                        .is_ok_and(|(p, _)| size.contains(p))
+                }),
                 None => !coords::parse_point(v.raw(), size).is_ok_and(|(p, _)| size.contains(p)),
             })
             .map(|v| v.decoded().trim().to_string())
