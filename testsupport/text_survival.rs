@@ -80,6 +80,14 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
                         continue;
                     }
                     let squeezed: String = pt.split_whitespace().collect();
+                    let is_point = |t: &str| {
+                        let t: String = t.split_whitespace().collect();
+                        t.len() == 2 && t.bytes().all(|b| b.is_ascii_alphabetic())
+                    };
+                    // `L[aa:cc]` is a rectangle of points, not a label.
+                    if p.ident() == "L" && is_point(&text) {
+                        continue;
+                    }
                     if squeezed.len() == 2 && squeezed.bytes().all(|b| b.is_ascii_alphabetic()) {
                         norm(&format!("{squeezed}:{text}"))
                     } else {

@@ -663,6 +663,17 @@ pub(super) fn game_info(f: &mut Fixer<'_>, nodes: &[NodeId]) {
 /// removed (`PL[ W]`, `B[ aa]`, `DT[2020-12-31 ]`): `V027`.
 fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::PropInfo, go: bool) {
     use sgf_core::validate::{NoWhitespace, no_whitespace};
+    // A value of the legacy `L` may be a label (`L[rb:a b]`, as LB writes
+    // one): its text keeps its white space; only its point is squeezed.
+    let label = |raw: &str| -> Option<String> {
+        let (pt, text) = raw.split_once(':')?;
+        let tail: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let is_point = tail.len() == 2 && tail.bytes().all(|b| b.is_ascii_alphabetic());
+        (ident == "L" && !is_point).then(|| {
+            let p: String = pt.chars().filter(|c| !c.is_whitespace()).collect();
+            format!("{p}:{text}")
+        })
+    };
     let squeeze = match no_whitespace(info) {
         Some(NoWhitespace::AtEdges) => false,
         // Points and moves of another game are that game's text
@@ -676,7 +687,9 @@ fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::P
     let fixed: Vec<String> = vals
         .iter()
         .map(|(raw, _, _)| {
-            if squeeze {
+            if let Some(l) = label(raw) {
+                l
+            } else if squeeze {
                 raw.chars().filter(|&c| !is_ws(c)).collect()
             } else {
                 raw.trim_matches(is_ws).to_string()
