@@ -279,7 +279,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                 Ok((p, _)) => {
                     changed = true;
                     if !b.trim().is_empty() {
-                        lost.push(format!("{a}:{}", b.trim()));
+                        lost.push(format!("{a}:{b}").trim().to_string());
                     }
                     notes.push((
                         Code::DuplicateLabel,
@@ -290,7 +290,7 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
                 Err(_) => {
                     changed = true;
                     if !b.trim().is_empty() {
-                        lost.push(format!("{a}:{}", b.trim()));
+                        lost.push(format!("{a}:{b}").trim().to_string());
                     }
                     notes.push((
                         Code::PointOutsideBoard,
