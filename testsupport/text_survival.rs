@@ -1,5 +1,5 @@
 //! The text-survival oracle of the repair ("nothing is lost"): every Text
-//! and SimpleText value, every game-info value, every label (`LB[aa:A]`,
+//! and SimpleText value, every game-info value, the text of every label (`LB[aa:A]`,
 //! `L[rb:b]`) and every value of an unknown or private property of the
 //! input must still appear, somewhere
 //! in the same file, in the output of `check --fix` or `fmt` — compared
@@ -69,17 +69,13 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
             }
             for v in p.values() {
                 let t = if labels(&p) {
-                    // The point without the white space the repair removes
-                    // from points (`LB[f f:text]` is `LB[ff:text]`).
-                    let Some((pt, text)) = v.composed() else {
+                    // A label's text must survive; its point is a point,
+                    // which the repairs squeeze, move or delete (and
+                    // report) as every point (`LB[f f:text]` is
+                    // `LB[ff:text]`, or kept as written when deleted).
+                    let Some((_, text)) = v.composed() else {
                         continue;
                     };
-                    // A label without text is a point: a point off the
-                    // board is deleted (and reported), as every point is.
-                    if text.trim().is_empty() {
-                        continue;
-                    }
-                    let squeezed: String = pt.split_whitespace().collect();
                     let is_point = |t: &str| {
                         let t: String = t.split_whitespace().collect();
                         t.len() == 2 && t.bytes().all(|b| b.is_ascii_alphabetic())
@@ -88,13 +84,7 @@ pub fn kept_values(doc: &Document) -> Vec<(String, String)> {
                     if p.ident() == "L" && is_point(&text) {
                         continue;
                     }
-                    if squeezed.len() == 2 && squeezed.bytes().all(|b| b.is_ascii_alphabetic()) {
-                        norm(&format!("{squeezed}:{text}"))
-                    } else {
-                        // Not a point: the label is deleted and its wording
-                        // kept as written (white space collapsed).
-                        norm(&format!("{pt}:{text}"))
-                    }
+                    norm(&text)
                 } else {
                     norm(&v.decoded())
                 };
