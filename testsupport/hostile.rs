@@ -234,6 +234,42 @@ pub fn shape(name: &str, n: usize) -> Vec<u8> {
         .1
 }
 
+/// One test a shape, each calling the including file's `check(name)`, and
+/// a test that no shape is without one: `each_shape!(linear_tests);`.
+macro_rules! linear_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check(stringify!($name));
+            }
+        )*
+        /// Every shape has its test.
+        #[test]
+        fn every_shape_is_tested() {
+            let tested = [$(stringify!($name)),*];
+            for (name, _) in hostile::shapes(1) {
+                assert!(tested.contains(&name), "no linearity test for `{name}`");
+            }
+        }
+    };
+}
+
+/// The linearity test of shape `name`: `steps` (the work counted for an
+/// input) on the shape at two sizes, compared by [`linear`].
+pub fn check_linear(name: &str, per_byte: u64, steps: impl Fn(&[u8]) -> u64) {
+    let (small, large) = (shape(name, 1000), shape(name, 4000));
+    let r = linear(
+        name,
+        (steps(&small), small.len()),
+        (steps(&large), large.len()),
+        per_byte,
+    );
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+}
+
 /// What a linearity test compares: the work counted for an input `small`
 /// and for one four times larger, `large`, of `small_len` and
 /// `large_len` bytes. Four times the input may cost four times the work,

@@ -47,39 +47,10 @@ fn steps(src: &[u8]) -> u64 {
 }
 
 fn check(name: &str) {
-    let small = hostile::shape(name, 1000);
-    let large = hostile::shape(name, 4000);
-    let r = hostile::linear(
-        name,
-        (steps(&small), small.len()),
-        (steps(&large), large.len()),
-        32,
-    );
-    if let Err(e) = r {
-        panic!("{e}");
-    }
+    hostile::check_linear(name, 32, steps);
 }
 
-macro_rules! linear {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                check(stringify!($name));
-            }
-        )*
-        /// Every shape has its test.
-        #[test]
-        fn every_shape_is_tested() {
-            let tested = [$(stringify!($name)),*];
-            for (name, _) in hostile::shapes(1) {
-                assert!(tested.contains(&name), "no linearity test for `{name}`");
-            }
-        }
-    };
-}
-
-each_shape!(linear);
+each_shape!(linear_tests);
 
 /// `game_of` (from the games' id ranges, or from the index made in one
 /// pass) names the game a walk up to the root finds, on every shape.

@@ -33,9 +33,8 @@ fn pipeline(src: &[u8]) -> usize {
 }
 
 fn check(name: &str) {
-    let small = hostile::shape(name, 1000);
-    let large = hostile::shape(name, 4000);
-    let steps = |src: &[u8]| {
+    assert!(work::ENABLED, "sgf-core's `work-count` feature is off");
+    hostile::check_linear(name, 64, |src| {
         work::take();
         let made = pipeline(src);
         // Diagnostics and changes: a bounded number a byte.
@@ -44,32 +43,8 @@ fn check(name: &str) {
             "{name}: {made} diagnostics and changes for {} bytes",
             src.len()
         );
-        (work::take(), src.len())
-    };
-    let (a, b) = (steps(&small), steps(&large));
-    if let Err(e) = hostile::linear(name, a, b, 64) {
-        panic!("{e}");
-    }
+        work::take()
+    });
 }
 
-macro_rules! linear {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                check(stringify!($name));
-            }
-        )*
-        /// Every shape has its test.
-        #[test]
-        fn every_shape_is_tested() {
-            assert!(work::ENABLED, "sgf-core's `work-count` feature is off");
-            let tested = [$(stringify!($name)),*];
-            for (name, _) in hostile::shapes(1) {
-                assert!(tested.contains(&name), "no linearity test for `{name}`");
-            }
-        }
-    };
-}
-
-each_shape!(linear);
+each_shape!(linear_tests);
