@@ -20,8 +20,10 @@ fn pipeline(src: &[u8]) -> usize {
     made
 }
 
+// The work is counted only with sgf-core's `work-count` feature.
+const _: () = assert!(work::ENABLED, "sgf-core's `work-count` feature is off");
+
 fn check(name: &str) {
-    assert!(work::ENABLED, "sgf-core's `work-count` feature is off");
     hostile::check_linear(name, 64, |src| {
         work::take();
         let made = pipeline(src);
