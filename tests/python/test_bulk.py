@@ -292,3 +292,16 @@ def test_a_converted_record_says_its_files_charset_everywhere(tmp_path):
 
     assert pickle.loads(pickle.dumps(coll))[0].charset == "gb18030"
     assert qipu.read(REPO / "examples" / "qipu-example.sgf")[0].charset == "UTF-8"
+
+
+def test_to_parquet_writes_safely(games_dir, tmp_path):
+    # The library's safe writer: a symbolic link is refused, its target untouched.
+    target = tmp_path / "target.bin"
+    target.write_bytes(b"keep me")
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target)
+    with pytest.raises(OSError):
+        qipu.to_parquet(games_dir, link)
+    assert target.read_bytes() == b"keep me"
+    out = tmp_path / "games.parquet"
+    assert qipu.to_parquet(games_dir, out) == 6 and not list(tmp_path.glob(".*qipu-tmp*"))

@@ -57,6 +57,7 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bulk::arrow_columns, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::expand_paths_native, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::record_extensions, m)?)?;
+    m.add_function(wrap_pyfunction!(model::save_bytes_native, m)?)?;
     m.add_function(wrap_pyfunction!(go::to_gtp, m)?)?;
     m.add_function(wrap_pyfunction!(go::from_gtp, m)?)?;
     m.add_function(wrap_pyfunction!(go::to_sgfmill, m)?)?;

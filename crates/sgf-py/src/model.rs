@@ -474,6 +474,29 @@ pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
         .map_err(|e| crate::errors::input_err(&e, path))
 }
 
+/// Writes `bytes` to `path` as every front end writes a file: a temporary
+/// file beside it, renamed into place (a symbolic link refused, the old
+/// file whole on any failure). Errors are `OSError`s.
+pub(crate) fn save_file(path: &std::path::Path, bytes: &[u8]) -> PyResult<()> {
+    sgf_formats::save::replace_file(path, bytes, &sgf_formats::save::SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| match e {
+            sgf_formats::save::SaveError::Io(_, io) => os_err(&io, path),
+            e => pyo3::exceptions::PyOSError::new_err((
+                22,
+                e.to_string(),
+                path.display().to_string(),
+            )),
+        })
+}
+
+/// Writes `data` to `path` safely (see `save_file`): `qipu.to_parquet`'s
+/// writer.
+#[pyfunction]
+pub fn save_bytes_native(path: PathBuf, data: &[u8]) -> PyResult<()> {
+    save_file(&path, data)
+}
+
 /// Diagnostics of reading, then those of the checks, for Python: a
 /// reading diagnostic points into the input (the file, for a converted
 /// record), a check's into the document.
@@ -763,22 +786,7 @@ impl Collection {
     #[pyo3(signature = (path, canonical=false))]
     fn write(&self, py: Python<'_>, path: PathBuf, canonical: bool) -> PyResult<()> {
         let bytes = self.to_sgf(py, canonical, "as-written")?;
-        // Replaced safely, as every front end writes (a temporary file
-        // renamed into place; a symbolic link refused).
-        sgf_formats::save::replace_file(
-            &path,
-            bytes.as_bytes(),
-            &sgf_formats::save::SaveOptions::default(),
-        )
-        .map(|_| ())
-        .map_err(|e| match e {
-            sgf_formats::save::SaveError::Io(_, io) => os_err(&io, &path),
-            e => pyo3::exceptions::PyOSError::new_err((
-                22,
-                e.to_string(),
-                path.display().to_string(),
-            )),
-        })
+        save_file(&path, bytes.as_bytes())
     }
 
     /// Repairs the collection in place, as `qipu check --fix` does (the

@@ -396,9 +396,14 @@ def to_parquet(
 ) -> int:
     """Writes the :func:`to_arrow` table of ``paths`` to the Parquet file
     ``destination`` (``write_options`` go to ``pyarrow.parquet.write_table``).
-    Returns the number of games written."""
-    import pyarrow.parquet as pq  # type: ignore  # optional, maybe without type stubs
+    Returns the number of games written. The file is replaced safely, as
+    every Qipu writer does: a symbolic link is refused, and a failure
+    leaves the old file whole."""
+    import pyarrow as pa  # type: ignore  # optional, maybe without type stubs
+    import pyarrow.parquet as pq  # type: ignore
 
     table = to_arrow(paths, threads, skip_errors=skip_errors, moves=moves, progress=progress)
-    pq.write_table(table, _os.fspath(destination), **write_options)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **write_options)
+    _qipu.save_bytes_native(_os.fspath(destination), sink.getvalue().to_pybytes())
     return table.num_rows

@@ -13,7 +13,7 @@ __all__ = [
     "__version__", "QipuError", "ParseError", "EditError", "Collection", "Game", "Node",
     "Diagnostic", "Position", "Board", "IllegalMoveError", "Positions", "GameInfo", "GameResult",
     "ReadMany", "EngineError", "Engine", "score", "Database", "find_all", "parse", "read",
-    "read_many_native", "arrow_columns", "expand_paths_native", "record_extensions", "to_gtp",
+    "read_many_native", "arrow_columns", "expand_paths_native", "record_extensions", "save_bytes_native", "to_gtp",
     "from_gtp", "to_sgfmill", "from_sgfmill", "_restore_position", "_restore_collection",
 ]
 
@@ -453,3 +453,5 @@ def score(
     """Counts the position at ``node`` like ``qipu score --json``: dead
     stones from ``engine`` when given, else the node's ``TB``/``TW``,
     else Qipu's estimator; points as ``(col, row)``."""
+
+def save_bytes_native(path: str, data: bytes) -> None: ...
