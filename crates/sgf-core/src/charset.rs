@@ -193,7 +193,20 @@ impl Dbcs {
     #[inline]
     pub fn char_len(self, bytes: &[u8]) -> usize {
         match self {
-            Dbcs::Gbk if bytes.len() >= 4 && (0x30..=0x39).contains(&bytes[1]) => 4,
+            // GB18030's four-byte form: lead, digit, lead, digit. A lead
+            // and a digit not followed by the rest are no character: the
+            // decoder gives U+FFFD for the lead and reads the digit (and
+            // whatever follows) again, so only the lead is taken.
+            Dbcs::Gbk if bytes.get(1).is_some_and(u8::is_ascii_digit) => {
+                if bytes.len() >= 4
+                    && (0x81..=0xFE).contains(&bytes[2])
+                    && bytes[3].is_ascii_digit()
+                {
+                    4
+                } else {
+                    1
+                }
+            }
             Dbcs::Iso2022Jp => {
                 // `ESC $ …` up to and including the `ESC ( X` that ends it.
                 if bytes.get(1) != Some(&b'$') {
@@ -212,6 +225,31 @@ impl Dbcs {
             _ => 2.min(bytes.len()),
         }
     }
+}
+
+/// Decodes `bytes` from `enc` (no byte-order mark handling), never
+/// dropping a byte that is a character by itself.
+///
+/// The WHATWG decoders (encoding_rs) drop the bytes they still hold at the
+/// end of the input with one U+FFFD: GB18030 holds a lead byte and the
+/// digit after it (`\xB1` `2` may start a four-byte character), so a value
+/// ending in `\xB1 2` would lose its `2`. Decoding the text as if a line
+/// break followed it makes the decoder give the digit back.
+pub fn decode_bytes<'a>(bytes: &'a [u8], enc: &'static Encoding) -> std::borrow::Cow<'a, str> {
+    let tail = &bytes[bytes.len().saturating_sub(3)..];
+    if (enc == GBK || enc == GB18030)
+        && tail
+            .windows(2)
+            .any(|w| w[0] >= 0x81 && w[1].is_ascii_digit())
+    {
+        let mut padded = Vec::with_capacity(bytes.len() + 1);
+        padded.extend_from_slice(bytes);
+        padded.push(b'\n');
+        let mut text = enc.decode_without_bom_handling(&padded).0.into_owned();
+        text.pop();
+        return std::borrow::Cow::Owned(text);
+    }
+    enc.decode_without_bom_handling(bytes).0
 }
 
 /// Counts of valid multi-byte sequences and invalid bytes in a buffer read as UTF-8.
@@ -786,5 +824,26 @@ mod tests {
             .flat_map(u16::to_be_bytes)
             .collect();
         assert_eq!(sniff_utf16(&be), Some((UTF_16BE, 0)));
+    }
+
+    /// A GB18030 lead byte before a digit that starts no four-byte
+    /// character: the digit is text (found by the `fix` fuzz target).
+    #[test]
+    fn gb18030_lead_before_digit() {
+        assert_eq!(decode_bytes(b"\xb12", GBK), "\u{FFFD}2");
+        assert_eq!(decode_bytes(b"a\xb12\xb1", GB18030), "a\u{FFFD}2\u{FFFD}");
+        assert_eq!(
+            decode_bytes(b"\x81\x308\x81", GB18030),
+            "\u{FFFD}08\u{FFFD}"
+        );
+        // A complete four-byte character is one character.
+        assert_eq!(decode_bytes(b"\x81\x30\x81\x30", GB18030), "\u{80}");
+        assert_eq!(Dbcs::Gbk.char_len(b"\x81\x30\x81\x30"), 4);
+        assert_eq!(Dbcs::Gbk.char_len(b"\xb12:x"), 1);
+        assert_eq!(Dbcs::Gbk.char_len(b"\xb12"), 1);
+        assert_eq!(
+            crate::text::find_colon(b"\xb12:x", Some(Dbcs::Gbk)),
+            Some(2)
+        );
     }
 }

@@ -441,7 +441,7 @@ impl Document {
                     .flatten();
                 let enc = self.games[before.unwrap_or(last)].encoding;
                 let bytes = &self.src[o.start as usize..o.end as usize];
-                let text = match enc.decode_without_bom_handling(bytes).0 {
+                let text = match crate::charset::decode_bytes(bytes, enc) {
                     Cow::Borrowed(_) => String::from_utf8_lossy(bytes),
                     Cow::Owned(s) => Cow::Owned(s),
                 };

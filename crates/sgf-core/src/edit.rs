@@ -768,8 +768,7 @@ impl Document {
         if enc == UTF_8 {
             return raw.to_vec();
         }
-        enc.decode_without_bom_handling(raw)
-            .0
+        crate::charset::decode_bytes(raw, enc)
             .into_owned()
             .into_bytes()
     }

@@ -80,8 +80,7 @@ pub fn decode<'a>(bytes: Cow<'a, [u8]>, enc: &'static Encoding) -> Cow<'a, str> 
             },
         };
     }
-    let (s, _) = enc.decode_without_bom_handling(&bytes);
-    Cow::Owned(s.into_owned())
+    Cow::Owned(crate::charset::decode_bytes(&bytes, enc).into_owned())
 }
 
 #[inline]

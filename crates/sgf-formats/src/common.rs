@@ -219,7 +219,7 @@ impl Report {
 
 /// Decodes bytes (no BOM handling: lines of a file).
 pub(crate) fn decode(bytes: &[u8], enc: &'static Encoding) -> String {
-    match enc.decode_without_bom_handling(bytes).0 {
+    match sgf_core::charset::decode_bytes(bytes, enc) {
         Cow::Borrowed(s) => s.to_string(),
         Cow::Owned(s) => s,
     }

@@ -359,6 +359,22 @@ fn a_game_read_charset_aware_is_decoded_in_that_charset() {
     fix_keeps_everything(input);
 }
 
+/// Found by the `fix` fuzz target (`testdata/fuzz/fix-20.sgf`..`fix-22`):
+/// a GB18030 lead byte before a digit is no character, and the digit is
+/// text. It was lost at the end of a value (the decoder held it as the
+/// start of a four-byte character), and a `:` after it was skipped, so a
+/// label was read whole on one run and split on the next.
+#[test]
+fn a_digit_after_a_stray_gbk_lead_byte_is_kept() {
+    let once = fix(b"(;FF[4]CA[GBK]C[\xb12]PB[x];B[aa])");
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("C[\u{FFFD}2]"), "{text}");
+    let once = fix(b"(;FF[4]CA[GBK]GM[2]LB[\xb12:\xe1\xb6])");
+    let text = String::from_utf8_lossy(&once);
+    assert!(text.contains("LB[\u{FFFD}2:"), "{text}");
+    assert_eq!(fix(&once), once);
+}
+
 /// Review: a second `AP` value was dropped without a trace.
 #[test]
 fn extra_application_values_are_kept_in_gc() {

@@ -145,7 +145,7 @@ impl<'a> Source<'a> {
         if enc == encoding_rs::UTF_8 {
             return String::from_utf8_lossy(bytes).into_owned();
         }
-        enc.decode_without_bom_handling(bytes).0.into_owned()
+        sgf_core::charset::decode_bytes(bytes, enc).into_owned()
     }
 
     /// The length of the decoded text of the characters complete within
