@@ -7,7 +7,6 @@ use sgf_go::{GameInfo, GameResult};
 
 use crate::encode::{EncodedGame, PASS, encode_game};
 use crate::filter::{date_key, fold};
-use crate::symmetry;
 
 /// One game ready to be stored.
 #[derive(Clone, Debug, Default)]
@@ -58,57 +57,21 @@ fn result_of(info: &GameInfo) -> Option<GameResult> {
     info.result.as_ref()?.value.clone()
 }
 
-/// The Dyer signature: the points of main-line moves 20, 40, 60, 31, 51
-/// and 71 (`--` when the game is shorter, `tt` for a pass), the least
-/// string over the board's symmetries.
+/// The Dyer signature of encoded main-line moves (see
+/// [`sgf_go::signature::dyer_signature`]).
 pub fn dyer_signature(main: &[(Color, u16)], cols: u8, rows: u8) -> String {
-    let mut best: Option<String> = None;
-    for &s in symmetry::of_board(cols, rows) {
-        let mut sig = String::with_capacity(12);
-        for n in [20usize, 40, 60, 31, 51, 71] {
-            match main.get(n - 1) {
-                None => sig.push_str("--"),
-                Some(&(_, PASS)) => sig.push_str("tt"),
-                Some(&(_, p)) => {
-                    let (x, y) = ((p % cols as u16) as u8, (p / cols as u16) as u8);
-                    let (u, v) = symmetry::apply(s, x, y, cols, rows);
-                    sig.push_str(&crate::search::point_name(u, v));
-                }
-            }
-        }
-        if best.as_ref().is_none_or(|b| sig < *b) {
-            best = Some(sig);
-        }
-    }
-    best.unwrap_or_default()
+    let moves: Vec<Option<sgf_core::Point>> = main
+        .iter()
+        .take(71)
+        .map(|&(_, p)| {
+            (p != PASS)
+                .then(|| sgf_core::Point::new((p % cols as u16) as u8, (p / cols as u16) as u8))
+        })
+        .collect();
+    sgf_go::signature::dyer_signature(&moves, cols, rows)
 }
 
-/// A 63-bit hash of a board, the least over its symmetries.
-pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
-    let mut best = u64::MAX;
-    if cells.len() != cols as usize * rows as usize {
-        return 0;
-    }
-    for &s in symmetry::of_board(cols, rows) {
-        let (w, _) = symmetry::dims(s, cols, rows);
-        let mut t = vec![0u8; cells.len()];
-        for y in 0..rows {
-            for x in 0..cols {
-                let (u, v) = symmetry::apply(s, x, y, cols, rows);
-                t[v as usize * w as usize + u as usize] =
-                    cells[y as usize * cols as usize + x as usize];
-            }
-        }
-        // FNV-1a.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in t {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        best = best.min(h);
-    }
-    (best >> 1) as i64
-}
+pub use sgf_go::signature::position_hash;
 
 /// Everything the index keeps of game `game` of `doc`.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {

@@ -54,7 +54,7 @@ pub mod game;
 pub mod pattern;
 pub mod search;
 pub mod store;
-pub mod symmetry;
+pub use sgf_go::symmetry;
 
 pub use filter::{Filter, MAX_COMMENT_WORDS, Range, TextMatch, Winner};
 pub use find::{

@@ -34,6 +34,8 @@ pub mod info;
 pub mod moves;
 pub mod replay;
 pub mod score;
+pub mod signature;
+pub mod symmetry;
 pub mod values;
 
 pub use board::{Board, Illegal, MoveEffect, Position, Stone};

@@ -39,7 +39,7 @@ pub mod time;
 pub use date::{PartialDate, parse_dates, read_date};
 pub use komi::{read_komi, scaled_komi};
 pub use number::{fmt_real, read_number, read_real};
-pub use rank::read_rank;
+pub use rank::{Rank, read_rank};
 pub use result::{GameResult, WinBy, parse_result, read_result};
 pub use time::{byo_yomi, read_clock, read_count, read_duration, read_seconds};
 
