@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod check;
 pub mod convert;
+pub mod dataset;
 pub mod db;
 pub mod dump;
 pub mod export;

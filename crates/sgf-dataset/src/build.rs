@@ -1,0 +1,601 @@
+//! The run: read every input, select, encode in parallel, shuffle, split
+//! and write the shards, with a summary of what was kept and why the rest
+//! was not.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use sgf_formats::collection::{self, Record};
+use sgf_formats::parts::PartOptions;
+use sgf_formats::save::{SaveOptions, replace_file};
+
+use crate::features::{Features, Maps, Sample, Symmetry, plane_bytes};
+use crate::game::{self, GameData, Prepared};
+use crate::npz::{self, Array};
+use crate::rng::{Rng, mix};
+use crate::select::{Dropped, Selection};
+
+/// The shard file format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// NumPy `.npz` (see the crate docs for its arrays).
+    #[default]
+    Npz,
+    /// Leela Zero's gzip text chunks (19×19, 8 moves of history, a winner).
+    Leela,
+}
+
+/// Everything a run is asked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Which games.
+    pub selection: Selection,
+    /// Which planes.
+    pub features: Features,
+    /// Which symmetries.
+    pub symmetry: Symmetry,
+    /// The seed of the shuffle and the random symmetries.
+    pub seed: u64,
+    /// The file format.
+    pub format: Format,
+    /// Positions a shard (the last of each split may hold fewer).
+    pub shard_size: usize,
+    /// Share of games in the validation split (0 to 1), by a stable hash
+    /// of each game's content: a game is never in both.
+    pub val_fraction: f64,
+    /// Positions held to shuffle (0: in game order).
+    pub shuffle_buffer: usize,
+    /// Where the shards go.
+    pub out_dir: PathBuf,
+    /// Replace a dataset written there before (its files are removed first).
+    pub overwrite: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            selection: Selection::default(),
+            features: Features::default(),
+            symmetry: Symmetry::None,
+            seed: 0,
+            format: Format::Npz,
+            shard_size: 16384,
+            val_fraction: 0.0,
+            shuffle_buffer: 32768,
+            out_dir: PathBuf::from("dataset"),
+            overwrite: false,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Inputs read (files and archive members).
+    pub inputs: u64,
+    /// Inputs that could not be read or hold no game record.
+    pub inputs_failed: u64,
+    /// Games read.
+    pub games_read: u64,
+    /// Games kept.
+    pub games_kept: u64,
+    /// Kept games cut at a move that cannot be played.
+    pub games_cut: u64,
+    /// Games left out, by reason.
+    pub dropped: BTreeMap<&'static str, u64>,
+    /// Positions written.
+    pub positions: u64,
+    /// Of which in the training split.
+    pub train_positions: u64,
+    /// And in the validation split.
+    pub val_positions: u64,
+    /// Files written in the output directory (their names are in
+    /// `dataset.json`).
+    pub files: u64,
+    /// Seconds.
+    pub seconds: f64,
+    /// Games read a second.
+    pub games_per_second: f64,
+    /// Positions written a second.
+    pub positions_per_second: f64,
+}
+
+/// Where a run is, for a progress bar.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Inputs done.
+    pub inputs_done: u64,
+    /// Inputs in all.
+    pub inputs_total: u64,
+    /// Games read.
+    pub games_read: u64,
+    /// Positions made.
+    pub positions: u64,
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+pub enum Error {
+    /// The options cannot give a dataset (the message says why).
+    Usage(String),
+    /// An input path does not exist or cannot be listed.
+    Input(String),
+    /// The output cannot be written.
+    Output(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Usage(m) | Error::Input(m) | Error::Output(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The manifest a run leaves in its directory, `dataset.json`.
+pub const MANIFEST: &str = "dataset.json";
+
+/// Games encoded at once: enough for both cores, few enough that their
+/// samples stay small in memory.
+const BATCH_GAMES: usize = 128;
+
+/// One split's shuffle buffer and shard being filled.
+struct Split {
+    name: &'static str,
+    buffer: Vec<Sample>,
+    shard: Vec<Sample>,
+    shards: usize,
+    positions: u64,
+}
+
+struct Writer<'a> {
+    opts: &'a Options,
+    rng: Rng,
+    splits: [Split; 2],
+    files: Vec<String>,
+    planes: usize,
+    bpp: usize,
+    size: u8,
+}
+
+impl Writer<'_> {
+    fn push(&mut self, which: usize, s: Sample) -> Result<(), Error> {
+        let cap = self.opts.shuffle_buffer;
+        let sp = &mut self.splits[which];
+        let out = if cap == 0 {
+            Some(s)
+        } else if sp.buffer.len() < cap {
+            sp.buffer.push(s);
+            None
+        } else {
+            let j = self.rng.below(cap);
+            Some(std::mem::replace(&mut sp.buffer[j], s))
+        };
+        if let Some(s) = out {
+            self.splits[which].shard.push(s);
+            if self.splits[which].shard.len() >= self.opts.shard_size {
+                self.flush(which)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), Error> {
+        for which in 0..2 {
+            let mut rest = std::mem::take(&mut self.splits[which].buffer);
+            // Fisher–Yates on what the buffer still holds.
+            for i in (1..rest.len()).rev() {
+                let j = self.rng.below(i + 1);
+                rest.swap(i, j);
+            }
+            for s in rest {
+                self.splits[which].shard.push(s);
+                if self.splits[which].shard.len() >= self.opts.shard_size {
+                    self.flush(which)?;
+                }
+            }
+            if !self.splits[which].shard.is_empty() {
+                self.flush(which)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, which: usize) -> Result<(), Error> {
+        let shard = std::mem::take(&mut self.splits[which].shard);
+        let sp = &mut self.splits[which];
+        let (name, bytes) = match self.opts.format {
+            Format::Npz => (
+                format!("{}-{:05}.npz", sp.name, sp.shards),
+                shard_npz(&shard, self.planes, self.bpp, self.size),
+            ),
+            Format::Leela => (
+                format!("{}-{:05}.gz", sp.name, sp.shards),
+                crate::leela::chunk(&shard),
+            ),
+        };
+        let bytes = bytes.map_err(|e| Error::Output(format!("cannot encode {name}: {e}")))?;
+        sp.shards += 1;
+        sp.positions += shard.len() as u64;
+        write(&self.opts.out_dir.join(&name), &bytes)?;
+        self.files.push(name);
+        Ok(())
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    // Many shards in a row: a flush each would take most of the time; a
+    // crash still leaves each file old or new, whole.
+    let mut o = SaveOptions::default();
+    o.skip_sync = true;
+    replace_file(path, bytes, &o)
+    .map(|_| ())
+    .map_err(|e| Error::Output(format!("cannot write {}: {e}", path.display())))
+}
+
+fn shard_npz(s: &[Sample], planes: usize, bpp: usize, size: u8) -> std::io::Result<Vec<u8>> {
+    let n = s.len();
+    let mut p = Vec::with_capacity(n * planes * bpp);
+    for x in s {
+        p.extend_from_slice(&x.planes);
+    }
+    let le = |f: &dyn Fn(&Sample) -> Vec<u8>| s.iter().flat_map(f).collect::<Vec<u8>>();
+    let policy = le(&|x| x.policy.to_le_bytes().to_vec());
+    let value = le(&|x| vec![x.value as u8]);
+    let score = le(&|x| x.score.to_le_bytes().to_vec());
+    let to_move = le(&|x| vec![x.to_move]);
+    let number = le(&|x| x.move_number.to_le_bytes().to_vec());
+    let game = le(&|x| x.game.to_le_bytes().to_vec());
+    let komi = le(&|x| x.komi.to_le_bytes().to_vec());
+    let ranks = le(&|x| x.ranks.iter().map(|&r| r as u8).collect());
+    let rules = le(&|x| vec![x.rules]);
+    let sym = le(&|x| vec![x.symmetry]);
+    let _ = size;
+    npz::npz(&[
+        Array {
+            name: "planes",
+            descr: "|u1",
+            shape: vec![n, planes, bpp],
+            data: &p,
+        },
+        Array {
+            name: "policy",
+            descr: "<u2",
+            shape: vec![n],
+            data: &policy,
+        },
+        Array {
+            name: "value",
+            descr: "|i1",
+            shape: vec![n],
+            data: &value,
+        },
+        Array {
+            name: "score",
+            descr: "<f4",
+            shape: vec![n],
+            data: &score,
+        },
+        Array {
+            name: "to_move",
+            descr: "|u1",
+            shape: vec![n],
+            data: &to_move,
+        },
+        Array {
+            name: "move_number",
+            descr: "<u4",
+            shape: vec![n],
+            data: &number,
+        },
+        Array {
+            name: "game",
+            descr: "<u4",
+            shape: vec![n],
+            data: &game,
+        },
+        Array {
+            name: "komi",
+            descr: "<f4",
+            shape: vec![n],
+            data: &komi,
+        },
+        Array {
+            name: "ranks",
+            descr: "|i1",
+            shape: vec![n, 2],
+            data: &ranks,
+        },
+        Array {
+            name: "rules",
+            descr: "|u1",
+            shape: vec![n],
+            data: &rules,
+        },
+        Array {
+            name: "symmetry",
+            descr: "|u1",
+            shape: vec![n],
+            data: &sym,
+        },
+    ])
+}
+
+/// Which split a game goes to: a stable hash of its content against the
+/// validation share.
+fn split_of(key: u64, seed: u64, val: f64) -> usize {
+    let h = mix(key ^ mix(seed ^ 0x5EED));
+    usize::from((h as f64 / u64::MAX as f64) < val)
+}
+
+/// Checks the options against each other.
+///
+/// # Errors
+/// [`Error::Usage`] with the reason.
+pub fn check_options(o: &Options) -> Result<(), Error> {
+    o.selection.check().map_err(Error::Usage)?;
+    o.features.check().map_err(Error::Usage)?;
+    if o.shard_size == 0 {
+        return Err(Error::Usage("the shard size must be at least 1".into()));
+    }
+    if !(0.0..=1.0).contains(&o.val_fraction) {
+        return Err(Error::Usage(format!(
+            "the validation share {} is not between 0 and 1",
+            o.val_fraction
+        )));
+    }
+    if o.format == Format::Leela {
+        if o.selection.size != 19 {
+            return Err(Error::Usage("Leela Zero's chunks are for 19×19 only".into()));
+        }
+        if o.features != Features::default() {
+            return Err(Error::Usage(
+                "Leela Zero's chunks have fixed planes (8 moves of history): leave out the feature options"
+                    .into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn prepare_dir(o: &Options) -> Result<(), Error> {
+    let dir = &o.out_dir;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::Output(format!("cannot create {}: {e}", dir.display())))?;
+    let manifest = dir.join(MANIFEST);
+    if let Ok(old) = std::fs::read(&manifest) {
+        if !o.overwrite {
+            return Err(Error::Output(format!(
+                "{} already holds a dataset ({MANIFEST}); use --overwrite to replace it",
+                dir.display()
+            )));
+        }
+        let old: serde_json::Value = serde_json::from_slice(&old).unwrap_or_default();
+        let files = old["files"].as_array().cloned().unwrap_or_default();
+        for f in files.iter().filter_map(|f| f.as_str()) {
+            // Only names this program writes: never a path out of the directory.
+            if !f.contains(['/', '\\']) && !f.starts_with('.') {
+                let _ = std::fs::remove_file(dir.join(f));
+            }
+        }
+        let _ = std::fs::remove_file(&manifest);
+    }
+    sgf_formats::save::sweep_stale(dir);
+    Ok(())
+}
+
+/// Builds a dataset from `paths` (files, directories, archives) into
+/// `opts.out_dir`: shards, `games.jsonl` (one line a kept game) and
+/// `dataset.json` (the options, the planes and the summary).
+///
+/// # Errors
+/// Bad options, a path that does not exist, an output that cannot be
+/// written. An input that cannot be read is counted in the summary, not an
+/// error.
+pub fn build(
+    paths: &[PathBuf],
+    opts: &Options,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Summary, Error> {
+    check_options(opts)?;
+    let start = Instant::now();
+    let walk = collection::inputs(paths).map_err(Error::Input)?;
+    prepare_dir(opts)?;
+    let sel = &opts.selection;
+    let prep = Prepared::new(sel);
+    let maps = Maps::new(sel.size);
+    let mut summary = Summary::default();
+    let mut w = Writer {
+        opts,
+        rng: Rng::new(opts.seed),
+        splits: [
+            Split {
+                name: "train",
+                buffer: Vec::new(),
+                shard: Vec::new(),
+                shards: 0,
+                positions: 0,
+            },
+            Split {
+                name: "val",
+                buffer: Vec::new(),
+                shard: Vec::new(),
+                shards: 0,
+                positions: 0,
+            },
+        ],
+        files: Vec::new(),
+        planes: opts.features.planes(),
+        bpp: plane_bytes(sel.size),
+        size: sel.size,
+    };
+    let mut seen: HashSet<(String, i64)> = HashSet::new();
+    let mut batch: Vec<GameData> = Vec::new();
+    let mut games_jsonl: Vec<u8> = Vec::new();
+    let mut kept: u32 = 0;
+    let inputs_total = walk.files.len() as u64;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let mut positions = 0u64;
+    let mut last_input: Option<String> = None;
+
+    let run_batch = |batch: &mut Vec<GameData>,
+                         kept: &mut u32,
+                         w: &mut Writer<'_>,
+                         jsonl: &mut Vec<u8>,
+                         positions: &mut u64|
+     -> Result<(), Error> {
+        let first = *kept;
+        let encoded: Vec<Vec<Sample>> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(k, g)| {
+                crate::features::encode(
+                    g,
+                    first + k as u32,
+                    &opts.features,
+                    opts.symmetry,
+                    opts.seed,
+                    &maps,
+                )
+            })
+            .collect();
+        for (g, samples) in batch.iter().zip(encoded) {
+            let which = split_of(g.key, opts.seed, opts.val_fraction);
+            let row = serde_json::json!({
+                "id": *kept,
+                "file": &*g.file,
+                "game": g.game,
+                "split": w.splits[which].name,
+                "moves": g.moves.len(),
+                "cut": g.cut,
+                "komi": (!g.komi.is_nan()).then_some(g.komi),
+                "handicap": g.handicap,
+                "info": &g.info,
+            });
+            serde_json::to_writer(&mut *jsonl, &row).map_err(|e| Error::Output(e.to_string()))?;
+            jsonl.push(b'\n');
+            *kept += 1;
+            *positions += samples.len() as u64;
+            for s in samples {
+                w.push(which, s)?;
+            }
+        }
+        batch.clear();
+        Ok(())
+    };
+
+    let part_opts = PartOptions::default();
+    let work = |part: collection::Part<'_>| {
+        let doc = &part.loaded.parsed.document;
+        let file: Arc<str> = Arc::from(part.name);
+        (0..doc.game_count())
+            .map(|gi| {
+                game::extract(
+                    doc,
+                    gi,
+                    &file,
+                    part.piece.first_game + gi + 1,
+                    sel,
+                    &prep,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let tick = || {
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    collection::records(&walk.files, &part_opts, &tick, work, |input, r| {
+        if last_input.as_deref() != Some(input.name.as_str()) {
+            summary.inputs += 1;
+            last_input = Some(input.name.clone());
+        }
+        match r {
+            Record::Part(_, games) => {
+                for g in games {
+                    summary.games_read += 1;
+                    match g {
+                        Err(d) => *summary.dropped.entry(d.name()).or_default() += 1,
+                        Ok(g) => {
+                            if sel.dedup && !seen.insert(g.signature.clone()) {
+                                *summary
+                                    .dropped
+                                    .entry(Dropped::Duplicate.name())
+                                    .or_default() += 1;
+                                continue;
+                            }
+                            summary.games_cut += u64::from(g.cut);
+                            batch.push(g);
+                            if batch.len() >= BATCH_GAMES {
+                                run_batch(
+                                    &mut batch,
+                                    &mut kept,
+                                    &mut w,
+                                    &mut games_jsonl,
+                                    &mut positions,
+                                )?;
+                                progress(Progress {
+                                    inputs_done: done.load(std::sync::atomic::Ordering::Relaxed),
+                                    inputs_total,
+                                    games_read: summary.games_read,
+                                    positions,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            Record::Done { .. } => {}
+            Record::Failed { .. } => summary.inputs_failed += 1,
+        }
+        Ok::<(), Error>(())
+    })?;
+    run_batch(
+        &mut batch,
+        &mut kept,
+        &mut w,
+        &mut games_jsonl,
+        &mut positions,
+    )?;
+    w.finish()?;
+    write(&opts.out_dir.join("games.jsonl"), &games_jsonl)?;
+    w.files.push("games.jsonl".into());
+    progress(Progress {
+        inputs_done: inputs_total,
+        inputs_total,
+        games_read: summary.games_read,
+        positions,
+    });
+    summary.games_kept = u64::from(kept);
+    summary.positions = positions;
+    summary.train_positions = w.splits[0].positions;
+    summary.val_positions = w.splits[1].positions;
+    summary.files = w.files.len() as u64;
+    summary.seconds = start.elapsed().as_secs_f64();
+    let secs = summary.seconds.max(1e-9);
+    summary.games_per_second = summary.games_read as f64 / secs;
+    summary.positions_per_second = positions as f64 / secs;
+    let manifest = serde_json::json!({
+        "format": opts.format,
+        "board_size": sel.size,
+        "planes": opts.features.plane_names(),
+        "plane_bytes": plane_bytes(sel.size),
+        "symmetry": format!("{:?}", opts.symmetry).to_lowercase(),
+        "seed": opts.seed,
+        "shard_size": opts.shard_size,
+        "val_fraction": opts.val_fraction,
+        "shuffle_buffer": opts.shuffle_buffer,
+        "rules_codes": game::RULES,
+        "files": &w.files,
+        "summary": &summary,
+    });
+    let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Output(e.to_string()))?;
+    write(&opts.out_dir.join(MANIFEST), &text)?;
+    Ok(summary)
+}
