@@ -398,7 +398,12 @@ async fn an_engine_that_crashes_or_will_not_start_is_a_message() {
         .await
         .unwrap();
     assert_eq!(res.status().as_u16(), 400);
-    assert!(body_text(res).await.contains("unknown engine action"));
+    // The refusal names the action and those that exist.
+    let e = body_text(res).await;
+    assert!(
+        e.contains("unknown variant `bogus`") && e.contains("`new_game`"),
+        "{e}"
+    );
 }
 
 /// A record put aside to free memory (here: idle at once) stops its
