@@ -31,53 +31,51 @@ fn bad(r: (u16, Value), words: &str) {
     assert!(e.starts_with("bad request: ") && e.contains(words), "{e}");
 }
 
+/// POSTs of `(uri, body, words)`, each refused as malformed with its words.
+async fn bad_posts(app: &support::App, cases: &[(&str, Value, &str)]) {
+    for (uri, body, words) in cases {
+        bad(call(app, "POST", uri, Some(body.clone())).await, words);
+    }
+}
+
+/// A GET of `uri` refused as malformed, with `words`.
+async fn bad_get(app: &support::App, uri: &str, words: &str) {
+    bad(call(app, "GET", uri, None).await, words);
+}
+
 #[tokio::test]
 async fn a_missing_field_is_a_400_that_names_it() {
     let (app, s) = opened("missing").await;
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/nav",
-            Some(json!({"session": s, "action": "node"})),
-        )
-        .await,
-        "missing field `node`",
-    );
-    bad(
-        call(&app, "POST", "/api/nav", Some(json!({"action": "next"}))).await,
-        "missing field `session`",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/edit",
-            Some(json!({"session": s, "op": "setup", "point": "aa"})),
-        )
-        .await,
-        "missing field `stone`",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/games/search",
-            Some(json!({"session": s})),
-        )
-        .await,
-        "missing field `q`",
-    );
-    // Neither a file nor text to open.
-    bad(
-        call(&app, "POST", "/api/open", Some(json!({"name": "x.sgf"}))).await,
-        "nothing to open",
-    );
+    bad_posts(
+        &app,
+        &[
+            (
+                "/api/nav",
+                json!({"session": s, "action": "node"}),
+                "missing field `node`",
+            ),
+            (
+                "/api/nav",
+                json!({"action": "next"}),
+                "missing field `session`",
+            ),
+            (
+                "/api/edit",
+                json!({"session": s, "op": "setup", "point": "aa"}),
+                "missing field `stone`",
+            ),
+            (
+                "/api/games/search",
+                json!({"session": s}),
+                "missing field `q`",
+            ),
+            // Neither a file nor text to open.
+            ("/api/open", json!({"name": "x.sgf"}), "nothing to open"),
+        ],
+    )
+    .await;
     // In a query too.
-    bad(
-        call(&app, "GET", "/api/state", None).await,
-        "missing field `session`",
-    );
+    bad_get(&app, "/api/state", "missing field `session`").await;
     // Nothing was done: the record is where it was.
     assert_eq!(
         get(&app, &format!("/api/state?session={s}")).await["node"]["number"],
@@ -88,28 +86,23 @@ async fn a_missing_field_is_a_400_that_names_it() {
 #[tokio::test]
 async fn a_bad_point_is_a_400_and_an_off_board_one_is_refused() {
     let (app, s) = opened("point").await;
-    for point in ["e", "eee", "e5", "", " e"] {
-        bad(
-            call(
-                &app,
-                "POST",
-                "/api/edit",
-                Some(json!({"session": s, "op": "play", "point": point})),
-            )
-            .await,
+    let plays = ["e", "eee", "e5", "", " e"].map(|p| {
+        (
+            "/api/edit",
+            json!({"session": s, "op": "play", "point": p}),
             "is not a point",
-        );
-    }
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/count",
-            Some(json!({"session": s, "action": "toggle", "point": "1"})),
         )
-        .await,
-        "is not a point",
-    );
+    });
+    bad_posts(&app, &plays).await;
+    bad_posts(
+        &app,
+        &[(
+            "/api/count",
+            json!({"session": s, "action": "toggle", "point": "1"}),
+            "is not a point",
+        )],
+    )
+    .await;
     // Two letters, but off this 9x9 board: the record's answer, as for an
     // illegal move (the state, with the reason).
     let st = post(
@@ -139,106 +132,57 @@ async fn a_bad_point_is_a_400_and_an_off_board_one_is_refused() {
 #[tokio::test]
 async fn a_wrong_type_or_an_unknown_action_is_a_400() {
     let (app, s) = opened("types").await;
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/nav",
-            Some(json!({"session": "1", "action": "next"})),
-        )
-        .await,
-        "invalid type: string \"1\", expected u64",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/nav",
-            Some(json!({"session": s, "action": "move", "move": "ten"})),
-        )
-        .await,
-        "invalid type",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/edit",
-            Some(json!({"session": s, "op": "info", "props": {"PB": 7}})),
-        )
-        .await,
-        "invalid type: integer `7`, expected a string",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/nav",
-            Some(json!({"session": s, "action": "sideways"})),
-        )
-        .await,
-        "unknown variant `sideways`",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/edit",
-            Some(json!({"session": s, "op": "markup", "point": "aa", "kind": "XX"})),
-        )
-        .await,
-        "unknown variant `XX`",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/count",
-            Some(json!({"session": s, "action": "start", "source": "oracle"})),
-        )
-        .await,
-        "unknown variant `oracle`",
-    );
-    bad(
-        call(
-            &app,
-            "POST",
-            "/api/save",
-            Some(json!({"session": s, "mode": "zip"})),
-        )
-        .await,
-        "unknown variant `zip`",
-    );
-    bad(
-        call(
-            &app,
-            "GET",
-            &format!("/api/state?session={s}&numbers=maybe"),
-            None,
-        )
-        .await,
-        "provided string was not `true` or `false`",
-    );
-    bad(
-        call(
-            &app,
-            "GET",
-            &format!("/api/export?session={s}&format=gif"),
-            None,
-        )
-        .await,
-        "unknown variant `gif`",
-    );
-    bad(
-        call(
-            &app,
-            "GET",
-            &format!("/api/figures?session={s}&every=ten"),
-            None,
-        )
-        .await,
-        "`ten` is not a number of moves",
-    );
+    bad_posts(
+        &app,
+        &[
+            (
+                "/api/nav",
+                json!({"session": "1", "action": "next"}),
+                "invalid type: string \"1\", expected u64",
+            ),
+            (
+                "/api/nav",
+                json!({"session": s, "action": "move", "move": "ten"}),
+                "invalid type",
+            ),
+            (
+                "/api/edit",
+                json!({"session": s, "op": "info", "props": {"PB": 7}}),
+                "invalid type: integer `7`, expected a string",
+            ),
+            (
+                "/api/nav",
+                json!({"session": s, "action": "sideways"}),
+                "unknown variant `sideways`",
+            ),
+            (
+                "/api/edit",
+                json!({"session": s, "op": "markup", "point": "aa", "kind": "XX"}),
+                "unknown variant `XX`",
+            ),
+            (
+                "/api/count",
+                json!({"session": s, "action": "start", "source": "oracle"}),
+                "unknown variant `oracle`",
+            ),
+            (
+                "/api/save",
+                json!({"session": s, "mode": "zip"}),
+                "unknown variant `zip`",
+            ),
+        ],
+    )
+    .await;
+    for (query, words) in [
+        (
+            "state?numbers=maybe",
+            "provided string was not `true` or `false`",
+        ),
+        ("export?format=gif", "unknown variant `gif`"),
+        ("figures?every=ten", "`ten` is not a number of moves"),
+    ] {
+        bad_get(&app, &format!("/api/{query}&session={s}"), words).await;
+    }
     // Not JSON at all.
     let (status, v) = call_as(&app, "POST", "/api/close", Some(TOKEN), None).await;
     assert_eq!(status, 400, "{v}");
