@@ -3,6 +3,8 @@
 //! A small HTTP server on 127.0.0.1 serving a single page (embedded in the
 //! binary) and a JSON API over the Qipu library: the library parses,
 //! replays, draws the board and writes files; the page only shows and forwards.
+//! What each route reads, and how a malformed request is refused, is
+//! [`api`]; the page is ES modules in `assets/` (`app.js` the entry).
 //!
 //! Safety: the server listens on loopback only; every request must carry the
 //! random token of the session (in the URL of the page, then in a header),
