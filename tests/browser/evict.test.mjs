@@ -5,64 +5,27 @@
 // the user cannot get out of. Run by tests/browser/run.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { repo, startViewer, launchBrowser, openViewer, stop, apiCall } from "./support.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, "..", "..");
-const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-
-let dir, server, url, browser, page, stderr = "";
+let dir, viewer, url, browser, page;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "qipu-evict-"));
   copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "a.sgf"));
   copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "b.sgf"));
-  server = spawn(qipu, ["view", "--no-open", "--port", "0", "--memory-budget", "0", dir], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stderr.on("data", (d) => { stderr += d; });
-  url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
-      if (m) resolve(m[0]);
-    });
-    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
-    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
-  });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on("pageerror", (e) => console.error("page error:", e));
-  await page.goto(url);
-  await page.waitForSelector("#board svg");
+  viewer = await startViewer(["--memory-budget", "0", dir], { quiet: true });
+  url = viewer.url;
+  browser = await launchBrowser();
+  page = await openViewer(browser, url);
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-});
+after(() => stop({ browser, server: viewer && viewer.server }));
 
 // The API as another tab (or script) uses it: same token, its own records.
-async function api(path, body) {
-  const token = new URL(url).searchParams.get("t");
-  const res = await fetch(new URL(path, url), {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "x-qipu-token": token, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
-}
+const api = (path, body) => apiCall(url, path, body);
 
 const status = () => page.textContent("#status");
 const shown = (text) => page.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
@@ -97,7 +60,7 @@ test("a record put aside comes back with its unsaved changes, and saves", async 
   await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
   assert.match(readFileSync(join(dir, "a.sgf"), "utf8"), /C\[written before it was put aside\]/);
   assert.ok(!(await page.title()).startsWith("•"));
-  assert.ok(!/kept in memory over the budget/.test(stderr), stderr);
+  assert.ok(!/kept in memory over the budget/.test(viewer.stderr()), viewer.stderr());
 });
 
 test("a record closed behind the page's back is read again from its file", async () => {

@@ -17,7 +17,10 @@ if [ -n "$missing" ]; then
   exit 0
 fi
 (cd ../.. && cargo build --quiet --bin qipu)
-if [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/typescript ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# The page's modules type-check from their JSDoc (`// @ts-check`).
+echo "tsc: type-checking crates/sgf-web/assets/*.js"
+node_modules/.bin/tsc -p tsconfig.json
 node --test --test-reporter=spec

@@ -3,18 +3,11 @@
 // region searched, continuations drawn on the board, a hit opened.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, "..", "..");
-const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = process.env.QIPU_SCREENSHOTS || join(tmpdir(), "qipu-screenshots");
+import { join } from "node:path";
+import { repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, clickPoint as clickAt } from "./support.mjs";
 
 let dir, server, browser, page;
 
@@ -28,49 +21,17 @@ before(async () => {
   const db = join(dir, "games.qdb");
   execFileSync(qipu, ["db", "index", "-q", db, games]);
   mkdirSync(shots, { recursive: true });
-  server = spawn(qipu, ["view", "--no-open", "--port", "0", "--db", db, join(games, "dup-a.sgf")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
-      if (m) resolve(m[0]);
-    });
-    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
-    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
-  });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("pageerror", (e) => console.error("page error:", e));
-  await page.goto(url);
-  await page.waitForSelector("#board svg");
+  let url;
+  ({ server, url } = await startViewer(["--db", db, join(games, "dup-a.sgf")]));
+  browser = await launchBrowser();
+  page = await openViewer(browser, url, { width: 1280, height: 900 });
   await page.evaluate(() => (document.querySelector("#searchpanel").open = true));
   await page.waitForFunction(() => /7 games/.test(document.querySelector("#dbinfo").textContent));
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-});
+after(() => stop({ browser, server }));
 
-async function clickPoint(pt) {
-  const xy = await page.evaluate((pt) => {
-    const svg = document.querySelector("#board svg");
-    const d = svg.dataset;
-    const c = (ch) => ch.charCodeAt(0) - 97;
-    const x = +d.originX + (c(pt[0]) - +d.x0) * +d.cell;
-    const y = +d.originY + (c(pt[1]) - +d.y0) * +d.cell;
-    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, pt);
-  await page.mouse.click(xy[0], xy[1]);
-}
+const clickPoint = (pt) => clickAt(page, pt);
 
 test("the position after move 30 is found in both games, continuations on the board", async () => {
   await page.fill("#jump", "30");

@@ -2,28 +2,13 @@
 // by playwright-core). Run by tests/browser/run.sh, which builds qipu.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, "..", "..");
-const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const shots = process.env.QIPU_SCREENSHOTS || join(tmpdir(), "qipu-screenshots");
-
-// The sample corpus: QIPU_CORPUS, else ../shared/corpus beside the repository.
-const corpus = process.env.QIPU_CORPUS || join(repo, "..", "shared", "corpus");
-
-// The one rule for something a test needs and lacks (as testsupport/require.rs):
-// go on without it, saying so, or fail when QIPU_REQUIRE_ALL=1 (CI).
-function missing(what) {
-  if (process.env.QIPU_REQUIRE_ALL === "1") throw new Error(`${what}; QIPU_REQUIRE_ALL=1 requires it`);
-  console.log(`SKIPPED: ${what}`);
-}
+import { join } from "node:path";
+import {
+  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt,
+} from "./support.mjs";
 
 let dir, server, url, browser, page, engineLog;
 // The scripted stand-in engine, listed in the server's engines.toml.
@@ -63,35 +48,12 @@ before(async () => {
     toml("standin", ["--flavor", "kata", "--moves", "E5,C7,G3,D4,F6", "--dead", "B5", "--log", join(config, "standin.log")]) +
     toml("standin-lz", ["--flavor", "lz", "--moves", "C3,G7,C7"]));
   engineLog = join(config, "standin.log");
-  server = spawn(qipu, ["view", "--no-open", "--port", "0", dir], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, XDG_CONFIG_HOME: config },
-  });
-  url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
-      if (m) resolve(m[0]);
-    });
-    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
-    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
-  });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on("pageerror", (e) => console.error("page error:", e));
-  await page.goto(url);
-  await page.waitForSelector("#board svg");
+  ({ server, url } = await startViewer([dir], { env: { XDG_CONFIG_HOME: config } }));
+  browser = await launchBrowser();
+  page = await openViewer(browser, url);
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-});
+after(() => stop({ browser, server }));
 
 const status = () => page.textContent("#status");
 
@@ -149,29 +111,13 @@ test("navigates by keys, by the tree and by the wheel", async () => {
 // the file list does, and waits for it.
 async function openInPage(name) {
   await page.evaluate(async (name) => {
-    const res = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ path: name, replace: window.qipuPage.state().session }),
-    });
-    window.qipuPage.show(await res.json());
+    const { api } = await import("/api.js");
+    window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
   }, name);
   await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
 }
 
-async function clickPoint(pt) {
-  // Map an SGF point to the screen through the SVG's geometry.
-  const xy = await page.evaluate((pt) => {
-    const svg = document.querySelector("#board svg");
-    const d = svg.dataset;
-    const c = (ch) => (ch >= "a" ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26);
-    const x = +d.originX + (c(pt[0]) - +d.x0) * +d.cell;
-    const y = +d.originY + (c(pt[1]) - +d.y0) * +d.cell;
-    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, pt);
-  await page.mouse.click(xy[0], xy[1]);
-}
+const clickPoint = (pt) => clickAt(page, pt);
 
 test("plays a move that creates a variation, comments, marks and saves", async () => {
   // At move 5 (B F3), the record continues with W C6; play W at K10 instead.
@@ -274,10 +220,7 @@ test("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
   }
   sgf += ")";
   writeFileSync(join(dir, "big.sgf"), sgf);
-  await page.evaluate(async () => {
-    const r = await fetch("/api/files", { headers: { "x-qipu-token": window.QIPU_TOKEN } });
-    return r.status;
-  });
+  await page.evaluate(async () => (await import("/api.js")).api("/api/files"));
   await page.click("#open");
   await page.fill("#pastetext", sgf);
   await page.click("#pasteopen");
@@ -376,12 +319,8 @@ test("a request without the token is refused", async () => {
 
 test("pasted SGF text opens", async () => {
   await page.evaluate(async () => {
-    const r = await fetch("/api/open", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify({ text: "(;GM[1]SZ[9]PB[Paste];B[ee];W[cc])", name: "pasted.sgf" }),
-    });
-    return r.status;
+    const { api } = await import("/api.js");
+    await api("/api/open", { text: "(;GM[1]SZ[9]PB[Paste];B[ee];W[cc])", name: "pasted.sgf" });
   });
   await page.click("#open");
   await page.fill("#pastetext", "(;GM[1]SZ[9]PB[Pasted 貼り付け];B[ee];W[cc])");
@@ -499,9 +438,8 @@ test("unsaved work: asked before discarding, comments and game information appli
   await page.click("#next");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
   const st = await page.evaluate(async () => {
-    const s = window.qipuPage.state().session;
-    const r = await fetch(`/api/state?session=${s}`, { headers: { "x-qipu-token": window.QIPU_TOKEN } });
-    return r.json();
+    const { api } = await import("/api.js");
+    return api(`/api/state?session=${window.qipuPage.state().session}`);
   });
   assert.match(st.info.EV, / Cup$/);
   assert.equal(st.dirty, true);
@@ -570,15 +508,8 @@ test("memory: 200 edits in a 10,000-game collection, then re-opened six times", 
   writeFileSync(join(dir, "collection.sgf"), sgf);
   const size = Buffer.byteLength(sgf);
   const r = await page.evaluate(async () => {
-    const post = async (path, body) => {
-      const res = await fetch(path, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-        body: JSON.stringify(body),
-      });
-      return res.json();
-    };
-    const memory = async () => (await fetch("/api/memory", { headers: { "x-qipu-token": window.QIPU_TOKEN } })).json();
+    const { api: post } = await import("/api.js");
+    const memory = () => post("/api/memory");
     const t0 = performance.now();
     let st = await post("/api/open", { path: "collection.sgf", replace: window.qipuPage.state().session });
     const openMs = performance.now() - t0;
@@ -686,11 +617,7 @@ test("the game list of a large collection appears quickly", async () => {
     writeFileSync(join(dir, name), sgf);
   }
   const r = await page.evaluate(async (name) => {
-    const post = async (path, body) => (await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-qipu-token": window.QIPU_TOKEN },
-      body: JSON.stringify(body),
-    })).json();
+    const { api: post } = await import("/api.js");
     const t0 = performance.now();
     const st = await post("/api/open", { path: name, replace: window.qipuPage.state().session });
     const open = performance.now() - t0;
@@ -838,9 +765,7 @@ test("every markup: arrows and lines in two clicks, dimming, territory, automati
 
 test("a phone-sized and a tablet-sized window: nothing overflows, the file list stays usable", async () => {
   for (const [w, h] of [[390, 844], [768, 1024]]) {
-    const p = await browser.newPage({ viewport: { width: w, height: h } });
-    await p.goto(url);
-    await p.waitForSelector("#board svg");
+    const p = await openViewer(browser, url, { width: w, height: h });
     const m = await p.evaluate(() => {
       const r = (id) => document.getElementById(id).getBoundingClientRect();
       return {
@@ -1045,14 +970,7 @@ test("analysis: best moves on the board, the variation on hover, the graph navig
   const label = await page.$eval("#board svg g.qipu-overlay text", (t) => t.textContent);
   assert.equal(label, "40.0");
   // Hover: its principal variation, numbered.
-  const svgPoint = async (pt) => page.evaluate((pt) => {
-    const svg = document.querySelector("#board svg");
-    const d = svg.dataset;
-    const c = (ch) => ch.charCodeAt(0) - 97;
-    const p = new DOMPoint(+d.originX + (c(pt[0]) - +d.x0) * +d.cell, +d.originY + (c(pt[1]) - +d.y0) * +d.cell).matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, pt);
-  const [x, y] = await svgPoint("cg");
+  const [x, y] = await screenPoint(page, "cg");
   await page.mouse.move(x, y);
   await page.waitForFunction(() => document.querySelectorAll("#board svg g.qipu-overlay circle.pv").length === 3);
   assert.deepEqual(await page.$$eval("#board svg g.qipu-overlay circle.pv", (c) => c.map((x) => x.dataset.pt)), ["cg", "gc", "cc"]);

@@ -1,21 +1,21 @@
+// @ts-check
 // Qipu viewer: the database search panel (`qipu view --db GAMES.qdb`).
-// It uses the page only through `window.qipuPage` (defined in app.js):
-//   state()        the last state from the server ({session, ...})
-//   boardPoint(ev) the SGF point ("dd") under a mouse event, or null
-//   show(state)    shows a state the server sent (after opening a hit)
-//   message(text, error)
-//   tr(text, vars) the text in the page's language
 // Searches run on the server (crate sgf-db); this panel sends the current
 // session and an optional region, lists the hits, and draws the
 // continuations on the board with their counts and win rates.
-"use strict";
 
-(() => {
-  const page = window.qipuPage;
-  const TOKEN = window.QIPU_TOKEN;
-  if (!page) return;
-  const tr = page.tr || ((s) => s);
-  const side = document.getElementById("side");
+import { api } from "./api.js";
+import { discardOk } from "./actions.js";
+import { boardPoint, boardSvg, svgAt } from "./board.js";
+import { $, message } from "./dom.js";
+import { tr } from "./i18n.js";
+import { markLetter, sgfPoint, sgfXY } from "./letters.js";
+import { show } from "./panels.js";
+import { ui } from "./state.js";
+
+/** Adds the panel to the page. */
+export function setup() {
+  const side = $("side");
   const panel = document.createElement("details");
   panel.className = "panel";
   panel.id = "searchpanel";
@@ -51,66 +51,49 @@
     #board svg .dbcont.white circle { fill: rgba(240, 170, 40, .85); }
     #board svg .dbcont text { fill: #fff; font-family: sans-serif; font-weight: bold; pointer-events: none; }`;
   document.head.appendChild(style);
-  const $ = (id) => document.getElementById(id);
-
-  let marking = null; // null, or the first corner [x, y] once clicked ([] before)
-  let region = null; // [x0, y0, x1, y1]
-  let result = null; // the last search's answer
-
-  async function api(path, body) {
-    const opts = { headers: { "x-qipu-token": TOKEN } };
-    if (body !== undefined) {
-      opts.method = "POST";
-      opts.headers["content-type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    const res = await fetch(path, opts);
-    const data = await res.json().catch(() => ({ error: res.statusText }));
-    if (!res.ok || data.error) throw new Error(data.error || res.statusText);
-    return data;
-  }
-
-  // app.js's letters <-> coordinates.
-  const xy = sgfXY;
+  /** @type {number[] | null} null, or the first corner [x, y] once clicked ([] before) */
+  let marking = null;
+  /** @type {number[] | null} [x0, y0, x1, y1] */
+  let region = null;
+  /** @type {any} the last search's answer */
+  let result = null;
 
   // ---- the board overlay: region and continuations ----
 
   function overlay() {
-    const svg = document.querySelector("#board svg");
+    const svg = boardSvg();
     if (!svg) return;
     svg.querySelectorAll(".dbover").forEach((e) => e.remove());
-    const d = svg.dataset;
-    const cell = +d.cell;
-    const cx = (x) => +d.originX + (x - +d.x0) * cell;
-    const cy = (y) => +d.originY + (y - +d.y0) * cell;
+    const cell = +(svg.dataset.cell || 0);
     const ns = "http://www.w3.org/2000/svg";
     const g = document.createElementNS(ns, "g");
     g.setAttribute("class", "dbover");
     if (region) {
       const r = document.createElementNS(ns, "rect");
       r.setAttribute("class", "dbregion");
-      r.setAttribute("x", cx(region[0]) - cell / 2);
-      r.setAttribute("y", cy(region[1]) - cell / 2);
-      r.setAttribute("width", (region[2] - region[0] + 1) * cell);
-      r.setAttribute("height", (region[3] - region[1] + 1) * cell);
+      const [x, y] = svgAt(svg, sgfPoint(region[0], region[1]));
+      r.setAttribute("x", String(x - cell / 2));
+      r.setAttribute("y", String(y - cell / 2));
+      r.setAttribute("width", String((region[2] - region[0] + 1) * cell));
+      r.setAttribute("height", String((region[3] - region[1] + 1) * cell));
       g.appendChild(r);
     }
     if (result) {
-      result.continuations.slice(0, 12).forEach((c, i) => {
-        const [x, y] = xy(c.move);
+      result.continuations.slice(0, 12).forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+        const [x, y] = svgAt(svg, c.move);
         const t = document.createElementNS(ns, "g");
         t.setAttribute("class", "dbcont " + (c.color === "B" ? "black" : "white"));
         t.setAttribute("data-pt", c.move);
         const circ = document.createElementNS(ns, "circle");
-        circ.setAttribute("cx", cx(x));
-        circ.setAttribute("cy", cy(y));
-        circ.setAttribute("r", cell * 0.42);
+        circ.setAttribute("cx", String(x));
+        circ.setAttribute("cy", String(y));
+        circ.setAttribute("r", String(cell * 0.42));
         const text = document.createElementNS(ns, "text");
-        text.setAttribute("x", cx(x));
-        text.setAttribute("y", cy(y) + cell * 0.15);
+        text.setAttribute("x", String(x));
+        text.setAttribute("y", String(y + cell * 0.15));
         text.setAttribute("text-anchor", "middle");
-        text.setAttribute("font-size", cell * 0.4);
-        text.textContent = i < 26 ? String.fromCharCode(65 + i) : "";
+        text.setAttribute("font-size", String(cell * 0.4));
+        text.textContent = i < 26 ? markLetter(i) : "";
         const title = document.createElementNS(ns, "title");
         title.textContent = `${c.color} ${c.move}: ${c.count}× — ${winRate(c)}`;
         t.append(circ, text, title);
@@ -120,6 +103,7 @@
     svg.appendChild(g);
   }
 
+  /** @param {any} c */
   function winRate(c) {
     const n = c.black_wins + c.white_wins;
     if (!n) return "no results";
@@ -128,7 +112,7 @@
 
   // The page redraws the board on every state: put the overlay back.
   new MutationObserver(() => {
-    const svg = document.querySelector("#board svg");
+    const svg = boardSvg();
     if (svg && !svg.querySelector(".dbover")) overlay();
   }).observe($("board"), { childList: true, subtree: true });
 
@@ -136,23 +120,23 @@
 
   $("board").addEventListener(
     "click",
-    (ev) => {
+    (/** @type {MouseEvent} */ ev) => {
       if (marking === null) return;
-      const pt = page.boardPoint(ev);
+      const pt = boardPoint(ev);
       ev.stopImmediatePropagation();
       ev.preventDefault();
       if (!pt) return;
-      const p = xy(pt);
+      const p = sgfXY(pt);
       if (marking.length === 0) {
         marking = p;
         region = [p[0], p[1], p[0], p[1]];
-        page.message(tr("Now click the opposite corner of the region"));
+        message(tr("Now click the opposite corner of the region"));
       } else {
         region = [Math.min(marking[0], p[0]), Math.min(marking[1], p[1]), Math.max(marking[0], p[0]), Math.max(marking[1], p[1])];
         marking = null;
         $("dbmark").classList.remove("active");
         $("dbregion").disabled = false;
-        page.message("");
+        message("");
       }
       overlay();
     },
@@ -163,7 +147,7 @@
     marking = [];
     region = null;
     $("dbmark").classList.add("active");
-    page.message(tr("Click one corner of the region on the board"));
+    message(tr("Click one corner of the region on the board"));
     overlay();
   });
 
@@ -180,8 +164,9 @@
 
   // ---- searching and showing the answer ----
 
+  /** @param {boolean} withRegion */
   async function search(withRegion) {
-    const st = page.state();
+    const st = ui.state;
     if (!st) return;
     $("dbsummary").textContent = tr("Searching…");
     try {
@@ -196,7 +181,7 @@
       });
     } catch (e) {
       result = null;
-      $("dbsummary").textContent = e.message;
+      $("dbsummary").textContent = e instanceof Error ? e.message : String(e);
       return;
     }
     showResult();
@@ -209,11 +194,11 @@
       (r.hits.length < r.total ? " " + tr("(first {n} listed)", { n: r.hits.length }) : "");
     const conts = $("dbconts");
     conts.innerHTML = "";
-    r.continuations.slice(0, 12).forEach((c, i) => {
+    r.continuations.slice(0, 12).forEach((/** @type {any} */ c, /** @type {number} */ i) => {
       const li = document.createElement("li");
       li.className = "dbcont";
       li.dataset.move = c.move;
-      li.textContent = `${i < 26 ? String.fromCharCode(65 + i) : ""} ${c.color} ${c.move} — ${c.count}× (${winRate(c)})`;
+      li.textContent = `${i < 26 ? markLetter(i) : ""} ${c.color} ${c.move} — ${c.count}× (${winRate(c)})`;
       conts.appendChild(li);
     });
     const hits = $("dbhits");
@@ -231,17 +216,18 @@
     overlay();
   }
 
+  /** @param {any} h */
   async function openHit(h) {
-    if (!page.discardOk()) return;
-    const old = page.state() && page.state().session;
+    if (!discardOk()) return;
+    const old = ui.state && ui.state.session;
     try {
       const st = await api("/api/db/open", { id: h.id, node: h.node });
-      if (old !== undefined && old !== st.session) page.closed(old);
+      if (typeof old === "number" && old !== st.session) api("/api/close", { session: old }).catch(() => {});
       result = null; // the continuations belong to the searched position
       region = null;
-      page.show(st);
+      show(st);
     } catch (e) {
-      page.message(e.message, true);
+      message(e instanceof Error ? e.message : String(e), true);
     }
   }
 
@@ -257,4 +243,4 @@
       for (const id of ["dbposition", "dbmark"]) $(id).disabled = !on;
     })
     .catch((e) => { $("dbinfo").textContent = e.message; });
-})();
+}

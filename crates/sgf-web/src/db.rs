@@ -4,10 +4,9 @@
 //!
 //! | endpoint | body | answer |
 //! | --- | --- | --- |
-//! | `GET /search.js` | | the panel's script |
 //! | `GET /api/db/info` | | `{"database": "games.qdb" or null, "games": N}` |
-//! | `POST /api/db/search` | `{"session", "region": [x0, y0, x1, y1] or null, "anywhere", "swap_colors", "variations", "player", "limit"}` | `qipu db find --json`'s object, plus `"pattern_origin": [x0, y0]` |
-//! | `POST /api/db/open` | `{"id", "node"}` | the new session's state, at the hit's node |
+//! | `POST /api/db/search` | [`DbSearch`] with `session` | `qipu db find --json`'s object, plus `"pattern_origin": [x0, y0]` |
+//! | `POST /api/db/open` | [`DbOpen`] | the new session's state, at the hit's node |
 //!
 //! Searches and reading a hit's file run on the blocking pool (the
 //! server's `blocking`), so a long search does not hold up the page's
@@ -19,14 +18,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Value, json};
 use sgf_db::{Database, Pattern, Query};
 
-use crate::{App, blocking, body_json, json_response};
-
-static SEARCH_JS: &str = include_str!("../assets/search.js");
+use crate::App;
+use crate::api::{ApiError, Body, DbOpen, DbSearch, Nav, On};
+use crate::routes::{answer, blocking, lock};
 
 /// The database of a viewer, opened on first use.
 #[derive(Default)]
@@ -60,14 +58,6 @@ impl Db {
     }
 }
 
-pub(crate) async fn search_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        SEARCH_JS,
-    )
-        .into_response()
-}
-
 pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
     let r = match &app.db.path {
         None => Ok(json!({"database": null, "games": 0})),
@@ -80,25 +70,14 @@ pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
             Ok(json!({"database": p.file_name().map(|n| n.to_string_lossy().into_owned()), "games": n}))
         }),
     };
-    json_response(r)
+    answer(r.map_err(ApiError::from))
 }
 
-/// The board of the session's current position: cells, columns, rows.
-fn board_of(app: &App, req: &Value) -> Result<(Vec<u8>, u8, u8), String> {
-    let id = req["session"].as_u64().ok_or("session expected")?;
-    let session = app.session(id)?;
-    let s = session.lock().map_err(|_| "internal lock")?;
-    Ok(s.board())
-}
-
-fn query_of(req: &Value, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8, u8)), String> {
+fn query_of(req: &DbSearch, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8, u8)), String> {
     let mut q = Query::default();
-    let (pattern, origin) = match req["region"].as_array() {
-        Some(r) if r.len() == 4 => {
-            let v: Vec<u8> = r
-                .iter()
-                .map(|x| x.as_u64().unwrap_or(0).min(51) as u8)
-                .collect();
+    let (pattern, origin) = match req.region {
+        Some(r) => {
+            let v = r.map(|x| x.min(51));
             let (x0, x1) = (v[0].min(v[2]), v[0].max(v[2]));
             let (y0, y1) = (v[1].min(v[3]), v[1].max(v[3]));
             let p = Pattern::region_of(cells, cols, rows, (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
@@ -111,81 +90,74 @@ fn query_of(req: &Value, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, (u8
         ),
     };
     q.pattern = Some(pattern);
-    q.options.anywhere = req["anywhere"].as_bool().unwrap_or(false);
-    q.options.swap_colors = req["swap_colors"].as_bool().unwrap_or(false);
-    q.options.variations = req["variations"].as_bool().unwrap_or(false);
-    if let Some(p) = req["player"].as_str().filter(|p| !p.trim().is_empty()) {
-        q.filter.player = Some(p.to_string());
+    q.options.anywhere = req.anywhere;
+    q.options.swap_colors = req.swap_colors;
+    q.options.variations = req.variations;
+    if let Some(p) = req.player.as_ref().filter(|p| !p.trim().is_empty()) {
+        q.filter.player = Some(p.clone());
         q.filter.text_match = sgf_db::TextMatch::Substring;
     }
-    q.limit = Some(req["limit"].as_u64().unwrap_or(200).min(5000) as usize);
+    q.limit = Some(req.limit.unwrap_or(200).min(5000));
     Ok((q, origin))
 }
 
-pub(crate) async fn search(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    // On the blocking pool: a long search holds up no other request.
-    blocking(move || {
-        json_response((|| {
-            let req = body_json(&body)?;
-            let (cells, cols, rows) = board_of(&app, &req)?;
-            let (q, origin) = query_of(&req, &cells, cols, rows)?;
-            let db = app.db.get()?;
-            let db = db.lock().map_err(|_| "internal lock".to_string())?;
-            let res = db.find(&q).map_err(|e| e.to_string())?;
-            let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
-            v["pattern_origin"] = json!([origin.0, origin.1]);
-            Ok(v)
-        })())
-    })
-    .await
+/// The position shown (or a region of it) searched in the database.
+pub(crate) fn search(app: &App, req: &On<DbSearch>) -> Result<Value, ApiError> {
+    // The board of the session's current position: cells, columns, rows.
+    let session = app.session(req.session)?;
+    let (cells, cols, rows) = lock(&session).board();
+    let (q, origin) = query_of(&req.body, &cells, cols, rows)?;
+    let db = app.db.get()?;
+    let db = db.lock().map_err(|_| "internal lock".to_string())?;
+    let res = db.find(&q).map_err(|e| e.to_string())?;
+    let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
+    v["pattern_origin"] = json!([origin.0, origin.1]);
+    Ok(v)
 }
 
-pub(crate) async fn open(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    blocking(move || {
-        json_response((|| {
-            let req = body_json(&body)?;
-            let id = req["id"].as_i64().ok_or("id expected")?;
-            let node = req["node"].as_u64().unwrap_or(0);
-            let (name, bytes) = {
-                let db = app.db.get()?;
-                let db = db.lock().map_err(|_| "internal lock".to_string())?;
-                let hit = hit_of(&db, id)?;
-                // The file indexed may have been replaced since by a FIFO
-                // or a device: refused here, not waited on.
-                let abs = source_of(&db, id)?;
-                sgf_formats::input::check_regular(std::path::Path::new(&abs))
-                    .map_err(|e| format!("{abs}: {e}"))?;
-                let mut out = Vec::new();
-                let problems =
-                    sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
-                        .map_err(|e| e.to_string())?;
-                if out.is_empty() {
-                    return Err(problems.join("; "));
-                }
-                let name = match &hit.member {
-                    Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
-                    None => hit
-                        .path
-                        .rsplit(['/', '\\'])
-                        .next()
-                        .unwrap_or(&hit.path)
-                        .to_string(),
-                };
-                (name, out)
-            };
-            let st = app.new_session(name, bytes, false, None)?;
-            let sid = st["session"].as_u64().ok_or("no session")?;
-            let session = app.session(sid)?;
-            let st = {
-                let mut s = session.lock().map_err(|_| "internal lock")?;
-                s.nav("node", &json!({ "node": node }))?;
-                s.state(None)
-            };
-            app.opened(Some(sid), None);
-            Ok(st)
-        })())
-    })
-    .await
+/// A hit opened as a new session, at its node.
+pub(crate) async fn open(State(app): State<Arc<App>>, Body(req): Body<DbOpen>) -> Response {
+    blocking(move || answer(open_blocking(&app, req))).await
+}
+
+fn open_blocking(app: &App, req: DbOpen) -> Result<Value, ApiError> {
+    let DbOpen { id, node } = req;
+    let (name, bytes) = {
+        let db = app.db.get()?;
+        let db = db.lock().map_err(|_| "internal lock".to_string())?;
+        let hit = hit_of(&db, id)?;
+        // The file indexed may have been replaced since by a FIFO
+        // or a device: refused here, not waited on.
+        let abs = source_of(&db, id)?;
+        sgf_formats::input::check_regular(std::path::Path::new(&abs))
+            .map_err(|e| format!("{abs}: {e}"))?;
+        let mut out = Vec::new();
+        let problems = sgf_db::write_hits_sgf(&[&*db], std::slice::from_ref(&hit), &mut out)
+            .map_err(|e| e.to_string())?;
+        if out.is_empty() {
+            return Err(problems.join("; ").into());
+        }
+        let name = match &hit.member {
+            Some(m) => m.rsplit('/').next().unwrap_or(m).to_string(),
+            None => hit
+                .path
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(&hit.path)
+                .to_string(),
+        };
+        (name, out)
+    };
+    let st = app.new_session(name, bytes, false, None)?;
+    let sid = st["session"].as_u64().ok_or("no session")?;
+    let session = app.session(sid)?;
+    let st = {
+        let mut s = lock(&session);
+        s.nav(&Nav::Node { node })?;
+        s.state(None)
+    };
+    app.opened(Some(sid), None);
+    Ok(st)
 }
 
 /// The file (or archive) that holds game `id`, as the database read it.

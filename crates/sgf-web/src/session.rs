@@ -14,6 +14,8 @@ use sgf_go::edit::{self, node_move};
 use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
+use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
+
 mod engine;
 pub(crate) use engine::new_game_sgf;
 
@@ -229,10 +231,14 @@ pub struct Session {
 /// Why an operation was refused (shown to the user).
 pub type OpError = String;
 
-fn to_point(s: &str, size: BoardSize) -> Result<Point, OpError> {
-    coords::parse_point(s.as_bytes(), size)
-        .map(|(p, _)| p)
-        .map_err(|_| format!("`{s}` is not a point of this board"))
+/// The point of the board that `p` names (a point of the request may lie
+/// off this board).
+fn on_board(p: BoardPoint, size: BoardSize) -> Result<Point, OpError> {
+    if size.contains(p.0) {
+        Ok(p.0)
+    } else {
+        Err(format!("`{}` is not a point of this board", p.0))
+    }
 }
 
 /// Sets a text property from a form field: empty removes it, and an
@@ -642,9 +648,9 @@ impl Session {
     }
 
     /// Moves through the tree.
-    pub fn nav(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+    pub fn nav(&mut self, nav: &Nav) -> Result<(), OpError> {
         self.illegal = None;
-        let r = self.nav_inner(action, req);
+        let r = self.nav_inner(nav);
         self.remember_path();
         r
     }
@@ -679,32 +685,32 @@ impl Session {
         }
     }
 
-    fn nav_inner(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+    fn nav_inner(&mut self, nav: &Nav) -> Result<(), OpError> {
         let doc = &self.doc;
-        match action {
-            "next" => {
+        match *nav {
+            Nav::Next => {
                 self.step();
             }
-            "prev" => {
+            Nav::Prev => {
                 self.cursor.up();
             }
-            "first" => while self.cursor.up() {},
-            "last" => while self.step() {},
-            "forward10" => {
+            Nav::First => while self.cursor.up() {},
+            Nav::Last => while self.step() {},
+            Nav::Forward10 => {
                 for _ in 0..10 {
                     if !self.step() {
                         break;
                     }
                 }
             }
-            "back10" => {
+            Nav::Back10 => {
                 for _ in 0..10 {
                     if !self.cursor.up() {
                         break;
                     }
                 }
             }
-            "next_variation" | "prev_variation" => {
+            Nav::NextVariation | Nav::PrevVariation => {
                 // From the nearest fork at or above the current node, as in
                 // Sabaki: the next (previous) variation there, followed down
                 // to the same depth where it goes that deep.
@@ -715,7 +721,7 @@ impl Session {
                 }
                 let sibs = node.siblings();
                 let i = node.variation_index();
-                let j = if action == "next_variation" {
+                let j = if matches!(nav, Nav::NextVariation) {
                     i + 1
                 } else {
                     i.wrapping_sub(1)
@@ -726,30 +732,26 @@ impl Session {
                     while self.cursor.depth() < depth && self.step() {}
                 }
             }
-            "node" => {
-                let k = req["node"].as_u64().ok_or("node number expected")? as usize;
-                let id = *self.order.get(k).ok_or("no such node")?;
+            Nav::Node { node } => {
+                let id = *self.order.get(node).ok_or("no such node")?;
                 self.goto(id);
             }
-            "move" => {
+            Nav::Move { number: want } => {
                 // Within the current variation: back along the path, or on
                 // down the line last visited.
-                let want = req["move"].as_u64().ok_or("move number expected")? as u32;
                 while self.cursor.position().move_number > want && self.cursor.up() {}
                 while self.cursor.position().move_number < want && self.step() {}
             }
-            "game" => {
-                let g = req["game"].as_u64().ok_or("game number expected")? as usize;
-                if g >= self.game_count() {
+            Nav::Game { game } => {
+                if game >= self.game_count() {
                     return Err("no such game".into());
                 }
-                self.show_game(g)?;
+                self.show_game(game)?;
             }
-            "stone" => {
-                let p = to_point(req["point"].as_str().unwrap_or(""), self.size())?;
+            Nav::Stone { point } => {
+                let p = on_board(point, self.size())?;
                 self.go_to_stone(p)?;
             }
-            _ => return Err(format!("unknown navigation `{action}`")),
         }
         Ok(())
     }
@@ -840,33 +842,34 @@ impl Session {
         Ok(())
     }
 
-    /// Edits the record at the current node.
-    pub fn edit(&mut self, op: &str, req: &Value) -> Result<(), OpError> {
-        let r = self.edit_inner(op, req);
+    /// Edits the record at the current node; edits with the same
+    /// `merge_key` (typing in one field) make one undo step.
+    pub fn edit(&mut self, op: &Edit, merge_key: Option<&str>) -> Result<(), OpError> {
+        let r = self.edit_inner(op, merge_key);
         // A move just played is the line → comes back to.
         self.remember_path();
         r
     }
 
-    fn edit_inner(&mut self, op: &str, req: &Value) -> Result<(), OpError> {
+    fn edit_inner(&mut self, op: &Edit, merge_key: Option<&str>) -> Result<(), OpError> {
         self.illegal = None;
         match op {
-            "undo" => return self.step_back(false),
-            "redo" => return self.step_back(true),
+            Edit::Undo => return self.step_back(false),
+            Edit::Redo => return self.step_back(true),
             _ => {}
         }
         let size = self.size();
         let here = self.cursor.node();
-        let point = |req: &Value| -> Result<Point, OpError> {
-            to_point(req["point"].as_str().unwrap_or(""), size)
-        };
-        // Navigation disguised as play: a click on a stone goes to its move.
-        if op == "play"
-            && let Some(s) = req["point"].as_str()
-        {
-            let p = to_point(s, size)?;
-            let force = req["force"].as_bool().unwrap_or(false);
-            if self.cursor.position().board.get(p) != Stone::Empty && !force {
+        if let Edit::Play { point, force } = *op {
+            let mv = match point {
+                None => Move::Pass,
+                Some(p) => Move::Play(on_board(p, size)?),
+            };
+            // Navigation disguised as play: a click on a stone goes to its move.
+            if let Move::Play(p) = mv
+                && self.cursor.position().board.get(p) != Stone::Empty
+                && !force
+            {
                 return self.go_to_stone(p).map_err(|_| {
                     self.illegal = Some(sgf_go::Illegal::Occupied.code());
                     format!(
@@ -876,17 +879,13 @@ impl Session {
                     )
                 });
             }
-        }
-        // Ko retakes and suicides are warned of, as Sabaki does; `force` insists.
-        if op == "play" && !req["force"].as_bool().unwrap_or(false) {
-            let mv = match req["point"].as_str() {
-                None => Move::Pass,
-                Some(s) => Move::Play(to_point(s, size)?),
-            };
-            let color = self.cursor.next_player(&self.doc);
-            if let Some(why) = edit::illegal_new_move(&self.doc, &self.cursor, color, mv) {
-                self.illegal = Some(why.code());
-                return Err(format!("Illegal move: {why}. Play it anyway?"));
+            // Ko retakes and suicides are warned of, as Sabaki does; `force` insists.
+            if !force {
+                let color = self.cursor.next_player(&self.doc);
+                if let Some(why) = edit::illegal_new_move(&self.doc, &self.cursor, color, mv) {
+                    self.illegal = Some(why.code());
+                    return Err(format!("Illegal move: {why}. Play it anyway?"));
+                }
             }
         }
         let (game_before, node_before) = (self.game, here);
@@ -894,21 +893,22 @@ impl Session {
         self.doc.begin_change();
         let result: Result<(), OpError> = (|| {
             match op {
-                "play" => {
-                    let mv = match req["point"].as_str() {
+                Edit::Undo | Edit::Redo => {}
+                Edit::Play { point, .. } => {
+                    let mv = match *point {
                         None => Move::Pass,
-                        Some(s) => Move::Play(to_point(s, size)?),
+                        Some(p) => Move::Play(on_board(p, size)?),
                     };
                     let color = self.cursor.next_player(&self.doc);
                     edit::play(&mut self.doc, &mut self.cursor, color, mv)
                         .map_err(|e| e.to_string())?;
                 }
-                "setup" => {
-                    let p = point(req)?;
-                    let stone = match req["stone"].as_str() {
-                        Some("B") => Stone::Black,
-                        Some("W") => Stone::White,
-                        _ => Stone::Empty,
+                Edit::Setup { point, stone } => {
+                    let p = on_board(*point, size)?;
+                    let stone = match stone {
+                        SetupStone::B => Stone::Black,
+                        SetupStone::W => Stone::White,
+                        SetupStone::E => Stone::Empty,
                     };
                     // Setup may not share a node with a move: a new node follows the move.
                     let target = if node_move(&self.doc, here, size).is_some() {
@@ -944,38 +944,34 @@ impl Session {
                     edit::set_setup(&mut self.doc, target, size, p, new)
                         .map_err(|e| e.to_string())?;
                 }
-                "markup" => {
-                    let kind = req["kind"].as_str().unwrap_or("");
+                Edit::Markup { point, kind } => {
+                    let p = on_board(*point, size)?;
+                    let kind = kind.ident();
                     if edit::SHAPES.contains(&kind) {
-                        edit::toggle_markup(&mut self.doc, here, size, kind, point(req)?)
-                    } else if edit::POINT_SETS.contains(&kind) {
-                        edit::toggle_point(&mut self.doc, here, size, kind, point(req)?)
+                        edit::toggle_markup(&mut self.doc, here, size, kind, p)
                     } else {
-                        return Err(format!("unknown markup `{kind}`"));
+                        edit::toggle_point(&mut self.doc, here, size, kind, p)
                     }
                     .map_err(|e| e.to_string())?;
                 }
-                "line" => {
-                    let kind = req["kind"].as_str().unwrap_or("");
-                    if !matches!(kind, "AR" | "LN") {
-                        return Err(format!("unknown line `{kind}`"));
-                    }
-                    let from = to_point(req["from"].as_str().unwrap_or(""), size)?;
-                    let to = to_point(req["to"].as_str().unwrap_or(""), size)?;
+                Edit::Line { kind, from, to } => {
+                    let kind = match kind {
+                        LineKind::AR => "AR",
+                        LineKind::LN => "LN",
+                    };
+                    let from = on_board(*from, size)?;
+                    let to = on_board(*to, size)?;
                     if from == to {
                         return Err("a line needs two different points".into());
                     }
                     edit::toggle_line(&mut self.doc, here, kind, from, to)
                         .map_err(|e| e.to_string())?;
                 }
-                "label" => {
+                Edit::Label { point, text, auto } => {
                     // `auto`: the next free letter (`A`…) or number (`1`…).
-                    let auto = match req["auto"].as_str() {
-                        Some("letter") => Some(edit::next_label(&self.doc, here, false)),
-                        Some("number") => Some(edit::next_label(&self.doc, here, true)),
-                        _ => None,
-                    };
-                    let p = point(req)?;
+                    let auto =
+                        auto.map(|a| edit::next_label(&self.doc, here, a == AutoLabel::Number));
+                    let p = on_board(*point, size)?;
                     let has = self.doc.node(here).values("LB").any(|v| {
                         v.composed().is_some_and(|(a, _)| {
                             coords::parse_point(a.as_bytes(), size).map(|x| x.0) == Ok(p)
@@ -985,36 +981,32 @@ impl Session {
                     let text = match auto {
                         Some(_) if has => None,
                         Some(a) => Some(a),
-                        None => req["text"]
-                            .as_str()
-                            .filter(|t| !t.is_empty())
-                            .map(str::to_string),
+                        None => text.clone().filter(|t| !t.is_empty()),
                     };
                     edit::set_label(&mut self.doc, here, size, p, text.as_deref())
                         .map_err(|e| e.to_string())?;
                 }
-                "comment" => {
-                    for (field, ident) in [("text", "C"), ("name", "N")] {
-                        if let Some(t) = req[field].as_str() {
+                Edit::Comment { text, name } => {
+                    for (t, ident) in [(text, "C"), (name, "N")] {
+                        if let Some(t) = t {
                             set_text_field(&mut self.doc, here, ident, t)?;
                         }
                     }
                 }
-                "info" => {
+                Edit::Info { props } => {
                     let game = self.doc.game(self.lg()).ok_or("no game")?;
                     let target =
                         sgf_go::info::game_info_node(&game).map_or(game.root().id(), |n| n.id());
-                    let props = req["props"].as_object().ok_or("properties expected")?;
                     for (ident, v) in props {
                         let is_info = sgf_core::props::info_of(ident)
                             .is_some_and(|i| i.kind == PropKind::GameInfo);
                         if !is_info {
                             return Err(format!("`{ident}` is not a game-info property"));
                         }
-                        set_text_field(&mut self.doc, target, ident, v.as_str().unwrap_or(""))?;
+                        set_text_field(&mut self.doc, target, ident, v)?;
                     }
                 }
-                "delete" => {
+                Edit::Delete => {
                     let parent = self
                         .doc
                         .node(here)
@@ -1025,20 +1017,19 @@ impl Session {
                     self.doc.remove_node(here).map_err(|e| e.to_string())?;
                     self.goto(parent);
                 }
-                "promote" => {
+                Edit::Promote => {
                     self.doc
                         .promote_to_main_line(here)
                         .map_err(|e| e.to_string())?;
                 }
-                "repair" => {
+                Edit::Repair { variation_level } => {
                     let mut opts = sgf_formats::repair::RepairOptions::default();
-                    opts.variation_level = req["variation_level"].as_bool().unwrap_or(false);
+                    opts.variation_level = *variation_level;
                     let changes = sgf_formats::repair::repair(&mut self.doc, &opts);
                     if changes.is_empty() {
                         return Err("nothing to repair".into());
                     }
                 }
-                _ => return Err(format!("unknown edit `{op}`")),
             }
             Ok(())
         })();
@@ -1048,14 +1039,14 @@ impl Session {
                 let node = self.cursor.node();
                 if !change.is_empty() {
                     self.dirty = true;
-                    let key = req["merge_key"].as_str().map(|k| format!("{op}:{k}"));
+                    let key = merge_key.map(|k| format!("{}:{k}", op.name()));
                     self.push_step(change, game_before, node_before, key);
                 }
                 self.reindex();
                 // The position at the node may have changed (setup, deleted stones): replay.
                 self.cursor = Cursor::new(&self.doc, self.lg());
                 self.goto(node);
-                if op == "repair" {
+                if matches!(op, Edit::Repair { .. }) {
                     self.recheck();
                 }
                 Ok(())
@@ -1295,27 +1286,28 @@ impl Session {
         let mv = node_move(doc, here, size);
         let opts = self.render_options(self.numbers);
         let board = sgf_render::render_svg(doc, here, &opts).unwrap_or_default();
+        // Annotations as data (`kind`, `strength` 2 for "very"; `value`
+        // of `V`): the page says them in its language.
         let mut annotations = Vec::new();
-        for (id, text, tone) in [
-            ("GB", "Good for Black", "good"),
-            ("GW", "Good for White", "good"),
-            ("DM", "Even position", ""),
-            ("UC", "Unclear position", ""),
-            ("HO", "Hotspot", ""),
-            ("TE", "Good move (tesuji)", "good"),
-            ("BM", "Bad move", "bad"),
-            ("DO", "Doubtful move", "bad"),
-            ("IT", "Interesting move", ""),
+        for (id, kind, tone) in [
+            ("GB", "good_for_black", "good"),
+            ("GW", "good_for_white", "good"),
+            ("DM", "even", ""),
+            ("UC", "unclear", ""),
+            ("HO", "hotspot", ""),
+            ("TE", "good_move", "good"),
+            ("BM", "bad_move", "bad"),
+            ("DO", "doubtful_move", "bad"),
+            ("IT", "interesting_move", ""),
         ] {
             if let Some(v) = node.value(id) {
-                let emph = if v.double() == Some(2) { " (very)" } else { "" };
                 annotations
-                    .push(json!({"code": id, "text": format!("{text}{emph}"), "tone": tone}));
+                    .push(json!({"code": id, "kind": kind, "strength": v.double(), "tone": tone}));
             }
         }
         if let Some(v) = node.value("V") {
             annotations.push(
-                json!({"code": "V", "text": format!("Value {}", v.as_simple_text()), "tone": ""}),
+                json!({"code": "V", "kind": "value", "value": v.as_simple_text(), "tone": ""}),
             );
         }
         // What the board's letters mark (`ST`, as the renderer reads it):

@@ -4,14 +4,14 @@
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
+use sgf_web::{request, router};
 use tower::ServiceExt;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+mod support;
+use support::{TOKEN, call_as as call, send, serve, tmp};
 
 fn served_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-web-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = tmp(tag);
     std::fs::create_dir_all(d.join("sub")).unwrap();
     std::fs::write(d.join("a.sgf"), "(;GM[1]FF[4]SZ[9]\n;B[ee]\n;W[cc])\n").unwrap();
     std::fs::write(d.join("sub/b.sgf"), "(;GM[1]SZ[9];B[gg])").unwrap();
@@ -19,37 +19,10 @@ fn served_dir(tag: &str) -> PathBuf {
     d
 }
 
-/// The viewer's app on `path` (a file or directory), with the test token.
-fn serve(path: PathBuf) -> std::sync::Arc<sgf_web::App> {
-    app(&ViewOptions {
-        path: Some(path),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap()
-}
-
-async fn call(
-    app: &std::sync::Arc<sgf_web::App>,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, String) {
-    let res = router(app.clone())
-        .oneshot(request(method, uri, 0, token, body))
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    (status, body_text(res).await)
-}
-
 #[tokio::test]
 async fn the_guard_wants_the_token_and_a_loopback_host() {
     let dir = served_dir("guard");
-    let app = serve(dir);
+    let app = serve(&dir);
     assert_eq!(call(&app, "GET", "/", None, None).await.0, 403);
     assert_eq!(call(&app, "GET", "/", Some("nope"), None).await.0, 403);
     let (s, html) = call(&app, "GET", &format!("/?t={TOKEN}"), None, None).await;
@@ -63,34 +36,18 @@ async fn the_guard_wants_the_token_and_a_loopback_host() {
     let mut req = request("GET", "/api/files", 0, Some(TOKEN), None);
     req.headers_mut()
         .insert("host", "evil.example:0".parse().unwrap());
-    assert_eq!(
-        router(app.clone())
-            .oneshot(req)
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
-        403
-    );
+    assert_eq!(send(&app, req).await.0, 403);
     // So is a foreign Origin on a request.
     let mut req = request("POST", "/api/start", 0, Some(TOKEN), Some(json!({})));
     req.headers_mut()
         .insert("origin", "http://evil.example".parse().unwrap());
-    assert_eq!(
-        router(app.clone())
-            .oneshot(req)
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
-        403
-    );
+    assert_eq!(send(&app, req).await.0, 403);
 }
 
 #[tokio::test]
 async fn only_records_under_the_directory() {
     let dir = served_dir("paths");
-    let app = serve(dir.clone());
+    let app = serve(&dir);
     let (_, files) = call(&app, "GET", "/api/files", Some(TOKEN), None).await;
     let v: Value = serde_json::from_str(&files).unwrap();
     assert_eq!(v["files"], json!(["a.sgf", "sub/b.sgf"]));
@@ -139,7 +96,7 @@ async fn only_records_under_the_directory() {
 #[tokio::test]
 async fn edit_and_save_change_only_what_was_edited() {
     let dir = served_dir("save");
-    let app = serve(dir.join("a.sgf"));
+    let app = serve(&dir.join("a.sgf"));
     let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
     let st: Value = serde_json::from_str(&st).unwrap();
     let s = st["session"].clone();
@@ -285,7 +242,7 @@ async fn short_variations_at_different_moves_share_a_tree_row() {
         "(;GM[1]SZ[9];B[aa];W[ba](;B[ca];W[da];B[ea];W[fa];B[ga];W[ha](;B[ia];W[ab];B[bb])(;B[ib];W[ac]))(;B[cb];W[db];B[eb])(;B[cc];W[dc]))",
     )
     .unwrap();
-    let app = serve(dir.join("tree.sgf"));
+    let app = serve(&dir.join("tree.sgf"));
     let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
     let st: Value = serde_json::from_str(&st).unwrap();
     let nodes = st["tree"]["nodes"].as_array().unwrap().clone();

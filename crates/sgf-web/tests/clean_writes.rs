@@ -4,25 +4,11 @@
 //! the repair), the record saved — losslessly and in the canonical form —
 //! passes `qipu check` without a warning or an error.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 use sgf_core::Severity;
-use sgf_web::{ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
 
-const TOKEN: &str = "fedcba9876543210fedcba9876543210";
-
-async fn call(app: &std::sync::Arc<sgf_web::App>, uri: &str, body: Value) -> Value {
-    let res = router(app.clone())
-        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    let text = body_text(res).await;
-    assert_eq!(status, 200, "{uri}: {text}");
-    serde_json::from_str(&text).unwrap_or(Value::Null)
-}
+mod support;
+use support::{post as call, serve, tmp};
 
 /// What `qipu check` reports as a warning or an error in `bytes`.
 fn problems(bytes: &[u8]) -> Vec<String> {
@@ -37,19 +23,10 @@ fn problems(bytes: &[u8]) -> Vec<String> {
 
 #[tokio::test]
 async fn every_edit_of_the_session_api_saves_a_clean_record() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("qipu-web-clean-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("clean");
     let file = dir.join("game.sgf");
     std::fs::write(&file, "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[6.5])\n").unwrap();
-    let app = app(&ViewOptions {
-        path: Some(file.clone()),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let app = serve(&file);
     let st = call(&app, "/api/start", json!({})).await;
     let s = st["session"].clone();
     let edits: Vec<(&str, Value)> = vec![

@@ -3,31 +3,14 @@
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+mod support;
+use support::{TOKEN, call, call_as, serve, serve_with, tmp};
 
-async fn call(
-    app: &std::sync::Arc<sgf_web::App>,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let res = router(app.clone())
-        .oneshot(request(method, uri, 0, Some(TOKEN), body))
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    (
-        status,
-        serde_json::from_str(&body_text(res).await).unwrap_or(Value::Null),
-    )
-}
-
+/// The database's fixtures in `games/` of a new folder, indexed in
+/// `games.qdb` beside it.
 fn games(tag: &str) -> (PathBuf, PathBuf) {
-    let d = std::env::temp_dir().join(format!("qipu-web-db-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = tmp(&format!("db-{tag}"));
     std::fs::create_dir_all(d.join("games")).unwrap();
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/db");
     for f in ["variations.sgf", "dup-a.sgf", "dup-b.sgf"] {
@@ -44,14 +27,7 @@ fn games(tag: &str) -> (PathBuf, PathBuf) {
 #[tokio::test]
 async fn without_a_database_search_says_how_to_get_one() {
     let (d, _) = games("none");
-    let app = app(&ViewOptions {
-        path: Some(d.join("games/dup-a.sgf")),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let app = serve(&d.join("games/dup-a.sgf"));
     let (s, info) = call(&app, "GET", "/api/db/info", None).await;
     assert_eq!((s, info["database"].clone()), (200, Value::Null));
     let (_, st) = call(&app, "POST", "/api/start", Some(json!({}))).await;
@@ -64,35 +40,17 @@ async fn without_a_database_search_says_how_to_get_one() {
     .await;
     assert_eq!(s, 400);
     assert!(e["error"].as_str().unwrap().contains("--db"));
-    let (s, js) = {
-        let res = router(app.clone())
-            .oneshot(request(
-                "GET",
-                &format!("/search.js?t={TOKEN}"),
-                0,
-                None,
-                None,
-            ))
-            .await
-            .unwrap();
-        (res.status().as_u16(), body_text(res).await)
-    };
+    let (s, js) = call_as(&app, "GET", &format!("/search.js?t={TOKEN}"), None, None).await;
     assert_eq!(s, 200);
-    assert!(js.contains("window.qipuPage"));
+    // The panel is a module the page's entry imports.
+    assert!(js.starts_with("// @ts-check") && js.contains("export function setup"));
     std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[tokio::test]
 async fn search_the_position_shown_and_open_a_hit() {
     let (d, db) = games("search");
-    let app = app(&ViewOptions {
-        path: Some(d.join("games/dup-a.sgf")),
-        port: 0,
-        db: Some(db),
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let app = serve_with(&d.join("games/dup-a.sgf"), |o| o.db = Some(db));
     let (_, info) = call(&app, "GET", "/api/db/info", None).await;
     assert_eq!(info["games"], 7);
     let (_, st) = call(&app, "POST", "/api/start", Some(json!({}))).await;

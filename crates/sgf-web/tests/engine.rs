@@ -10,57 +10,27 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use sgf_web::{App, ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
-
-const TOKEN: &str = "00112233445566778899aabbccddeeff";
 
 #[path = "../../../tests/engines/support.rs"]
+mod engines;
 mod support;
+use support::{App, call, get, post, serve, serve_with, tmp};
 
 /// The stand-in engine's command line with `args`; `None` (skipped) without Python.
 fn standin(args: &str) -> Option<String> {
-    support::standin_command("gtp-standin.py", args)
+    engines::standin_command("gtp-standin.py", args)
 }
 
-fn served(tag: &str, files: &[(&str, &str)]) -> (std::sync::Arc<App>, PathBuf) {
-    let d = std::env::temp_dir().join(format!("qipu-web-engine-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+/// `files` written to a new folder, the first one served.
+fn served(tag: &str, files: &[(&str, &str)]) -> (App, PathBuf) {
+    let d = tmp(&format!("engine-{tag}"));
     for (name, text) in files {
         std::fs::write(d.join(name), text).unwrap();
     }
-    let a = app(&ViewOptions {
-        path: Some(d.join(files[0].0)),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
-    (a, d)
+    (serve(&d.join(files[0].0)), d)
 }
 
-async fn post(a: &std::sync::Arc<App>, uri: &str, body: Value) -> Value {
-    let res = router(a.clone())
-        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 200, "{uri}");
-    serde_json::from_str(&body_text(res).await).unwrap()
-}
-
-async fn get(a: &std::sync::Arc<App>, uri: &str) -> Value {
-    let res = router(a.clone())
-        .oneshot(request("GET", uri, 0, Some(TOKEN), None))
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 200, "{uri}");
-    serde_json::from_str(&body_text(res).await).unwrap()
-}
-
-/// Starts the engine `cmd` in session `s`; the session's state.
-async fn start_engine(a: &std::sync::Arc<App>, s: &Value, cmd: &str) -> Value {
+async fn start_engine(a: &App, s: &Value, cmd: &str) -> Value {
     post(
         a,
         "/api/engine",
@@ -70,11 +40,7 @@ async fn start_engine(a: &std::sync::Arc<App>, s: &Value, cmd: &str) -> Value {
 }
 
 /// Polls the analysis until `done` holds (at most ten seconds).
-async fn analysis_until(
-    a: &std::sync::Arc<App>,
-    s: &Value,
-    done: impl Fn(&Value) -> bool,
-) -> Value {
+async fn analysis_until(a: &App, s: &Value, done: impl Fn(&Value) -> bool) -> Value {
     let until = Instant::now() + Duration::from_secs(10);
     loop {
         let v = get(a, &format!("/api/engine/analysis?session={s}")).await;
@@ -243,17 +209,8 @@ async fn a_new_game_with_handicap_and_the_engine_ended_with_its_session() {
     assert_eq!(st["node"]["to_play"], "W");
     assert_eq!(st["engine"]["playing"], "W");
     // The old session is gone, its engine moved to the new one.
-    let res = router(a.clone())
-        .oneshot(request(
-            "GET",
-            &format!("/api/state?session={s}"),
-            0,
-            Some(TOKEN),
-            None,
-        ))
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 400);
+    let (status, _) = call(&a, "GET", &format!("/api/state?session={s}"), None).await;
+    assert_eq!(status, 400);
     let st = post(&a, "/api/engine", json!({"session": s2, "action": "move"})).await;
     assert_eq!(st["node"]["move"], "E5");
     let sent = std::fs::read_to_string(&log).unwrap();
@@ -387,18 +344,20 @@ async fn an_engine_that_crashes_or_will_not_start_is_a_message() {
     )
     .await;
     assert_eq!(st["error_kind"], "refused");
-    let res = router(a.clone())
-        .oneshot(request(
-            "POST",
-            "/api/engine",
-            0,
-            Some(TOKEN),
-            Some(json!({"session": s, "action": "bogus"})),
-        ))
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 400);
-    assert!(body_text(res).await.contains("unknown engine action"));
+    let (status, e) = call(
+        &a,
+        "POST",
+        "/api/engine",
+        Some(json!({"session": s, "action": "bogus"})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    // The refusal names the action and those that exist.
+    let e = e["error"].as_str().unwrap();
+    assert!(
+        e.contains("unknown variant `bogus`") && e.contains("`new_game`"),
+        "{e}"
+    );
 }
 
 /// A record put aside to free memory (here: idle at once) stops its
@@ -415,13 +374,7 @@ async fn a_record_put_aside_stops_its_engine_and_says_so() {
         "aside",
         &[("g.sgf", "(;GM[1]FF[4]SZ[19])"), ("h.sgf", "(;GM[1]SZ[9])")],
     );
-    let a = app(&ViewOptions {
-        path: Some(d.clone()),
-        token: Some(TOKEN.into()),
-        idle_timeout: Some(Duration::ZERO),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let a = serve_with(&d, |o| o.idle_timeout = Some(Duration::ZERO));
     let s = post(&a, "/api/open", json!({"path": "g.sgf"})).await["session"].clone();
     let st = start_engine(&a, &s, &cmd).await;
     assert_eq!(st["engine"]["alive"], true, "{}", st["engine"]);

@@ -8,30 +8,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
-
-type App = std::sync::Arc<sgf_web::App>;
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-evict-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod support;
+use support::{App, brief, call, post, tmp};
 
 fn serve(dir: &Path, budget: usize, idle: Option<Duration>, recovery: Option<PathBuf>) -> App {
-    app(&ViewOptions {
-        path: Some(dir.to_path_buf()),
-        token: Some(TOKEN.into()),
-        memory_budget: budget,
-        idle_timeout: idle,
-        recovery_dir: recovery,
-        ..ViewOptions::default()
+    support::serve_with(dir, |o| {
+        o.memory_budget = budget;
+        o.idle_timeout = idle;
+        o.recovery_dir = recovery;
     })
-    .unwrap()
 }
 
 /// A collection of about `size` bytes (kept as its bytes by the viewer: a
@@ -58,25 +44,6 @@ fn collection(size: usize, tag: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-async fn call(app: &App, method: &str, uri: &str, body: Option<Value>) -> (u16, Value) {
-    let res = router(app.clone())
-        .oneshot(request(method, uri, 0, Some(TOKEN), body))
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    let text = body_text(res).await;
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-async fn post(app: &App, uri: &str, body: Value) -> Value {
-    let (s, v) = call(app, "POST", uri, Some(body)).await;
-    assert_eq!(s, 200, "{uri}: {}", brief(&v));
-    v
-}
-
 async fn open(app: &App, body: Value) -> u64 {
     post(app, "/api/open", body).await["session"]
         .as_u64()
@@ -90,16 +57,6 @@ async fn memory(app: &App) -> Value {
 async fn state(app: &App, id: u64) -> Value {
     let (s, v) = call(app, "GET", &format!("/api/state?session={id}"), None).await;
     assert_eq!(s, 200, "{}", brief(&v));
-    v
-}
-
-/// A state without its board and tree, for messages.
-fn brief(v: &Value) -> Value {
-    let mut v = v.clone();
-    if let Some(o) = v.as_object_mut() {
-        o.remove("board");
-        o.remove("tree");
-    }
     v
 }
 

@@ -9,46 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
+use sgf_web::{ViewOptions, app, request, router};
 use tower::ServiceExt;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-web-hard-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn serve(path: &Path) -> Arc<sgf_web::App> {
-    app(&ViewOptions {
-        path: Some(path.to_path_buf()),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap()
-}
-
-async fn call(
-    app: &Arc<sgf_web::App>,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let res = router(app.clone())
-        .oneshot(request(method, uri, 0, Some(TOKEN), body))
-        .await
-        .unwrap();
-    let status = res.status().as_u16();
-    let text = body_text(res).await;
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
+mod support;
+use support::{TOKEN, call, serve, tmp};
 
 async fn open(app: &Arc<sgf_web::App>, rel: &str) -> u64 {
     let (s, v) = call(app, "POST", "/api/open", Some(json!({ "path": rel }))).await;

@@ -4,11 +4,10 @@
 //! the parts shown or edited parsed. Alone in its test binary, so that the
 //! process's resident size is the server's.
 
-use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
+use serde_json::json;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+mod support;
+use support::{get, post, serve, tmp};
 
 fn rss_bytes() -> Option<usize> {
     sgf_web::rss_bytes().map(|b| b as usize)
@@ -41,40 +40,15 @@ fn collection() -> Vec<u8> {
     out.into_bytes()
 }
 
-async fn post(app: &std::sync::Arc<sgf_web::App>, uri: &str, body: Value) -> Value {
-    let res = router(app.clone())
-        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
-        .await
-        .unwrap();
-    serde_json::from_str(&body_text(res).await).unwrap()
-}
-
-async fn get(app: &std::sync::Arc<sgf_web::App>, uri: &str) -> Value {
-    let res = router(app.clone())
-        .oneshot(request("GET", uri, 0, Some(TOKEN), None))
-        .await
-        .unwrap();
-    serde_json::from_str(&body_text(res).await).unwrap()
-}
-
 #[tokio::test]
 async fn two_hundred_edits_in_a_10000_game_collection() {
-    let dir = std::env::temp_dir().join(format!("qipu-memory-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmp("memory");
     let size = {
         let bytes = collection();
         std::fs::write(dir.join("big.sgf"), &bytes).unwrap();
         bytes.len()
     };
-    let app = app(&ViewOptions {
-        path: Some(dir.clone()),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let app = serve(&dir);
     let before = rss_bytes();
     let st = post(&app, "/api/open", json!({"path": "big.sgf"})).await;
     let s = st["session"].clone();

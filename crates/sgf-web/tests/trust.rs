@@ -5,41 +5,24 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use sgf_web::{ViewOptions, app, body_text, request, router};
-use tower::ServiceExt;
 
 #[path = "../../../testsupport/corpus.rs"]
 mod corpus;
-
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
-
-type App = std::sync::Arc<sgf_web::App>;
+mod support;
+use support::{App, call, serve, tmp};
 
 fn served(tag: &str, files: &[(&str, &[u8])]) -> (PathBuf, App) {
-    let d = std::env::temp_dir().join(format!("qipu-trust-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+    let d = tmp(&format!("trust-{tag}"));
     for (name, bytes) in files {
         std::fs::write(d.join(name), bytes).unwrap();
     }
-    let a = app(&ViewOptions {
-        path: Some(d.clone()),
-        port: 0,
-        db: None,
-        token: Some(TOKEN.into()),
-        ..ViewOptions::default()
-    })
-    .unwrap();
+    let a = serve(&d);
     (d, a)
 }
 
+/// A POST, whatever its status: its answer.
 async fn post(app: &App, uri: &str, body: Value) -> Value {
-    let res = router(app.clone())
-        .oneshot(request("POST", uri, 0, Some(TOKEN), Some(body)))
-        .await
-        .unwrap();
-    let text = body_text(res).await;
-    serde_json::from_str(&text).unwrap_or_else(|_| json!({ "raw": text }))
+    call(app, "POST", uri, Some(body)).await.1
 }
 
 async fn open(app: &App, path: &str) -> Value {

@@ -17,6 +17,7 @@ use sgf_go::{GameInfo, Move, Position, coords};
 use sgf_gtp::{Analysis, EngineMove, GameLine, LiveEngine};
 
 use super::{OpError, Session};
+use crate::api::{BoardPoint, CountAction, DeadSource, Edit};
 
 /// A session's engine and what it does for the session.
 #[derive(Default)]
@@ -180,40 +181,37 @@ impl Session {
         live.analyse(line, self.engine.tag);
     }
 
-    /// The engine actions that need no waiting: `analyse` (`on`), `play`
-    /// (`color`: the engine's colour, or none to stop; `level`).
-    pub(crate) fn engine_action(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
+    /// Analysis of the position shown on or off.
+    pub(crate) fn set_analysing(&mut self, on: bool) -> Result<(), OpError> {
         let live = self.engine.live.clone().ok_or("no engine is running")?;
-        match action {
-            "analyse" => {
-                let on = req["on"].as_bool().unwrap_or(false);
-                if on && !live.can_analyse() {
-                    return Err(format!(
-                        "{} cannot analyse (it has neither lz-analyze nor kata-analyze)",
-                        live.spec().name
-                    ));
-                }
-                self.engine.analysing = on;
-                self.engine.analysed = None;
-                if !on {
-                    live.stop_analysis();
-                }
-            }
-            "play" => {
-                self.engine.playing = match req["color"].as_str() {
-                    Some("B") => Some(Color::Black),
-                    Some("W") => Some(Color::White),
-                    _ => None,
-                };
-                if let Some(level) = req["level"].as_u64() {
-                    let level = level.clamp(1, 10) as u32;
-                    live.set_level(level).map_err(|e| e.to_string())?;
-                    self.engine.level = Some(level);
-                    // The level command stopped the analysis: ask again.
-                    self.engine.analysed = None;
-                }
-            }
-            _ => return Err(format!("unknown engine action `{action}`")),
+        if on && !live.can_analyse() {
+            return Err(format!(
+                "{} cannot analyse (it has neither lz-analyze nor kata-analyze)",
+                live.spec().name
+            ));
+        }
+        self.engine.analysing = on;
+        self.engine.analysed = None;
+        if !on {
+            live.stop_analysis();
+        }
+        Ok(())
+    }
+
+    /// Who the engine plays (`color`: none to stop) and its `level`.
+    pub(crate) fn set_playing(
+        &mut self,
+        color: Option<Color>,
+        level: Option<u32>,
+    ) -> Result<(), OpError> {
+        let live = self.engine.live.clone().ok_or("no engine is running")?;
+        self.engine.playing = color;
+        if let Some(level) = level {
+            let level = level.clamp(1, 10);
+            live.set_level(level).map_err(|e| e.to_string())?;
+            self.engine.level = Some(level);
+            // The level command stopped the analysis: ask again.
+            self.engine.analysed = None;
         }
         Ok(())
     }
@@ -241,16 +239,29 @@ impl Session {
         match mv {
             EngineMove::Resign => {
                 let winner = line.to_play.opponent().as_str();
-                self.edit("info", &json!({"props": {"RE": format!("{winner}+R")}}))?;
+                let props = [("RE".to_string(), format!("{winner}+R"))].into();
+                self.edit(&Edit::Info { props }, None)?;
                 Ok(format!("{engine} ({who}) resigns"))
             }
             EngineMove::Pass => {
-                self.edit("play", &json!({"point": null, "force": true}))?;
+                self.edit(
+                    &Edit::Play {
+                        point: None,
+                        force: true,
+                    },
+                    None,
+                )?;
                 Ok(format!("{engine} ({who}) passes"))
             }
             EngineMove::Play(p) => {
                 // The engine's rules decide what is legal (superko, suicide).
-                self.edit("play", &json!({"point": sgf_point(p), "force": true}))?;
+                self.edit(
+                    &Edit::Play {
+                        point: Some(BoardPoint(p)),
+                        force: true,
+                    },
+                    None,
+                )?;
                 Ok(format!(
                     "{engine} ({who}) plays {}",
                     coords::human(p, line.size)
@@ -360,8 +371,8 @@ impl Session {
 
     /// Counting without an engine: the record's `TB`/`TW` when the node
     /// has them (`marks`), else (or for `estimator`) Qipu's estimator.
-    pub(crate) fn count_without_engine(&mut self, source: &str) {
-        let (dead, from) = if source == "estimator" {
+    pub(crate) fn count_without_engine(&mut self, source: DeadSource) {
+        let (dead, from) = if source == DeadSource::Estimator {
             (
                 score::estimate_dead(&self.cursor.position().board),
                 DeadFrom::Estimator,
@@ -373,9 +384,9 @@ impl Session {
     }
 
     /// Changes the count: `toggle` the group at `point` dead or alive,
-    /// `rules` (a rule set's name), `stop`.
-    pub(crate) fn count_action(&mut self, action: &str, req: &Value) -> Result<(), OpError> {
-        if action == "stop" {
+    /// `rules`, `stop` (`start` is the server's: it may ask the engine).
+    pub(crate) fn count_action(&mut self, action: CountAction) -> Result<(), OpError> {
+        if let CountAction::Stop = action {
             self.engine.counting = None;
             return Ok(());
         }
@@ -387,20 +398,16 @@ impl Session {
             .as_mut()
             .ok_or("not counting: press Count first")?;
         match action {
-            "toggle" => {
-                let p = super::to_point(req["point"].as_str().unwrap_or(""), size)?;
+            CountAction::Toggle { point } => {
+                let p = super::on_board(point, size)?;
                 if board.get(p) == sgf_go::Stone::Empty {
                     return Err("click a stone to mark its group dead or alive".into());
                 }
                 c.dead = score::toggle_dead(&board, &c.dead, p);
                 c.from = DeadFrom::User;
             }
-            "rules" => {
-                let name = req["rules"].as_str().unwrap_or("");
-                c.rules =
-                    Rules::from_name(name).ok_or_else(|| format!("unknown rules `{name}`"))?;
-            }
-            _ => return Err(format!("unknown counting action `{action}`")),
+            CountAction::Rules { rules } => c.rules = rules.0,
+            CountAction::Start { .. } | CountAction::Stop => {}
         }
         Ok(())
     }

@@ -1,0 +1,300 @@
+// @ts-check
+// The toolbar and the keys: navigation, edits, files (open, save, save
+// as, repair, pictures, figures, diagrams), theme and sound, autoplay.
+
+import { ApiError, TOKEN, api, apiText, withQuery } from "./api.js";
+import { call, callOn, edit, nav, openFile, openRecord, refreshBoard, refreshState, reopenClosed, watchField } from "./actions.js";
+import { $, click, message } from "./dom.js";
+import { maybeEngineMove } from "./engine.js";
+import { openGames } from "./games.js";
+import { tr } from "./i18n.js";
+import { ui } from "./state.js";
+
+/**
+ * The message of a refusal or another error.
+ * @param {unknown} e
+ */
+const why = (e) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Save: the server refuses to overwrite a file another program changed
+ * since it was opened; the user then chooses what happens.
+ * @param {boolean} [force]
+ */
+async function save(force = false) {
+  let r = null;
+  try {
+    r = await api("/api/save", { session: ui.state.session, mode: "lossless", force });
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === "changed_on_disk") return conflict(e.message);
+    if (e instanceof ApiError && e.kind === "no_session") return reopenClosed();
+    message(why(e), true);
+    return;
+  }
+  await refreshState();
+  let text = `Saved ${r.saved}`;
+  if (r.backup) text += ` (the previous version kept as ${r.backup}`;
+  if (r.original) text += `, the original as ${r.original}`;
+  if (r.backup) text += ")";
+  message(text);
+}
+
+/** @param {string} text */
+function conflict(text) {
+  $("conflicttext").textContent = text;
+  const d = $("conflictdialog");
+  d.returnValue = "";
+  d.onclose = async () => {
+    const choice = d.returnValue;
+    if (choice === "overwrite") save(true);
+    else if (choice === "saveas") $("saveas").click();
+    else if (choice === "reload") {
+      if (ui.state.dirty && !confirm(tr("Reloading discards your unsaved changes. Reload anyway?"))) return;
+      call("/api/open", { path: ui.state.path, replace: ui.state.session });
+    }
+  };
+  d.showModal();
+}
+
+/** Repair: the library's pipeline (as `qipu check --fix`), shown before it is applied. */
+async function repairPreview() {
+  const r = await api("/api/repair", { session: ui.state.session, variation_level: $("repairlevel").checked })
+    .catch((e) => message(why(e), true));
+  if (!r) return;
+  const list = $("repairlist");
+  list.replaceChildren();
+  for (const c of r.changes) {
+    const li = document.createElement("li");
+    const where = document.createElement("code");
+    where.textContent = `${c.line}:${c.column} ${c.code}`;
+    li.append(where, " ", c.message);
+    if (c.before || c.after) {
+      const detail = document.createElement("div");
+      detail.className = "repairdetail";
+      detail.textContent = `${c.before || "—"} → ${c.after || tr("deleted")}`;
+      li.append(detail);
+    }
+    list.append(li);
+  }
+  $("repairsummary").textContent = r.changes.length
+    ? `${r.changes.length} change(s):`
+    : "Nothing to repair.";
+  $("repairapply").disabled = r.changes.length === 0;
+}
+
+/**
+ * Downloads `href` as `name`.
+ * @param {string} href
+ * @param {string} name
+ */
+function download(href, name) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/**
+ * The position as a picture.
+ * @param {string} format
+ */
+function exportAs(format) {
+  download(withQuery("/api/export", { session: ui.state.session, format, numbers: $("numbers").checked, t: TOKEN }),
+    (ui.state.name || "position").replace(/\.[^.]*$/, "") + `-${ui.state.node.number}.${format}`);
+}
+
+/** Theme and sound, remembered by the browser. */
+function applyTheme() {
+  const t = $("theme").value;
+  document.body.classList.remove("theme-light", "theme-dark", "theme-wood");
+  document.body.classList.add("theme-" + t);
+  try { localStorage.setItem("qipu.theme", t); } catch (e) { /* private mode */ }
+}
+
+function stopAutoplay() {
+  if (ui.autoTimer) clearInterval(ui.autoTimer);
+  ui.autoTimer = null;
+  $("autoplay").classList.remove("on");
+  $("autoplay").textContent = "▷";
+}
+
+function toggleAutoplay() {
+  if (ui.autoTimer) return stopAutoplay();
+  $("autoplay").classList.add("on");
+  $("autoplay").textContent = "■";
+  ui.autoTimer = setInterval(async () => {
+    if (!ui.state || ui.state.node.children === 0) return stopAutoplay();
+    await callOn("/api/nav", { action: "next" });
+  }, +$("autospeed").value);
+}
+
+// Board keys work whatever control has the focus (a drop-down, a button,
+// a checkbox), except where text is typed.
+const NOT_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+/** @param {any} t */
+function isTextField(t) {
+  return t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !NOT_TEXT.has(t.type));
+}
+
+/** @type {Record<string, string>} */
+const KEYS = {
+  ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
+  PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
+};
+
+/** The buttons, fields and keys of the page. */
+export function setup() {
+  click("first", () => nav("first"));
+  click("last", () => nav("last"));
+  click("prev", () => nav("prev"));
+  click("next", () => nav("next"));
+  click("back10", () => nav("back10"));
+  click("fwd10", () => nav("forward10"));
+  click("prevvar", () => nav("prev_variation"));
+  click("nextvar", () => nav("next_variation"));
+  click("undo", () => edit("undo"));
+  click("redo", () => edit("redo"));
+  click("pass", async () => maybeEngineMove(await edit("play", { point: null })));
+  click("promote", () => edit("promote"));
+  click("delete", () => {
+    if (confirm(tr("Delete this node and everything after it?"))) edit("delete");
+  });
+  click("savecomment", () => edit("comment", { text: $("comment").value, name: $("name").value }));
+  click("saveinfo", () => {
+    /** @type {Record<string, string>} */
+    const props = {};
+    for (const el of $("info").elements) props[el.name] = el.value;
+    edit("info", { props });
+  });
+  watchField($("comment"), (el) => ["comment", { text: el.value }]);
+  watchField($("name"), (el) => ["comment", { name: el.value }]);
+  click("save", () => save(false));
+  click("repair", async () => {
+    await repairPreview();
+    const d = $("repairdialog");
+    d.returnValue = "";
+    d.onclose = async () => {
+      if (d.returnValue !== "apply") return;
+      await edit("repair", { variation_level: $("repairlevel").checked });
+      await refreshState();
+      message(tr("Repaired (Undo reverts it)."));
+    };
+    d.showModal();
+  });
+  $("repairlevel").addEventListener("change", repairPreview);
+  click("saveas", async () => {
+    const suggestion = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
+    const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
+    if (!path) return;
+    let r = null;
+    try {
+      r = await api("/api/save", { session: ui.state.session, mode: "canonical", path });
+    } catch (e) {
+      if (e instanceof ApiError && e.kind === "no_session") return reopenClosed();
+      message(why(e), true);
+    }
+    if (r) {
+      await refreshState();
+      message(tr("Saved {path}", { path: r.saved }) + (r.backup ? " " + tr("(the file it replaced kept as {path})", { path: r.backup }) : ""));
+    }
+  });
+  for (const f of ["png", "svg", "jpg", "bmp"]) click(f, () => exportAs(f));
+  // The game as book figures (as `qipu figures` makes them), one HTML page.
+  click("figures", () => {
+    const every = prompt(tr("Moves per figure (empty: only where the record has FG):"), "50");
+    if (every === null) return;
+    download(withQuery("/api/figures", { session: ui.state.session, every: every.trim(), t: TOKEN }),
+      (ui.state.name || "game").replace(/\.[^.]*$/, "") + "-figures.html");
+  });
+  // The position as a Sensei's Library diagram: copied, and shown to copy by hand.
+  click("copydiagram", async () => {
+    let text;
+    try {
+      text = await apiText(withQuery("/api/export", { session: ui.state.session, format: "sensei", numbers: $("numbers").checked }));
+    } catch (e) {
+      return message(why(e), true);
+    }
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    } catch (e) { /* no clipboard here: the dialog shows it */ }
+    $("diagramtext").value = text;
+    $("diagramnote").textContent = tr(copied ? "Copied to the clipboard." : "Select and copy it:");
+    $("diagramdialog").showModal();
+    $("diagramtext").select();
+  });
+  $("numbers").addEventListener("change", refreshBoard);
+
+  $("theme").addEventListener("change", () => {
+    applyTheme();
+    if (ui.state) refreshBoard();
+  });
+  $("sound").addEventListener("change", () => {
+    try { localStorage.setItem("qipu.sound", $("sound").checked ? "1" : ""); } catch (e) { /* private mode */ }
+  });
+  try {
+    $("theme").value = localStorage.getItem("qipu.theme") || "light";
+    $("sound").checked = !!localStorage.getItem("qipu.sound");
+  } catch (e) { /* private mode */ }
+  applyTheme();
+
+  click("autoplay", toggleAutoplay);
+  $("autospeed").addEventListener("change", () => {
+    if (ui.autoTimer) { stopAutoplay(); toggleAutoplay(); }
+  });
+  click("help", () => $("helpdialog").showModal());
+  $("jump").addEventListener("change", (/** @type {any} */ e) => {
+    if (e.target.value !== "") nav("move", { move: +e.target.value });
+    e.target.value = "";
+  });
+  $("diagtoggle").addEventListener("click", () => ($("diagnostics").hidden = !$("diagnostics").hidden));
+
+  document.addEventListener("keydown", (ev) => {
+    const t = /** @type {any} */ (ev.target);
+    if (isTextField(t) || document.querySelector("dialog[open]")) return;
+    if (ev.altKey) return;
+    if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
+    if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
+    if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
+    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
+    if (KEYS[ev.key] && !ev.ctrlKey && !ev.metaKey) {
+      // Not the drop-down's own meaning (changing the tool or the game).
+      ev.preventDefault();
+      ev.stopPropagation();
+      if (t.tagName === "SELECT") t.blur();
+      stopAutoplay();
+      ui.misses = 0;
+      nav(KEYS[ev.key]);
+    }
+  }, true);
+
+  // ---- opening files: list, drop, paste ----
+  click("open", () => $("opendialog").showModal());
+  click("pasteopen", () => {
+    const text = $("pastetext").value;
+    if (text.trim()) openRecord({ text, name: "pasted.sgf" });
+  });
+  $("filepick").addEventListener("change", (/** @type {any} */ e) => {
+    const f = e.target.files[0];
+    if (f) openFile(f);
+    $("opendialog").close();
+  });
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dragging"); });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dragging");
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
+  document.addEventListener("paste", (e) => {
+    const t = /** @type {any} */ (e.target);
+    if (t.tagName === "TEXTAREA" || t.tagName === "INPUT") return;
+    const text = e.clipboardData ? e.clipboardData.getData("text") : "";
+    if (text && text.includes("(;")) openRecord({ text, name: "pasted.sgf" });
+  });
+}

@@ -1,0 +1,293 @@
+// @ts-check
+// Showing a state: the board the server drew, the players, the status
+// line, comments, annotations, variations, game information, diagnostics
+// and the file list.
+
+import { isDark, nav, openRecord, refreshBoard, watchField } from "./actions.js";
+import { flashPoint } from "./board.js";
+import { $, esc, message } from "./dom.js";
+import { drawOverlay, showEngine } from "./engine.js";
+import { tr } from "./i18n.js";
+import { markLetter } from "./letters.js";
+import { ui } from "./state.js";
+import { drawTree } from "./tree.js";
+
+/**
+ * Seconds as h:mm:ss or m:ss.
+ * @param {{left: number, periods: number | null}} c
+ */
+function clockText(c) {
+  const t = Math.max(0, Math.round(c.left));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, "0");
+  const text = h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  return c.periods !== null && c.periods !== undefined ? `${text} (${c.periods})` : text;
+}
+
+/**
+ * The player bar: names, ranks, captures, time left, komi, handicap, result.
+ * @param {any} s
+ */
+function showPlayers(s) {
+  const info = s.info || {};
+  const n = s.node;
+  const clock = n.clock || {};
+  /** @param {string} c @param {string} name @param {string} rank @param {string} team */
+  const side = (c, name, rank, team) =>
+    `<span class="player${c === n.to_play ? " toplay" : ""}" data-color="${c}">` +
+    `<span class="stone ${c}" aria-label="${c === "B" ? "Black" : "White"}"></span>` +
+    `<b class="name">${esc(name || tr(c === "B" ? "Black" : "White"))}</b>` +
+    (rank ? ` <span class="rank">${esc(rank)}</span>` : "") +
+    (team ? ` <span class="rank">(${esc(team)})</span>` : "") +
+    ` <span class="caps" title="${esc(tr("Stones captured"))}">${esc(tr("{n} captured", { n: n.captures[c] }))}</span>` +
+    (clock[c] ? ` <span class="clock" title="${esc(tr("Time left"))}">${clockText(clock[c])}</span>` : "") +
+    `</span>`;
+  const facts = [];
+  if (info.KM) facts.push(`${esc(tr("Komi"))} ${esc(info.KM)}`);
+  if (info.HA) facts.push(`${esc(tr("Handicap"))} ${esc(info.HA)}`);
+  if (info.RE) facts.push(`<span class="result">${esc(info.RE)}</span>`);
+  $("players").innerHTML = side("B", info.PB, info.BR, info.BT) + side("W", info.PW, info.WR, info.WT) +
+    `<span class="facts">${facts.join(" · ")}</span>`;
+}
+
+/** The words of each annotation the server sends (`kind`), in English. */
+const ANNOTATIONS = {
+  good_for_black: "Good for Black",
+  good_for_white: "Good for White",
+  even: "Even position",
+  unclear: "Unclear position",
+  hotspot: "Hotspot",
+  good_move: "Good move (tesuji)",
+  bad_move: "Bad move",
+  doubtful_move: "Doubtful move",
+  interesting_move: "Interesting move",
+};
+
+/**
+ * An annotation in the page's language: `{kind, strength}` (2: "very"),
+ * or `{kind: "value", value}`.
+ * @param {{code: string, kind: string, strength?: number | null, value?: string}} a
+ */
+export function annotationText(a) {
+  if (a.kind === "value") return `${tr("Value")} ${a.value}`;
+  const words = /** @type {Record<string, string>} */ (ANNOTATIONS)[a.kind] || a.code;
+  return tr(words) + (a.strength === 2 ? " " + tr("(very)") : "");
+}
+
+/**
+ * Shows a state the server sent.
+ * @param {any} s
+ */
+export function show(s) {
+  const before = ui.state;
+  ui.state = s;
+  if (s.dark !== undefined && s.dark !== isDark()) {
+    // A record opened since the theme was chosen: drawn again in it.
+    setTimeout(refreshBoard, 0);
+  }
+  if ($("sound").checked && before && before.session === s.session && s.node.move &&
+      s.node.number !== before.node.number && s.node.move_number === before.node.move_number + 1) {
+    stoneSound();
+  }
+  document.title = (s.dirty ? "• " : "") + (s.name || "Qipu") + " — Qipu";
+  $("title").textContent = (s.dirty ? "• " : "") + (s.name || "");
+  const gb = $("games");
+  gb.hidden = s.games <= 1;
+  gb.textContent = tr("Game {i} / {n}", { i: s.game + 1, n: s.games }) + " ▾";
+  $("board").innerHTML = s.board;
+  showPlayers(s);
+  const n = s.node;
+  /** @param {string} c */
+  const colour = (c) => tr(c === "B" ? "Black" : "White");
+  let status = tr("Move {n}", { n: n.move_number });
+  if (n.move) status += ` (${colour(n.color)} ${n.move === "pass" ? tr("pass") : n.move})`;
+  status += " · " + tr("{who} to play", { who: colour(n.to_play) });
+  status += " · " + tr("captures Black {b}, White {w}", { b: n.captures.B, w: n.captures.W });
+  status += " · " + tr("node {n}", { n: n.number });
+  $("status").textContent = status;
+  if (document.activeElement !== $("comment")) $("comment").value = n.comment || "";
+  showCommentRefs(n.comment_parts || []);
+  if (document.activeElement !== $("name")) $("name").value = n.name || "";
+  $("nodename").textContent = n.name ? `— ${n.name}` : "";
+  const ann = $("annotations");
+  ann.innerHTML = "";
+  for (const a of n.annotations) {
+    const b = document.createElement("span");
+    b.className = "badge " + (a.tone || "");
+    b.textContent = annotationText(a);
+    b.title = a.code;
+    ann.appendChild(b);
+  }
+  const vars = $("variations");
+  vars.innerHTML = "";
+  if (n.variations > 1) {
+    if (n.variations > n.alternatives.length) {
+      const b = document.createElement("span");
+      b.className = "badge";
+      b.textContent = tr("variation {i} of {n}", { i: n.variation + 1, n: n.variations });
+      vars.appendChild(b);
+    }
+    // Letters mean what they mean on the board (`ST`): the alternatives to
+    // this move get them only when the board marks the alternatives.
+    n.alternatives.forEach((/** @type {any} */ alt) => {
+      const b = document.createElement("span");
+      b.className = "badge var" + (alt.current ? " current" : "");
+      b.textContent = `${s.marks === "siblings" ? markLetter(alt.index) : `${alt.index + 1}.`} ${alt.label}`;
+      b.title = tr("Go to this variation");
+      b.onclick = () => nav("node", { node: alt.number });
+      vars.appendChild(b);
+    });
+  }
+  // The next moves, lettered as on the board when the board marks them.
+  if (s.marks === "children" && n.next_moves.length > 1) {
+    const h = document.createElement("span");
+    h.className = "varhead";
+    h.textContent = tr("Next:");
+    vars.appendChild(h);
+    n.next_moves.forEach((/** @type {any} */ m, /** @type {number} */ i) => {
+      const b = document.createElement("span");
+      b.className = "badge var next";
+      b.textContent = `${markLetter(i)} ${m.label}`;
+      b.title = tr("Go to this move");
+      b.onclick = () => nav("node", { node: m.number });
+      vars.appendChild(b);
+    });
+  }
+  $("undo").disabled = !s.can_undo;
+  $("redo").disabled = !s.can_redo;
+  if (s.info) showInfo(s.info);
+  if (s.tree) {
+    ui.tree = s.tree;
+  }
+  drawTree(true);
+  if (s.diagnostics) showDiagnostics(s.diagnostics);
+  if (s.files) showFiles(s.files);
+  message(s.message || "", s.error_kind === "refused");
+  if (before && (before.session !== s.session || before.node.number !== s.node.number)) {
+    ui.analysis = null;
+    ui.hoverPv = null;
+  }
+  showEngine(s);
+  drawOverlay();
+}
+
+const INFO_FIELDS = [
+  ["PB", "Black"], ["BR", "Black rank"], ["PW", "White"], ["WR", "White rank"],
+  ["EV", "Event"], ["RO", "Round"], ["DT", "Date"], ["PC", "Place"],
+  ["KM", "Komi"], ["HA", "Handicap"], ["RU", "Rules"], ["TM", "Time"], ["OT", "Overtime"],
+  ["RE", "Result"], ["GN", "Game name"], ["SO", "Source"], ["AN", "Annotator"], ["GC", "Game comment"],
+];
+
+/**
+ * The game information form (`force`: made again even while typed in).
+ * @param {Record<string, string>} info
+ * @param {boolean} [force]
+ */
+export function showInfo(info, force = false) {
+  const form = $("info");
+  if (force) form.dataset.owner = "";
+  // Typing in a field of this record: leave it be. Another record: refresh.
+  const owner = `${ui.state.session}`;
+  if (form.contains(document.activeElement) && form.dataset.owner === owner) return;
+  form.dataset.owner = owner;
+  form.innerHTML = "";
+  for (const [id, label] of INFO_FIELDS) {
+    const l = document.createElement("label");
+    l.textContent = tr(label);
+    l.htmlFor = "info-" + id;
+    const input = id === "GC" ? document.createElement("textarea") : document.createElement("input");
+    input.id = "info-" + id;
+    input.name = id;
+    input.value = info[id] || "";
+    watchField(input, (el) => ["info", { props: { [el.name]: el.value } }]);
+    form.append(l, input);
+  }
+}
+
+/** @param {any[]} diags */
+function showDiagnostics(diags) {
+  const t = $("diagtoggle");
+  const list = $("diagnostics");
+  const shown = diags.filter((d) => d.severity !== "info");
+  t.hidden = shown.length === 0;
+  const e = shown.filter((d) => d.severity === "error").length;
+  t.textContent = tr("{e} error(s), {w} warning(s) in the file", { e, w: shown.length - e });
+  list.innerHTML = "";
+  for (const d of shown) {
+    const li = document.createElement("li");
+    li.textContent = `${d.line}:${d.column} ${d.severity} [${d.code}] ${d.message}`;
+    list.appendChild(li);
+  }
+}
+
+/** @param {string[]} files */
+function showFiles(files) {
+  const aside = $("files");
+  aside.hidden = files.length === 0;
+  const ul = $("filelist");
+  ul.innerHTML = "";
+  for (const f of files) {
+    const li = document.createElement("li");
+    li.textContent = f;
+    if (ui.state && ui.state.path === f) li.className = "current";
+    li.onclick = () => openRecord({ path: f });
+    ul.appendChild(li);
+  }
+}
+
+/**
+ * The comment with its points (Q16) and web addresses clickable: the
+ * server finds them (sgf_go::coords::text_pieces); shown above the text
+ * field only when there are some.
+ * @param {{text: string, point?: string, url?: string}[]} parts
+ */
+function showCommentRefs(parts) {
+  const v = $("commentview");
+  v.textContent = "";
+  v.hidden = !parts.some((p) => p.point || p.url);
+  if (v.hidden) return;
+  for (const p of parts) {
+    if (p.url) {
+      const a = document.createElement("a");
+      a.href = p.url;
+      a.textContent = p.text;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      v.appendChild(a);
+    } else if (p.point) {
+      const pt = p.point;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "pointref";
+      b.textContent = p.text;
+      b.dataset.point = pt;
+      b.title = tr("Show {p} on the board", { p: p.text });
+      b.onmouseenter = b.onfocus = b.onclick = () => flashPoint(pt);
+      b.onmouseleave = b.onblur = () => flashPoint(null);
+      v.appendChild(b);
+    } else {
+      v.appendChild(document.createTextNode(p.text));
+    }
+  }
+}
+
+/** A short wooden click, made by the browser (no sound file). */
+function stoneSound() {
+  try {
+    ui.audio = ui.audio || new AudioContext();
+    const audio = ui.audio;
+    const t = audio.currentTime;
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.type = "triangle";
+    o.frequency.setValueAtTime(1100, t);
+    o.frequency.exponentialRampToValueAtTime(260, t + 0.05);
+    g.gain.setValueAtTime(0.35, t);
+    g.gain.exponentialRampToValueAtTime(0.001, t + 0.09);
+    o.connect(g).connect(audio.destination);
+    o.start(t);
+    o.stop(t + 0.1);
+    ui.soundsPlayed++;
+  } catch (e) { /* no audio here */ }
+}

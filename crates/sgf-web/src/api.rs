@@ -1,0 +1,796 @@
+//! The viewer's HTTP API as types: what each route reads and what it
+//! answers when it refuses.
+//!
+//! Every JSON body is read by [`Body`] and every query string by
+//! [`Params`]: a missing field, a value of the wrong type, a point that is
+//! not two SGF letters or an action that does not exist is answered with
+//! status 400 and `{"error": "bad request: …", "error_kind":
+//! "bad_request"}`, never read as a default. Fields documented as optional
+//! here may be left out.
+//!
+//! | route | request |
+//! | --- | --- |
+//! | `POST /api/start` | nothing |
+//! | `POST /api/open` | [`OpenRequest`] |
+//! | `POST /api/upload?name=N&replace=ID` | the file's bytes, raw ([`UploadQuery`]) |
+//! | `POST /api/close` | [`SessionRef`] |
+//! | `GET /api/state` | [`StateQuery`] |
+//! | `POST /api/nav` | [`On`]`<`[`Nav`]`>` |
+//! | `POST /api/edit` | [`On`]`<`[`EditRequest`]`>` |
+//! | `POST /api/save` | [`On`]`<`[`Save`]`>` |
+//! | `POST /api/repair` | [`On`]`<`[`RepairPreview`]`>` |
+//! | `POST /api/games` | [`SessionRef`] |
+//! | `POST /api/games/search` | [`On`]`<`[`GameSearch`]`>` |
+//! | `GET /api/export` | [`ExportQuery`] |
+//! | `GET /api/figures` | [`FiguresQuery`] |
+//! | `POST /api/engine` | [`On`]`<`[`EngineAction`]`>` |
+//! | `GET /api/engine/analysis` | [`SessionQuery`] |
+//! | `POST /api/count` | [`On`]`<`[`CountAction`]`>` |
+//! | `POST /api/db/search` | [`On`]`<`[`DbSearch`]`>` |
+//! | `POST /api/db/open` | [`DbOpen`] |
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer, Serialize};
+use sgf_core::{Color, Point};
+
+/// A point of the board as its two SGF letters (`"dd"`): `a`–`z` are 0–25,
+/// `A`–`Z` 26–51. Whether it is on the board is the record's question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardPoint(pub Point);
+
+impl<'de> Deserialize<'de> for BoardPoint {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        // The one letters ↔ point conversion of the library.
+        sgf_core::value::parse_point(s.as_bytes())
+            .filter(|_| s.len() == 2)
+            .map(BoardPoint)
+            .ok_or_else(|| {
+                D::Error::custom(format!(
+                    "`{s}` is not a point: two letters a-z or A-Z expected"
+                ))
+            })
+    }
+}
+
+/// A colour as the page writes it: `"B"` or `"W"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Player {
+    /// Black.
+    B,
+    /// White.
+    W,
+}
+
+impl From<Player> for Color {
+    fn from(p: Player) -> Color {
+        match p {
+            Player::B => Color::Black,
+            Player::W => Color::White,
+        }
+    }
+}
+
+/// How the page wants the state drawn, sent with most requests: all
+/// optional.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+pub struct View {
+    /// The version of the tree the page holds: the answer leaves the tree
+    /// out when it is still that one.
+    pub tree_version: Option<u64>,
+    /// Move numbers on the board from now on.
+    pub numbers: Option<bool>,
+    /// The board drawn dark from now on.
+    pub dark: Option<bool>,
+}
+
+/// A request about one open record: `{"session": ID, …view, …body}`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct On<T> {
+    /// The record's id (its state's `session`).
+    pub session: u64,
+    /// How the page wants the answer drawn.
+    #[serde(flatten)]
+    pub view: View,
+    /// What is asked.
+    #[serde(flatten)]
+    pub body: T,
+}
+
+/// Only a record: `{"session": ID}`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct SessionRef {
+    /// The record's id.
+    pub session: u64,
+}
+
+/// `GET …?session=ID`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct SessionQuery {
+    /// The record's id.
+    pub session: u64,
+}
+
+/// `GET /api/state?session=ID[&tree_version=V][&numbers=B][&dark=B]`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct StateQuery {
+    /// The record's id.
+    pub session: u64,
+    /// See [`View::tree_version`].
+    pub tree_version: Option<u64>,
+    /// See [`View::numbers`].
+    pub numbers: Option<bool>,
+    /// See [`View::dark`].
+    pub dark: Option<bool>,
+}
+
+impl StateQuery {
+    /// The view options the query carries.
+    pub fn view(&self) -> View {
+        View {
+            tree_version: self.tree_version,
+            numbers: self.numbers,
+            dark: self.dark,
+        }
+    }
+}
+
+/// `POST /api/open`: a file of the served directory (`path`) or pasted
+/// SGF text (`text`, read as UTF-8, shown as `name`); exactly one of the
+/// two. A file from the user's disk is sent raw to `/api/upload`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct OpenRequest {
+    /// A record file under the served directory, with `/`.
+    pub path: Option<String>,
+    /// SGF text.
+    pub text: Option<String>,
+    /// The name the text is shown as (default `untitled.sgf`).
+    pub name: Option<String>,
+    /// The record the page showed before, closed once this one is open.
+    pub replace: Option<u64>,
+}
+
+/// What [`OpenRequest`] opens.
+pub enum Open {
+    /// A file of the served directory.
+    Path(String),
+    /// Pasted text and its name.
+    Text(String, String),
+}
+
+impl OpenRequest {
+    /// The one thing to open.
+    ///
+    /// # Errors
+    /// Neither `path` nor `text`, or both.
+    pub fn what(self) -> Result<Open, ApiError> {
+        match (self.path, self.text) {
+            (Some(p), None) => Ok(Open::Path(p)),
+            (None, Some(t)) => Ok(Open::Text(
+                t,
+                self.name.unwrap_or_else(|| "untitled.sgf".into()),
+            )),
+            (None, None) => Err(ApiError::bad_request(
+                "nothing to open: give `path` or `text` (a file's bytes go to /api/upload)",
+            )),
+            (Some(_), Some(_)) => Err(ApiError::bad_request("give `path` or `text`, not both")),
+        }
+    }
+}
+
+/// `POST /api/upload?name=N[&replace=ID]`, the body the file's bytes as
+/// they are (any format the viewer reads; the name's extension helps).
+#[derive(Clone, Debug, Deserialize)]
+pub struct UploadQuery {
+    /// The file's name.
+    pub name: String,
+    /// See [`OpenRequest::replace`].
+    pub replace: Option<u64>,
+}
+
+/// Moving through the tree (`action`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Nav {
+    /// One move on, along the line visited last.
+    Next,
+    /// One move back.
+    Prev,
+    /// The root.
+    First,
+    /// The end of the line.
+    Last,
+    /// Ten moves on.
+    Forward10,
+    /// Ten moves back.
+    Back10,
+    /// The next variation at the nearest fork.
+    NextVariation,
+    /// The previous variation at the nearest fork.
+    PrevVariation,
+    /// Node `node` (its number in the tree).
+    Node {
+        /// The node's number.
+        node: usize,
+    },
+    /// Move `move` of the line shown.
+    Move {
+        /// The move number.
+        #[serde(rename = "move")]
+        number: u32,
+    },
+    /// Game `game` of the record (from 0).
+    Game {
+        /// The game's number.
+        game: usize,
+    },
+    /// The move that placed the stone at `point`.
+    Stone {
+        /// The stone.
+        point: BoardPoint,
+    },
+}
+
+/// A stone to set up (`stone`): `B`, `W`, or `E` for none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum SetupStone {
+    /// A black stone (`AB`).
+    B,
+    /// A white stone (`AW`).
+    W,
+    /// No stone (`AE`).
+    E,
+}
+
+/// A mark on a point (`kind`): the markup shapes and the point sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Mark {
+    /// Triangle.
+    TR,
+    /// Circle.
+    CR,
+    /// Square.
+    SQ,
+    /// Cross.
+    MA,
+    /// Selected.
+    SL,
+    /// Dimmed.
+    DD,
+    /// Black territory.
+    TB,
+    /// White territory.
+    TW,
+}
+
+impl Mark {
+    /// The SGF property.
+    pub fn ident(self) -> &'static str {
+        match self {
+            Mark::TR => "TR",
+            Mark::CR => "CR",
+            Mark::SQ => "SQ",
+            Mark::MA => "MA",
+            Mark::SL => "SL",
+            Mark::DD => "DD",
+            Mark::TB => "TB",
+            Mark::TW => "TW",
+        }
+    }
+}
+
+/// A line between two points (`kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum LineKind {
+    /// An arrow.
+    AR,
+    /// A line.
+    LN,
+}
+
+/// An automatic label (`auto`): the next free letter or number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoLabel {
+    /// `A`, `B`, …
+    Letter,
+    /// `1`, `2`, …
+    Number,
+}
+
+/// An edit of the record at the node shown (`op`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Edit {
+    /// Undoes the last step.
+    Undo,
+    /// Redoes the last step undone.
+    Redo,
+    /// A move for the player to move: `point`, or a pass when it is
+    /// `null` or left out; `force` plays a ko retake, a suicide or onto a
+    /// stone anyway.
+    Play {
+        /// Where; `None`: a pass.
+        point: Option<BoardPoint>,
+        /// Played even when the rules forbid it.
+        #[serde(default)]
+        force: bool,
+    },
+    /// A stone set up at `point` (after the move of the node: in a new node).
+    Setup {
+        /// Where.
+        point: BoardPoint,
+        /// Which stone.
+        stone: SetupStone,
+    },
+    /// A mark toggled at `point`.
+    Markup {
+        /// Where.
+        point: BoardPoint,
+        /// Which mark.
+        kind: Mark,
+    },
+    /// An arrow or a line toggled from `from` to `to`.
+    Line {
+        /// Which.
+        kind: LineKind,
+        /// Where it starts.
+        from: BoardPoint,
+        /// Where it ends.
+        to: BoardPoint,
+    },
+    /// A label at `point`: `text` (empty or left out removes it), or the
+    /// next free letter or number (`auto`; on a labelled point it removes
+    /// the label).
+    Label {
+        /// Where.
+        point: BoardPoint,
+        /// The text.
+        text: Option<String>,
+        /// An automatic label instead of `text`.
+        auto: Option<AutoLabel>,
+    },
+    /// The node's comment (`C`) and name (`N`): each as given, empty
+    /// removes it, left out leaves it.
+    Comment {
+        /// The comment.
+        text: Option<String>,
+        /// The node name.
+        name: Option<String>,
+    },
+    /// Game information (`{"PB": "…"}`; an empty value removes it).
+    Info {
+        /// Property → text.
+        props: BTreeMap<String, String>,
+    },
+    /// Deletes the node and what follows it.
+    Delete,
+    /// Makes the node's variation the main line.
+    Promote,
+    /// The library's repair, as `qipu check --fix`.
+    Repair {
+        /// Variations written one level too deep moved too.
+        #[serde(default)]
+        variation_level: bool,
+    },
+}
+
+impl Edit {
+    /// The edit's name (its `op`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Edit::Undo => "undo",
+            Edit::Redo => "redo",
+            Edit::Play { .. } => "play",
+            Edit::Setup { .. } => "setup",
+            Edit::Markup { .. } => "markup",
+            Edit::Line { .. } => "line",
+            Edit::Label { .. } => "label",
+            Edit::Comment { .. } => "comment",
+            Edit::Info { .. } => "info",
+            Edit::Delete => "delete",
+            Edit::Promote => "promote",
+            Edit::Repair { .. } => "repair",
+        }
+    }
+}
+
+/// `POST /api/edit`: an [`Edit`], and `merge_key`: edits with the same key
+/// (typing in one field) make one undo step.
+#[derive(Clone, Debug, Deserialize)]
+pub struct EditRequest {
+    /// The edit.
+    #[serde(flatten)]
+    pub edit: Edit,
+    /// Merges with the last step of the same key.
+    pub merge_key: Option<String>,
+}
+
+/// `POST /api/save` (`mode`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum Save {
+    /// Back to the record's file, only what was edited changed.
+    Lossless {
+        /// Overwrites a file another program changed since it was read.
+        #[serde(default)]
+        force: bool,
+    },
+    /// The canonical FF\[4\] UTF-8 form as `path` (`.sgf` added when
+    /// missing); the record continues on it.
+    Canonical {
+        /// A path under the served directory.
+        path: String,
+    },
+}
+
+/// `POST /api/repair`: what the repair would change.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct RepairPreview {
+    /// See [`Edit::Repair`].
+    #[serde(default)]
+    pub variation_level: bool,
+}
+
+/// `POST /api/games/search`: the games holding `q`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct GameSearch {
+    /// The text searched.
+    pub q: String,
+}
+
+/// What `/api/export` writes (`format`, default `svg`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// SVG.
+    #[default]
+    Svg,
+    /// PNG.
+    Png,
+    /// JPEG.
+    Jpg,
+    /// JPEG.
+    Jpeg,
+    /// BMP.
+    Bmp,
+    /// Sensei's Library's text diagram.
+    Sensei,
+    /// Qipu's ASCII diagram.
+    Txt,
+    /// Qipu's ASCII diagram.
+    Ascii,
+}
+
+impl ExportFormat {
+    /// The name as the renderer knows image formats (`png`, `jpg`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExportFormat::Svg => "svg",
+            ExportFormat::Png => "png",
+            ExportFormat::Jpg => "jpg",
+            ExportFormat::Jpeg => "jpeg",
+            ExportFormat::Bmp => "bmp",
+            ExportFormat::Sensei => "sensei",
+            ExportFormat::Txt => "txt",
+            ExportFormat::Ascii => "ascii",
+        }
+    }
+}
+
+/// `GET /api/export?session=ID[&format=F][&numbers=B][&size=PX][&quality=Q]`:
+/// the position shown as a picture or a text diagram.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct ExportQuery {
+    /// The record's id.
+    pub session: u64,
+    /// The format.
+    #[serde(default)]
+    pub format: ExportFormat,
+    /// Move numbers on the stones.
+    #[serde(default)]
+    pub numbers: bool,
+    /// The picture's size in pixels (64 to 4096; default 1000).
+    pub size: Option<u32>,
+    /// JPEG quality (1 to 100).
+    pub quality: Option<u8>,
+}
+
+/// `GET /api/figures?session=ID[&every=N]`: the game as book figures.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct FiguresQuery {
+    /// The record's id.
+    pub session: u64,
+    /// A new figure every `every` moves (empty or 0: only at `FG`).
+    #[serde(default, deserialize_with = "empty_as_none")]
+    pub every: Option<u32>,
+}
+
+/// A number that may be given empty (`every=`): `None`.
+fn empty_as_none<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    let s = String::deserialize(d)?;
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(None);
+    }
+    s.parse()
+        .map(Some)
+        .map_err(|_| D::Error::custom(format!("`{s}` is not a number of moves")))
+}
+
+/// The engine of a record (`action`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum EngineAction {
+    /// Starts `engine`: a name from engines.toml or a command line.
+    Start {
+        /// The engine.
+        engine: String,
+    },
+    /// Stops the engine.
+    Stop,
+    /// Analysis of the position shown on or off.
+    Analyse {
+        /// On.
+        on: bool,
+    },
+    /// Who the engine plays (`color`, `null`: nobody) and how strong
+    /// (`level`, 1 to 10).
+    Play {
+        /// The engine's colour.
+        color: Option<Player>,
+        /// Its level.
+        level: Option<u32>,
+    },
+    /// The engine plays for the player to move.
+    Move,
+    /// A new record against the engine, which moves to it.
+    NewGame {
+        /// Board size.
+        size: u8,
+        /// Handicap stones.
+        handicap: u32,
+        /// Komi.
+        komi: f64,
+        /// The engine's colour.
+        color: Option<Player>,
+        /// Its level.
+        level: Option<u32>,
+    },
+}
+
+/// Where the dead stones of a count come from (`source`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadSource {
+    /// The engine when one runs, else the record's marks, else the estimator.
+    Auto,
+    /// The engine's `final_status_list dead`.
+    Engine,
+    /// Qipu's estimator.
+    Estimator,
+    /// The record's `TB`/`TW`, else the estimator.
+    Marks,
+}
+
+/// A rule set by name (`japanese`, `chinese`, …, as `qipu score --rules`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesName(pub sgf_go::score::Rules);
+
+impl<'de> Deserialize<'de> for RulesName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        sgf_go::score::Rules::from_name(&s)
+            .map(RulesName)
+            .ok_or_else(|| D::Error::custom(format!("unknown rules `{s}`")))
+    }
+}
+
+/// Counting the position shown (`action`).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum CountAction {
+    /// Starts counting with dead stones from `source`.
+    Start {
+        /// Where the dead stones come from.
+        source: DeadSource,
+    },
+    /// A group dead or alive again.
+    Toggle {
+        /// A stone of the group.
+        point: BoardPoint,
+    },
+    /// Counts by other rules.
+    Rules {
+        /// The rules.
+        rules: RulesName,
+    },
+    /// Leaves counting.
+    Stop,
+}
+
+/// `POST /api/db/search`: the position shown, or a region of it, in the
+/// database.
+#[derive(Clone, Debug, Deserialize)]
+pub struct DbSearch {
+    /// `[x0, y0, x1, y1]` (corners, any order); `null`: the whole board.
+    pub region: Option<[u8; 4]>,
+    /// A region anywhere on the board, not only where it is.
+    #[serde(default)]
+    pub anywhere: bool,
+    /// Colours swapped too.
+    #[serde(default)]
+    pub swap_colors: bool,
+    /// In variations too.
+    #[serde(default)]
+    pub variations: bool,
+    /// Games of this player only (blank: any).
+    pub player: Option<String>,
+    /// The most hits listed (default 200, at most 5000).
+    pub limit: Option<usize>,
+}
+
+/// `POST /api/db/open`: a hit, opened at its node.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct DbOpen {
+    /// The game's id in the database.
+    pub id: i64,
+    /// The node of the hit.
+    pub node: usize,
+}
+
+/// A refusal: a status and `{"error", "error_kind"}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ApiError {
+    /// The HTTP status.
+    #[serde(skip)]
+    pub status: StatusCode,
+    /// What went wrong, for the user.
+    pub error: String,
+    /// What the page acts on: `bad_request`, `no_session` (the record is
+    /// not open any more), `changed_on_disk`, `read_only`, `refused`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<&'static str>,
+}
+
+impl ApiError {
+    /// A request that does not say what it must (400, `bad_request`).
+    pub fn bad_request(why: impl std::fmt::Display) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            error: format!("bad request: {why}"),
+            error_kind: Some("bad_request"),
+        }
+    }
+
+    /// A request refused (400): `no_session` when the record is not open
+    /// any more.
+    pub fn refused(why: String) -> ApiError {
+        let kind = why
+            .starts_with(crate::sessions::NO_SESSION)
+            .then_some("no_session");
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            error: why,
+            error_kind: kind,
+        }
+    }
+}
+
+impl From<String> for ApiError {
+    fn from(why: String) -> ApiError {
+        ApiError::refused(why)
+    }
+}
+
+impl From<&str> for ApiError {
+    fn from(why: &str) -> ApiError {
+        ApiError::refused(why.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self)).into_response()
+    }
+}
+
+/// A JSON body read as `T` (whatever its `Content-Type`: the page's
+/// beacon sends text); a body that is not `T` is a 400 [`ApiError`].
+pub struct Body<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError {
+                status: e.status(),
+                error: e.body_text(),
+                error_kind: Some("bad_request"),
+            })?;
+        serde_json::from_slice(&bytes)
+            .map(Body)
+            .map_err(ApiError::bad_request)
+    }
+}
+
+/// A query string read as `T` (percent-decoded); one that is not `T` is
+/// a 400 [`ApiError`].
+pub struct Params<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Query::<T>::try_from_uri(&parts.uri)
+            .map(|Query(t)| Params(t))
+            .map_err(|e| ApiError::bad_request(query_error(&e.body_text())))
+    }
+}
+
+/// axum's words for a bad query, without its prefix.
+fn query_error(text: &str) -> String {
+    text.strip_prefix("Failed to deserialize query string: ")
+        .unwrap_or(text)
+        .to_string()
+}
+
+/// The token of a URL (`?t=…`), for the page's links and its first load.
+#[derive(Deserialize)]
+pub(crate) struct TokenQuery {
+    pub(crate) t: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, String> {
+        serde_json::from_value(v).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn actions_are_named_as_the_page_names_them() {
+        for (name, _) in [("forward10", 0), ("back10", 0), ("next_variation", 0)] {
+            let r: On<Nav> = read(json!({"session": 1, "action": name})).unwrap();
+            assert_eq!(r.session, 1);
+        }
+        let r: On<Nav> =
+            read(json!({"session": 1, "action": "move", "move": 7, "dark": true})).unwrap();
+        assert!(matches!(r.body, Nav::Move { number: 7 }));
+        assert_eq!(r.view.dark, Some(true));
+        let r: On<EditRequest> =
+            read(json!({"session": 2, "op": "play", "point": null, "merge_key": "k"})).unwrap();
+        assert!(matches!(
+            r.body.edit,
+            Edit::Play {
+                point: None,
+                force: false
+            }
+        ));
+        assert_eq!(r.body.merge_key.as_deref(), Some("k"));
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let e = read::<On<Nav>>(json!({"session": 1, "action": "stone"})).unwrap_err();
+        assert!(e.contains("missing field `point`"), "{e}");
+        let e =
+            read::<On<Nav>>(json!({"session": 1, "action": "stone", "point": "d"})).unwrap_err();
+        assert!(e.contains("`d` is not a point"), "{e}");
+        let e = read::<On<Nav>>(json!({"session": "1", "action": "next"})).unwrap_err();
+        assert!(e.contains("invalid type"), "{e}");
+        let e = read::<On<Nav>>(json!({"session": 1, "action": "sideways"})).unwrap_err();
+        assert!(e.contains("unknown variant `sideways`"), "{e}");
+    }
+}

@@ -1,0 +1,755 @@
+//! The handlers of the JSON API (see [`crate::api`] for what each reads).
+//! Each reads its request through a typed extractor, does its work on the
+//! blocking pool (parsing, drawing and disk I/O never hold the thread that
+//! accepts connections), and answers the record's state or a small object.
+
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Value, json};
+use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
+
+use crate::api::{
+    ApiError, Body, CountAction, DbSearch, DeadSource, EditRequest, EngineAction, ExportFormat,
+    ExportQuery, FiguresQuery, GameSearch, Nav, On, Open, OpenRequest, Params, Player,
+    RepairPreview, Save, SessionQuery, SessionRef, StateQuery, UploadQuery, View,
+};
+use crate::session::OpError;
+use crate::{App, EXAMPLE, Session, attachment, rss_bytes};
+
+type AppState = State<Arc<App>>;
+
+/// Runs a request's work on the blocking pool, so that the async thread
+/// that accepts connections is never held by parsing, drawing or disk I/O.
+pub(crate) async fn blocking<F: FnOnce() -> Response + Send + 'static>(f: F) -> Response {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|_| (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response())
+}
+
+/// The answer to a request: the value as JSON, or the refusal.
+pub(crate) fn answer<T: Serialize>(r: Result<T, ApiError>) -> Response {
+    match r {
+        Ok(v) => (StatusCode::OK, axum::Json(v)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+pub(crate) fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+    s.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A state whose request was refused: the reason as its `message`.
+fn refused(st: &mut Value, why: String) {
+    st["message"] = json!(why);
+    st["error_kind"] = json!("refused");
+}
+
+/// Opens what the command line named (or the example).
+pub(crate) async fn start(State(app): AppState) -> Response {
+    blocking(move || {
+        let r = match &app.initial {
+            Some(p) => {
+                let rel = p
+                    .strip_prefix(&app.root)
+                    .map(|r| r.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                app.open_path(&rel)
+            }
+            // A directory: its first record, or the example when it has none.
+            None => match app.directory.then(|| app.file_list(false)) {
+                Some(list) if !list.is_empty() => app.open_path(&list[0]),
+                _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
+            },
+        };
+        app.opened(r.as_ref().ok().and_then(|st| st["session"].as_u64()), None);
+        answer(r.map_err(ApiError::from))
+    })
+    .await
+}
+
+/// Opens a file of the served directory or pasted text.
+pub(crate) async fn open(State(app): AppState, Body(req): Body<OpenRequest>) -> Response {
+    blocking(move || {
+        let replace = req.replace;
+        let r = req.what().and_then(|what| {
+            Ok(match what {
+                Open::Path(p) => app.open_path(&p)?,
+                Open::Text(t, name) => app.new_session(name, t.into_bytes(), true, None)?,
+            })
+        });
+        // `replace`: the session the page showed before, now freed.
+        if let Ok(st) = &r {
+            app.opened(st["session"].as_u64(), replace);
+        }
+        answer(r)
+    })
+    .await
+}
+
+/// Opens a file the page sent as it is (dropped or chosen on the user's
+/// disk): the body is the file's bytes.
+pub(crate) async fn upload(
+    State(app): AppState,
+    Params(q): Params<UploadQuery>,
+    bytes: Bytes,
+) -> Response {
+    blocking(move || {
+        let r = app.new_session(q.name, bytes.to_vec(), false, None);
+        if let Ok(st) = &r {
+            app.opened(st["session"].as_u64(), q.replace);
+        }
+        answer(r.map_err(ApiError::from))
+    })
+    .await
+}
+
+/// The server's memory: `{"sessions", "held_bytes", "rss_bytes",
+/// "parked", "parked_unsaved", "budget_bytes", "idle_seconds",
+/// "recovery_dir"}` — the records in memory, the heap bytes they hold
+/// (files, parsed parts, undo), the process's resident size where `/proc`
+/// tells it, the records put aside (of which those whose work is in the
+/// recovery folder), the memory budget, the idle time, and the recovery
+/// folder once made.
+pub(crate) async fn memory(State(app): AppState) -> Response {
+    blocking(move || {
+        let held: usize = app
+            .sessions
+            .live_sessions()
+            .iter()
+            .map(|s| lock(s).held_bytes())
+            .sum();
+        let mut v = app.sessions.memory_json();
+        v["held_bytes"] = json!(held);
+        v["rss_bytes"] = json!(rss_bytes());
+        answer(Ok(v))
+    })
+    .await
+}
+
+/// What `/api/close` answers.
+#[derive(Serialize)]
+struct Closed {
+    closed: u64,
+}
+
+/// Frees a session (the page was closed).
+pub(crate) async fn close(State(app): AppState, Body(req): Body<SessionRef>) -> Response {
+    // On the blocking pool: freeing a large record, or waiting for one
+    // being read back, never holds up the thread that accepts connections.
+    blocking(move || {
+        app.close(req.session);
+        answer(Ok(Closed {
+            closed: req.session,
+        }))
+    })
+    .await
+}
+
+/// Runs `f` on session `id` with the page's view options; answers the
+/// state (`whole`: with the diagnostics and the file list), with `f`'s
+/// refusal as its message.
+fn with_session(
+    app: &App,
+    id: u64,
+    view: View,
+    whole: bool,
+    f: impl FnOnce(&mut Session) -> Result<(), OpError>,
+) -> Result<Value, ApiError> {
+    let session = app.session(id)?;
+    let mut s = lock(&session);
+    if let Some(n) = view.numbers {
+        s.numbers = n;
+    }
+    if let Some(d) = view.dark {
+        s.dark = d;
+    }
+    let r = f(&mut s);
+    s.engine_sync();
+    let mut st = if whole {
+        app.whole_state(&s, view.tree_version)
+    } else {
+        s.state(view.tree_version)
+    };
+    if let Err(e) = r {
+        refused(&mut st, e);
+    }
+    Ok(st)
+}
+
+pub(crate) async fn nav(State(app): AppState, Body(req): Body<On<Nav>>) -> Response {
+    blocking(move || {
+        answer(with_session(&app, req.session, req.view, false, |s| {
+            s.nav(&req.body)
+        }))
+    })
+    .await
+}
+
+pub(crate) async fn edit(State(app): AppState, Body(req): Body<On<EditRequest>>) -> Response {
+    blocking(move || {
+        let EditRequest { edit, merge_key } = &req.body;
+        answer(with_session(&app, req.session, req.view, false, |s| {
+            s.edit(edit, merge_key.as_deref())
+        }))
+    })
+    .await
+}
+
+/// The whole state of a record, with its diagnostics and the file list.
+pub(crate) async fn state(State(app): AppState, Params(q): Params<StateQuery>) -> Response {
+    blocking(move || answer(with_session(&app, q.session, q.view(), true, |_| Ok(())))).await
+}
+
+/// A save refused: the message, and a kind the page acts on
+/// (`changed_on_disk`: offer reload, overwrite or save as; `read_only`).
+fn save_error(e: SaveError, rel: &str) -> ApiError {
+    let kind = match e {
+        SaveError::ChangedOnDisk => "changed_on_disk",
+        SaveError::ReadOnly => "read_only",
+        _ => "refused",
+    };
+    let error = match e {
+        SaveError::ChangedOnDisk => format!(
+            "{rel} was changed on disk by another program since it was opened: reload it, overwrite it, or save as another file"
+        ),
+        SaveError::ReadOnly => format!("{rel} is read-only: use \"Save as\""),
+        e => format!("{rel} not saved: {e}"),
+    };
+    ApiError {
+        status: StatusCode::BAD_REQUEST,
+        error,
+        error_kind: Some(kind),
+    }
+}
+
+/// What `/api/save` answers: the file written (relative to the served
+/// directory), the copy of what it replaced, the original kept at the
+/// first save, and the bytes written.
+#[derive(Serialize)]
+struct Saved {
+    saved: String,
+    backup: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original: Option<Option<String>>,
+    bytes: usize,
+}
+
+pub(crate) async fn save(State(app): AppState, Body(req): Body<On<Save>>) -> Response {
+    blocking(move || answer(save_blocking(&app, req.session, &req.body))).await
+}
+
+fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
+    let session = app.session(id)?;
+    let mut s = lock(&session);
+    match req {
+        Save::Lossless { force } => {
+            let path = s
+                .path
+                .clone()
+                .ok_or("this record has no file: use \"Save as\"")?;
+            let rel = s.rel.clone().unwrap_or_default();
+            // The target must still be a regular file under the root.
+            app.resolve(&rel)?;
+            let bytes = s.lossless_bytes()?;
+            // A record read back after it was put aside has its bytes
+            // as first read on disk or in the recovery folder (gone
+            // since: no `.orig`; the `.bak` still keeps what is
+            // replaced).
+            let aside = s.original_aside.as_ref().map(|o| o.bytes(&path));
+            let mut opts = SaveOptions::default();
+            opts.backup = true;
+            opts.original = match &aside {
+                None => Some(s.original()),
+                Some(b) => b.as_deref(),
+            };
+            // `force`: the user chose to overwrite a file changed on disk.
+            opts.expected = if *force { None } else { s.on_disk };
+            let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
+            s.on_disk = Some(Fingerprint::of(&bytes));
+            s.dirty = false;
+            Ok(Saved {
+                saved: rel,
+                backup: saved.backup.as_deref().and_then(|b| app.relative(b)),
+                original: Some(saved.original.as_deref().and_then(|b| app.relative(b))),
+                bytes: bytes.len(),
+            })
+        }
+        Save::Canonical { path } => {
+            let rel = if path.to_ascii_lowercase().ends_with(".sgf") {
+                path.clone()
+            } else {
+                format!("{path}.sgf")
+            };
+            let full = app.resolve(&rel)?;
+            let bytes = s.canonical_bytes();
+            // Whatever is replaced is kept as .bak.
+            let mut opts = SaveOptions::default();
+            opts.backup = true;
+            let saved = replace_file(&full, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
+            s.reopen_as(&bytes, full, rel.clone());
+            s.on_disk = Some(Fingerprint::of(&bytes));
+            drop(s);
+            app.file_list(true);
+            Ok(Saved {
+                saved: rel,
+                backup: saved.backup.as_deref().and_then(|b| app.relative(b)),
+                original: None,
+                bytes: bytes.len(),
+            })
+        }
+    }
+}
+
+/// A question about a session that changes nothing: the session, locked,
+/// gives the answer.
+async fn query_session<T: Serialize>(
+    app: Arc<App>,
+    id: u64,
+    f: impl FnOnce(&Session) -> T + Send + 'static,
+) -> Response {
+    blocking(move || {
+        answer(
+            app.session(id)
+                .map(|s| f(&lock(&s)))
+                .map_err(ApiError::from),
+        )
+    })
+    .await
+}
+
+/// What the repair would change: `{"changes": […]}` (see
+/// [`Session::repair_preview`]); `/api/edit` with `op: "repair"` applies it.
+pub(crate) async fn repair_preview(
+    State(app): AppState,
+    Body(req): Body<On<RepairPreview>>,
+) -> Response {
+    let level = req.body.variation_level;
+    query_session(
+        app,
+        req.session,
+        move |s| json!({ "changes": s.repair_preview(level) }),
+    )
+    .await
+}
+
+/// The game list of a session (see `Session::game_list`).
+pub(crate) async fn games(State(app): AppState, Body(req): Body<SessionRef>) -> Response {
+    query_session(
+        app,
+        req.session,
+        |s| json!({ "games": s.game_list(), "game": s.game() }),
+    )
+    .await
+}
+
+/// The games whose game information or comments hold `q`.
+pub(crate) async fn games_search(
+    State(app): AppState,
+    Body(req): Body<On<GameSearch>>,
+) -> Response {
+    query_session(
+        app,
+        req.session,
+        move |s| json!({ "matches": s.search_games(&req.body.q) }),
+    )
+    .await
+}
+
+/// What `/api/files` answers: the record files of the served directory.
+#[derive(Serialize)]
+struct Files<'a> {
+    files: &'a [String],
+}
+
+pub(crate) async fn files(State(app): AppState) -> Response {
+    blocking(move || {
+        let files = if app.directory {
+            app.file_list(true)
+        } else {
+            Arc::new(Vec::new())
+        };
+        answer(Ok(Files { files: &files }))
+    })
+    .await
+}
+
+/// The game's figures as one HTML page (what `qipu figures` writes, the
+/// pictures inline): a new figure at each `FG` and every `every` moves.
+pub(crate) async fn figures_page(
+    State(app): AppState,
+    Params(q): Params<FiguresQuery>,
+) -> Response {
+    blocking(move || {
+        let session = match app.session(q.session) {
+            Ok(s) => s,
+            Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
+        };
+        let s = lock(&session);
+        let doc = s.document();
+        let game = s.local_game();
+        let opts = sgf_render::FigureOptions {
+            every: q.every.filter(|&n| n > 0),
+            ..Default::default()
+        };
+        let figs = sgf_render::figures(doc, game, &opts);
+        let stem = s
+            .name
+            .rsplit_once('.')
+            .map_or(s.name.as_str(), |x| x.0)
+            .to_string();
+        let title = sgf_render::figures_title(doc, game, &stem);
+        let theme = if s.dark {
+            sgf_render::Theme::Dark
+        } else {
+            sgf_render::Theme::Light
+        };
+        drop(s);
+        let html = sgf_render::figures_html(&title, &figs, sgf_render::Pictures::InlineSvg(theme));
+        (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    attachment(&format!("{stem}-figures.html")),
+                ),
+            ],
+            html,
+        )
+            .into_response()
+    })
+    .await
+}
+
+/// The position shown as a picture or a text diagram, downloaded.
+pub(crate) async fn export(State(app): AppState, Params(q): Params<ExportQuery>) -> Response {
+    blocking(move || export_blocking(&app, &q)).await
+}
+
+fn export_blocking(app: &App, q: &ExportQuery) -> Response {
+    let size = q.size.unwrap_or(1000).clamp(64, 4096);
+    let session = match app.session(q.session) {
+        Ok(s) => s,
+        Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
+    };
+    // The diagram is made under the session's lock (quick); drawing it,
+    // which can take seconds for a large PNG, is not.
+    let made = {
+        let s = lock(&session);
+        let mut opts = s.render_options(q.numbers);
+        opts.status = true;
+        let doc = s.document();
+        let name = format!(
+            "{}-{}",
+            s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
+            doc.node(s.node()).number()
+        );
+        sgf_render::Diagram::at(doc, s.node(), &opts).map(|d| (d, opts, name))
+    };
+    let (diagram, opts, name) = match made {
+        Ok(x) => x,
+        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    };
+    // png, jpg/jpeg (`quality`, 1-100) and bmp: the same pixels.
+    let image = sgf_render::ImageFormat::from_extension(q.format.as_str()).map(|f| match f {
+        sgf_render::ImageFormat::Jpeg { .. } => sgf_render::ImageFormat::Jpeg {
+            quality: q
+                .quality
+                .unwrap_or(sgf_render::ImageFormat::DEFAULT_JPEG_QUALITY)
+                .clamp(1, 100),
+        },
+        f => f,
+    });
+    let text = |style| diagram.to_text(&opts, style).into_bytes();
+    let (mime, ext, bytes) = match (image, q.format) {
+        (Some(image), _) => match diagram.to_image(&opts, size, image) {
+            Ok(b) => (image.mime_type(), image.extension(), b),
+            Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+        // Text diagrams: Sensei's Library's wiki form, or qipu's ASCII.
+        (None, ExportFormat::Sensei) => (
+            "text/plain; charset=utf-8",
+            "txt",
+            text(sgf_render::TextStyle::Sensei),
+        ),
+        (None, ExportFormat::Txt | ExportFormat::Ascii) => (
+            "text/plain; charset=utf-8",
+            "txt",
+            text(sgf_render::TextStyle::Ascii),
+        ),
+        (None, _) => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
+            (
+                header::CONTENT_DISPOSITION,
+                attachment(&format!("{name}.{ext}")),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+/// One engine of `engines.toml`.
+#[derive(Serialize)]
+struct EngineEntry {
+    name: String,
+    command: String,
+}
+
+/// What `/api/engines` answers.
+#[derive(Serialize)]
+struct Engines {
+    engines: Vec<EngineEntry>,
+    config: Option<String>,
+    error: Option<String>,
+}
+
+/// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
+/// `{"engines": [{"name", "command"}], "config": path, "error"}`.
+pub(crate) async fn engines() -> Response {
+    blocking(|| {
+        let path = sgf_gtp::config_path();
+        let (list, error) = match &path {
+            Some(p) if p.is_file() => match sgf_gtp::load_config(p) {
+                Ok(l) => (l, None),
+                Err(e) => (Vec::new(), Some(e.to_string())),
+            },
+            _ => (Vec::new(), None),
+        };
+        let engines = list
+            .iter()
+            .map(|e| EngineEntry {
+                name: e.name.clone(),
+                command: e.command_line(),
+            })
+            .collect();
+        answer(Ok(Engines {
+            engines,
+            config: path.map(|p| p.display().to_string()),
+            error,
+        }))
+    })
+    .await
+}
+
+/// Ends an engine taken out of a session (waiting until it has gone when
+/// no request still uses it; otherwise the last user's drop ends it).
+fn shut_down(old: Option<Arc<sgf_gtp::LiveEngine>>) {
+    if let Some(a) = old
+        && let Ok(live) = Arc::try_unwrap(a)
+    {
+        live.shutdown();
+    }
+}
+
+/// The engine of a session (see [`EngineAction`]). Answers the session's
+/// state; an engine's failure is its `message`, never an error of the
+/// server.
+pub(crate) async fn engine(State(app): AppState, Body(req): Body<On<EngineAction>>) -> Response {
+    blocking(move || answer(engine_blocking(&app, req))).await
+}
+
+fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> {
+    let id = req.session;
+    let session = app.session(id)?;
+    // What to tell the user, and whether it is a failure.
+    let mut note: Option<(String, bool)> = None;
+    match req.body {
+        EngineAction::Start { engine } => {
+            let text = engine.trim();
+            if text.is_empty() {
+                return Err("name an engine of engines.toml or give its command line".into());
+            }
+            let started = sgf_gtp::EngineSpec::resolve(text)
+                .and_then(|spec| sgf_gtp::LiveEngine::start(&spec));
+            match started {
+                Ok(live) => {
+                    let name = live.spec().name.clone();
+                    let old = lock(&session).set_engine(Some(Arc::new(live)));
+                    shut_down(old);
+                    note = Some((format!("{name} is ready"), false));
+                }
+                Err(e) => note = Some((e.to_string(), true)),
+            }
+        }
+        EngineAction::Stop => {
+            let old = lock(&session).set_engine(None);
+            shut_down(old);
+        }
+        EngineAction::Analyse { on } => {
+            if let Err(e) = lock(&session).set_analysing(on) {
+                note = Some((e, true));
+            }
+        }
+        EngineAction::Play { color, level } => {
+            if let Err(e) = lock(&session).set_playing(color.map(Into::into), level) {
+                note = Some((e, true));
+            }
+        }
+        EngineAction::Move => {
+            let asked = {
+                let s = lock(&session);
+                s.engine()
+                    .ok_or_else(|| "no engine is running".to_string())
+                    .and_then(|l| {
+                        let line = s.engine_line().ok_or("no position")?;
+                        Ok((l, line, s.node()))
+                    })
+            };
+            // The engine thinks without the session's lock: the page stays usable.
+            note = Some(match asked {
+                Err(e) => (e, true),
+                Ok((live, line, node)) => match live.genmove(line.clone()) {
+                    Ok(mv) => {
+                        match lock(&session).engine_played(node, &line, mv, &live.spec().name) {
+                            Ok(m) => (m, false),
+                            Err(e) => (e, true),
+                        }
+                    }
+                    Err(e) => (e.to_string(), true),
+                },
+            });
+        }
+        EngineAction::NewGame {
+            size,
+            handicap,
+            komi,
+            color,
+            level,
+        } => {
+            let game = NewGame {
+                size,
+                handicap: handicap.min(99),
+                komi,
+                color,
+                level,
+            };
+            return new_game(app, &session, id, &game);
+        }
+    }
+    let mut s = lock(&session);
+    s.engine_sync();
+    let mut st = s.state(req.view.tree_version);
+    match note {
+        Some((m, true)) => refused(&mut st, m),
+        Some((m, false)) => st["message"] = json!(m),
+        None => {}
+    }
+    Ok(st)
+}
+
+/// A new game against the engine, as asked.
+struct NewGame {
+    size: u8,
+    handicap: u32,
+    komi: f64,
+    color: Option<Player>,
+    level: Option<u32>,
+}
+
+/// A new record against the session's engine, which moves to it; the old
+/// session is closed (the page asked about unsaved changes).
+fn new_game(
+    app: &App,
+    session: &Mutex<Session>,
+    id: u64,
+    game: &NewGame,
+) -> Result<Value, ApiError> {
+    let color = game.color.map(Into::into);
+    let name = lock(session)
+        .engine()
+        .map(|l| l.spec().name.clone())
+        .ok_or("start an engine first")?;
+    let sgf = crate::session::new_game_sgf(game.size, game.handicap, game.komi, color, &name)?;
+    let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
+    let new_id = st["session"].as_u64().ok_or("internal: no session")?;
+    let live = lock(session).set_engine(None);
+    let fresh = app.session(new_id)?;
+    let mut s = lock(&fresh);
+    s.set_engine(live);
+    let r = s.set_playing(color, game.level);
+    s.engine_sync();
+    let mut st = app.whole_state(&s, None);
+    drop(s);
+    app.opened(Some(new_id), Some(id));
+    if let Err(e) = r {
+        refused(&mut st, e);
+    }
+    Ok(st)
+}
+
+/// The latest analysis of the position shown and the win-rate graph of
+/// the line shown (see `Session::analysis_json`), polled by the page.
+pub(crate) async fn engine_analysis(
+    State(app): AppState,
+    Params(q): Params<SessionQuery>,
+) -> Response {
+    blocking(move || {
+        let r = app.session(q.session).map(|s| lock(&s).analysis_json());
+        answer(r.map_err(ApiError::from))
+    })
+    .await
+}
+
+/// Counting the position shown (see [`CountAction`]). Answers the
+/// session's state, whose `count` holds the score.
+pub(crate) async fn count(State(app): AppState, Body(req): Body<On<CountAction>>) -> Response {
+    blocking(move || answer(count_blocking(&app, &req))).await
+}
+
+fn count_blocking(app: &App, req: &On<CountAction>) -> Result<Value, ApiError> {
+    let session = app.session(req.session)?;
+    let mut failure: Option<String> = None;
+    if let CountAction::Start { source } = req.body {
+        let live = lock(&session).engine();
+        let by_engine =
+            source == DeadSource::Engine || (source == DeadSource::Auto && live.is_some());
+        match (by_engine, live) {
+            (false, _) => lock(&session).count_without_engine(source),
+            (true, None) => {
+                failure =
+                    Some("no engine is running: start one, or count with Qipu's estimator".into())
+            }
+            (true, Some(live)) => {
+                let (line, pos, node) = {
+                    let s = lock(&session);
+                    (s.engine_line(), s.position(), s.node())
+                };
+                let line = line.ok_or("no position")?;
+                match live.dead_stones(line, pos) {
+                    Ok((dead, dame)) => {
+                        let mut s = lock(&session);
+                        if s.node() == node {
+                            s.count_start(dead, dame, sgf_go::score::DeadFrom::Engine);
+                        }
+                    }
+                    Err(e) => failure = Some(e.to_string()),
+                }
+            }
+        }
+    } else if let Err(e) = lock(&session).count_action(req.body) {
+        failure = Some(e);
+    }
+    let mut s = lock(&session);
+    s.engine_sync();
+    let mut st = s.state(req.view.tree_version);
+    if let Some(m) = failure {
+        refused(&mut st, m);
+    }
+    Ok(st)
+}
+
+/// The database search, see [`crate::db`].
+pub(crate) async fn db_search(State(app): AppState, Body(req): Body<On<DbSearch>>) -> Response {
+    blocking(move || answer(crate::db::search(&app, &req))).await
+}

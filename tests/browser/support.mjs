@@ -1,0 +1,109 @@
+// What every browser test of `qipu view` shares: where things are, the
+// rule for what a test needs and lacks, `qipu view` started (its URL
+// read from its output), headless Chromium (Debian's, driven by
+// playwright-core) on the viewer's page, and helpers over the page.
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const here = dirname(fileURLToPath(import.meta.url));
+export const repo = join(here, "..", "..");
+export const qipu = process.env.QIPU_BIN || join(repo, "target", "debug", "qipu");
+export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+export const shots = process.env.QIPU_SCREENSHOTS || join(tmpdir(), "qipu-screenshots");
+// The sample corpus: QIPU_CORPUS, else ../shared/corpus beside the repository.
+export const corpus = process.env.QIPU_CORPUS || join(repo, "..", "shared", "corpus");
+
+// The one rule for something a test needs and lacks (as testsupport/require.rs):
+// go on without it, saying so, or fail when QIPU_REQUIRE_ALL=1 (CI).
+export function missing(what) {
+  if (process.env.QIPU_REQUIRE_ALL === "1") throw new Error(`${what}; QIPU_REQUIRE_ALL=1 requires it`);
+  console.log(`SKIPPED: ${what}`);
+}
+
+/**
+ * Starts `qipu view --no-open --port 0 ARGS…` and waits for the URL it
+ * prints. `env`: added to the environment; `quiet`: its standard error is
+ * kept (in `stderr()`) rather than shown.
+ */
+export async function startViewer(args, { env = {}, quiet = false } = {}) {
+  const server = spawn(qipu, ["view", "--no-open", "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"],
+    env: { ...process.env, ...env },
+  });
+  let stderr = "";
+  if (quiet) server.stderr.on("data", (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/\?t=[0-9a-f]+/);
+      if (m) resolve(m[0]);
+    });
+    server.on("exit", (c) => reject(new Error("qipu view exited " + c)));
+    setTimeout(() => reject(new Error("qipu view printed no URL")), 20000);
+  });
+  return { server, url, stderr: () => stderr };
+}
+
+/** Headless Chromium, as the tests run it. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A new page of `browser` on the viewer at `url`, once its board is drawn. */
+export async function openViewer(browser, url, viewport = { width: 1280, height: 860 }) {
+  const page = await browser.newPage({ viewport });
+  page.on("pageerror", (e) => console.error("page error:", e));
+  await page.goto(url);
+  await page.waitForSelector("#board svg");
+  return page;
+}
+
+/** The viewer and the browser, stopped (what `after` does). */
+export async function stop({ browser, server }) {
+  if (browser) await browser.close();
+  if (server) server.kill();
+}
+
+/**
+ * Where SGF point `pt` ("dd") is on the screen, through the board SVG's
+ * geometry and the page's own letters module.
+ */
+export function screenPoint(page, pt) {
+  return page.evaluate(async (pt) => {
+    const { sgfXY } = await import("/letters.js");
+    const svg = document.querySelector("#board svg");
+    const d = svg.dataset;
+    const [x, y] = sgfXY(pt);
+    const p = new DOMPoint(+d.originX + (x - +d.x0) * +d.cell, +d.originY + (y - +d.y0) * +d.cell)
+      .matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, pt);
+}
+
+/** Clicks SGF point `pt` of the board. */
+export async function clickPoint(page, pt) {
+  const [x, y] = await screenPoint(page, pt);
+  await page.mouse.click(x, y);
+}
+
+/**
+ * The viewer's API as another tab (or a script) uses it, from the page's
+ * URL: same token, GET without `body`, else POST as JSON.
+ */
+export async function apiCall(url, path, body) {
+  const token = new URL(url).searchParams.get("t");
+  const res = await fetch(new URL(path, url), {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-qipu-token": token, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
