@@ -1,0 +1,62 @@
+//! `qipu dataset`: the summary scripts read, the exit statuses, and the
+//! refusals.
+
+mod common;
+use common::{qipu, scratch};
+
+#[test]
+fn summary_and_exit_statuses() {
+    let d = scratch("dataset-summary");
+    std::fs::write(
+        d.join("a.sgf"),
+        "(;GM[1]SZ[19]RE[B+R]BR[3d]WR[2d];B[pd];W[dp];B[pp];W[dd])\
+         (;GM[1]SZ[9];B[ee])\
+         (;GM[1]SZ[19]RE[W+0.5];B[pd];W[pd])",
+    )
+    .unwrap();
+    std::fs::write(d.join("notes.sgf"), "just notes").unwrap();
+    let out = d.join("out");
+    let o = out.to_str().unwrap();
+    let run = qipu(&["dataset", d.to_str().unwrap(), "-o", o, "--json", "-q"]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout);
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["games_read"], 3);
+    assert_eq!(last["games_kept"], 1);
+    assert_eq!(last["positions"], 4);
+    assert_eq!(last["dropped"]["size"], 1);
+    assert_eq!(last["dropped"]["illegal_move"], 1);
+    assert_eq!(last["inputs_failed"], 1);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("could not be read"));
+    assert!(out.join("train-00000.npz").is_file() && out.join("dataset.json").is_file());
+
+    // The directory holds a dataset now: not replaced without --overwrite.
+    let again = qipu(&["dataset", d.to_str().unwrap(), "-o", o, "-q"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--overwrite"));
+    // Cut instead of drop, and ranks: the cut game keeps its first move.
+    let cut = qipu(&[
+        "dataset",
+        d.to_str().unwrap(),
+        "-o",
+        o,
+        "--overwrite",
+        "--illegal",
+        "cut",
+        "--min-rank",
+        "1d",
+        "--keep-duplicates",
+        "--json",
+        "-q",
+    ]);
+    let text = String::from_utf8_lossy(&cut.stdout);
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["games_kept"], 1, "{text}");
+    assert_eq!(last["dropped"]["rank"], 1, "the unranked 19×19 game");
+    // Options that cannot go together are a usage error.
+    let bad = qipu(&["dataset", d.to_str().unwrap(), "-o", o, "--format", "leela", "--liberties"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = qipu(&["dataset", d.join("nope").to_str().unwrap(), "-o", o]);
+    assert_eq!(missing.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&d);
+}
