@@ -162,7 +162,8 @@ struct Writer<'a> {
     files: Vec<String>,
     planes: usize,
     bpp: usize,
-    size: u8,
+    /// The bytes of the last shard written, reused for the next.
+    buf: Vec<u8>,
 }
 
 impl Writer<'_> {
@@ -211,10 +212,11 @@ impl Writer<'_> {
     fn flush(&mut self, which: usize) -> Result<(), Error> {
         let shard = std::mem::take(&mut self.splits[which].shard);
         let sp = &mut self.splits[which];
+        let buf = std::mem::take(&mut self.buf);
         let (name, bytes) = match self.opts.format {
             Format::Npz => (
                 format!("{}-{:05}.npz", sp.name, sp.shards),
-                shard_npz(&shard, self.planes, self.bpp, self.size),
+                shard_npz(&shard, self.planes, self.bpp, buf),
             ),
             Format::Leela => (
                 format!("{}-{:05}.gz", sp.name, sp.shards),
@@ -225,6 +227,11 @@ impl Writer<'_> {
         sp.shards += 1;
         sp.positions += shard.len() as u64;
         write(&self.opts.out_dir.join(&name), &bytes)?;
+        self.buf = bytes;
+        // The shard's vector is kept for the next one (its memory reused).
+        let mut shard = shard;
+        shard.clear();
+        self.splits[which].shard = shard;
         self.files.push(name);
         Ok(())
     }
@@ -240,92 +247,43 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     .map_err(|e| Error::Output(format!("cannot write {}: {e}", path.display())))
 }
 
-fn shard_npz(s: &[Sample], planes: usize, bpp: usize, size: u8) -> std::io::Result<Vec<u8>> {
+fn shard_npz(s: &[Sample], planes: usize, bpp: usize, buf: Vec<u8>) -> std::io::Result<Vec<u8>> {
     let n = s.len();
-    let mut p = Vec::with_capacity(n * planes * bpp);
-    for x in s {
-        p.extend_from_slice(&x.planes);
+    // Each column written straight from the samples: no copy of the
+    // shard is made before the file's.
+    macro_rules! column {
+        ($name:expr, $descr:expr, $shape:expr, |$x:ident| $bytes:expr) => {
+            Array {
+                name: $name,
+                descr: $descr,
+                shape: $shape,
+                write: &|w: &mut dyn std::io::Write| {
+                    for $x in s {
+                        w.write_all(&$bytes)?;
+                    }
+                    Ok(())
+                },
+            }
+        };
     }
-    let le = |f: &dyn Fn(&Sample) -> Vec<u8>| s.iter().flat_map(f).collect::<Vec<u8>>();
-    let policy = le(&|x| x.policy.to_le_bytes().to_vec());
-    let value = le(&|x| vec![x.value as u8]);
-    let score = le(&|x| x.score.to_le_bytes().to_vec());
-    let to_move = le(&|x| vec![x.to_move]);
-    let number = le(&|x| x.move_number.to_le_bytes().to_vec());
-    let game = le(&|x| x.game.to_le_bytes().to_vec());
-    let komi = le(&|x| x.komi.to_le_bytes().to_vec());
-    let ranks = le(&|x| x.ranks.iter().map(|&r| r as u8).collect());
-    let rules = le(&|x| vec![x.rules]);
-    let sym = le(&|x| vec![x.symmetry]);
-    let _ = size;
-    npz::npz(&[
-        Array {
-            name: "planes",
-            descr: "|u1",
-            shape: vec![n, planes, bpp],
-            data: &p,
-        },
-        Array {
-            name: "policy",
-            descr: "<u2",
-            shape: vec![n],
-            data: &policy,
-        },
-        Array {
-            name: "value",
-            descr: "|i1",
-            shape: vec![n],
-            data: &value,
-        },
-        Array {
-            name: "score",
-            descr: "<f4",
-            shape: vec![n],
-            data: &score,
-        },
-        Array {
-            name: "to_move",
-            descr: "|u1",
-            shape: vec![n],
-            data: &to_move,
-        },
-        Array {
-            name: "move_number",
-            descr: "<u4",
-            shape: vec![n],
-            data: &number,
-        },
-        Array {
-            name: "game",
-            descr: "<u4",
-            shape: vec![n],
-            data: &game,
-        },
-        Array {
-            name: "komi",
-            descr: "<f4",
-            shape: vec![n],
-            data: &komi,
-        },
-        Array {
-            name: "ranks",
-            descr: "|i1",
-            shape: vec![n, 2],
-            data: &ranks,
-        },
-        Array {
-            name: "rules",
-            descr: "|u1",
-            shape: vec![n],
-            data: &rules,
-        },
-        Array {
-            name: "symmetry",
-            descr: "|u1",
-            shape: vec![n],
-            data: &sym,
-        },
-    ])
+    let large = n * planes * bpp > (u32::MAX / 2) as usize;
+    npz::npz(
+        &[
+            column!("planes", "|u1", vec![n, planes, bpp], |x| x.planes),
+            column!("policy", "<u2", vec![n], |x| x.policy.to_le_bytes()),
+            column!("value", "|i1", vec![n], |x| [x.value as u8]),
+            column!("score", "<f4", vec![n], |x| x.score.to_le_bytes()),
+            column!("to_move", "|u1", vec![n], |x| [x.to_move]),
+            column!("move_number", "<u4", vec![n], |x| x.move_number.to_le_bytes()),
+            column!("game", "<u4", vec![n], |x| x.game.to_le_bytes()),
+            column!("komi", "<f4", vec![n], |x| x.komi.to_le_bytes()),
+            column!("ranks", "|i1", vec![n, 2], |x| [x.ranks[0] as u8, x.ranks[1] as u8]),
+            column!("rules", "|u1", vec![n], |x| [x.rules]),
+            column!("symmetry", "|u1", vec![n], |x| [x.symmetry]),
+        ],
+        buf,
+        large,
+    )
 }
 
 /// Which split a game goes to: a stable hash of its content against the
@@ -434,7 +392,7 @@ pub fn build(
         files: Vec::new(),
         planes: opts.features.planes(),
         bpp: plane_bytes(sel.size),
-        size: sel.size,
+        buf: Vec::new(),
     };
     let mut seen: HashSet<(String, i64)> = HashSet::new();
     let mut batch: Vec<GameData> = Vec::new();

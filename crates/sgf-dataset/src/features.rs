@@ -204,18 +204,23 @@ impl Maps {
     }
 }
 
-/// Stone cells packed into a Black and a White plane.
-fn pack(pos: &Position, bpp: usize) -> (Box<[u8]>, Box<[u8]>) {
-    let mut b = vec![0u8; bpp];
-    let mut w = vec![0u8; bpp];
+/// Stone cells packed into a Black plane then a White plane.
+fn pack(pos: &Position, bpp: usize, out: &mut [u8]) {
+    out.fill(0);
+    let (b, w) = out.split_at_mut(bpp);
     for (i, &c) in pos.board.cells().iter().enumerate() {
         match c {
-            1 => set(&mut b, i),
-            2 => set(&mut w, i),
+            1 => set(b, i),
+            2 => set(w, i),
             _ => {}
         }
     }
-    (b.into_boxed_slice(), w.into_boxed_slice())
+}
+
+/// Clears bit `i` of a packed plane.
+#[inline]
+fn clear(plane: &mut [u8], i: usize) {
+    plane[i >> 3] &= !(0x80 >> (i & 7));
 }
 
 /// Liberties of every point's group (0 for empty points).
@@ -291,9 +296,12 @@ pub(crate) fn encode(
         _ => Stone::Empty,
     };
     let mut edits = g.setup.iter().peekable();
-    let mut hist: std::collections::VecDeque<(Box<[u8]>, Box<[u8]>)> =
+    // The stones now, Black's plane then White's, kept up to date move by
+    // move; the history holds copies, the oldest reused for the newest.
+    let mut cur = vec![0u8; 2 * bpp];
+    let mut hist: std::collections::VecDeque<Vec<u8>> =
         std::collections::VecDeque::with_capacity(h + 1);
-    hist.push_front(pack(&pos, bpp));
+    hist.push_front(cur.clone());
     let mut libs = Vec::new();
     let per = if sym == Symmetry::All { 8 } else { 1 };
     let mut out = Vec::with_capacity(g.moves.len() * per);
@@ -306,10 +314,12 @@ pub(crate) fn encode(
             edited = true;
         }
         if edited {
-            hist[0] = pack(&pos, bpp);
+            pack(&pos, bpp, &mut cur);
+            hist[0].copy_from_slice(&cur);
         }
         let mut buf = vec![0u8; planes * bpp];
-        for (t, (b, w)) in hist.iter().enumerate() {
+        for (t, bw) in hist.iter().enumerate() {
+            let (b, w) = bw.split_at(bpp);
             let (own, opp) = if color == Color::Black { (b, w) } else { (w, b) };
             buf[t * bpp..(t + 1) * bpp].copy_from_slice(own);
             buf[(h + t) * bpp..(h + t + 1) * bpp].copy_from_slice(opp);
@@ -403,11 +413,15 @@ pub(crate) fn encode(
                 &symmetry::ALL[r as usize..r as usize + 1]
             }
         };
-        for &s in syms {
+        for (si, &s) in syms.iter().enumerate() {
             let mut smp = sample.clone();
             smp.symmetry = s;
             if s == 0 {
-                smp.planes = buf.clone().into_boxed_slice();
+                smp.planes = if si + 1 == syms.len() {
+                    std::mem::take(&mut buf).into_boxed_slice()
+                } else {
+                    buf.clone().into_boxed_slice()
+                };
             } else {
                 let mut t = vec![0u8; planes * bpp];
                 for p in 0..planes {
@@ -439,9 +453,25 @@ pub(crate) fn encode(
         } else {
             Move::Play(point(mv))
         };
-        pos.play(color, m);
-        hist.push_front(pack(&pos, bpp));
-        hist.truncate(h);
+        let rep = pos.play(color, m);
+        if let Move::Play(p) = m {
+            let (b, w) = cur.split_at_mut(bpp);
+            let (mine, theirs) = if color == Color::Black { (b, w) } else { (w, b) };
+            set(mine, p.y as usize * size + p.x as usize);
+            for q in &rep.effect.captured {
+                clear(theirs, q.y as usize * size + q.x as usize);
+            }
+            for q in &rep.effect.suicide {
+                clear(mine, q.y as usize * size + q.x as usize);
+            }
+        }
+        let mut slot = if hist.len() == h {
+            hist.pop_back().unwrap_or_default()
+        } else {
+            vec![0u8; 2 * bpp]
+        };
+        slot.copy_from_slice(&cur);
+        hist.push_front(slot);
     }
     out
 }

@@ -5,13 +5,13 @@ use std::io::{Cursor, Write};
 
 use zip::write::SimpleFileOptions;
 
-/// One array: its name, NumPy type (`|u1`, `<u2`, `<f4`…), shape and bytes
-/// (C order, little-endian).
+/// One array: its name, NumPy type (`|u1`, `<u2`, `<f4`…), shape, and
+/// what writes its bytes (C order, little-endian).
 pub(crate) struct Array<'a> {
     pub name: &'a str,
     pub descr: &'a str,
     pub shape: Vec<usize>,
-    pub data: &'a [u8],
+    pub write: &'a dyn Fn(&mut dyn Write) -> std::io::Result<()>,
 }
 
 /// The `.npy` header (format 1.0): magic, version, header length, and the
@@ -41,17 +41,20 @@ fn npy_header(descr: &str, shape: &[usize]) -> Vec<u8> {
 }
 
 /// The bytes of an `.npz` holding `arrays` (stored, not compressed: the
-/// planes are bit-packed already, and a reader maps them fastest).
-pub(crate) fn npz(arrays: &[Array<'_>]) -> std::io::Result<Vec<u8>> {
-    let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+/// planes are bit-packed already, and a reader maps them fastest), written
+/// into `buf` (cleared first; its memory is reused shard after shard).
+pub(crate) fn npz(arrays: &[Array<'_>], buf: Vec<u8>, large: bool) -> std::io::Result<Vec<u8>> {
+    let mut buf = buf;
+    buf.clear();
+    let mut z = zip::ZipWriter::new(Cursor::new(buf));
     let opts = SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Stored)
-        .large_file(arrays.iter().map(|a| a.data.len()).sum::<usize>() > u32::MAX as usize / 2);
+        .large_file(large);
     for a in arrays {
         z.start_file(format!("{}.npy", a.name), opts)
             .map_err(std::io::Error::other)?;
         z.write_all(&npy_header(a.descr, &a.shape))?;
-        z.write_all(a.data)?;
+        (a.write)(&mut z)?;
     }
     Ok(z.finish().map_err(std::io::Error::other)?.into_inner())
 }
