@@ -18,7 +18,12 @@ fn summary_and_exit_statuses() {
     let out = d.join("out");
     let o = out.to_str().unwrap();
     let run = qipu(&["dataset", d.to_str().unwrap(), "-o", o, "--json", "-q"]);
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let text = String::from_utf8_lossy(&run.stdout);
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["games_read"], 3);
@@ -54,9 +59,78 @@ fn summary_and_exit_statuses() {
     assert_eq!(last["games_kept"], 1, "{text}");
     assert_eq!(last["dropped"]["rank"], 1, "the unranked 19×19 game");
     // Options that cannot go together are a usage error.
-    let bad = qipu(&["dataset", d.to_str().unwrap(), "-o", o, "--format", "leela", "--liberties"]);
+    let bad = qipu(&[
+        "dataset",
+        d.to_str().unwrap(),
+        "-o",
+        o,
+        "--format",
+        "leela",
+        "--liberties",
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     let missing = qipu(&["dataset", d.join("nope").to_str().unwrap(), "-o", o]);
     assert_eq!(missing.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A solid archive cut into files of N games that workers read on their
+/// own: every game is there, and a dataset of the shards is the dataset of
+/// the archive.
+#[test]
+fn repack_cuts_an_archive_into_shards() {
+    let d = scratch("dataset-repack");
+    let seven = common::repo().join("testdata/db/games.7z");
+    let out = d.join("shards");
+    let r = qipu(&[
+        "dataset",
+        seven.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--repack",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&r.stdout).lines().last().unwrap()).unwrap();
+    let games = s["games"].as_u64().unwrap();
+    assert!(games >= 2);
+    assert_eq!(s["files"].as_array().unwrap().len() as u64, games);
+    let a = d.join("a");
+    let b = d.join("b");
+    let run = |input: &std::path::Path, o: &std::path::Path| {
+        let r = qipu(&[
+            "dataset",
+            input.to_str().unwrap(),
+            "-o",
+            o.to_str().unwrap(),
+            "--size",
+            "9",
+            "--keep-duplicates",
+            "--shuffle-buffer",
+            "0",
+            "-q",
+        ]);
+        assert!(r.status.code().is_some());
+        std::fs::read(o.join("train-00000.npz")).unwrap()
+    };
+    assert_eq!(run(&seven, &a), run(&out, &b));
+    // An input that is no record is named, and the status says so.
+    std::fs::write(d.join("notes.sgf"), "just notes").unwrap();
+    let r = qipu(&[
+        "dataset",
+        d.join("notes.sgf").to_str().unwrap(),
+        "-o",
+        d.join("n").to_str().unwrap(),
+        "--repack",
+        "10",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("notes.sgf"));
 }

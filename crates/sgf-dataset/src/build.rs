@@ -237,14 +237,14 @@ impl Writer<'_> {
     }
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     // Many shards in a row: a flush each would take most of the time; a
     // crash still leaves each file old or new, whole.
     let mut o = SaveOptions::default();
     o.skip_sync = true;
     replace_file(path, bytes, &o)
-    .map(|_| ())
-    .map_err(|e| Error::Output(format!("cannot write {}: {e}", path.display())))
+        .map(|_| ())
+        .map_err(|e| Error::Output(format!("cannot write {}: {e}", path.display())))
 }
 
 fn shard_npz(s: &[Sample], planes: usize, bpp: usize, buf: Vec<u8>) -> std::io::Result<Vec<u8>> {
@@ -274,10 +274,15 @@ fn shard_npz(s: &[Sample], planes: usize, bpp: usize, buf: Vec<u8>) -> std::io::
             column!("value", "|i1", vec![n], |x| [x.value as u8]),
             column!("score", "<f4", vec![n], |x| x.score.to_le_bytes()),
             column!("to_move", "|u1", vec![n], |x| [x.to_move]),
-            column!("move_number", "<u4", vec![n], |x| x.move_number.to_le_bytes()),
+            column!("move_number", "<u4", vec![n], |x| x
+                .move_number
+                .to_le_bytes()),
             column!("game", "<u4", vec![n], |x| x.game.to_le_bytes()),
             column!("komi", "<f4", vec![n], |x| x.komi.to_le_bytes()),
-            column!("ranks", "|i1", vec![n, 2], |x| [x.ranks[0] as u8, x.ranks[1] as u8]),
+            column!("ranks", "|i1", vec![n, 2], |x| [
+                x.ranks[0] as u8,
+                x.ranks[1] as u8
+            ]),
             column!("rules", "|u1", vec![n], |x| [x.rules]),
             column!("symmetry", "|u1", vec![n], |x| [x.symmetry]),
         ],
@@ -311,7 +316,9 @@ pub fn check_options(o: &Options) -> Result<(), Error> {
     }
     if o.format == Format::Leela {
         if o.selection.size != 19 {
-            return Err(Error::Usage("Leela Zero's chunks are for 19×19 only".into()));
+            return Err(Error::Usage(
+                "Leela Zero's chunks are for 19×19 only".into(),
+            ));
         }
         if o.features != Features::default() {
             return Err(Error::Usage(
@@ -404,10 +411,10 @@ pub fn build(
     let mut last_input: Option<String> = None;
 
     let run_batch = |batch: &mut Vec<GameData>,
-                         kept: &mut u32,
-                         w: &mut Writer<'_>,
-                         jsonl: &mut Vec<u8>,
-                         positions: &mut u64|
+                     kept: &mut u32,
+                     w: &mut Writer<'_>,
+                     jsonl: &mut Vec<u8>,
+                     positions: &mut u64|
      -> Result<(), Error> {
         let first = *kept;
         let encoded: Vec<Vec<Sample>> = batch
@@ -454,16 +461,7 @@ pub fn build(
         let doc = &part.loaded.parsed.document;
         let file: Arc<str> = Arc::from(part.name);
         (0..doc.game_count())
-            .map(|gi| {
-                game::extract(
-                    doc,
-                    gi,
-                    &file,
-                    part.piece.first_game + gi + 1,
-                    sel,
-                    &prep,
-                )
-            })
+            .map(|gi| game::extract(doc, gi, &file, part.piece.first_game + gi + 1, sel, &prep))
             .collect::<Vec<_>>()
     };
     let tick = || {

@@ -60,7 +60,15 @@ impl Features {
         v.push("black_to_move".into());
         v.push("ones".into());
         if self.liberties {
-            v.extend(["liberties_1", "liberties_2", "liberties_3", "liberties_4plus"].map(String::from));
+            v.extend(
+                [
+                    "liberties_1",
+                    "liberties_2",
+                    "liberties_3",
+                    "liberties_4plus",
+                ]
+                .map(String::from),
+            );
         }
         if self.legal {
             v.push("legal".into());
@@ -320,7 +328,11 @@ pub(crate) fn encode(
         let mut buf = vec![0u8; planes * bpp];
         for (t, bw) in hist.iter().enumerate() {
             let (b, w) = bw.split_at(bpp);
-            let (own, opp) = if color == Color::Black { (b, w) } else { (w, b) };
+            let (own, opp) = if color == Color::Black {
+                (b, w)
+            } else {
+                (w, b)
+            };
             buf[t * bpp..(t + 1) * bpp].copy_from_slice(own);
             buf[(h + t) * bpp..(h + t + 1) * bpp].copy_from_slice(opp);
         }
@@ -456,7 +468,11 @@ pub(crate) fn encode(
         let rep = pos.play(color, m);
         if let Move::Play(p) = m {
             let (b, w) = cur.split_at_mut(bpp);
-            let (mine, theirs) = if color == Color::Black { (b, w) } else { (w, b) };
+            let (mine, theirs) = if color == Color::Black {
+                (b, w)
+            } else {
+                (w, b)
+            };
             set(mine, p.y as usize * size + p.x as usize);
             for q in &rep.effect.captured {
                 clear(theirs, q.y as usize * size + q.x as usize);

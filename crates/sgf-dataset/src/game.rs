@@ -150,7 +150,10 @@ pub(crate) fn extract(
 ) -> Result<GameData, Dropped> {
     let g = doc.game(gi).ok_or(Dropped::NotGo)?;
     let root = g.root();
-    if root.value("GM").is_some_and(|v| v.raw().trim_ascii() != b"1") {
+    if root
+        .value("GM")
+        .is_some_and(|v| v.raw().trim_ascii() != b"1")
+    {
         return Err(Dropped::NotGo);
     }
     let (size, _) = coords::board_size(&root);
@@ -348,13 +351,15 @@ pub(crate) fn legal(pos: &Position, color: Color, mv: Move) -> bool {
         return false;
     }
     let size = pos.board.size();
-    let empty_next = [(0i16, -1i16), (0, 1), (-1, 0), (1, 0)].iter().any(|&(dx, dy)| {
-        let (x, y) = (p.x as i16 + dx, p.y as i16 + dy);
-        x >= 0
-            && y >= 0
-            && x < size.cols as i16
-            && y < size.rows as i16
-            && pos.board.get(sgf_core::Point::new(x as u8, y as u8)) == sgf_go::Stone::Empty
-    });
+    let empty_next = [(0i16, -1i16), (0, 1), (-1, 0), (1, 0)]
+        .iter()
+        .any(|&(dx, dy)| {
+            let (x, y) = (p.x as i16 + dx, p.y as i16 + dy);
+            x >= 0
+                && y >= 0
+                && x < size.cols as i16
+                && y < size.rows as i16
+                && pos.board.get(sgf_core::Point::new(x as u8, y as u8)) == sgf_go::Stone::Empty
+        });
     empty_next || pos.legality(color, mv).is_none()
 }

@@ -38,9 +38,11 @@ pub mod features;
 pub mod game;
 mod leela;
 mod npz;
+pub mod repack;
 mod rng;
 pub mod select;
 
 pub use build::{Error, Format, Options, Progress, Summary, build};
 pub use features::{Features, Sample, Symmetry};
+pub use repack::{RepackSummary, repack};
 pub use select::{Dropped, Ending, Illegal, Selection};

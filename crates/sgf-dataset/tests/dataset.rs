@@ -39,8 +39,20 @@ fn read_npz(path: &Path) -> BTreeMap<String, Npy> {
         let hl = u16::from_le_bytes([b[8], b[9]]) as usize;
         assert_eq!((10 + hl) % 64, 0, "aligned header");
         let h = String::from_utf8(b[10..10 + hl].to_vec()).unwrap();
-        let descr = h.split("'descr': '").nth(1).unwrap().split('\'').next().unwrap();
-        let shape = h.split("'shape': (").nth(1).unwrap().split(')').next().unwrap();
+        let descr = h
+            .split("'descr': '")
+            .nth(1)
+            .unwrap()
+            .split('\'')
+            .next()
+            .unwrap();
+        let shape = h
+            .split("'shape': (")
+            .nth(1)
+            .unwrap()
+            .split(')')
+            .next()
+            .unwrap();
         let shape: Vec<usize> = shape
             .split(',')
             .filter(|s| !s.trim().is_empty())
@@ -148,18 +160,37 @@ fn planes_of_a_hand_checked_game() {
         "Black's stones (own_0)"
     );
     assert_eq!(r(0, 0)[6], "......#..", "handicap stone from node 2");
-    assert_eq!(r(0, 2)[..3], ["..#......", ".#.#.....", "..#......"], "White's (opp_0)");
+    assert_eq!(
+        r(0, 2)[..3],
+        ["..#......", ".#.#.....", "..#......"],
+        "White's (opp_0)"
+    );
     assert!(r(0, 4).iter().all(|l| l == "#########"), "black to move");
     assert!(r(0, 5).iter().all(|l| l == "#########"), "ones");
     // White's bb has one liberty (cb); Black's three stones one… each:
     // ba: aa, ab side: aa and ac; bc: ac, bd.
     assert_eq!(r(0, 6)[1], ".#.......", "liberties_1: bb");
-    assert!(r(0, 12).iter().all(|l| l == "........."), "no last move yet");
+    assert!(
+        r(0, 12).iter().all(|l| l == "........."),
+        "no last move yet"
+    );
 
     // Position 2: White to move after B[cb] took bb: a ko at bb.
-    assert_eq!(r(1, 0)[..3], ["..#......", "...#.....", "..#......"], "White's (own_0)");
-    assert_eq!(r(1, 2)[..3], [".#.......", "#.#......", ".#......."], "Black's (opp_0)");
-    assert_eq!(r(1, 1)[..3], ["..#......", ".#.#.....", "..#......"], "own_1: before");
+    assert_eq!(
+        r(1, 0)[..3],
+        ["..#......", "...#.....", "..#......"],
+        "White's (own_0)"
+    );
+    assert_eq!(
+        r(1, 2)[..3],
+        [".#.......", "#.#......", ".#......."],
+        "Black's (opp_0)"
+    );
+    assert_eq!(
+        r(1, 1)[..3],
+        ["..#......", ".#.#.....", "..#......"],
+        "own_1: before"
+    );
     assert!(r(1, 4).iter().all(|l| l == "........."), "white to move");
     assert_eq!(r(1, 11)[1], ".#.......", "ko point");
     assert_eq!(&r(1, 10)[1][..3], "...", "legal: not the ko, not a stone");
@@ -170,11 +201,18 @@ fn planes_of_a_hand_checked_game() {
     // Position 3: Black to move after W[ii]; position 4: White after the
     // pass, the ko may be retaken (the last move was a pass by Black… no:
     // Black passed, so White retakes legally).
-    assert!(r(2, 12).iter().all(|l| !l.contains("#") || l == "........#"));
+    assert!(
+        r(2, 12)
+            .iter()
+            .all(|l| !l.contains("#") || l == "........#")
+    );
     assert!(r(3, 12).iter().all(|l| l == "........."), "a pass: empty");
     assert_eq!(r(3, 11).concat(), ".".repeat(81), "no ko after a pass");
     let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
-    assert!(games.contains("\"file\":") && games.contains("\"result\":\"W+2.5\""), "{games}");
+    assert!(
+        games.contains("\"file\":") && games.contains("\"result\":\"W+2.5\""),
+        "{games}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -228,7 +266,9 @@ fn the_eight_symmetries_and_the_policy() {
                 let (u, v) = sgf_go::symmetry::apply(s, (p0 % 9) as u8, (p0 / 9) as u8, 9, 9);
                 assert_eq!(policy[base + k] as usize, v as usize * 9 + u as usize);
             }
-            seen.insert(rows(planes, base + k, 0, 9).concat() + &rows(planes, base + k, 8, 9).concat());
+            seen.insert(
+                rows(planes, base + k, 0, 9).concat() + &rows(planes, base + k, 8, 9).concat(),
+            );
         }
         if pos > 0 {
             assert_eq!(seen.len(), 8, "an asymmetric position has 8 forms");
@@ -243,7 +283,10 @@ fn the_eight_symmetries_and_the_policy() {
     build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
     let a = std::fs::read(d.join("r1/train-00000.npz")).unwrap();
     assert_eq!(a, std::fs::read(d.join("r2/train-00000.npz")).unwrap());
-    assert_eq!(read_npz(&d.join("r1/train-00000.npz"))["symmetry"].shape, vec![5]);
+    assert_eq!(
+        read_npz(&d.join("r1/train-00000.npz"))["symmetry"].shape,
+        vec![5]
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -321,7 +364,10 @@ fn leela_zero_chunks_read_back() {
     assert_eq!(p.probs[361], 1.0, "a pass is last");
     assert!(p.planes[0][lz(3, 15)]);
     assert!(p.planes[8][lz(15, 3)] && p.planes[8][lz(15, 15)]);
-    assert!(p.planes[9][lz(15, 3)] && !p.planes[9][lz(15, 15)], "one move back");
+    assert!(
+        p.planes[9][lz(15, 3)] && !p.planes[9][lz(15, 15)],
+        "one move back"
+    );
     assert_eq!(p.planes[0].iter().filter(|&&b| b).count(), 1);
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -356,7 +402,10 @@ fn train_and_validation_never_share_a_game() {
         .lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["id"].as_u64().unwrap(), v["split"].as_str().unwrap().to_string())
+            (
+                v["id"].as_u64().unwrap(),
+                v["split"].as_str().unwrap().to_string(),
+            )
         })
         .collect();
     let mut counted = 0u64;
@@ -422,11 +471,19 @@ fn archives_give_the_shards_plain_files_give() {
         let mut o = opts(&d.join(name), 9);
         o.selection.dedup = false;
         let s = build(&[input], &o, &|_| {}).unwrap();
-        (s.games_kept, s.positions, std::fs::read(d.join(name).join("train-00000.npz")).unwrap())
+        (
+            s.games_kept,
+            s.positions,
+            std::fs::read(d.join(name).join("train-00000.npz")).unwrap(),
+        )
     };
     let a = run(plain, "o-plain");
     assert!(a.0 >= 2 && a.1 > 0);
-    for (input, name) in [(seven, "o-7z"), (d.join("g.zip"), "o-zip"), (d.join("g.tar.gz"), "o-tgz")] {
+    for (input, name) in [
+        (seven, "o-7z"),
+        (d.join("g.zip"), "o-zip"),
+        (d.join("g.tar.gz"), "o-tgz"),
+    ] {
         assert_eq!(run(input, name), a, "{name}");
     }
     let _ = std::fs::remove_dir_all(&d);

@@ -66,6 +66,12 @@ pub struct Args {
     /// Replace a dataset already in DIR (its files are removed first).
     #[arg(long)]
     pub overwrite: bool,
+    /// Instead of a dataset, cut the inputs (a solid archive, big
+    /// collections) into SGF files of N games each, `games-NNNNN.sgf`, that
+    /// workers then read on their own; every game is written, in canonical
+    /// form. Exit status 2 when an input could not be read or written.
+    #[arg(long, value_name = "N")]
+    pub repack: Option<usize>,
 
     /// Board size (square boards).
     #[arg(long, default_value_t = 19, help_heading = "Selection")]
@@ -203,6 +209,29 @@ pub fn options(a: &Args) -> Options {
 
 /// Runs the command.
 pub fn run(a: &Args) -> Result<u8> {
+    if let Some(n) = a.repack {
+        let s = sgf_dataset::repack(&a.paths, &a.output, n).map_err(|e| anyhow!("{e}"))?;
+        for f in &s.failed {
+            eprintln!("qipu: {f}");
+        }
+        if a.json {
+            println!("{}", serde_json::to_string(&s)?);
+        } else if !a.quiet || s.inputs_failed > 0 {
+            eprintln!(
+                "{} game(s) from {} input(s) in {} file(s) in {}{}",
+                s.games,
+                s.inputs - s.inputs_failed,
+                s.files.len(),
+                a.output.display(),
+                if s.inputs_failed > 0 {
+                    format!("; {} input(s) could not be repacked", s.inputs_failed)
+                } else {
+                    String::new()
+                }
+            );
+        }
+        return Ok(if s.inputs_failed > 0 { 2 } else { 0 });
+    }
     let opts = options(a);
     let pb = if a.quiet {
         ProgressBar::hidden()
