@@ -1,9 +1,10 @@
-//! What the index keeps of one game: its information (from
-//! `sgf_go::GameInfo`), the Dyer signature, the final position's hash and
+//! What the index keeps of one game: its information (from the library's
+//! game summary, `sgf_formats::summary`), the Dyer signature, the final position's hash and
 //! the encoded moves.
 
 use sgf_core::{Color, Document};
-use sgf_go::{GameInfo, GameResult};
+use sgf_formats::summary::GameSummary;
+use sgf_go::GameResult;
 
 use crate::encode::{EncodedGame, PASS, encode_game};
 use crate::filter::{date_key, fold};
@@ -44,7 +45,7 @@ pub struct GameRow {
     pub handicap: Option<i64>,
     /// Rules.
     pub rules: Option<String>,
-    /// Main-line moves.
+    /// Main-line moves (every `B` and `W`, as `qipu info` counts them).
     pub moves: u32,
     /// Dyer signature (least of the symmetric forms).
     pub dyer: String,
@@ -52,10 +53,6 @@ pub struct GameRow {
     pub final_hash: i64,
     /// The encoded game.
     pub encoded: EncodedGame,
-}
-
-fn result_of(info: &GameInfo) -> Option<GameResult> {
-    info.result.as_ref()?.value.clone()
 }
 
 /// The Dyer signature: the points of main-line moves 20, 40, 60, 31, 51
@@ -110,49 +107,50 @@ pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
     (best >> 1) as i64
 }
 
-/// Everything the index keeps of game `game` of `doc`.
+/// Everything the index keeps of game `game` of `doc`: its information
+/// from the library's one game summary ([`sgf_formats::summary`]), the
+/// encoded moves, the signature and the final position.
+///
+/// # Panics
+/// When `game` is out of range.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
-    let info = GameInfo::of(doc, game);
+    let s = GameSummary::of(doc, game, None).expect("game index in range");
     let encoded = encode_game(doc, game);
-    let dates = info.dates.as_ref().and_then(|d| d.value.clone());
-    let result = result_of(&info);
-    let winner = match &result {
+    let winner = match &s.outcome {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
         Some(GameResult::Draw) => Some("0"),
         _ => None,
     };
-    let rank = |r: &Option<String>| {
-        r.as_deref()
-            .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
+    let rank = |r: Option<String>| {
+        r.map(|r| sgf_go::values::read_rank(&r).unwrap_or(r))
             .filter(|r| !r.is_empty())
     };
     GameRow {
         game: game as u32,
-        black_rank: rank(&info.black_rank),
-        white_rank: rank(&info.white_rank),
-        date_min: dates
+        black_rank: rank(s.black_rank),
+        white_rank: rank(s.white_rank),
+        date_min: s
+            .dates
             .as_ref()
             .and_then(|d| d.iter().map(|d| date_key(d, true)).min()),
-        date_max: dates
+        date_max: s
+            .dates
             .as_ref()
             .and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
-        date: info.dates.as_ref().map(|d| d.raw.clone()),
-        result: result
-            .as_ref()
-            .map(|r| r.to_string())
-            .or_else(|| info.result.as_ref().map(|r| r.raw.clone())),
+        date: s.date,
+        result: s.outcome.as_ref().map(|r| r.to_string()).or(s.result),
         winner,
-        komi: info.komi.as_ref().and_then(|k| k.value),
-        handicap: info.handicap.as_ref().and_then(|h| h.value),
-        moves: encoded.main_moves.len() as u32,
+        komi: s.komi,
+        handicap: s.handicap,
+        moves: s.moves.len() as u32,
         dyer: dyer_signature(&encoded.main_moves, encoded.cols, encoded.rows),
         final_hash: position_hash(&encoded.final_cells, encoded.cols, encoded.rows),
-        black: info.black,
-        white: info.white,
-        event: info.event,
-        round: info.round,
-        place: info.place,
-        rules: info.rules,
+        black: s.black,
+        white: s.white,
+        event: s.event,
+        round: s.round,
+        place: s.place,
+        rules: s.rules,
         encoded,
     }
 }
