@@ -10,27 +10,20 @@ use crate::encode::{EncodedGame, PASS, encode_game};
 use crate::filter::{date_key, fold};
 use crate::symmetry;
 
-/// One game ready to be stored.
-#[derive(Clone, Debug, Default)]
+/// One game ready to be stored: the library's summary of it, and what
+/// the index adds (normalised values, the signature, the encoded moves).
+#[derive(Clone, Debug)]
 pub struct GameRow {
     /// Index in its file.
     pub game: u32,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
+    /// The game's summary (players, event, dates, komi, rules…): what the
+    /// index does not store left out (its moves, which `encoded` holds,
+    /// setup and information as written), a collection has thousands.
+    pub summary: GameSummary,
     /// Black's rank, normalised.
     pub black_rank: Option<String>,
     /// White's rank, normalised.
     pub white_rank: Option<String>,
-    /// Event.
-    pub event: Option<String>,
-    /// Round.
-    pub round: Option<String>,
-    /// Place.
-    pub place: Option<String>,
-    /// `DT` as written.
-    pub date: Option<String>,
     /// Earliest date as `YYYYMMDD` (missing parts 00).
     pub date_min: Option<i64>,
     /// Latest date as `YYYYMMDD` (missing parts 99).
@@ -39,12 +32,6 @@ pub struct GameRow {
     pub result: Option<String>,
     /// `B`, `W`, `0` (draw).
     pub winner: Option<&'static str>,
-    /// Komi.
-    pub komi: Option<f64>,
-    /// Handicap.
-    pub handicap: Option<i64>,
-    /// Rules.
-    pub rules: Option<String>,
     /// Main-line moves (every `B` and `W`, as `qipu info` counts them).
     pub moves: u32,
     /// Dyer signature (least of the symmetric forms).
@@ -114,21 +101,24 @@ pub fn position_hash(cells: &[u8], cols: u8, rows: u8) -> i64 {
 /// # Panics
 /// When `game` is out of range.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
-    let s = GameSummary::of(doc, game, None).expect("game index in range");
+    let mut s = GameSummary::of(doc, game, None).expect("game index in range");
     let encoded = encode_game(doc, game);
     let winner = match &s.outcome {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
         Some(GameResult::Draw) => Some("0"),
         _ => None,
     };
-    let rank = |r: Option<String>| {
-        r.map(|r| sgf_go::values::read_rank(&r).unwrap_or(r))
+    let rank = |r: &Option<String>| {
+        r.as_deref()
+            .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
             .filter(|r| !r.is_empty())
     };
+    let moves = std::mem::take(&mut s.moves).len() as u32;
+    (s.setup_black, s.setup_white, s.info) = Default::default();
     GameRow {
         game: game as u32,
-        black_rank: rank(s.black_rank),
-        white_rank: rank(s.white_rank),
+        black_rank: rank(&s.black_rank),
+        white_rank: rank(&s.white_rank),
         date_min: s
             .dates
             .as_ref()
@@ -137,20 +127,16 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
             .dates
             .as_ref()
             .and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
-        date: s.date,
-        result: s.outcome.as_ref().map(|r| r.to_string()).or(s.result),
+        result: s
+            .outcome
+            .as_ref()
+            .map(|r| r.to_string())
+            .or_else(|| s.result.clone()),
         winner,
-        komi: s.komi,
-        handicap: s.handicap,
-        moves: s.moves.len() as u32,
+        moves,
         dyer: dyer_signature(&encoded.main_moves, encoded.cols, encoded.rows),
         final_hash: position_hash(&encoded.final_cells, encoded.cols, encoded.rows),
-        black: s.black,
-        white: s.white,
-        event: s.event,
-        round: s.round,
-        place: s.place,
-        rules: s.rules,
+        summary: s,
         encoded,
     }
 }
@@ -184,7 +170,7 @@ mod tests {
         assert_eq!(r.result.as_deref(), Some("B+R"));
         assert_eq!(r.black_rank.as_deref(), Some("9d"));
         assert_eq!((r.date_min, r.date_max), (Some(20030506), Some(20030506)));
-        assert_eq!(key(&r.black).as_deref(), Some("lee"));
+        assert_eq!(key(&r.summary.black).as_deref(), Some("lee"));
         assert_eq!(r.dyer.len(), 12);
         // The mirror image has the same signature and final hash.
         let mirrored: String = moves
