@@ -118,7 +118,9 @@ def test_to_arrow(games_dir):
     )
     assert schema.field("komi").type == pa.float64()
     # Columns added later come last, so existing positions hold.
-    assert schema.names[-1] == "komi_text" and schema.names.index("warnings") == len(schema) - 2
+    assert schema.names[-2:] == ["komi_text", "unplayable_moves"]
+    assert schema.names.index("warnings") == len(schema) - 3
+    assert schema.field("unplayable_moves").type == pa.list_(pa.int32())
     table.validate(full=True)
     # The old form, the colour as text, on request: the same values.
     text = qipu.to_arrow(games_dir, threads=2, moves="text")
@@ -161,6 +163,13 @@ def test_a_dropped_move_is_an_error_everywhere(tmp_path):
     path.write_bytes(b"(;SZ[19];B[zz];W[dd])")
     table = qipu.to_arrow([path])
     assert table.column("errors").to_pylist() == [1]
+    # Kept, as `qipu export` keeps it: move N is the N-th entry.
+    assert table.column("num_moves").to_pylist() == [2]
+    assert table.column("moves").to_pylist() == [
+        [{"color": "B", "col": None, "row": None}, {"color": "W", "col": 3, "row": 3}]
+    ]
+    assert table.column("unplayable_moves").to_pylist() == [[1]]
+    table.validate(full=True)
 
 
 def test_every_to_sgf_argument_is_checked():
@@ -305,3 +314,49 @@ def test_to_parquet_writes_safely(games_dir, tmp_path):
     assert target.read_bytes() == b"keep me"
     out = tmp_path / "games.parquet"
     assert qipu.to_parquet(games_dir, out) == 6 and not list(tmp_path.glob(".*qipu-tmp*"))
+
+
+def test_to_arrow_gives_the_one_game_summary():
+    # The summary that `qipu export` and the viewer's game list give too
+    # (crates/sgf-cli/tests/summary.rs checks them against the same file):
+    # every move kept, an unplayable one without a point and listed.
+    import json
+
+    want = json.loads((REPO / "testdata/summary/unplayable.json").read_text())["games"]
+    table = qipu.to_arrow([REPO / "testdata/summary/unplayable.sgf"])
+    table.validate(full=True)
+    rows = table.to_pylist()
+    assert len(rows) == len(want)
+
+    def letters(col, row):
+        return "".join(chr((ord("a") + c) if c < 26 else (ord("A") + c - 26)) for c in (col, row))
+
+    for got, exp in zip(rows, want):
+        assert [got["board_cols"], got["board_rows"]] == exp["size"]
+        assert got["charset"] == exp["charset"]
+        for key in ("black", "white", "black_rank", "white_rank", "result", "date", "event", "name"):
+            assert got[key] == exp[key], key
+        assert [letters(p["col"], p["row"]) for p in got["setup_black"]] == exp["setup_black"]
+        assert got["num_moves"] == len(exp["moves"])
+        assert got["unplayable_moves"] == exp["unplayable"]
+        for n, (m, (color, text)) in enumerate(zip(got["moves"], exp["moves"]), start=1):
+            assert m["color"] == color
+            if n in exp["unplayable"] or text == "":
+                assert m["col"] is None and m["row"] is None
+            else:
+                assert letters(m["col"], m["row"]) == text
+        assert got["errors"] >= len(exp["unplayable"])
+    # The games read one by one say the same charset.
+    coll = qipu.read(REPO / "testdata/summary/unplayable.sgf")
+    assert [g.charset for g in coll] == [g["charset"] for g in want]
+
+
+def test_check_is_qipu_check():
+    # Collection.check() is the library's check of the file (`qipu check
+    # --json`): the whole-file rules and the file's lines and columns.
+    coll = qipu.read(REPO / "testdata/summary/unplayable.sgf")
+    found = [(d.code, d.line, d.column) for d in coll.check() if d.severity != "info"]
+    assert found == [("V017", 2, 9), ("V005", 4, 9)]
+    edited = qipu.parse(b"(;GM[1]FF[4]SZ[9];B[ee])")
+    edited[0].root["PB"] = "Ann"
+    assert [d for d in edited.check() if d.severity != "info"] == []

@@ -231,11 +231,21 @@ impl Loaded {
     /// [S002]; …`), when it holds no game tree.
     /// The charset game `gi` was read in (see [`sgf_formats::game_charset`]).
     pub fn game_charset(&self, gi: usize) -> &'static str {
-        sgf_formats::game_charset(
-            &self.parsed.document,
-            gi,
-            self.original.is_some().then_some(self.charset),
-        )
+        sgf_formats::game_charset(&self.parsed.document, gi, self.converted_from())
+    }
+
+    /// For a converted record, its file's charset.
+    fn converted_from(&self) -> Option<&'static str> {
+        self.original.is_some().then_some(self.charset)
+    }
+
+    /// The summary of every game (see [`sgf_formats::summary`]), without
+    /// the diagnostics counted.
+    pub fn summaries(&self) -> Vec<sgf_formats::summary::GameSummary> {
+        let doc = &self.parsed.document;
+        (0..doc.game_count())
+            .filter_map(|gi| sgf_formats::summary::GameSummary::of(doc, gi, self.converted_from()))
+            .collect()
     }
 
     pub fn no_game_tree(&self) -> Option<String> {

@@ -1,34 +1,28 @@
-//! What the index keeps of one game: its information (from
-//! `sgf_go::GameInfo`), the Dyer signature, the final position's hash and
+//! What the index keeps of one game: its information (from the library's
+//! game summary, `sgf_formats::summary`), the Dyer signature, the final position's hash and
 //! the encoded moves.
 
 use sgf_core::{Color, Document};
-use sgf_go::{GameInfo, GameResult};
+use sgf_formats::summary::GameSummary;
+use sgf_go::GameResult;
 
 use crate::encode::{EncodedGame, PASS, encode_game};
 use crate::filter::{date_key, fold};
 
-/// One game ready to be stored.
-#[derive(Clone, Debug, Default)]
+/// One game ready to be stored: the library's summary of it, and what
+/// the index adds (normalised values, the signature, the encoded moves).
+#[derive(Clone, Debug)]
 pub struct GameRow {
     /// Index in its file.
     pub game: u32,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
+    /// The game's summary (players, event, dates, komi, rules…): what the
+    /// index does not store left out (its moves, which `encoded` holds,
+    /// setup and information as written), a collection has thousands.
+    pub summary: GameSummary,
     /// Black's rank, normalised.
     pub black_rank: Option<String>,
     /// White's rank, normalised.
     pub white_rank: Option<String>,
-    /// Event.
-    pub event: Option<String>,
-    /// Round.
-    pub round: Option<String>,
-    /// Place.
-    pub place: Option<String>,
-    /// `DT` as written.
-    pub date: Option<String>,
     /// Earliest date as `YYYYMMDD` (missing parts 00).
     pub date_min: Option<i64>,
     /// Latest date as `YYYYMMDD` (missing parts 99).
@@ -37,13 +31,7 @@ pub struct GameRow {
     pub result: Option<String>,
     /// `B`, `W`, `0` (draw).
     pub winner: Option<&'static str>,
-    /// Komi.
-    pub komi: Option<f64>,
-    /// Handicap.
-    pub handicap: Option<i64>,
-    /// Rules.
-    pub rules: Option<String>,
-    /// Main-line moves.
+    /// Main-line moves (every `B` and `W`, as `qipu info` counts them).
     pub moves: u32,
     /// Dyer signature (least of the symmetric forms).
     pub dyer: String,
@@ -51,10 +39,6 @@ pub struct GameRow {
     pub final_hash: i64,
     /// The encoded game.
     pub encoded: EncodedGame,
-}
-
-fn result_of(info: &GameInfo) -> Option<GameResult> {
-    info.result.as_ref()?.value.clone()
 }
 
 /// The Dyer signature of encoded main-line moves (see
@@ -73,13 +57,16 @@ pub fn dyer_signature(main: &[(Color, u16)], cols: u8, rows: u8) -> String {
 
 pub use sgf_go::signature::position_hash;
 
-/// Everything the index keeps of game `game` of `doc`.
+/// Everything the index keeps of game `game` of `doc`: its information
+/// from the library's one game summary ([`sgf_formats::summary`]), the
+/// encoded moves, the signature and the final position.
+///
+/// # Panics
+/// When `game` is out of range.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
-    let info = GameInfo::of(doc, game);
+    let mut s = GameSummary::of(doc, game, None).expect("game index in range");
     let encoded = encode_game(doc, game);
-    let dates = info.dates.as_ref().and_then(|d| d.value.clone());
-    let result = result_of(&info);
-    let winner = match &result {
+    let winner = match &s.outcome {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
         Some(GameResult::Draw) => Some("0"),
         _ => None,
@@ -89,33 +76,30 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
             .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
             .filter(|r| !r.is_empty())
     };
+    let moves = std::mem::take(&mut s.moves).len() as u32;
+    (s.setup_black, s.setup_white, s.info) = Default::default();
     GameRow {
         game: game as u32,
-        black_rank: rank(&info.black_rank),
-        white_rank: rank(&info.white_rank),
-        date_min: dates
+        black_rank: rank(&s.black_rank),
+        white_rank: rank(&s.white_rank),
+        date_min: s
+            .dates
             .as_ref()
             .and_then(|d| d.iter().map(|d| date_key(d, true)).min()),
-        date_max: dates
+        date_max: s
+            .dates
             .as_ref()
             .and_then(|d| d.iter().map(|d| date_key(d, false)).max()),
-        date: info.dates.as_ref().map(|d| d.raw.clone()),
-        result: result
+        result: s
+            .outcome
             .as_ref()
             .map(|r| r.to_string())
-            .or_else(|| info.result.as_ref().map(|r| r.raw.clone())),
+            .or_else(|| s.result.clone()),
         winner,
-        komi: info.komi.as_ref().and_then(|k| k.value),
-        handicap: info.handicap.as_ref().and_then(|h| h.value),
-        moves: encoded.main_moves.len() as u32,
+        moves,
         dyer: dyer_signature(&encoded.main_moves, encoded.cols, encoded.rows),
         final_hash: position_hash(&encoded.final_cells, encoded.cols, encoded.rows),
-        black: info.black,
-        white: info.white,
-        event: info.event,
-        round: info.round,
-        place: info.place,
-        rules: info.rules,
+        summary: s,
         encoded,
     }
 }
@@ -149,7 +133,7 @@ mod tests {
         assert_eq!(r.result.as_deref(), Some("B+R"));
         assert_eq!(r.black_rank.as_deref(), Some("9d"));
         assert_eq!((r.date_min, r.date_max), (Some(20030506), Some(20030506)));
-        assert_eq!(key(&r.black).as_deref(), Some("lee"));
+        assert_eq!(key(&r.summary.black).as_deref(), Some("lee"));
         assert_eq!(r.dyer.len(), 12);
         // The mirror image has the same signature and final hash.
         let mirrored: String = moves

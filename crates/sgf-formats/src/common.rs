@@ -100,7 +100,7 @@ pub(crate) fn choose_charset(
     if sample.is_ascii() {
         return CharsetChoice {
             encoding: encoding_rs::UTF_8,
-            name: "ASCII",
+            name: crate::format::ASCII,
             notes,
         };
     }

@@ -48,10 +48,13 @@ pub struct Loaded {
 }
 
 /// The charset game `gi` of `doc` was read in, as every face names it (the
-/// one rule of `qipu info`, `stats`, `export`, Python and the viewer): for
-/// a record converted from another format (`converted_from`: its file's
-/// charset), the charset of the file read; else the game's own
-/// ([`sgf_core::Game::charset`]).
+/// one rule of `qipu info`, `stats`, `export`, Python, the viewer and the
+/// database): for a record converted from another format
+/// (`converted_from`: its file's charset), the charset of the file read;
+/// else the game's own ([`sgf_core::Game::charset`]), but `ASCII` for a
+/// game without `CA` whose text is all ASCII, as for the other formats
+/// (the decoder sgf-core uses for it, FF\[4\]'s default ISO-8859-1 read
+/// as `windows-1252`, says nothing about such a file).
 pub fn game_charset(
     doc: &sgf_core::Document,
     gi: usize,
@@ -59,9 +62,22 @@ pub fn game_charset(
 ) -> &'static str {
     match converted_from {
         Some(c) => c,
-        None => doc.game(gi).map_or("UTF-8", |g| g.charset()),
+        None => doc.game(gi).map_or("UTF-8", |g| {
+            // A new document's game is UTF-8 from the start (it is
+            // written so): only the default for ASCII is renamed.
+            if g.charset_source() == sgf_core::charset::CharsetSource::Default
+                && g.encoding() == encoding_rs::WINDOWS_1252
+            {
+                ASCII
+            } else {
+                g.charset()
+            }
+        }),
     }
 }
+
+/// The name of the charset of text that is all ASCII, declared nowhere.
+pub const ASCII: &str = "ASCII";
 
 impl Loaded {
     /// The charset game `gi` was read in (see [`game_charset`]).

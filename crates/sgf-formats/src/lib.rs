@@ -42,6 +42,7 @@ pub mod repair;
 mod replay;
 pub mod save;
 pub mod sgf;
+pub mod summary;
 pub mod ugf;
 pub mod walk;
 pub mod wgs;

@@ -49,7 +49,7 @@ impl Format for Sgf {
     }
     fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
         let mut parsed = sgf_core::parse(bytes);
-        let charset = parsed.document.game(0).map_or("UTF-8", |g| g.charset());
+        let charset = crate::game_charset(&parsed.document, 0, None);
         if opts.dialect_report {
             parsed
                 .diagnostics

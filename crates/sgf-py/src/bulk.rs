@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-use sgf_core::{Color, Document, Severity};
+use sgf_core::Color;
 use sgf_formats::collection::Record;
 
 use crate::errors::{ParseError, QipuError, input_err, panic_message};
@@ -270,6 +270,7 @@ impl ReadMany {
 
 // ------------------------------------------------------------------ Arrow columns
 
+/// The text columns, in order (`Row::texts`), with the property each holds.
 const TEXTS: [(&str, &str); 12] = [
     ("black", "PB"),
     ("white", "PW"),
@@ -285,12 +286,15 @@ const TEXTS: [(&str, &str); 12] = [
     ("time_control", "OT"),
 ];
 
+/// One row of the games table: the library's game summary
+/// ([`sgf_formats::summary`]) packed as the columns hold it (a corpus has
+/// millions of moves: each takes 4 bytes here).
 struct Row {
     path: usize,
     game: u32,
     cols: u8,
     rows: u8,
-    charset: &'static str,
+    charset: std::borrow::Cow<'static, str>,
     texts: [Option<String>; TEXTS.len()],
     year: Option<u16>,
     winner: Option<Color>,
@@ -300,87 +304,72 @@ struct Row {
     /// `KM` as written (`komi` is its one reading: `KM[650]` is 6.5).
     komi_text: Option<String>,
     handicap: Option<i64>,
+    /// Every move of the main line; no point for a pass or a move that
+    /// cannot be played.
     moves: Vec<(Color, Option<(u8, u8)>)>,
+    /// The numbers (from 1) of the moves that cannot be played.
+    unplayable: Vec<u32>,
     setup: [Vec<(u8, u8)>; 2],
     errors: u32,
     warnings: u32,
 }
 
 fn rows_of(path: usize, loaded: &sgf_formats::Loaded) -> Vec<Row> {
-    let parsed = &loaded.parsed;
-    let doc: &Document = &parsed.document;
-    let starts: Vec<u32> = doc.games().map(|g| g.root().span().start).collect();
-    let mut diag_counts = vec![(0u32, 0u32); starts.len()];
-    for d in &parsed.diagnostics {
-        let gi = starts
-            .partition_point(|&s| s <= d.span.start)
-            .saturating_sub(1);
-        if let Some(c) = diag_counts.get_mut(gi) {
-            match d.severity {
-                Severity::Error => c.0 += 1,
-                Severity::Warning => c.1 += 1,
-                Severity::Info => {}
+    sgf_formats::summary::summaries(loaded)
+        .into_iter()
+        .enumerate()
+        .map(|(gi, s)| {
+            let year = s.year();
+            let (winner, win_by, margin) = match &s.outcome {
+                None => (None, None, None),
+                Some(r) => (r.winner(), Some(r.kind()), r.margin()),
+            };
+            let unplayable = (1..)
+                .zip(&s.moves)
+                .filter(|(_, m)| m.unplayable.is_some())
+                .map(|(n, _)| n)
+                .collect();
+            let moves = s
+                .moves
+                .iter()
+                .map(|m| (m.color, m.point.map(|[x, y]| (x, y))))
+                .collect();
+            let pts = |v: &[[u8; 2]]| v.iter().map(|&[x, y]| (x, y)).collect();
+            Row {
+                path,
+                game: gi as u32,
+                cols: s.size[0],
+                rows: s.size[1],
+                texts: [
+                    s.black,
+                    s.white,
+                    s.black_rank,
+                    s.white_rank,
+                    s.date,
+                    s.result,
+                    s.event,
+                    s.round,
+                    s.place,
+                    s.rules,
+                    s.name,
+                    s.time_control,
+                ],
+                charset: s.charset,
+                year,
+                winner,
+                win_by,
+                margin,
+                komi: s.komi,
+                komi_text: s.komi_text,
+                handicap: s.handicap,
+                moves,
+                unplayable,
+                setup: [pts(&s.setup_black), pts(&s.setup_white)],
+                errors: s.errors,
+                warnings: s.warnings,
             }
-        }
-    }
-    let mut out = Vec::with_capacity(starts.len());
-    for (gi, game) in doc.games().enumerate() {
-        let root = game.root();
-        let (size, _) = sgf_go::coords::board_size(&root);
-        let info = sgf_go::GameInfo::of(doc, gi);
-        let info_node = info.node.map(|n| doc.node(n));
-        let texts = TEXTS.map(|(_, id)| {
-            info_node
-                .as_ref()
-                .and_then(|n| n.text(id))
-                .map(|t| t.trim().to_string())
-        });
-        let (winner, win_by, margin) = match info.result.as_ref().and_then(|r| r.value.as_ref()) {
-            None => (None, None, None),
-            Some(r) => (r.winner(), Some(r.kind()), r.margin()),
-        };
-        let mut moves = Vec::new();
-        // A move that cannot be read or lies off the board is left out of
-        // `moves`: the game counts it as an error (it is damaged).
-        let mut dropped = 0u32;
-        for m in sgf_go::main_line_moves(doc, gi) {
-            match m.mv {
-                Some(mv) => moves.push((m.color, mv.point().map(|p| (p.x, p.y)))),
-                None => dropped += 1,
-            }
-        }
-        let pts = |id: &str| -> Vec<(u8, u8)> {
-            sgf_go::coords::points_of(&root, id, size)
-                .into_iter()
-                .map(|p| (p.x, p.y))
-                .collect()
-        };
-        out.push(Row {
-            path,
-            game: gi as u32,
-            cols: size.cols,
-            rows: size.rows,
-            charset: loaded.game_charset(gi),
-            texts,
-            year: info
-                .dates
-                .as_ref()
-                .and_then(|d| d.value.as_ref())
-                .and_then(|v| v.first())
-                .map(|d| d.year),
-            winner,
-            win_by,
-            margin,
-            komi: info.komi.as_ref().and_then(|k| k.value),
-            komi_text: info.komi.as_ref().map(|k| k.raw.clone()),
-            handicap: info.handicap.as_ref().and_then(|h| h.value),
-            moves,
-            setup: [pts("AB"), pts("AW")],
-            errors: diag_counts[gi].0 + dropped,
-            warnings: diag_counts[gi].1,
-        });
-    }
-    out
+        })
+        .collect()
 }
 
 /// A bit map of valid entries (Arrow layout, least significant bit first).
@@ -474,6 +463,26 @@ impl PointsCol {
         self.ys.push(y);
         self.valid.push(p.is_some());
         self.count += 1;
+    }
+}
+
+/// A list of `int32` per row: offsets plus values.
+#[derive(Default)]
+struct IntListCol {
+    offsets: Vec<u8>,
+    values: Vec<u8>,
+}
+
+impl IntListCol {
+    fn push(&mut self, v: &[u32]) {
+        if self.offsets.is_empty() {
+            self.offsets.extend_from_slice(&0i32.to_le_bytes());
+        }
+        for &x in v {
+            self.values.extend_from_slice(&(x as i32).to_le_bytes());
+        }
+        let n = (self.values.len() / 4) as i32;
+        self.offsets.extend_from_slice(&n.to_le_bytes());
     }
 }
 
@@ -655,6 +664,7 @@ pub fn arrow_columns<'py>(
         setup: [PointsCol; 2],
         errors: NumCol,
         warnings: NumCol,
+        unplayable: IntListCol,
     }
     let b = py.detach(|| {
         let mut b = Built {
@@ -676,6 +686,7 @@ pub fn arrow_columns<'py>(
             setup: [PointsCol::default(), PointsCol::default()],
             errors: NumCol::default(),
             warnings: NumCol::default(),
+            unplayable: IntListCol::default(),
         };
         b.moves.start();
         b.setup[0].start();
@@ -685,7 +696,7 @@ pub fn arrow_columns<'py>(
             b.game.push_bytes(Some(&(r.game as i32).to_le_bytes()), 4);
             b.cols.push_bytes(Some(&(r.cols as i16).to_le_bytes()), 2);
             b.rows.push_bytes(Some(&(r.rows as i16).to_le_bytes()), 2);
-            b.charset.push(Some(r.charset));
+            b.charset.push(Some(&r.charset));
             for (c, t) in b.texts.iter_mut().zip(&r.texts) {
                 c.push(t.as_deref());
             }
@@ -722,6 +733,7 @@ pub fn arrow_columns<'py>(
                 .push_bytes(Some(&(r.errors as i32).to_le_bytes()), 4);
             b.warnings
                 .push_bytes(Some(&(r.warnings as i32).to_le_bytes()), 4);
+            b.unplayable.push(&r.unplayable);
         }
         b
     });
@@ -791,6 +803,20 @@ pub fn arrow_columns<'py>(
     out.append(num("warnings", "int32", &b.warnings)?)?;
     // Columns added later go last: the table's shape is a contract.
     out.append(s("komi_text", &b.komi_text)?)?;
+    let offsets: &[u8] = if b.unplayable.offsets.is_empty() {
+        &[0, 0, 0, 0]
+    } else {
+        &b.unplayable.offsets
+    };
+    out.append(PyTuple::new(
+        py,
+        [
+            "unplayable_moves".into_pyobject(py)?.into_any(),
+            "int32_list".into_pyobject(py)?.into_any(),
+            bytes(py, offsets).into_any(),
+            bytes(py, &b.unplayable.values).into_any(),
+        ],
+    )?)?;
     Ok((n, out))
 }
 

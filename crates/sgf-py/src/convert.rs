@@ -23,6 +23,9 @@ use sgf_go::{BoardSize, Move};
 
 use crate::errors::EditError;
 
+/// What `__reduce__` returns: the function to call and its arguments.
+pub type Reduced<'py, A> = (Bound<'py, PyAny>, A);
+
 /// `(col, row)`.
 pub fn point_py(py: Python<'_>, p: Point) -> PyResult<Bound<'_, PyAny>> {
     Ok((p.x, p.y).into_pyobject(py)?.into_any())

@@ -317,7 +317,7 @@ impl Position {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<crate::model::Reduced<'py, (&'static str, State)>> {
+    ) -> PyResult<convert::Reduced<'py, (&'static str, State)>> {
         Ok((restore(py)?, ("position", state_of(&self.pos))))
     }
 
@@ -568,7 +568,7 @@ impl Board {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<crate::model::Reduced<'py, (&'static str, State)>> {
+    ) -> PyResult<convert::Reduced<'py, (&'static str, State)>> {
         Ok((restore(py)?, ("board", state_of(&self.get()))))
     }
 

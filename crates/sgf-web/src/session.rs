@@ -95,21 +95,28 @@ const ROW_KEYS: [&str; 8] = [
 ];
 
 impl GameRow {
+    /// The row of game `local` of `doc`, from the library's one game
+    /// summary (what `qipu export` and Python's rows hold).
     fn of(doc: &Document, local: usize) -> GameRow {
-        let i = sgf_go::GameInfo::of(doc, local);
+        let Some(s) = sgf_formats::summary::GameSummary::of(doc, local, None) else {
+            return GameRow {
+                texts: Default::default(),
+                moves: 0,
+            };
+        };
         let b = |s: Option<String>| s.map(String::into_boxed_str);
         GameRow {
             texts: [
-                b(i.black),
-                b(i.black_rank),
-                b(i.white),
-                b(i.white_rank),
-                b(i.result.map(|r| r.raw)),
-                b(i.dates.map(|d| d.raw)),
-                b(i.event),
-                b(i.name),
+                b(s.black),
+                b(s.black_rank),
+                b(s.white),
+                b(s.white_rank),
+                b(s.result),
+                b(s.date),
+                b(s.event),
+                b(s.name),
             ],
-            moves: sgf_go::main_line_move_count(doc, local) as u32,
+            moves: s.moves.len() as u32,
         }
     }
 

@@ -5,11 +5,11 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use serde_json::{Map, Value, json};
-use sgf_go::coords;
-
-use crate::cmd::info::facts;
-use crate::walk;
 use sgf_formats::collection::Record;
+use sgf_formats::summary::{SummaryMove, summaries};
+
+use crate::cmd::info::info_map;
+use crate::walk;
 
 /// Export formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -57,33 +57,17 @@ struct Line<'a> {
 
 /// The main line's moves, written as `[colour, point]` pairs as they are
 /// serialised (a long game has a million: no value is built per move).
-struct Moves<'a> {
-    doc: &'a sgf_core::Document,
-    moves: Vec<sgf_go::GameMove>,
-}
+struct Moves<'a>(&'a [SummaryMove]);
 
 impl serde::Serialize for Moves<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.moves.len()))?;
-        for m in &self.moves {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for m in self.0 {
             // Every move, as `sgf_go::moves` defines them: one that cannot be
             // played (off the board) is kept as written, so the list's N-th
             // entry is move N, and `errors` says the game is damaged.
-            let point = match m.mv {
-                Some(mv) => mv.point().map(|p| p.to_string()).unwrap_or_default(),
-                None => self
-                    .doc
-                    .node(m.node)
-                    .value(if m.color == sgf_core::Color::Black {
-                        "B"
-                    } else {
-                        "W"
-                    })
-                    .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
-                    .unwrap_or_default(),
-            };
-            seq.serialize_element(&(m.color.as_str(), point))?;
+            seq.serialize_element(&(m.color.as_str(), m.text()))?;
         }
         seq.end()
     }
@@ -91,45 +75,30 @@ impl serde::Serialize for Moves<'_> {
 
 /// The lines of a part of a file, each without its `{"file":…,"game":N,`
 /// (the game's number in the file is known once the parts before it are).
-fn lines_of(loaded: &crate::input::Loaded) -> Vec<String> {
-    let doc = &loaded.parsed.document;
-    let mut lines = Vec::with_capacity(doc.game_count());
-    for (gi, game) in doc.games().enumerate() {
-        let f = facts(doc, gi);
-        let size = f.size;
-        let mut info = Map::new();
-        for (k, v) in &f.info {
-            info.insert(k.clone(), json!(v));
-        }
-        let root = game.root();
-        let mut setup = Map::new();
-        for ident in ["AB", "AW"] {
-            // Each stone once: a point given twice (a list of overlapping
-            // rectangles can give every point thousands of times) is one
-            // stone, and the line stays as long as the board, at most.
-            let mut once = std::collections::HashSet::new();
-            let pts: Vec<String> = coords::each_point(&root, ident, size)
-                .filter(|p| once.insert(*p))
-                .map(|p| p.to_string())
-                .collect();
-            if !pts.is_empty() {
-                setup.insert(ident.into(), json!(pts));
+fn lines_of(loaded: &sgf_formats::Loaded) -> Vec<String> {
+    summaries(loaded)
+        .iter()
+        .map(|s| {
+            let mut setup = Map::new();
+            for (ident, pts) in [("AB", &s.setup_black), ("AW", &s.setup_white)] {
+                if !pts.is_empty() {
+                    let pts: Vec<String> = pts
+                        .iter()
+                        .map(|&[x, y]| sgf_core::Point::new(x, y).to_string())
+                        .collect();
+                    setup.insert(ident.into(), json!(pts));
+                }
             }
-        }
-        let moves = Moves {
-            doc,
-            moves: sgf_go::main_line_moves(doc, gi),
-        };
-        let line = Line {
-            size: [size.cols, size.rows],
-            charset: loaded.game_charset(gi),
-            info,
-            setup,
-            moves,
-        };
-        lines.push(serde_json::to_string(&line).unwrap_or_default());
-    }
-    lines
+            let line = Line {
+                size: s.size,
+                charset: &s.charset,
+                info: info_map(s),
+                setup,
+                moves: Moves(&s.moves),
+            };
+            serde_json::to_string(&line).unwrap_or_default()
+        })
+        .collect()
 }
 
 /// Runs the command: files side by side, a large one a part at a time,
@@ -148,7 +117,7 @@ pub fn run(args: &Args) -> Result<u8> {
         &files,
         &sgf_formats::parts::PartOptions::default().with_read(read),
         &|| pb.inc(1),
-        |part| lines_of(&crate::input::wrap(part.name, part.bytes, part.loaded)),
+        |part| lines_of(&part.loaded),
         |input, r| {
             if last.as_deref() != Some(input.name.as_str()) {
                 inputs += 1;

@@ -3,8 +3,7 @@
 use anyhow::Result;
 use clap::Args as ClapArgs;
 use serde_json::{Map, Value, json};
-use sgf_core::{Document, PropKind};
-use sgf_go::{GameInfo, coords};
+use sgf_formats::summary::GameSummary;
 
 use std::io::Write;
 
@@ -29,117 +28,78 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// The facts of one game, as shown by `info`.
-pub struct GameFacts {
-    /// Board size.
-    pub size: coords::BoardSize,
-    /// Moves on the main line.
-    pub moves: usize,
-    /// Charset the game was read in.
-    pub charset: &'static str,
-    /// Game-info properties present, in order: identifier and text.
-    pub info: Vec<(String, String)>,
-    /// The number of nodes.
-    pub nodes: usize,
-}
-
-/// Collects the facts of game `gi`.
-pub fn facts(doc: &Document, gi: usize) -> GameFacts {
-    let game = doc.game(gi).expect("in range");
-    let (size, _) = coords::board_size(&game.root());
-    let moves = sgf_go::main_line_move_count(doc, gi);
-    let mut info = Vec::new();
-    if let Some(node) = sgf_go::info::game_info_node(&game) {
-        for p in node.props() {
-            if p.info().is_some_and(|i| i.kind == PropKind::GameInfo)
-                && !info.iter().any(|(k, _): &(String, String)| k == p.ident())
-            {
-                let text: Vec<String> = node
-                    .values(p.ident())
-                    .map(|v| v.text().into_owned())
-                    .collect();
-                info.push((p.ident().to_string(), text.join(", ")));
-            }
-        }
-    }
-    GameFacts {
-        size,
-        moves,
-        charset: game.charset(),
-        info,
-        nodes: game.nodes().count(),
-    }
-}
-
-fn typed(doc: &Document, gi: usize) -> Value {
-    let gi_ = GameInfo::of(doc, gi);
+/// The `typed` object of `info --json`: the game information as read.
+fn typed(s: &GameSummary) -> Value {
     let mut m = Map::new();
-    if let Some(r) = gi_.result.as_ref().and_then(|r| r.value.as_ref()) {
+    if let Some(r) = &s.outcome {
         let mut o = Map::new();
-        match r {
-            sgf_go::GameResult::Win { winner, by } => {
+        match r.winner() {
+            Some(winner) => {
                 o.insert("winner".into(), json!(winner.as_str()));
-                o.insert("by".into(), json!(by.as_str()));
-                if let Some(s) = by.margin() {
-                    o.insert("margin".into(), json!(s));
+                o.insert("by".into(), json!(r.kind()));
+                if let Some(margin) = r.margin() {
+                    o.insert("margin".into(), json!(margin));
                 }
             }
-            sgf_go::GameResult::Draw => {
-                o.insert("draw".into(), json!(true));
-            }
-            sgf_go::GameResult::Void => {
-                o.insert("void".into(), json!(true));
-            }
-            sgf_go::GameResult::Unknown => {
-                o.insert("unknown".into(), json!(true));
+            // `draw`, `void` or `unknown`.
+            None => {
+                o.insert(r.kind().into(), json!(true));
             }
         }
         m.insert("result".into(), Value::Object(o));
     }
-    if let Some(d) = gi_.dates.as_ref().and_then(|d| d.value.as_ref()) {
+    if let Some(d) = &s.dates {
         m.insert(
             "dates".into(),
             json!(d.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
         );
     }
-    if let Some(k) = gi_.komi.as_ref().and_then(|k| k.value) {
+    if let Some(k) = s.komi {
         m.insert("komi".into(), json!(k));
     }
-    if let Some(h) = gi_.handicap.as_ref().and_then(|h| h.value) {
+    if let Some(h) = s.handicap {
         m.insert("handicap".into(), json!(h));
     }
-    if let Some(t) = gi_.time_limit.as_ref().and_then(|t| t.value) {
+    if let Some(t) = s.time_limit {
         m.insert("time_limit".into(), json!(t));
     }
     Value::Object(m)
 }
 
+/// The game information as written, as `info` and `export` print it:
+/// identifier → text, in file order.
+pub fn info_map(s: &GameSummary) -> Map<String, Value> {
+    s.info.iter().map(|(k, v)| (k.clone(), json!(v))).collect()
+}
+
 /// The facts of every game of a part, as `info` shows them: a pretty JSON
 /// object per game (not yet indented in the array), or text after `game N:`.
 fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
-    let doc = &loaded.parsed.document;
-    (0..doc.game_count())
-        .map(|gi| {
-            let mut f = facts(doc, gi);
-            f.charset = loaded.game_charset(gi);
+    loaded
+        .summaries()
+        .into_iter()
+        .map(|f| {
             if json {
-                let mut info = Map::new();
-                for (k, v) in &f.info {
-                    info.insert(k.clone(), json!(v));
-                }
                 let v = json!({
-                    "size": [f.size.cols, f.size.rows],
-                    "moves": f.moves,
+                    "size": f.size,
+                    "moves": f.moves.len(),
                     "charset": f.charset,
-                    "info": info,
+                    "info": info_map(&f),
                     "nodes": f.nodes,
-                    "typed": typed(doc, gi),
+                    "typed": typed(&f),
                 });
                 return serde_json::to_string_pretty(&v).unwrap_or_default();
             }
+            let size = sgf_go::BoardSize {
+                cols: f.size[0],
+                rows: f.size[1],
+            };
             let mut out = format!(
                 " {} board, {} moves, {} nodes, {}\n",
-                f.size, f.moves, f.nodes, f.charset
+                size,
+                f.moves.len(),
+                f.nodes,
+                f.charset
             );
             for (k, v) in &f.info {
                 let name = sgf_core::props::info_of(k).map_or("", |i| i.name);

@@ -260,6 +260,11 @@ def _column(pa, n: int, spec: tuple, moves: str):
         values = pa.StructArray.from_arrays([f[1] for f in fields], names=[f[0] for f in fields])
         offs = pa.Array.from_buffers(pa.int32(), n + 1, [None, pa.py_buffer(offsets)])
         arr = pa.ListArray.from_arrays(offs, values)
+    elif kind == "int32_list":
+        offsets, values = spec[2:]
+        items = pa.Array.from_buffers(pa.int32(), len(values) // 4, [None, pa.py_buffer(values)])
+        offs = pa.Array.from_buffers(pa.int32(), n + 1, [None, pa.py_buffer(offsets)])
+        arr = pa.ListArray.from_arrays(offs, items)
     else:  # pragma: no cover - the native side only makes the kinds above
         raise QipuError(f"unknown column kind {kind}")
     return name, arr
@@ -325,11 +330,15 @@ def to_arrow(
     ``unspecified``, ``draw``, ``void``, ``unknown``), ``margin``, ``komi``
     (``KM`` as the library reads it: ``KM[650]`` is 6.5), ``handicap``,
     ``num_moves``, ``moves`` (the main line: a list of ``{color, col, row}``
-    structs, ``col``/``row`` ``int8``, null for a pass),
-    ``setup_black``/``setup_white`` (the root's ``AB``/``AW`` as
-    ``{col, row}`` lists), ``errors``/``warnings`` (diagnostic counts; a
-    main-line move that cannot be played counts as an error) and
-    ``komi_text`` (``KM`` as written).
+    structs, ``col``/``row`` ``int8``, null for a pass and for a move that
+    cannot be played — every move is kept, so the N-th is move N, as in
+    ``qipu export``), ``setup_black``/``setup_white`` (the root's
+    ``AB``/``AW`` as ``{col, row}`` lists, each stone once),
+    ``errors``/``warnings`` (diagnostic counts; a main-line move that
+    cannot be played counts as an error), ``komi_text`` (``KM`` as written)
+    and ``unplayable_moves`` (the numbers, from 1, of the main-line moves
+    that cannot be played: off the board, or not a coordinate). Each row is
+    the library's one game summary, the one ``qipu export`` writes.
 
     ``moves="compact"`` (default, recommended) stores each move's colour as
     a dictionary of ``"B"``/``"W"`` with ``int8`` indices: the values read

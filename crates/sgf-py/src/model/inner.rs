@@ -1,0 +1,280 @@
+//! What a collection and all its handles share: the document, the
+//! diagnostics of reading and where they point; copies and pickles.
+
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
+use pyo3::types::PyDict;
+
+use sgf_core::{Document, LineIndex, NodeId, Parsed, Severity};
+
+use super::collection::Collection;
+use super::diagnostic::Diagnostic;
+use super::reading::{options, parse_bytes};
+use crate::errors::{EditError, guard};
+
+/// What a collection and all its handles share.
+pub struct Inner {
+    pub(super) doc: Mutex<Document>,
+    pub(super) diagnostics: Vec<sgf_core::Diagnostic>,
+    pub(super) path: Option<String>,
+    pub(super) format: &'static str,
+    /// For a record converted from another format: the lines of the input,
+    /// which the diagnostics' spans point into.
+    pub(super) input_lines: Option<LineIndex>,
+    /// For a record converted from another format: its file's charset,
+    /// which its games are said to be read in (see
+    /// [`sgf_formats::game_charset`]).
+    pub(super) converted_from: Option<&'static str>,
+    /// For a record converted from another format: its input, which
+    /// [`Collection::check`] checks as `qipu check` checks the file.
+    pub(super) input: Option<Arc<[u8]>>,
+}
+
+impl Inner {
+    pub fn new(parsed: Parsed, path: Option<String>) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(parsed.document),
+            diagnostics: parsed.diagnostics,
+            path,
+            format: "SGF",
+            input_lines: None,
+            converted_from: None,
+            input: None,
+        })
+    }
+
+    /// A record read by `sgf_formats` from `input`.
+    pub fn loaded(loaded: sgf_formats::Loaded, input: &[u8], path: Option<String>) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(loaded.parsed.document),
+            diagnostics: loaded.parsed.diagnostics,
+            path,
+            format: loaded.format,
+            input_lines: loaded.converted.then(|| LineIndex::new(input)),
+            converted_from: loaded.converted.then_some(loaded.charset),
+            input: loaded.converted.then(|| Arc::from(input)),
+        })
+    }
+
+    /// A diagnostic with its line and column (in the input for converted records).
+    pub(super) fn diagnostic(&self, doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
+        let (line, column) = match &self.input_lines {
+            Some(li) => li.line_col(d.span.start),
+            None => doc.line_col(d.span.start),
+        };
+        Diagnostic::new(d, line, column)
+    }
+
+    /// The document. When another thread holds it, waits with the GIL
+    /// released (that thread may need the GIL to finish). A panic while it
+    /// was held leaves it usable (edits are all-or-nothing on the arena), so
+    /// poisoning is ignored.
+    pub fn lock(&self) -> MutexGuard<'_, Document> {
+        match self.doc.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => Python::attach(|py| self.doc.lock_py_attached(py))
+                .unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+/// A diagnostic as pickled: `(code, severity, message, start, end, fix,
+/// [(start, end, label)])`.
+pub(super) type DiagState = (
+    String,
+    String,
+    String,
+    u32,
+    u32,
+    Option<String>,
+    Vec<(u32, u32, String)>,
+);
+
+/// A collection as pickled: `(format version, SGF bytes, forced charset,
+/// path, format, diagnostics, line starts of what the diagnostics point
+/// into)`. The bytes are the lossless output, read again on unpickling.
+pub type CollectionState = (
+    u32,
+    Vec<u8>,
+    Option<String>,
+    Option<String>,
+    String,
+    Vec<DiagState>,
+    Option<Vec<u32>>,
+);
+
+impl Inner {
+    /// An independent copy (`copy.deepcopy`): the document cloned, node ids kept.
+    pub(super) fn deep_copy(&self) -> Arc<Inner> {
+        Arc::new(Inner {
+            doc: Mutex::new(self.lock().clone()),
+            diagnostics: self.diagnostics.clone(),
+            path: self.path.clone(),
+            format: self.format,
+            input_lines: self.input_lines.clone(),
+            converted_from: self.converted_from,
+            input: self.input.clone(),
+        })
+    }
+
+    /// The pickled form (see [`CollectionState`]).
+    pub(super) fn state(&self) -> PyResult<CollectionState> {
+        let doc = self.lock();
+        let bytes = guard("pickle", || {
+            sgf_core::to_lossless_bytes_checked(&doc).map_err(|e| {
+                EditError::new_err(format!(
+                    "cannot pickle this collection: {e} (write it with to_sgf(canonical=True) instead)"
+                ))
+            })
+        })?;
+        // A charset the caller forced (a str parsed, `charset=`) is forced again.
+        let forced = doc
+            .games()
+            .all(|g| g.charset_source() == sgf_core::charset::CharsetSource::Override)
+            .then(|| doc.game(0).map(|g| g.encoding().name().to_string()))
+            .flatten();
+        let lines = match &self.input_lines {
+            Some(li) => Some(li.starts().to_vec()),
+            None if doc.is_edited() => Some(doc.line_index().starts().to_vec()),
+            None => None,
+        };
+        let diags = self
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code.as_str().to_string(),
+                    d.severity.as_str().to_string(),
+                    d.message.clone(),
+                    d.span.start,
+                    d.span.end,
+                    d.fix.clone(),
+                    d.related
+                        .iter()
+                        .map(|r| (r.span.start, r.span.end, r.label.clone()))
+                        .collect(),
+                )
+            })
+            .collect();
+        // A converted record's file charset goes with its format
+        // (`GIB\tgb18030`): what its games say they were read in.
+        let format = match self.converted_from {
+            Some(c) => format!("{}\t{c}", self.format),
+            None => self.format.to_string(),
+        };
+        Ok((1, bytes, forced, self.path.clone(), format, diags, lines))
+    }
+
+    /// A collection from its pickled form.
+    pub(super) fn from_state(py: Python<'_>, st: CollectionState) -> PyResult<Arc<Inner>> {
+        let (version, bytes, forced, path, format, diags, lines) = st;
+        if version != 1 {
+            return Err(PyValueError::new_err(format!(
+                "cannot unpickle a qipu collection of format {version} (this qipu reads format 1)"
+            )));
+        }
+        let parsed = parse_bytes(py, &bytes, &options(forced.as_deref())?)?;
+        let (format, converted_from) = match format.split_once('\t') {
+            Some((f, c)) => (f.to_string(), Some(static_charset(c))),
+            None => (format, None),
+        };
+        let format = sgf_formats::builtin()
+            .formats()
+            .map(|f| f.name())
+            .chain(["SGF"])
+            .find(|f| *f == format)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown format {format:?}")))?;
+        let mut diagnostics = Vec::with_capacity(diags.len());
+        for (code, severity, message, start, end, fix, related) in diags {
+            let code = sgf_core::Code::parse(&code).ok_or_else(|| {
+                PyValueError::new_err(format!("unknown diagnostic code {code:?}"))
+            })?;
+            let severity = match severity.as_str() {
+                "info" => Severity::Info,
+                "warning" => Severity::Warning,
+                _ => Severity::Error,
+            };
+            let mut d = sgf_core::Diagnostic::new(code, sgf_core::Span::new(start, end), message)
+                .with_severity(severity);
+            d.fix = fix;
+            for (a, b, label) in related {
+                d = d.with_related(sgf_core::Span::new(a, b), label);
+            }
+            diagnostics.push(d);
+        }
+        Ok(Arc::new(Inner {
+            doc: Mutex::new(parsed.document),
+            diagnostics,
+            path,
+            format,
+            input_lines: lines.map(LineIndex::from_starts),
+            converted_from,
+            // Not pickled: `check()` checks the converted record's SGF.
+            input: None,
+        }))
+    }
+}
+
+/// The `'static` name of a charset named in a pickle (`ASCII`, or a name
+/// encoding_rs knows; UTF-8 for one it does not).
+pub(super) fn static_charset(name: &str) -> &'static str {
+    if name == "ASCII" {
+        "ASCII"
+    } else {
+        encoding_rs::Encoding::for_label(name.as_bytes()).map_or("UTF-8", |e| e.name())
+    }
+}
+
+/// The copy of `inner` made by this `copy.deepcopy` call (`memo`), so that
+/// the games and nodes of one collection copied together share one copy.
+pub(super) fn copied(inner: &Arc<Inner>, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Inner>> {
+    if let Some(m) = memo
+        && let Ok(d) = m.cast::<PyDict>()
+    {
+        let key = ("qipu.Collection", Arc::as_ptr(inner) as usize).into_pyobject(m.py())?;
+        if let Some(c) = d.get_item(&key)?
+            && let Ok(c) = c.cast::<Collection>()
+        {
+            return Ok(c.get().inner.clone());
+        }
+        let new = inner.deep_copy();
+        d.set_item(key, Collection { inner: new.clone() })?;
+        return Ok(new);
+    }
+    Ok(inner.deep_copy())
+}
+
+/// `qipu._restore`, which pickles call back (a Python function, so that
+/// pickle finds it by name).
+pub(super) fn restore(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("qipu")?.getattr("_restore")
+}
+
+/// A collection from its pickled state (`qipu._restore`).
+#[pyfunction(name = "_restore_collection")]
+pub fn restore_collection(py: Python<'_>, state: CollectionState) -> PyResult<Collection> {
+    Ok(Collection {
+        inner: Inner::from_state(py, state)?,
+    })
+}
+
+/// Whether `id` is still in a game's tree (not removed by an edit).
+pub(super) fn attached(doc: &Document, id: NodeId) -> bool {
+    if id.index() >= doc.node_capacity() {
+        return false;
+    }
+    let root = doc.root_of(id);
+    doc.games().any(|g| g.root().id() == root)
+}
+
+pub(super) fn removed() -> PyErr {
+    EditError::new_err("the node was removed from the tree")
+}
+
+pub(crate) fn game_index(doc: &Document, root: NodeId) -> Option<usize> {
+    doc.games().position(|g| g.root().id() == root)
+}

@@ -1,0 +1,233 @@
+//! Parsing and reading records, and writing files, as every front end does.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use sgf_core::{ParseOptions, Parsed, Severity, parse_with};
+
+use super::collection::Collection;
+use super::inner::Inner;
+use crate::convert;
+use crate::errors::{ParseError, guard, os_err};
+
+pub(super) fn options(charset: Option<&str>) -> PyResult<ParseOptions> {
+    let mut o = ParseOptions::default();
+    if let Some(label) = charset {
+        o.charset = Some(
+            sgf_core::charset::encoding_for_label(label.as_bytes())
+                .ok_or_else(|| PyValueError::new_err(format!("unknown charset `{label}`")))?,
+        );
+    }
+    Ok(o)
+}
+
+/// Parses in a panic guard; large inputs are parsed with the GIL released.
+pub fn parse_bytes(py: Python<'_>, bytes: &[u8], opts: &ParseOptions) -> PyResult<Parsed> {
+    if bytes.len() > 64 * 1024 {
+        py.detach(|| guard("parse", || Ok(parse_with(bytes, opts))))
+    } else {
+        guard("parse", || Ok(parse_with(bytes, opts)))
+    }
+}
+
+pub(super) fn strict_check(inner: &Arc<Inner>, py: Python<'_>) -> PyResult<()> {
+    if let Some(d) = inner
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        let doc = inner.lock();
+        let diag = inner.diagnostic(&doc, d);
+        drop(doc);
+        let msg = format!(
+            "{}{}:{}: [{}] {}",
+            inner
+                .path
+                .as_deref()
+                .map(|p| format!("{p}:"))
+                .unwrap_or_default(),
+            diag.line,
+            diag.column,
+            diag.code,
+            diag.message
+        );
+        let err = ParseError::new_err(msg);
+        let v = err.value(py);
+        v.setattr("code", &diag.code)?;
+        v.setattr("line", diag.line)?;
+        v.setattr("column", diag.column)?;
+        v.setattr("start", diag.start)?;
+        v.setattr("end", diag.end)?;
+        v.setattr("diagnostic", Py::new(py, diag)?)?;
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// Parses SGF from `bytes` (charset from `CA` or detected) or `str` (already
+/// Unicode: `CA` is ignored). Never fails on bad input: problems are in
+/// `Collection.diagnostics`. With `strict=True`, the first error-severity
+/// diagnostic raises `ParseError` (with `line`, `column`, `code`).
+/// `charset` forces a charset for `bytes` (e.g. `"GB18030"`).
+/// `format` reads the bytes as another record format instead (`"GIB"`,
+/// `"NGF"`, `"UGF"`, or `"auto"` to sniff it).
+#[pyfunction]
+#[pyo3(signature = (data, *, strict=false, charset=None, format=None))]
+pub fn parse(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    strict: bool,
+    charset: Option<&str>,
+    format: Option<&str>,
+) -> PyResult<Collection> {
+    if let Some(f) = format {
+        let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
+            s.to_cow()?.as_bytes().to_vec()
+        } else {
+            data.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "expected bytes or str to parse, got {}",
+                    convert::describe(data)
+                ))
+            })?
+        };
+        let f = (!f.eq_ignore_ascii_case("auto")).then_some(f);
+        let loaded = load_bytes(py, &bytes, None, f)?;
+        let inner = Inner::loaded(loaded, &bytes, None);
+        if strict {
+            strict_check(&inner, py)?;
+        }
+        return Ok(Collection { inner });
+    }
+    let parsed = if let Ok(s) = data.cast::<PyString>() {
+        let mut opts = ParseOptions::default();
+        opts.charset = Some(encoding_rs::UTF_8);
+        parse_bytes(py, s.to_cow()?.as_bytes(), &opts)?
+    } else if let Ok(b) = data.cast::<PyBytes>() {
+        parse_bytes(py, b.as_bytes(), &options(charset)?)?
+    } else {
+        // bytearray, memoryview and other byte sequences.
+        let b: Vec<u8> = data.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected bytes or str to parse (use qipu.read(path) for files), got {}",
+                convert::describe(data)
+            ))
+        })?;
+        parse_bytes(py, &b, &options(charset)?)?
+    };
+    let inner = Inner::new(parsed, None);
+    if strict {
+        strict_check(&inner, py)?;
+    }
+    Ok(Collection { inner })
+}
+
+/// Reads a record in any format Qipu reads, in any charset: SGF (every
+/// FF version and dialect), GIB, NGF, UGF/UGI, sniffed from the content
+/// (the extension breaks ties) or forced with `format` (`"SGF"`, `"GIB"`,
+/// …). Raises `OSError` when the file cannot be read, `ParseError` when
+/// it is in no format Qipu can read; bad content gives diagnostics (or
+/// `ParseError` with `strict=True`). `charset` forces the charset of an
+/// SGF file.
+#[pyfunction]
+#[pyo3(signature = (path, *, strict=false, charset=None, format=None))]
+pub fn read(
+    py: Python<'_>,
+    path: PathBuf,
+    strict: bool,
+    charset: Option<&str>,
+    format: Option<&str>,
+) -> PyResult<Collection> {
+    let bytes = read_input(&path)?;
+    let name = path.display().to_string();
+    let inner = if charset.is_some() {
+        let parsed = parse_bytes(py, &bytes, &options(charset)?)?;
+        Inner::new(parsed, Some(name))
+    } else {
+        let loaded = load_bytes(py, &bytes, Some(&path), format)?;
+        Inner::loaded(loaded, &bytes, Some(name))
+    };
+    if strict {
+        strict_check(&inner, py)?;
+    }
+    Ok(Collection { inner })
+}
+
+/// Reads bytes in `format` (`None`: sniffed), in a panic guard, without the GIL.
+pub(super) fn load_bytes(
+    py: Python<'_>,
+    bytes: &[u8],
+    path: Option<&std::path::Path>,
+    format: Option<&str>,
+) -> PyResult<sgf_formats::Loaded> {
+    let registry = sgf_formats::builtin();
+    let reader = match format {
+        None => registry.detect(bytes, path),
+        Some(f) => registry.by_name(f).ok_or_else(|| {
+            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown format `{f}` (known: {})",
+                names.join(", ")
+            ))
+        })?,
+    };
+    let res = py.detach(|| {
+        guard("read", || {
+            Ok(reader.read(bytes, &sgf_formats::ReadOptions::default()))
+        })
+    })?;
+    res.map_err(|e| {
+        let where_ = path
+            .map(|p| format!("{}: ", p.display()))
+            .unwrap_or_default();
+        ParseError::new_err(format!(
+            "{where_}cannot read as {}: {}",
+            e.format, e.message
+        ))
+    })
+}
+
+/// Reads a file for the bulk paths (no Python): any format, sniffed.
+pub fn read_file(
+    path: &std::path::Path,
+) -> Result<Result<(sgf_formats::Loaded, Vec<u8>), String>, sgf_formats::input::InputError> {
+    let bytes = sgf_formats::input::read_file(path, sgf_formats::input::MAX_INPUT_BYTES)?;
+    Ok(match sgf_formats::read_any(&bytes, Some(path)) {
+        Ok(l) => Ok((l, bytes)),
+        Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
+    })
+}
+
+/// Reads a record file as every front end does: only a regular file, at
+/// most `sgf_formats::input::MAX_INPUT_BYTES`.
+pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
+    sgf_formats::input::read_file(path, sgf_formats::input::MAX_INPUT_BYTES)
+        .map_err(|e| crate::errors::input_err(&e, path))
+}
+
+/// Writes `bytes` to `path` as every front end writes a file: a temporary
+/// file beside it, renamed into place (a symbolic link refused, the old
+/// file whole on any failure). Errors are `OSError`s.
+pub(crate) fn save_file(path: &std::path::Path, bytes: &[u8]) -> PyResult<()> {
+    sgf_formats::save::replace_file(path, bytes, &sgf_formats::save::SaveOptions::default())
+        .map(|_| ())
+        .map_err(|e| match e {
+            sgf_formats::save::SaveError::Io(_, io) => os_err(&io, path),
+            e => pyo3::exceptions::PyOSError::new_err((
+                22,
+                e.to_string(),
+                path.display().to_string(),
+            )),
+        })
+}
+
+/// Writes `data` to `path` safely (see `save_file`): `qipu.to_parquet`'s
+/// writer.
+#[pyfunction]
+pub fn save_bytes_native(path: PathBuf, data: &[u8]) -> PyResult<()> {
+    save_file(&path, data)
+}
