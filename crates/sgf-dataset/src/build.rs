@@ -438,11 +438,10 @@ pub fn build(
                 "file": &*g.file,
                 "game": g.game,
                 "split": w.splits[which].name,
-                "moves": g.moves.len(),
+                "positions": g.moves.len(),
                 "cut": g.cut,
-                "komi": (!g.komi.is_nan()).then_some(g.komi),
-                "handicap": g.handicap,
-                "info": &g.info,
+                "ending": g.ending,
+                "summary": &g.info,
             });
             serde_json::to_writer(&mut *jsonl, &row).map_err(|e| Error::Output(e.to_string()))?;
             jsonl.push(b'\n');
@@ -459,9 +458,20 @@ pub fn build(
     let part_opts = PartOptions::default();
     let work = |part: collection::Part<'_>| {
         let doc = &part.loaded.parsed.document;
+        let converted = part.loaded.converted.then_some(part.loaded.charset);
         let file: Arc<str> = Arc::from(part.name);
         (0..doc.game_count())
-            .map(|gi| game::extract(doc, gi, &file, part.piece.first_game + gi + 1, sel, &prep))
+            .map(|gi| {
+                game::extract(
+                    doc,
+                    gi,
+                    converted,
+                    &file,
+                    part.piece.first_game + gi + 1,
+                    sel,
+                    &prep,
+                )
+            })
             .collect::<Vec<_>>()
     };
     let tick = || {

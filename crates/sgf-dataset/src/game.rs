@@ -2,10 +2,10 @@
 //! up at the root, the main line's moves, and the facts a position's
 //! labels and metadata take from the game information.
 
-use serde::Serialize;
 use sgf_core::{Color, Document};
+use sgf_formats::summary::GameSummary;
 use sgf_go::values::Rank;
-use sgf_go::{GameInfo, GameResult, Move, Position, WinBy, coords};
+use sgf_go::{GameResult, Move, Position, WinBy, coords};
 
 use crate::select::{Dropped, Ending, Illegal, Selection, in_range};
 
@@ -53,34 +53,16 @@ pub struct GameData {
     pub rules: u8,
     /// Ranks on [`Rank::scale`] (`i8::MIN` when unknown): Black, White.
     pub ranks: [i8; 2],
-    /// The game information kept in the game table.
-    pub info: GameRow,
+    /// The game's summary, as every face shows it (without its moves and
+    /// setup, which the samples hold): its line in `games.jsonl`.
+    pub info: GameSummary,
+    /// How it ended.
+    pub ending: Ending,
     /// The duplicate signature (see [`sgf_go::signature`]).
     pub signature: (String, i64),
     /// A stable key of the game's content: the train/validation split and
     /// the random symmetries hang on it, not on the file's name.
     pub key: u64,
-}
-
-/// A game's line in `games.jsonl`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct GameRow {
-    /// `PB`.
-    pub black: Option<String>,
-    /// `PW`.
-    pub white: Option<String>,
-    /// `BR`, normalised when it reads as a rank.
-    pub black_rank: Option<String>,
-    /// `WR`.
-    pub white_rank: Option<String>,
-    /// `RE` in FF\[4\] form when it reads as one.
-    pub result: Option<String>,
-    /// `DT` as written.
-    pub date: Option<String>,
-    /// `RU`.
-    pub rules: Option<String>,
-    /// How it ended.
-    pub ending: Option<Ending>,
 }
 
 fn rules_code(ru: Option<&str>) -> u8 {
@@ -143,6 +125,7 @@ impl Prepared {
 pub(crate) fn extract(
     doc: &Document,
     gi: usize,
+    converted_from: Option<&'static str>,
     file: &std::sync::Arc<str>,
     number: usize,
     sel: &Selection,
@@ -160,14 +143,15 @@ pub(crate) fn extract(
     if size.cols != sel.size || size.rows != sel.size {
         return Err(Dropped::Size);
     }
-    let info = GameInfo::of(doc, gi);
-    let handicap = info.handicap.as_ref().and_then(|h| h.value).unwrap_or(0);
+    // The facts every face shows: the library's summary of the game.
+    let info = GameSummary::info_of(doc, gi, converted_from).ok_or(Dropped::NotGo)?;
+    let handicap = info.handicap.unwrap_or(0);
     if let Some(r) = &sel.handicap
         && !in_range(r, handicap as f64)
     {
         return Err(Dropped::Handicap);
     }
-    let komi = info.komi.as_ref().and_then(|k| k.value);
+    let komi = info.komi;
     if let Some(r) = &sel.komi
         && !komi.is_some_and(|k| in_range(r, k))
     {
@@ -180,8 +164,7 @@ pub(crate) fn extract(
         }
     }
     if prep.dates.0.is_some() || prep.dates.1.is_some() {
-        let dates = info.dates.as_ref().and_then(|d| d.value.as_ref());
-        let ok = dates.is_some_and(|ds| {
+        let ok = info.dates.as_ref().is_some_and(|ds| {
             !ds.is_empty()
                 && ds.iter().all(|d| {
                     prep.dates
@@ -222,7 +205,7 @@ pub(crate) fn extract(
             return Err(Dropped::Players);
         }
     }
-    let result = info.result.as_ref().and_then(|r| r.value.as_ref());
+    let result = info.outcome.as_ref();
     let ending = ending_of(result);
     if !sel.endings.is_empty() && !sel.endings.contains(&ending) {
         return Err(Dropped::Ending);
@@ -305,10 +288,6 @@ pub(crate) fn extract(
     key_bytes.extend_from_slice(&fin.to_le_bytes());
     let key = crate::rng::fnv(&key_bytes);
     let scale = |r: Option<Rank>| r.map_or(i8::MIN, |r| r.scale().clamp(-127, 127) as i8);
-    let norm = |r: &Option<String>| {
-        r.as_deref()
-            .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
-    };
     Ok(GameData {
         file: file.clone(),
         game: number,
@@ -324,18 +303,8 @@ pub(crate) fn extract(
         ranks: [scale(ranks[0]), scale(ranks[1])],
         signature: (dyer, fin),
         key,
-        info: GameRow {
-            black_rank: norm(&info.black_rank),
-            white_rank: norm(&info.white_rank),
-            result: result
-                .map(|r| r.to_string())
-                .or_else(|| info.result.as_ref().map(|r| r.raw.clone())),
-            date: info.dates.as_ref().map(|d| d.raw.clone()),
-            ending: Some(ending),
-            black: info.black,
-            white: info.white,
-            rules: info.rules,
-        },
+        ending,
+        info,
     })
 }
 

@@ -141,6 +141,26 @@ impl GameSummary {
         gi: usize,
         converted_from: Option<&'static str>,
     ) -> Option<GameSummary> {
+        GameSummary::build(doc, gi, converted_from, true)
+    }
+
+    /// [`GameSummary::of`] without the moves and the setup (left empty,
+    /// and `errors` 0): for a caller that replays the game itself and
+    /// keeps only the rest (`qipu dataset`'s game table).
+    pub fn info_of(
+        doc: &Document,
+        gi: usize,
+        converted_from: Option<&'static str>,
+    ) -> Option<GameSummary> {
+        GameSummary::build(doc, gi, converted_from, false)
+    }
+
+    fn build(
+        doc: &Document,
+        gi: usize,
+        converted_from: Option<&'static str>,
+        with_moves: bool,
+    ) -> Option<GameSummary> {
         let game = doc.game(gi)?;
         let root = game.root();
         let (size, _) = coords::board_size(&root);
@@ -159,6 +179,9 @@ impl GameSummary {
             }
         }
         let setup = |ident: &str| -> Vec<[u8; 2]> {
+            if !with_moves {
+                return Vec::new();
+            }
             // Each stone once: a list of overlapping rectangles can give
             // every point thousands of times.
             let mut once = HashSet::new();
@@ -168,7 +191,12 @@ impl GameSummary {
                 .collect()
         };
         let mut unplayable = 0u32;
-        let moves = sgf_go::main_line_moves(doc, gi)
+        let all = if with_moves {
+            sgf_go::main_line_moves(doc, gi)
+        } else {
+            Vec::new()
+        };
+        let moves = all
             .into_iter()
             .map(|m| match m.mv {
                 Some(mv) => SummaryMove {
