@@ -127,12 +127,15 @@ pub enum Error {
     Input(String),
     /// The output cannot be written.
     Output(String),
+    /// The caller asked to stop (its progress callback said so).
+    Stopped,
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Usage(m) | Error::Input(m) | Error::Output(m) => f.write_str(m),
+            Error::Stopped => f.write_str("stopped"),
         }
     }
 }
@@ -155,8 +158,12 @@ struct Split {
     positions: u64,
 }
 
+/// Where finished shards go: files in the output directory, or the caller.
+type Sink<'a> = Option<&'a mut dyn FnMut(&'static str, Vec<Sample>) -> Result<(), Error>>;
+
 struct Writer<'a> {
     opts: &'a Options,
+    sink: Sink<'a>,
     rng: Rng,
     splits: [Split; 2],
     files: Vec<String>,
@@ -211,6 +218,12 @@ impl Writer<'_> {
 
     fn flush(&mut self, which: usize) -> Result<(), Error> {
         let shard = std::mem::take(&mut self.splits[which].shard);
+        if let Some(sink) = self.sink.as_mut() {
+            let sp = &mut self.splits[which];
+            sp.shards += 1;
+            sp.positions += shard.len() as u64;
+            return sink(sp.name, shard);
+        }
         let sp = &mut self.splits[which];
         let buf = std::mem::take(&mut self.buf);
         let (name, bytes) = match self.opts.format {
@@ -359,6 +372,8 @@ fn prepare_dir(o: &Options) -> Result<(), Error> {
 /// Builds a dataset from `paths` (files, directories, archives) into
 /// `opts.out_dir`: shards, `games.jsonl` (one line a kept game) and
 /// `dataset.json` (the options, the planes and the summary).
+/// `progress` is called after every batch of games; returning false stops
+/// the run ([`Error::Stopped`]).
 ///
 /// # Errors
 /// Bad options, a path that does not exist, an output that cannot be
@@ -367,18 +382,54 @@ fn prepare_dir(o: &Options) -> Result<(), Error> {
 pub fn build(
     paths: &[PathBuf],
     opts: &Options,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &(dyn Fn(Progress) -> bool + Sync),
 ) -> Result<Summary, Error> {
-    check_options(opts)?;
+    run(paths, opts, progress, None)
+}
+
+/// The samples of [`build`] handed to `sink` instead of written: batches
+/// of `opts.shard_size` positions (the last of each split may hold fewer),
+/// shuffled and split as `build` writes them, with the split's name
+/// (`train`, `val`). Nothing is written; `opts.out_dir` and
+/// `opts.format` are not used. An error of `sink` stops the run (return
+/// one to stop early).
+///
+/// # Errors
+/// Bad options, a path that does not exist, or `sink`'s error.
+pub fn stream<'a>(
+    paths: &[PathBuf],
+    opts: &'a Options,
+    progress: &(dyn Fn(Progress) -> bool + Sync),
+    sink: &'a mut dyn FnMut(&'static str, Vec<Sample>) -> Result<(), Error>,
+) -> Result<Summary, Error> {
+    run(paths, opts, progress, Some(sink))
+}
+
+fn run<'a>(
+    paths: &[PathBuf],
+    opts: &'a Options,
+    progress: &(dyn Fn(Progress) -> bool + Sync),
+    sink: Sink<'a>,
+) -> Result<Summary, Error> {
+    let files_out = sink.is_none();
+    let mut opts_checked = opts.clone();
+    if !files_out {
+        // The format's limits are a file's: a stream is any planes.
+        opts_checked.format = Format::Npz;
+    }
+    check_options(&opts_checked)?;
     let start = Instant::now();
     let walk = collection::inputs(paths).map_err(Error::Input)?;
-    prepare_dir(opts)?;
+    if files_out {
+        prepare_dir(opts)?;
+    }
     let sel = &opts.selection;
     let prep = Prepared::new(sel);
     let maps = Maps::new(sel.size);
     let mut summary = Summary::default();
     let mut w = Writer {
         opts,
+        sink,
         rng: Rng::new(opts.seed),
         splits: [
             Split {
@@ -506,12 +557,14 @@ pub fn build(
                                     &mut games_jsonl,
                                     &mut positions,
                                 )?;
-                                progress(Progress {
+                                if !progress(Progress {
                                     inputs_done: done.load(std::sync::atomic::Ordering::Relaxed),
                                     inputs_total,
                                     games_read: summary.games_read,
                                     positions,
-                                });
+                                }) {
+                                    return Err(Error::Stopped);
+                                }
                             }
                         }
                     }
@@ -530,9 +583,11 @@ pub fn build(
         &mut positions,
     )?;
     w.finish()?;
-    write(&opts.out_dir.join("games.jsonl"), &games_jsonl)?;
-    w.files.push("games.jsonl".into());
-    progress(Progress {
+    if files_out {
+        write(&opts.out_dir.join("games.jsonl"), &games_jsonl)?;
+        w.files.push("games.jsonl".into());
+    }
+    let _ = progress(Progress {
         inputs_done: inputs_total,
         inputs_total,
         games_read: summary.games_read,
@@ -547,6 +602,9 @@ pub fn build(
     let secs = summary.seconds.max(1e-9);
     summary.games_per_second = summary.games_read as f64 / secs;
     summary.positions_per_second = positions as f64 / secs;
+    if !files_out {
+        return Ok(summary);
+    }
     let manifest = serde_json::json!({
         "format": opts.format,
         "board_size": sel.size,
@@ -564,4 +622,109 @@ pub fn build(
     let text = serde_json::to_vec_pretty(&manifest).map_err(|e| Error::Output(e.to_string()))?;
     write(&opts.out_dir.join(MANIFEST), &text)?;
     Ok(summary)
+}
+
+impl Options {
+    /// Sets one option by name, as the command line and Python name them
+    /// (`komi`, `min_rank`, `val_fraction`…; `keep_duplicates` for the
+    /// opposite of `dedup`): strings are read as the command line reads
+    /// them (`"5..8"`, `"3d"`, `"resign"`), lists as lists, numbers and
+    /// booleans as themselves. `null` leaves the default.
+    ///
+    /// # Errors
+    /// An unknown name or a value that cannot be read, for the user.
+    pub fn set(&mut self, key: &str, v: &serde_json::Value) -> Result<(), String> {
+        self.set_inner(key, v).map_err(|e| {
+            if e.starts_with(key) || e.starts_with("unknown option") {
+                e
+            } else {
+                format!("{key}: {e}")
+            }
+        })
+    }
+
+    fn set_inner(&mut self, key: &str, v: &serde_json::Value) -> Result<(), String> {
+        use serde_json::Value;
+        if v.is_null() {
+            return Ok(());
+        }
+        let text = |v: &Value| -> Result<String, String> {
+            match v {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                _ => Err(format!("{key}: expected text or a number, not {v}")),
+            }
+        };
+        let list = |v: &Value| -> Result<Vec<String>, String> {
+            match v {
+                Value::Array(a) => a.iter().map(text).collect(),
+                _ => Ok(text(v)?.split(',').map(|s| s.trim().to_string()).collect()),
+            }
+        };
+        let uint = |v: &Value| -> Result<u64, String> {
+            v.as_u64()
+                .ok_or_else(|| format!("{key}: expected a whole number 0 or more, not {v}"))
+        };
+        let flag = |v: &Value| -> Result<bool, String> {
+            v.as_bool()
+                .ok_or_else(|| format!("{key}: expected true or false, not {v}"))
+        };
+        let rank = |v: &Value| -> Result<sgf_go::values::Rank, String> {
+            let t = text(v)?;
+            sgf_go::values::Rank::implied(&t).ok_or_else(|| format!("{key}: `{t}` is not a rank"))
+        };
+        let sel = &mut self.selection;
+        match key {
+            "size" => sel.size = u8::try_from(uint(v)?).map_err(|e| format!("{key}: {e}"))?,
+            "handicap" => sel.handicap = Some(sgf_db::filter::Range::parse_count(&text(v)?)?),
+            "komi" => sel.komi = Some(sgf_db::filter::Range::parse(&text(v)?)?),
+            "rules" => sel.rules = list(v)?,
+            "date_from" => sel.date_from = Some(text(v)?),
+            "date_to" => sel.date_to = Some(text(v)?),
+            "min_rank" => sel.min_rank = Some(rank(v)?),
+            "max_rank" => sel.max_rank = Some(rank(v)?),
+            "min_moves" => sel.min_moves = uint(v)? as usize,
+            "ending" | "endings" => {
+                sel.endings = list(v)?
+                    .iter()
+                    .map(|e| crate::select::Ending::parse(e))
+                    .collect::<Result<_, _>>()?;
+            }
+            "player" | "players" => sel.players = list(v)?,
+            "illegal" => {
+                sel.illegal = match text(v)?.as_str() {
+                    "drop" => crate::select::Illegal::Drop,
+                    "cut" => crate::select::Illegal::Cut,
+                    t => return Err(format!("{key}: `{t}` is drop or cut")),
+                }
+            }
+            "keep_duplicates" => sel.dedup = !flag(v)?,
+            "dedup" => sel.dedup = flag(v)?,
+            "require_winner" => sel.require_winner = flag(v)?,
+            "history" => self.features.history = uint(v)? as usize,
+            "liberties" => self.features.liberties = flag(v)?,
+            "legal" => self.features.legal = flag(v)?,
+            "ko" => self.features.ko = flag(v)?,
+            "last_moves" => self.features.last_moves = uint(v)? as usize,
+            "symmetry" => self.symmetry = Symmetry::parse(&text(v)?)?,
+            "seed" => self.seed = uint(v)?,
+            "format" => {
+                self.format = match text(v)?.as_str() {
+                    "npz" => Format::Npz,
+                    "leela" => Format::Leela,
+                    t => return Err(format!("{key}: `{t}` is npz or leela")),
+                }
+            }
+            "shard_size" | "batch_size" => self.shard_size = uint(v)? as usize,
+            "val_fraction" => {
+                self.val_fraction = v
+                    .as_f64()
+                    .ok_or_else(|| format!("{key}: expected a number, not {v}"))?;
+            }
+            "shuffle_buffer" => self.shuffle_buffer = uint(v)? as usize,
+            "overwrite" => self.overwrite = flag(v)?,
+            _ => return Err(format!("unknown option `{key}`")),
+        }
+        Ok(())
+    }
 }

@@ -31,7 +31,9 @@ pub struct RepackSummary {
 }
 
 /// Writes the games of `paths` into `dir/games-NNNNN.sgf`, `per_shard`
-/// games each (the last may hold fewer), and `dir/repack.json`.
+/// games each (the last may hold fewer), `dir/index.jsonl` (for each game
+/// written, in order: its shard, its number there, and the input and
+/// number it came from, from 1) and `dir/repack.json` (the summary).
 ///
 /// # Errors
 /// A path that does not exist, an output that cannot be written, or
@@ -47,6 +49,7 @@ pub fn repack(paths: &[PathBuf], dir: &Path, per_shard: usize) -> Result<RepackS
     let mut shard: Vec<u8> = Vec::new();
     let mut in_shard = 0usize;
     let mut last: Option<String> = None;
+    let mut index: Vec<u8> = Vec::new();
     let flush = |shard: &mut Vec<u8>, in_shard: &mut usize, sum: &mut RepackSummary| {
         if *in_shard == 0 {
             return Ok(());
@@ -84,8 +87,17 @@ pub fn repack(paths: &[PathBuf], dir: &Path, per_shard: usize) -> Result<RepackS
                 last = Some(input.name.clone());
             }
             match r {
-                Record::Part(_, Ok(games)) => {
-                    for g in games {
+                Record::Part(piece, Ok(games)) => {
+                    for (k, g) in games.into_iter().enumerate() {
+                        let row = serde_json::json!({
+                            "shard": format!("games-{:05}.sgf", sum.files.len()),
+                            "game": in_shard + 1,
+                            "file": &input.name,
+                            "file_game": piece.first_game + k + 1,
+                        });
+                        serde_json::to_writer(&mut index, &row)
+                            .map_err(|e| Error::Output(e.to_string()))?;
+                        index.push(b'\n');
                         if in_shard > 0 {
                             shard.extend_from_slice(GAME_SEPARATOR);
                         }
@@ -111,6 +123,7 @@ pub fn repack(paths: &[PathBuf], dir: &Path, per_shard: usize) -> Result<RepackS
         },
     )?;
     flush(&mut shard, &mut in_shard, &mut sum)?;
+    crate::build::write(&dir.join("index.jsonl"), &index)?;
     let text = serde_json::to_vec_pretty(&sum).map_err(|e| Error::Output(e.to_string()))?;
     crate::build::write(&dir.join("repack.json"), &text)?;
     Ok(sum)

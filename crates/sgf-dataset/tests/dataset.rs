@@ -128,7 +128,7 @@ fn planes_of_a_hand_checked_game() {
         ko: true,
         last_moves: 1,
     };
-    let s = build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     assert_eq!((s.games_read, s.games_kept, s.positions), (1, 1, 4));
     let z = read_npz(&out.join("train-00000.npz"));
     let planes = &z["planes"];
@@ -229,7 +229,7 @@ fn the_eight_symmetries_and_the_policy() {
     let out = d.join("out");
     let mut o = opts(&out, 9);
     o.symmetry = Symmetry::All;
-    let s = build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     assert_eq!(s.positions, 5 * 8);
     let z = read_npz(&out.join("train-00000.npz"));
     let planes = &z["planes"];
@@ -278,9 +278,9 @@ fn the_eight_symmetries_and_the_policy() {
     let mut o = opts(&d.join("r1"), 9);
     o.symmetry = Symmetry::Random;
     o.seed = 5;
-    build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     o.out_dir = d.join("r2");
-    build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     let a = std::fs::read(d.join("r1/train-00000.npz")).unwrap();
     assert_eq!(a, std::fs::read(d.join("r2/train-00000.npz")).unwrap());
     assert_eq!(
@@ -346,7 +346,7 @@ fn leela_zero_chunks_read_back() {
     let mut o = opts(&d.join("lz"), 19);
     o.format = Format::Leela;
     o.selection.require_winner = true;
-    let s = build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     assert_eq!(s.dropped.get("no_winner"), Some(&1));
     let pos = read_lz(&d.join("lz/train-00000.gz"));
     assert_eq!(pos.len(), 5);
@@ -393,7 +393,7 @@ fn train_and_validation_never_share_a_game() {
     o.shuffle_buffer = 64;
     o.shard_size = 100;
     o.selection.dedup = false;
-    let s = build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     assert_eq!(s.games_kept, 300);
     assert_eq!(s.train_positions + s.val_positions, s.positions);
     assert!(s.val_positions > 0 && s.train_positions > 0);
@@ -428,7 +428,7 @@ fn train_and_validation_never_share_a_game() {
     assert_eq!(counted, s.positions);
     // The same run again: the same files, byte for byte.
     o.out_dir = d.join("again");
-    build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     for name in ["train-00000.npz", "val-00000.npz", "games.jsonl"] {
         assert_eq!(
             std::fs::read(d.join("out").join(name)).unwrap(),
@@ -437,10 +437,10 @@ fn train_and_validation_never_share_a_game() {
         );
     }
     // A directory that holds a dataset is not written over by accident.
-    let err = build(&[d.join("g.sgf")], &o, &|_| {}).unwrap_err();
+    let err = build(&[d.join("g.sgf")], &o, &|_| true).unwrap_err();
     assert!(err.to_string().contains("--overwrite"), "{err}");
     o.overwrite = true;
-    build(&[d.join("g.sgf")], &o, &|_| {}).unwrap();
+    build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -470,7 +470,7 @@ fn archives_give_the_shards_plain_files_give() {
     let run = |input: PathBuf, name: &str| {
         let mut o = opts(&d.join(name), 9);
         o.selection.dedup = false;
-        let s = build(&[input], &o, &|_| {}).unwrap();
+        let s = build(&[input], &o, &|_| true).unwrap();
         (
             s.games_kept,
             s.positions,
@@ -487,4 +487,56 @@ fn archives_give_the_shards_plain_files_give() {
         assert_eq!(run(input, name), a, "{name}");
     }
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The stream hands over what `build` writes: the same positions in the
+/// same order, in batches of the shard size.
+#[test]
+fn stream_gives_what_build_writes() {
+    let d = tmp("stream");
+    std::fs::write(d.join("g.sgf"), many_games(40)).unwrap();
+    let mut o = opts(&d.join("out"), 9);
+    o.shard_size = 1000;
+    o.shuffle_buffer = 16;
+    o.seed = 3;
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
+    let z = read_npz(&d.join("out/train-00000.npz"));
+    o.shard_size = 7;
+    let mut got: Vec<u8> = Vec::new();
+    let mut planes: Vec<u8> = Vec::new();
+    let mut sizes = Vec::new();
+    let t = sgf_dataset::stream(&[d.join("g.sgf")], &o, &|_| true, &mut |split, batch| {
+        assert_eq!(split, "train");
+        sizes.push(batch.len());
+        for x in batch {
+            got.extend_from_slice(&x.policy.to_le_bytes());
+            planes.extend_from_slice(&x.planes);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(t.positions, s.positions);
+    assert_eq!(got, z["policy"].data);
+    assert_eq!(planes, z["planes"].data);
+    assert!(sizes[..sizes.len() - 1].iter().all(|&n| n == 7));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn options_by_name() {
+    let mut o = Options::default();
+    let j = serde_json::json!({
+        "komi": "5..8", "min_rank": "3d", "ending": ["resign", "points"],
+        "symmetry": "random", "val_fraction": 0.1, "keep_duplicates": true,
+        "liberties": true, "rules": "japanese,chinese", "seed": 9, "handicap": null,
+    });
+    for (k, v) in j.as_object().unwrap() {
+        o.set(k, v).unwrap();
+    }
+    assert_eq!(o.selection.min_rank, sgf_go::values::Rank::read("3d"));
+    assert_eq!(o.selection.rules, vec!["japanese", "chinese"]);
+    assert!(!o.selection.dedup && o.features.liberties);
+    assert_eq!((o.symmetry, o.seed), (Symmetry::Random, 9));
+    assert!(o.set("komi", &serde_json::json!("10..5")).is_err());
+    assert!(o.set("colour", &serde_json::json!("b")).is_err());
 }

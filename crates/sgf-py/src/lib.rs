@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 
 mod bulk;
 mod convert;
+mod dataset;
 mod db;
 mod engine;
 mod errors;
@@ -48,6 +49,10 @@ fn _qipu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<go::GameInfo>()?;
     m.add_class::<go::GameResult>()?;
     m.add_class::<bulk::ReadMany>()?;
+    m.add_class::<dataset::DatasetStream>()?;
+    m.add_function(wrap_pyfunction!(dataset::dataset_build, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset::dataset_repack, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset::dataset_stream, m)?)?;
     engine::register(m)?;
     m.add_class::<db::Database>()?;
     m.add_function(wrap_pyfunction!(db::find_all, m)?)?;

@@ -256,6 +256,7 @@ pub fn run(a: &Args) -> Result<u8> {
             p.positions,
             p.positions as f64 / s
         ));
+        true
     })
     .map_err(|e| anyhow!("{e}"))?;
     pb.finish_and_clear();

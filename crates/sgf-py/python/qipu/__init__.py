@@ -102,6 +102,7 @@ if _TYPE_CHECKING:  # pragma: no cover
     _Progress = _Union[bool, _Callable[[int, int, int], object]]
 
 __all__ = [
+    "dataset",
     "Board",
     "BoardSize",
     "Collection",
@@ -416,3 +417,6 @@ def to_parquet(
     pq.write_table(table, sink, **write_options)
     _qipu.save_bytes_native(_os.fspath(destination), sink.getvalue().to_pybytes())
     return table.num_rows
+
+
+from . import dataset  # noqa: E402  (qipu.dataset after `import qipu`)

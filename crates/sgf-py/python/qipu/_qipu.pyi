@@ -15,6 +15,7 @@ __all__ = [
     "ReadMany", "EngineError", "Engine", "score", "Database", "find_all", "parse", "read",
     "read_many_native", "arrow_columns", "expand_paths_native", "record_extensions", "save_bytes_native", "to_gtp",
     "from_gtp", "to_sgfmill", "from_sgfmill", "_restore_position", "_restore_collection",
+    "DatasetStream", "dataset_build", "dataset_repack", "dataset_stream",
 ]
 
 class QipuError(Exception):
@@ -455,3 +456,15 @@ def score(
     else Qipu's estimator; points as ``(col, row)``."""
 
 def save_bytes_native(path: str, data: bytes) -> None: ...
+def dataset_build(
+    paths: List[str], out_dir: str, options_json: str, progress: Optional[Callable[[int, int, int, int], object]] = None
+) -> str: ...
+def dataset_repack(paths: List[str], out_dir: str, per_shard: int) -> str: ...
+def dataset_stream(paths: List[str], options_json: str, batch_size: int) -> "DatasetStream": ...
+@final
+class DatasetStream(Iterator[Dict[str, Any]]):
+    """Batches of dataset samples made on worker threads (``qipu.dataset.batches``)."""
+
+    def __iter__(self) -> "DatasetStream": ...
+    def __next__(self) -> Dict[str, Any]: ...
+    def close(self) -> None: ...

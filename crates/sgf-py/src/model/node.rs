@@ -218,12 +218,7 @@ impl Node {
         let doc = self.locked()?;
         let n = doc.node(self.id);
         Ok(n.values(ident)
-            .map(|v| {
-                v.encoding()
-                    .decode_without_bom_handling(v.raw())
-                    .0
-                    .into_owned()
-            })
+            .map(|v| sgf_core::charset::decode_bytes(v.raw(), v.encoding()).into_owned())
             .collect())
     }
 
