@@ -19,7 +19,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 echo "== installing maturin and the test dependencies"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.16,<2" "pytest>=7" "numpy>=1.21" "pyarrow>=12" pandas "dask[distributed]" sgfmill mypy
+  "maturin>=1.16,<2" "pytest>=7" "numpy>=1.21" "pyarrow>=12" pandas "dask[distributed]" "pyspark>=3.5" sgfmill mypy
 
 echo "== building the wheel (maturin, release)"
 rm -rf target/wheels/qipu-*.whl

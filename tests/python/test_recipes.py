@@ -31,8 +31,18 @@ def make_games(root, n):
         )
 
 
-@pytest.mark.parametrize("name,expect", [("parquet_dask.py", "60 games in 1 Parquet files"), ("dataset_dask.py", "from 1 shards")])
+@pytest.mark.parametrize(
+    "name,expect",
+    [
+        ("parquet_dask.py", "60 games in 1 Parquet files"),
+        ("dataset_dask.py", "from 1 shards"),
+        ("parquet_spark.py", "60 games"),
+    ],
+)
 def test_recipe_runs_as_written(tmp_path, name, expect):
+    if "spark" in name:
+        # Spark needs Java (Debian's openjdk-17-jre-headless; .ci/run installs it).
+        require_module("pyspark")
     make_games(tmp_path / "games", 60)
     (tmp_path / name).write_text(recipe(name))
     r = subprocess.run([sys.executable, name], cwd=tmp_path, capture_output=True, text=True, timeout=600)
