@@ -67,3 +67,20 @@ def test_repack_keeps_every_game_and_where_it_came_from(tmp_path):
     assert len(index) == r["games"]
     assert all(row["file"].endswith((".sgf", ".7z!pro/a.sgf", ".7z!pro/b.sgf")) for row in index)
     assert sum(len(qipu.read(tmp_path / "s" / f)) for f in r["files"]) == r["games"]
+
+
+def test_the_game_table_as_arrow(tmp_path):
+    require_module("pyarrow")
+    out = tmp_path / "d"
+    s = qipu.dataset.build(GAMES, out, size=9, val_fraction=0.5, seed=2)
+    t = qipu.dataset.games(out)
+    assert t.num_rows == s["games_kept"]
+    rows = t.to_pylist()
+    assert {r["split"] for r in rows} <= {"train", "val"}
+    assert [r["id"] for r in rows] == list(range(t.num_rows))
+    assert all(r["summary"]["size"] == [9, 9] for r in rows)
+    # Every position's game is a row of the table, in the split of its shard.
+    split = {r["id"]: r["split"] for r in rows}
+    for shard in out.glob("*.npz"):
+        for g in np.load(shard)["game"]:
+            assert split[int(g)] == shard.name.split("-")[0]

@@ -25,7 +25,7 @@ from . import _qipu
 
 PathLike = Union[str, "_os.PathLike[str]"]
 
-__all__ = ["build", "repack", "batches", "unpack"]
+__all__ = ["build", "repack", "batches", "unpack", "games"]
 
 
 def _paths(paths: Union[PathLike, Iterable[PathLike]]) -> list:
@@ -57,6 +57,17 @@ def repack(paths: Union[PathLike, Iterable[PathLike]], out_dir: PathLike, games_
     game in canonical form, so that workers can build from them on their
     own; returns the summary (``games``, ``files``, ``failed``…)."""
     return _json.loads(_qipu.dataset_repack(_paths(paths), _os.fspath(out_dir), games_per_shard))
+
+
+def games(out_dir: PathLike) -> Any:
+    """The game table of a dataset written by :func:`build` (its
+    ``games.jsonl``: each kept game's ``id`` — the ``game`` array of the
+    shards —, file, number, split and the library's game summary) as a
+    ``pyarrow.Table``; ``pyarrow.parquet.write_table`` writes it as
+    Parquet."""
+    import pyarrow.json as pj  # type: ignore  # optional, maybe without type stubs
+
+    return pj.read_json(_os.path.join(_os.fspath(out_dir), "games.jsonl"))
 
 
 def unpack(planes: Any, size: int) -> Any:
