@@ -99,3 +99,19 @@ async fn i18n(Path(file): Path<String>) -> Response {
 async fn app_css() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
 }
+
+/// The page's icon: a 32×32 PNG in an ICO (made for Qipu: two stones on
+/// a corner of a wooden board).
+static FAVICON: &[u8] = include_bytes!("../assets/favicon.ico");
+
+/// `/favicon.ico`, served without the token (see [`crate::router`]).
+pub(crate) async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/x-icon"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        FAVICON,
+    )
+        .into_response()
+}
