@@ -107,3 +107,13 @@ export async function apiCall(url, path, body) {
   });
   return res.json();
 }
+
+/**
+ * Runs an action of the menu bar, as a user does: opens the menu that
+ * holds item `m-ID` (ID: "png", "promote"…), then clicks the item.
+ */
+export async function menu(page, id) {
+  const title = await page.evaluate((id) => document.getElementById(id).closest(".menu").querySelector(".menutitle").id, `m-${id}`);
+  await page.click(`#${title}`);
+  await page.click(`#m-${id}`);
+}

@@ -10,6 +10,7 @@
 //   games.js    a collection's games   commands.js toolbar, keys, files
 //   i18n.js     languages              dom.js      element helpers
 //   search.js   the database search panel
+//   menu.js     menu bar, panels, tabs
 
 import { api } from "./api.js";
 import * as actions from "./actions.js";
@@ -18,6 +19,7 @@ import * as commands from "./commands.js";
 import { $, message } from "./dom.js";
 import * as engine from "./engine.js";
 import * as games from "./games.js";
+import * as menu from "./menu.js";
 import { LANGUAGES, pickLanguage, setLanguage, tr } from "./i18n.js";
 import { show, showInfo } from "./panels.js";
 import * as search from "./search.js";
@@ -26,6 +28,8 @@ import * as tree from "./tree.js";
 
 /** The record shown again, in the language just chosen. */
 function redraw() {
+  menu.showKeys();
+  menu.buildTabs();
   if (!ui.state) return;
   show(ui.state);
   if (ui.state.info) showInfo(ui.state.info, true);
@@ -51,6 +55,7 @@ commands.setup();
 engine.setup();
 games.setup();
 search.setup();
+menu.setup();
 
 for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(name, code));
 $("lang").addEventListener("change", () => setLanguage($("lang").value, redraw));

@@ -8,6 +8,8 @@ import { $, click, message } from "./dom.js";
 import { maybeEngineMove } from "./engine.js";
 import { openGames } from "./games.js";
 import { tr } from "./i18n.js";
+import { keyLayout, otherGame, showPanel } from "./menu.js";
+import { showFiles } from "./panels.js";
 import { ui } from "./state.js";
 
 /**
@@ -138,11 +140,36 @@ function isTextField(t) {
   return t.isContentEditable || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !NOT_TEXT.has(t.type));
 }
 
-/** @type {Record<string, string>} */
+/** @type {Record<string, string>} the keys that move, the arrows as Qipu (and CGoban, KGS) have them */
 const KEYS = {
   ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last",
   PageUp: "back10", PageDown: "forward10", ArrowUp: "prev_variation", ArrowDown: "next_variation",
 };
+/** @type {Record<string, string>} the arrows as Sabaki has them: ↑/↓ move, ←/→ switch variations */
+const SABAKI = { ...KEYS, ArrowUp: "prev", ArrowDown: "next", ArrowLeft: "prev_variation", ArrowRight: "next_variation" };
+
+/** The board gets the keys again (after the move box, a menu). */
+function focusBoard() {
+  $("board").focus({ preventScroll: true });
+}
+
+/**
+ * The record as SGF text (canonical FF[4] UTF-8), downloaded as its name.
+ */
+function downloadSgf() {
+  download(withQuery("/api/export", { session: ui.state.session, format: "sgf", t: TOKEN }),
+    (ui.state.name || "game.sgf").replace(/\.[^.]*$/, "") + ".sgf");
+}
+
+/** The served folder read again: files added or removed since appear. */
+async function refreshFiles() {
+  try {
+    const r = await api("/api/files");
+    showFiles(r.files);
+  } catch (e) {
+    message(why(e), true);
+  }
+}
 
 /** The buttons, fields and keys of the page. */
 export function setup() {
@@ -185,6 +212,12 @@ export function setup() {
   });
   $("repairlevel").addEventListener("change", repairPreview);
   click("saveas", async () => {
+    // No folder served (qipu view without a path): the browser saves it.
+    if (ui.folder === false) {
+      downloadSgf();
+      message(tr("No folder is served (qipu view was started without one): the record is downloaded instead."));
+      return;
+    }
     const suggestion = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
     const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
     if (!path) return;
@@ -226,6 +259,25 @@ export function setup() {
     $("diagramdialog").showModal();
     $("diagramtext").select();
   });
+  click("copysgf", async () => {
+    let text;
+    try {
+      text = await apiText(withQuery("/api/export", { session: ui.state.session, format: "sgf" }));
+    } catch (e) {
+      return message(why(e), true);
+    }
+    try {
+      await navigator.clipboard.writeText(text);
+      message(tr("Copied to the clipboard."));
+    } catch (e) {
+      // No clipboard here: shown to copy by hand.
+      $("diagramtext").value = text;
+      $("diagramnote").textContent = tr("Select and copy it:");
+      $("diagramdialog").showModal();
+      $("diagramtext").select();
+    }
+  });
+  click("refreshfiles", refreshFiles);
   $("numbers").addEventListener("change", refreshBoard);
 
   $("theme").addEventListener("change", () => {
@@ -246,10 +298,25 @@ export function setup() {
     if (ui.autoTimer) { stopAutoplay(); toggleAutoplay(); }
   });
   click("help", () => $("helpdialog").showModal());
-  $("jump").addEventListener("change", (/** @type {any} */ e) => {
-    if (e.target.value !== "") nav("move", { move: +e.target.value });
-    e.target.value = "";
+  // The move box: Enter goes there and gives the keys back to the board
+  // (the arrows then move again); Escape leaves it as it was.
+  const jump = () => {
+    const v = $("jump").value.trim();
+    $("jump").value = "";
+    if (/^\d+$/.test(v)) nav("move", { move: +v });
+  };
+  $("jump").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      jump();
+      focusBoard();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      $("jump").value = "";
+      focusBoard();
+    }
   });
+  $("jump").addEventListener("change", jump);
   $("diagtoggle").addEventListener("click", () => ($("diagnostics").hidden = !$("diagnostics").hidden));
 
   document.addEventListener("keydown", (ev) => {
@@ -259,16 +326,32 @@ export function setup() {
     if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
     if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
     if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
+    const ctrl = ev.ctrlKey || ev.metaKey;
+    if (ctrl && (ev.key === "s" || ev.key === "S")) { ev.preventDefault(); $(ev.shiftKey ? "saveas" : "save").click(); return; }
+    if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
+    if (!ctrl && !ev.shiftKey) {
+      /** @type {Record<string, () => unknown>} */
+      const plain = {
+        m: () => $("jump").focus(),
+        c: () => { showPanel("comment", true); $("comment").focus(); },
+        i: () => { showPanel("info", true); $("infopanel").open = true; $("info").querySelector("input")?.focus(); },
+        "[": () => otherGame(-1),
+        "]": () => otherGame(1),
+        Delete: () => $("delete").click(),
+      };
+      if (plain[ev.key]) { ev.preventDefault(); plain[ev.key](); return; }
+    }
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "z") { ev.preventDefault(); edit("undo"); return; }
     if ((ev.ctrlKey || ev.metaKey) && (ev.key === "y" || (ev.shiftKey && ev.key === "Z"))) { ev.preventDefault(); edit("redo"); return; }
-    if (KEYS[ev.key] && !ev.ctrlKey && !ev.metaKey) {
+    const keys = keyLayout() === "ud" ? SABAKI : KEYS;
+    if (keys[ev.key] && !ev.ctrlKey && !ev.metaKey) {
       // Not the drop-down's own meaning (changing the tool or the game).
       ev.preventDefault();
       ev.stopPropagation();
       if (t.tagName === "SELECT") t.blur();
       stopAutoplay();
       ui.misses = 0;
-      nav(KEYS[ev.key]);
+      nav(keys[ev.key]);
     }
   }, true);
 

@@ -99,11 +99,35 @@ export function showEngine(s) {
   if (e && e.level && document.activeElement !== $("playlevel")) $("playlevel").value = e.level;
   const c = s.count;
   $("countdone").disabled = !c;
-  $("writeresult").disabled = !c;
+  const midGame = !!c && countIsMidGame(c, s);
+  $("writeresult").disabled = !c || midGame;
+  $("writeresult").title = tr(midGame
+    ? "The game is not over (no two passes, no counted result): this count is an estimate, not a result to write"
+    : "Write the result into the record (RE); undo takes it back");
   if (c && document.activeElement !== $("countrules")) $("countrules").value = c.rules;
-  $("countresult").textContent = c ? countText(c) : "";
+  $("countresult").textContent = c
+    ? countText(c) + (midGame ? "\n" + tr("The game is not over: this is an estimate, not a result.") : "")
+    : "";
   if (!(e && e.analysing)) ui.analysis = null;
   pollEngine();
+}
+
+/**
+ * Whether count `c` is of a game still being played, where its result is
+ * only an estimate and "Set result" is not offered. The server's word
+ * when it gives one (`mid_game`); else the game is over when the last two
+ * moves were passes, or at the end of a line whose record holds a counted
+ * result (`RE[B+3.5]`, not a resignation).
+ * @param {any} c
+ * @param {any} s
+ */
+export function countIsMidGame(c, s) {
+  if (typeof c.mid_game === "boolean") return c.mid_game;
+  const n = s.node;
+  if (n.passes >= 2) return false;
+  const re = (s.info && s.info.RE) || "";
+  if (n.children === 0 && /^\s*(?:[BW]\+\d|0\s*$|Draw|Jigo)/i.test(re)) return false;
+  return true;
 }
 
 /**

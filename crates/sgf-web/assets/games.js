@@ -13,6 +13,8 @@ const ROW_HEIGHT = 24; // px, as in app.css: only the rows in view are drawn
  * @type {{rows: any[], view: any[], key: string, dir: number, matches: Set<number> | null, query: string}}
  */
 const games = { rows: [], view: [], key: "game", dir: 1, matches: null, query: "" };
+/** @type {Map<number, number>} game → the node whose comment holds the text searched */
+let hitNodes = new Map();
 
 /** Shows the game list of a collection. */
 export async function openGames() {
@@ -79,16 +81,20 @@ function drawGames() {
     const g = games.view[i];
     html += `<tr class="game${g.game === ui.state.game ? " current" : ""}" data-game="${g.game}">` +
       `<td class="num">${g.game + 1}</td><td>${who(g.black, g.black_rank)}</td><td>${who(g.white, g.white_rank)}</td>` +
-      `<td>${esc(g.result)}</td><td>${esc(g.date)}</td><td title="${esc(g.name)}">${esc(g.event)}</td><td class="num">${g.moves}</td></tr>`;
+      `<td>${esc(g.result)}</td><td>${esc(g.date)}</td><td class="event" title="${esc(g.name)}">${esc(g.event)}</td><td class="num">${g.moves}</td></tr>`;
   }
   html += `<tr style="height:${(games.view.length - last) * ROW_HEIGHT}px"></tr>`;
   body.innerHTML = html;
 }
 
-/** @param {number} g */
+/**
+ * Opens game `g`: after a comment search, at the node whose comment holds the text.
+ * @param {number} g
+ */
 function pickGame(g) {
   $("gamesdialog").close();
-  nav("game", { game: g });
+  const node = games.matches ? hitNodes.get(g) : undefined;
+  nav("game", node === undefined ? { game: g } : { game: g, node });
 }
 
 /** The list's dialog, its filter, sorting and search. */
@@ -123,6 +129,7 @@ export function setup() {
     const r = await call("/api/games/search", { session: ui.state.session, q });
     if (!r) return;
     games.matches = new Set(r.matches);
+    hitNodes = new Map(r.matches.map((/** @type {number} */ g, /** @type {number} */ i) => [g, r.nodes[i]]));
     games.query = q;
     $("gameswrap").scrollTop = 0;
     filterGames();

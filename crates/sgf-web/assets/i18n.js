@@ -40,7 +40,8 @@ export function pickLanguage() {
 const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "games", "gamescount",
   "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
   "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
-  "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult"];
+  "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult",
+  "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar"];
 /** @type {WeakMap<Node, any>} text node or element → its English text, attribute by attribute */
 const originals = new WeakMap();
 

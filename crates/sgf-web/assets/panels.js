@@ -44,7 +44,9 @@ function showPlayers(s) {
     (clock[c] ? ` <span class="clock" title="${esc(tr("Time left"))}">${clockText(clock[c])}</span>` : "") +
     `</span>`;
   const facts = [];
-  if (info.KM) facts.push(`${esc(tr("Komi"))} ${esc(info.KM)}`);
+  // Komi as the library reads it (Fox's KM[375] is 7.5), else as written.
+  const komi = typeof s.komi === "number" ? String(s.komi) : info.KM;
+  if (komi) facts.push(`${esc(tr("Komi"))} ${esc(komi)}`);
   if (info.HA) facts.push(`${esc(tr("Handicap"))} ${esc(info.HA)}`);
   if (info.RE) facts.push(`<span class="result">${esc(info.RE)}</span>`);
   $("players").innerHTML = side("B", info.PB, info.BR, info.BT) + side("W", info.PW, info.WR, info.WT) +
@@ -73,6 +75,18 @@ export function annotationText(a) {
   if (a.kind === "value") return `${tr("Value")} ${a.value}`;
   const words = /** @type {Record<string, string>} */ (ANNOTATIONS)[a.kind] || a.code;
   return tr(words) + (a.strength === 2 ? " " + tr("(very)") : "");
+}
+
+/**
+ * A move in the page's language: its colour's letter (B/W, 黑/白…) and
+ * its point, or the server's label when it is no move.
+ * @param {{label: string, color?: string | null, point?: string | null}} m
+ */
+export function moveLabel(m) {
+  if (!m.color) return m.label === "(no move)" ? tr("(no move)") : m.label;
+  // The letters of the colours: the English ones are the i18n keys.
+  const c = tr(m.color === "B" ? "B" : "W");
+  return `${c} ${m.point === "pass" ? tr("pass") : m.point}`;
 }
 
 /**
@@ -133,7 +147,7 @@ export function show(s) {
     n.alternatives.forEach((/** @type {any} */ alt) => {
       const b = document.createElement("span");
       b.className = "badge var" + (alt.current ? " current" : "");
-      b.textContent = `${s.marks === "siblings" ? markLetter(alt.index) : `${alt.index + 1}.`} ${alt.label}`;
+      b.textContent = `${s.marks === "siblings" ? markLetter(alt.index) : `${alt.index + 1}.`} ${moveLabel(alt)}`;
       b.title = tr("Go to this variation");
       b.onclick = () => nav("node", { node: alt.number });
       vars.appendChild(b);
@@ -148,7 +162,7 @@ export function show(s) {
     n.next_moves.forEach((/** @type {any} */ m, /** @type {number} */ i) => {
       const b = document.createElement("span");
       b.className = "badge var next";
-      b.textContent = `${markLetter(i)} ${m.label}`;
+      b.textContent = `${markLetter(i)} ${moveLabel(m)}`;
       b.title = tr("Go to this move");
       b.onclick = () => nav("node", { node: m.number });
       vars.appendChild(b);
@@ -162,7 +176,9 @@ export function show(s) {
   }
   drawTree(true);
   if (s.diagnostics) showDiagnostics(s.diagnostics);
+  if (typeof s.folder === "boolean") ui.folder = s.folder;
   if (s.files) showFiles(s.files);
+  else if (!before || before.path !== s.path) markCurrentFile();
   message(s.message || "", s.error_kind === "refused");
   if (before && (before.session !== s.session || before.node.number !== s.node.number)) {
     ui.analysis = null;
@@ -221,8 +237,14 @@ function showDiagnostics(diags) {
   }
 }
 
+/** The file shown marked in the list (none for a record without a file). */
+function markCurrentFile() {
+  const path = ui.state && ui.state.path;
+  for (const li of $("filelist").children) li.classList.toggle("current", li.dataset.path === path);
+}
+
 /** @param {string[]} files */
-function showFiles(files) {
+export function showFiles(files) {
   const aside = $("files");
   aside.hidden = files.length === 0;
   const ul = $("filelist");
@@ -230,6 +252,7 @@ function showFiles(files) {
   for (const f of files) {
     const li = document.createElement("li");
     li.textContent = f;
+    li.dataset.path = f;
     if (ui.state && ui.state.path === f) li.className = "current";
     li.onclick = () => openRecord({ path: f });
     ul.appendChild(li);

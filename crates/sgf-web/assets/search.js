@@ -17,8 +17,9 @@ import { ui } from "./state.js";
 export function setup() {
   const side = $("side");
   const panel = document.createElement("details");
-  panel.className = "panel";
+  panel.className = "panel tabpanel";
   panel.id = "searchpanel";
+  panel.dataset.panel = "search";
   panel.innerHTML = `
     <summary>Search the database</summary>
     <div id="dbinfo" class="dbinfo">…</div>
@@ -95,7 +96,7 @@ export function setup() {
         text.setAttribute("font-size", String(cell * 0.4));
         text.textContent = i < 26 ? markLetter(i) : "";
         const title = document.createElementNS(ns, "title");
-        title.textContent = `${c.color} ${c.move}: ${c.count}× — ${winRate(c)}`;
+        title.textContent = `${tr(c.color === "B" ? "B" : "W")} ${c.move}: ${c.count}× — ${winRate(c)}`;
         t.append(circ, text, title);
         g.appendChild(t);
       });
@@ -198,7 +199,7 @@ export function setup() {
       const li = document.createElement("li");
       li.className = "dbcont";
       li.dataset.move = c.move;
-      li.textContent = `${i < 26 ? markLetter(i) : ""} ${c.color} ${c.move} — ${c.count}× (${winRate(c)})`;
+      li.textContent = `${i < 26 ? markLetter(i) : ""} ${tr(c.color === "B" ? "B" : "W")} ${c.move} — ${c.count}× (${winRate(c)})`;
       conts.appendChild(li);
     });
     const hits = $("dbhits");

@@ -51,4 +51,8 @@ export const ui = {
   thinking: false,
   /** an analysis request is under way */
   fetching: false,
+  /** the arrow keys: "lr" ←/→ move (the default), "ud" ↑/↓ move (Sabaki's) */
+  keys: "lr",
+  /** @type {boolean | null} whether a folder is served (Open and Save as by path); null: not told yet */
+  folder: null,
 };

@@ -226,10 +226,14 @@ pub enum Nav {
         #[serde(rename = "move")]
         number: u32,
     },
-    /// Game `game` of the record (from 0).
+    /// Game `game` of the record (from 0), at its node `node` (its
+    /// number in the game's tree; default the root).
     Game {
         /// The game's number.
         game: usize,
+        /// The node to show, by number.
+        #[serde(default)]
+        node: Option<usize>,
     },
     /// The move that placed the stone at `point`.
     Stone {
@@ -282,6 +286,64 @@ impl Mark {
             Mark::DD => "DD",
             Mark::TB => "TB",
             Mark::TW => "TW",
+        }
+    }
+}
+
+/// A judgement of the node (`kind`): of its move (`TE` good, `BM` bad,
+/// `DO` doubtful, `IT` interesting) or of its position (`GB` good for
+/// Black, `GW` good for White, `DM` even, `UC` unclear), or a hotspot
+/// (`HO`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum Annotation {
+    /// Tesuji: a good move.
+    TE,
+    /// A bad move.
+    BM,
+    /// A doubtful move.
+    DO,
+    /// An interesting move.
+    IT,
+    /// Good for Black.
+    GB,
+    /// Good for White.
+    GW,
+    /// Even position.
+    DM,
+    /// Unclear position.
+    UC,
+    /// A hotspot.
+    HO,
+}
+
+impl Annotation {
+    /// The property's identifier.
+    pub fn ident(self) -> &'static str {
+        match self {
+            Annotation::TE => "TE",
+            Annotation::BM => "BM",
+            Annotation::DO => "DO",
+            Annotation::IT => "IT",
+            Annotation::GB => "GB",
+            Annotation::GW => "GW",
+            Annotation::DM => "DM",
+            Annotation::UC => "UC",
+            Annotation::HO => "HO",
+        }
+    }
+
+    /// The annotations that exclude this one (FF\[4\]: one judgement of
+    /// a move, one of a position), itself included.
+    pub fn group(self) -> &'static [&'static str] {
+        match self {
+            Annotation::TE | Annotation::BM | Annotation::DO | Annotation::IT => {
+                &["TE", "BM", "DO", "IT"]
+            }
+            Annotation::GB | Annotation::GW | Annotation::DM | Annotation::UC => {
+                &["GB", "GW", "DM", "UC"]
+            }
+            Annotation::HO => &["HO"],
         }
     }
 }
@@ -380,6 +442,15 @@ pub enum Edit {
         #[serde(default)]
         variation_level: bool,
     },
+    /// A judgement of the node set (`strength` 2: "very"; default 1), in
+    /// place of the others of its group; the same again removes it.
+    Annotate {
+        /// Which.
+        kind: Annotation,
+        /// 1, or 2 for "very" (not for `IT`).
+        #[serde(default)]
+        strength: Option<u8>,
+    },
 }
 
 impl Edit {
@@ -398,6 +469,7 @@ impl Edit {
             Edit::Delete => "delete",
             Edit::Promote => "promote",
             Edit::Repair { .. } => "repair",
+            Edit::Annotate { .. } => "annotate",
         }
     }
 }
@@ -467,6 +539,8 @@ pub enum ExportFormat {
     Txt,
     /// Qipu's ASCII diagram.
     Ascii,
+    /// The record (the game file, canonical FF\[4\] UTF-8), not a picture.
+    Sgf,
 }
 
 impl ExportFormat {
@@ -481,6 +555,7 @@ impl ExportFormat {
             ExportFormat::Sensei => "sensei",
             ExportFormat::Txt => "txt",
             ExportFormat::Ascii => "ascii",
+            ExportFormat::Sgf => "sgf",
         }
     }
 }

@@ -19,7 +19,7 @@ static INDEX: &str = include_str!("../assets/index.html");
 static APP_CSS: &str = include_str!("../assets/app.css");
 
 /// The page's scripts, each an ES module served as `/NAME`.
-pub(crate) static SCRIPTS: [(&str, &str); 14] = [
+pub(crate) static SCRIPTS: [(&str, &str); 15] = [
     ("app.js", include_str!("../assets/app.js")),
     ("api.js", include_str!("../assets/api.js")),
     ("state.js", include_str!("../assets/state.js")),
@@ -34,6 +34,7 @@ pub(crate) static SCRIPTS: [(&str, &str); 14] = [
     ("games.js", include_str!("../assets/games.js")),
     ("commands.js", include_str!("../assets/commands.js")),
     ("search.js", include_str!("../assets/search.js")),
+    ("menu.js", include_str!("../assets/menu.js")),
 ];
 
 /// The page's translations (English is the key), one file a language.
@@ -98,4 +99,20 @@ async fn i18n(Path(file): Path<String>) -> Response {
 
 async fn app_css() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
+}
+
+/// The page's icon: a 32×32 PNG in an ICO (made for Qipu: two stones on
+/// a corner of a wooden board).
+static FAVICON: &[u8] = include_bytes!("../assets/favicon.ico");
+
+/// `/favicon.ico`, served without the token (see [`crate::router`]).
+pub(crate) async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/x-icon"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        FAVICON,
+    )
+        .into_response()
 }

@@ -108,6 +108,10 @@ pub struct App {
     initial: Option<PathBuf>,
     /// Whether a directory was given (the page shows a file list).
     directory: bool,
+    /// Whether a path was named at all: without one (the bundled
+    /// example) no folder is served, and Open and Save as by path are
+    /// refused.
+    served: bool,
     port: Mutex<u16>,
     /// The records open, one lock each: a slow request on one record (a
     /// large PNG, a big file's tree) never waits on another's. Put aside
@@ -205,6 +209,11 @@ impl App {
     /// Resolves a page-supplied relative path under the root, refusing
     /// anything that could leave it (`..`, absolute paths, symlinks out).
     fn resolve(&self, rel: &str) -> Result<PathBuf, String> {
+        if !self.served {
+            return Err(format!(
+                "`{rel}`: no folder is served (qipu view was started without a path): start it with a folder or a file to open and save files"
+            ));
+        }
         let rel_path = Path::new(rel);
         if rel_path.is_absolute()
             || rel_path
@@ -268,6 +277,7 @@ impl App {
     fn whole_state(&self, s: &Session, tree_version: Option<u64>) -> Value {
         let mut st = s.state(tree_version);
         st["diagnostics"] = s.diagnostics_json();
+        st["folder"] = json!(self.served);
         if self.directory {
             st["files"] = json!(*self.file_list(false));
         }
@@ -523,6 +533,9 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
+        // The icon, asked for by the browser without the token: public,
+        // the same for everyone.
+        .route("/favicon.ico", get(assets::favicon))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
 }
 
@@ -562,19 +575,15 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
             let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
             (dir, Some(f), false)
         }
-        None => (
-            std::env::current_dir()
-                .and_then(|d| d.canonicalize())
-                .map_err(|e| e.to_string())?,
-            None,
-            false,
-        ),
+        // No path: the bundled example, and no folder served (`served`).
+        None => (PathBuf::new(), None, false),
     };
     Ok(Arc::new(App {
         token: opts.token.clone().unwrap_or_else(random_token),
         root,
         initial,
         directory,
+        served: opts.path.is_some(),
         port: Mutex::new(opts.port),
         sessions: sessions::Table::new(
             opts.memory_budget,

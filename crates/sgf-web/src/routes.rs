@@ -60,8 +60,10 @@ pub(crate) async fn start(State(app): AppState) -> Response {
                     .unwrap_or_default();
                 app.open_path(&rel)
             }
-            // A directory: its first record, or the example when it has none.
-            None => match app.directory.then(|| app.file_list(false)) {
+            // A directory: its first record, or the example when it has
+            // none. The page was (re)loaded: the list is walked again, so
+            // that files copied into the folder since then appear.
+            None => match app.directory.then(|| app.file_list(true)) {
                 Some(list) if !list.is_empty() => app.open_path(&list[0]),
                 _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             },
@@ -347,16 +349,18 @@ pub(crate) async fn games(State(app): AppState, Body(req): Body<SessionRef>) -> 
     .await
 }
 
-/// The games whose game information or comments hold `q`.
+/// The games whose comments hold `q`: `{"matches": [game…], "nodes":
+/// [node…]}`, `nodes[i]` the number of the first node of game
+/// `matches[i]` whose comment holds it (where the page opens the game).
 pub(crate) async fn games_search(
     State(app): AppState,
     Body(req): Body<On<GameSearch>>,
 ) -> Response {
-    query_session(
-        app,
-        req.session,
-        move |s| json!({ "matches": s.search_games(&req.body.q) }),
-    )
+    query_session(app, req.session, move |s| {
+        let (games, nodes): (Vec<usize>, Vec<usize>) =
+            s.search_games(&req.body.q).into_iter().unzip();
+        json!({ "matches": games, "nodes": nodes })
+    })
     .await
 }
 
@@ -484,6 +488,25 @@ fn export_blocking(app: &App, q: &ExportQuery) -> Response {
             "txt",
             text(sgf_render::TextStyle::Ascii),
         ),
+        // The record itself, in the canonical FF[4] UTF-8 form.
+        (None, ExportFormat::Sgf) => {
+            let s = lock(&session);
+            let stem = s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0);
+            return (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/x-go-sgf; charset=utf-8"),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        attachment(&format!("{stem}.sgf")),
+                    ),
+                ],
+                s.canonical_bytes(),
+            )
+                .into_response();
+        }
         (None, _) => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
     };
     (

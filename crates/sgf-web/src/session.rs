@@ -131,20 +131,15 @@ impl GameRow {
     }
 }
 
-/// Whether game `local` holds `needle` (folded: [`sgf_db::filter::fold`],
-/// as the database folds what it searches) in its game information or in
-/// any comment.
-fn game_holds(doc: &Document, local: usize, needle: &str) -> bool {
-    let Some(game) = doc.game(local) else {
-        return false;
-    };
-    let has = |t: &str| sgf_db::filter::fold(t).contains(needle);
-    game.nodes().any(|n| {
-        n.props().any(|p| {
-            let kind = p.info().map(|i| i.kind);
-            let text = matches!(p.ident(), "C" | "N") || kind == Some(PropKind::GameInfo);
-            text && p.values().any(|v| has(&v.text()))
-        })
+/// The number (in file order) of the first node of game `local` whose
+/// comment (`C`) holds `needle` (folded: [`sgf_db::filter::fold`], as the
+/// database folds what it searches). Only comments: players and events
+/// are the game list's filter.
+fn comment_holds(doc: &Document, local: usize, needle: &str) -> Option<usize> {
+    let game = doc.game(local)?;
+    game.nodes().position(|n| {
+        n.text("C")
+            .is_some_and(|t| sgf_db::filter::fold(&t).contains(needle))
     })
 }
 
@@ -540,18 +535,19 @@ impl Session {
         out
     }
 
-    /// The numbers of the games whose game information or comments (`C`,
-    /// node names) hold `q`, but for case, width and compatibility forms
-    /// (as the database searches: `ＬＥＥ` finds `Lee`).
-    pub fn search_games(&self, q: &str) -> Vec<usize> {
+    /// The games whose comments (`C`) hold `q`, but for case, width and
+    /// compatibility forms (as the database searches: `ＬＥＥ` finds
+    /// `Lee`): each game's number and the number of its first node whose
+    /// comment holds it.
+    pub fn search_games(&self, q: &str) -> Vec<(usize, usize)> {
         let needle = sgf_db::filter::fold(q);
         let mut out = Vec::new();
         if needle.is_empty() {
             return out;
         }
         self.each_game(|g, doc, k| {
-            if game_holds(doc, k, &needle) {
-                out.push(g);
+            if let Some(node) = comment_holds(doc, k, &needle) {
+                out.push((g, node));
             }
         });
         out
@@ -749,11 +745,15 @@ impl Session {
                 while self.cursor.position().move_number > want && self.cursor.up() {}
                 while self.cursor.position().move_number < want && self.step() {}
             }
-            Nav::Game { game } => {
+            Nav::Game { game, node } => {
                 if game >= self.game_count() {
                     return Err("no such game".into());
                 }
                 self.show_game(game)?;
+                if let Some(node) = node {
+                    let id = *self.order.get(node).ok_or("no such node")?;
+                    self.goto(id);
+                }
             }
             Nav::Stone { point } => {
                 let p = on_board(point, self.size())?;
@@ -1028,6 +1028,28 @@ impl Session {
                     self.doc
                         .promote_to_main_line(here)
                         .map_err(|e| e.to_string())?;
+                }
+                Edit::Annotate { kind, strength } => {
+                    let ident = kind.ident();
+                    // `IT` has no value; the others 1 or 2 ("very").
+                    let value = match (kind, strength.unwrap_or(1)) {
+                        (crate::api::Annotation::IT, _) => String::new(),
+                        (_, 2) => "2".to_string(),
+                        _ => "1".to_string(),
+                    };
+                    let same = self
+                        .doc
+                        .node(here)
+                        .value(ident)
+                        .is_some_and(|v| v.raw_text() == value);
+                    for other in kind.group() {
+                        self.doc.remove_property(here, other);
+                    }
+                    if !same {
+                        self.doc
+                            .set_raw(here, ident, &[value])
+                            .map_err(|e| e.to_string())?;
+                    }
                 }
                 Edit::Repair { variation_level } => {
                     let mut opts = sgf_formats::repair::RepairOptions::default();
@@ -1338,10 +1360,19 @@ impl Session {
                 .map(|t| t.into_owned())
                 .unwrap_or_else(|| "(no move)".into()),
         };
+        // The colour and the point apart too: the page says them in its language.
+        let parts_of = |s: &sgf_core::Node<'_>| match node_move(doc, s.id(), size) {
+            Some((c, Move::Play(p))) => (Some(c.as_str()), Some(coords::human(p, size))),
+            Some((c, Move::Pass)) => (Some(c.as_str()), Some("pass".to_string())),
+            None => (None, None),
+        };
         let next_moves: Vec<Value> = node
             .children()
             .take(40)
-            .map(|c| json!({"number": self.number(c.id()), "label": label_of(&c)}))
+            .map(|c| {
+                let (color, point) = parts_of(&c);
+                json!({"number": self.number(c.id()), "label": label_of(&c), "color": color, "point": point})
+            })
             .collect();
         // The alternatives at this point: the siblings, as the variation list
         // shows them; at most 40 around the current one (a node may have thousands).
@@ -1354,7 +1385,8 @@ impl Session {
             .skip(from)
             .take(40)
             .map(|(i, s)| {
-                json!({"number": self.number(s.id()), "label": label_of(s), "current": s.id() == here, "index": i})
+                let (color, point) = parts_of(s);
+                json!({"number": self.number(s.id()), "label": label_of(s), "color": color, "point": point, "current": s.id() == here, "index": i})
             })
             .collect();
         let info = doc.game(self.lg()).map(|g| {
@@ -1371,6 +1403,21 @@ impl Session {
             }
             Value::Object(m)
         });
+        // Komi as the library reads it (Fox's `KM[375]` is 7.5), for the
+        // player bar; the form shows the text as written.
+        let komi = sgf_go::GameInfo::of(doc, self.lg())
+            .komi
+            .and_then(|k| k.value);
+        // Passes in a row ending here (two: the game is over, a count is a result).
+        let mut passes = 0;
+        let mut up = Some(node);
+        while passes < 2
+            && let Some(n) = up
+            && matches!(node_move(doc, n.id(), size), Some((_, Move::Pass)))
+        {
+            passes += 1;
+            up = n.parent();
+        }
         let mut s = json!({
             "session": self.id,
             "name": self.name,
@@ -1385,6 +1432,7 @@ impl Session {
             "undo_bytes": self.undo_bytes(),
             "dark": self.dark,
             "info": info,
+            "komi": komi,
             "board": board,
             "marks": marks,
             "node": {
@@ -1416,6 +1464,7 @@ impl Session {
                 "variations": siblings.len(),
                 "depth": self.cursor.depth(),
                 "children": node.child_count(),
+                "passes": passes,
             },
         });
         if tree_version != Some(self.tree_version) {

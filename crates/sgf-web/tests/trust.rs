@@ -335,19 +335,33 @@ async fn a_large_collection_shows_what_qipu_check_reports() {
 }
 
 /// Review: the game list's search lower-cased while the database folds
-/// width and compatibility forms too; now both fold the same way.
+/// width and compatibility forms too; now both fold the same way. Issue
+/// 28: it searches the comments only (a player's name is the filter's),
+/// and says at which node each game's comment holds the text.
 #[tokio::test]
 async fn the_game_search_folds_as_the_database_does() {
-    let src = "(;GM[1]PB[Lee Sedol]C[first])(;GM[1]PB[Gu Li]C[ＡＢＣ])";
+    let src = "(;GM[1]PB[Lee Sedol]C[first];B[aa];W[bb]C[Lee's move])(;GM[1]PB[Gu Li]C[ＡＢＣ])";
     let (_dir, app) = served("fold", &[("two.sgf", src.as_bytes())]);
     let st = open(&app, "two.sgf").await;
     let s = st["session"].clone();
-    for (q, want) in [
-        ("ＬＥＥ", json!([0])),
-        ("lee", json!([0])),
-        ("abc", json!([1])),
+    for (q, want, nodes) in [
+        ("ＬＥＥ", json!([0]), json!([2])),
+        ("lee", json!([0]), json!([2])),
+        ("abc", json!([1]), json!([0])),
+        ("sedol", json!([]), json!([])),
+        ("gu li", json!([]), json!([])),
     ] {
         let r = post(&app, "/api/games/search", json!({"session": s, "q": q})).await;
         assert_eq!(r["matches"], want, "{q}: {r}");
+        assert_eq!(r["nodes"], nodes, "{q}: {r}");
     }
+    // Opening a hit: the game at the node found.
+    let r = post(
+        &app,
+        "/api/nav",
+        json!({"session": s, "action": "game", "game": 0, "node": 2}),
+    )
+    .await;
+    assert_eq!(r["node"]["number"], 2, "{r}");
+    assert_eq!(r["node"]["comment"], "Lee's move", "{r}");
 }

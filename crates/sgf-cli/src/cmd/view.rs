@@ -35,8 +35,12 @@ pub struct Args {
     pub idle_timeout: u64,
 }
 
+/// Opens `url` in the user's browser. The opener (`xdg-open`, `open`,
+/// `start`) is waited for on a thread of its own, so that it never stays
+/// behind as a zombie process; when it cannot be started or says it
+/// failed, the URL is printed prominently for the user to open.
 fn open_browser(url: &str) {
-    let cmd = if cfg!(target_os = "macos") {
+    let (program, args) = if cfg!(target_os = "macos") {
         ("open", vec![url.to_string()])
     } else if cfg!(windows) {
         (
@@ -46,12 +50,48 @@ fn open_browser(url: &str) {
     } else {
         ("xdg-open", vec![url.to_string()])
     };
-    // A missing opener is not an error: the URL is printed.
-    let _ = std::process::Command::new(cmd.0)
-        .args(&cmd.1)
+    let url = url.to_string();
+    let spawned = std::process::Command::new(program)
+        .args(&args)
+        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
+    let why = match spawned {
+        Err(e) => Some(format!("{program} could not be started: {e}")),
+        Ok(mut child) => {
+            let waited = std::thread::Builder::new()
+                .name("qipu-opener".into())
+                .spawn(move || match child.wait() {
+                    Ok(st) if st.success() => {}
+                    Ok(st) => no_browser(&url, &format!("{program} failed ({st})")),
+                    Err(e) => no_browser(&url, &format!("{program}: {e}")),
+                });
+            // No thread (very unusual): the opener is left to finish alone.
+            waited
+                .err()
+                .map(|e| format!("{program} not waited for: {e}"))
+        }
+    };
+    if let Some(why) = why {
+        no_browser(url_of(&args), &why);
+    }
+}
+
+/// The URL among an opener's arguments (the last).
+fn url_of(args: &[String]) -> &str {
+    args.last().map_or("", String::as_str)
+}
+
+/// Says that no browser could be opened, the URL on a line of its own.
+fn no_browser(url: &str, why: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "\nNo browser could be opened ({why}).\nOpen this address in a browser:\n\n    {url}\n"
+    );
+    let _ = out.flush();
 }
 
 /// Runs the command (until interrupted).

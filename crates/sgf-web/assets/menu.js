@@ -1,0 +1,433 @@
+// @ts-check
+// The frame of the page, as a desktop application has it: the menu bar
+// (every action with its shortcut), the arrow keys' layout, the side
+// panels shown or hidden (and the side column's width), and on a phone
+// the panels as tabs under the board.
+
+import { edit, nav, openRecord } from "./actions.js";
+import { $ } from "./dom.js";
+import { tr } from "./i18n.js";
+import { ui } from "./state.js";
+
+/**
+ * An entry of a menu: an action (`run`), a choice (`checked` says
+ * whether it is the one on), or a separator (null).
+ * @typedef {{id: string, label: string, keys?: string, run: () => unknown, checked?: () => boolean, enabled?: () => boolean} | null} Item
+ */
+
+/** The side panels, by name: what View shows and hides, and the phone's tabs. */
+export const PANELS = [
+  ["comment", "Comment", "Comment"], ["tree", "Game tree", "Tree"], ["info", "Game information", "Info"],
+  ["engine", "Engine", "Engine"], ["search", "Search", "Search"], ["files", "Files", "Files"],
+];
+
+/** @param {string} id */
+const press = (id) => () => $(id).click();
+
+/** Whether a record with several games is shown. */
+const collection = () => !!(ui.state && ui.state.games > 1);
+
+/** The arrow keys, in the layout chosen: "lr" ←/→ move (Qipu, CGoban, KGS), "ud" ↑/↓ move (Sabaki). */
+export function keyLayout() {
+  return ui.keys === "ud" ? "ud" : "lr";
+}
+
+/** The keys of moving and of switching variations, as shown. */
+export function arrowKeys() {
+  return keyLayout() === "ud"
+    ? { prev: "↑", next: "↓", prevVar: "←", nextVar: "→" }
+    : { prev: "←", next: "→", prevVar: "↑", nextVar: "↓" };
+}
+
+/**
+ * Chooses the arrow keys' layout (remembered by the browser).
+ * @param {string} layout "lr" or "ud"
+ */
+export function setKeyLayout(layout) {
+  ui.keys = layout === "ud" ? "ud" : "lr";
+  try { localStorage.setItem("qipu.keys", ui.keys); } catch (e) { /* private mode */ }
+  showKeys();
+}
+
+/** The buttons' titles and the key list, in the layout chosen. */
+export function showKeys() {
+  const k = arrowKeys();
+  const ud = keyLayout() === "ud";
+  // The English texts are the i18n keys: one per layout.
+  $("prev").title = tr(ud ? "Previous (↑)" : "Previous (←)");
+  $("next").title = tr(ud ? "Next (↓)" : "Next (→)");
+  $("prevvar").title = tr(ud ? "Previous variation (←)" : "Previous variation (↑)");
+  $("nextvar").title = tr(ud ? "Next variation (→)" : "Next variation (↓)");
+  const moves = $("keysmoves");
+  const vars = $("keysvars");
+  if (moves) moves.textContent = `${k.prev} ${k.next}`;
+  if (vars) vars.textContent = `${k.prevVar} ${k.nextVar}`;
+  buildMenus();
+}
+
+/** @returns {Record<string, Item[]>} the menus, in the page's language */
+function menus() {
+  const k = arrowKeys();
+  /** @param {string} tool */
+  const tool = (tool) => () => {
+    $("tool").value = tool;
+    $("tool").dispatchEvent(new Event("change"));
+  };
+  /** @param {string} kind @param {number} [strength] */
+  const annotate = (kind, strength) => () => edit("annotate", { kind, strength });
+  /** @param {string} kind @param {number} [strength] */
+  const has = (kind, strength = 1) => () => !!(ui.state && ui.state.node.annotations.some(
+    (/** @type {any} */ a) => a.code === kind && (kind === "IT" || (a.strength || 1) === strength)));
+  /** @param {string} panel @param {string} id */
+  const engine = (panel, id) => () => {
+    showPanel(panel, true);
+    $(id).click();
+  };
+  return {
+    File: [
+      { id: "m-new", label: "New game (empty board)", run: newGame },
+      { id: "m-open", label: "Open…", keys: "Ctrl+O", run: press("open") },
+      { id: "m-refresh", label: "Refresh the file list", run: press("refreshfiles"), enabled: () => !$("files").hidden },
+      { id: "m-save", label: "Save", keys: "Ctrl+S", run: press("save") },
+      { id: "m-saveas", label: "Save as…", keys: "Ctrl+Shift+S", run: press("saveas") },
+      { id: "m-copysgf", label: "Copy the game as SGF", run: press("copysgf") },
+      null,
+      { id: "m-games", label: "Games of the collection…", keys: "G", run: press("games"), enabled: collection },
+      { id: "m-repair", label: "Repair…", run: press("repair") },
+      null,
+      { id: "m-png", label: "Export the position as PNG", run: press("png") },
+      { id: "m-svg", label: "Export the position as SVG", run: press("svg") },
+      { id: "m-jpg", label: "Export the position as JPEG", run: press("jpg") },
+      { id: "m-bmp", label: "Export the position as BMP", run: press("bmp") },
+      { id: "m-figures", label: "The game as book figures…", run: press("figures") },
+      { id: "m-copydiagram", label: "Copy the position as a text diagram for Sensei's Library (and forums)", run: press("copydiagram") },
+    ],
+    Edit: [
+      { id: "m-undo", label: "Undo", keys: "Ctrl+Z", run: () => edit("undo"), enabled: () => !!(ui.state && ui.state.can_undo) },
+      { id: "m-redo", label: "Redo", keys: "Ctrl+Y", run: () => edit("redo"), enabled: () => !!(ui.state && ui.state.can_redo) },
+      null,
+      { id: "m-pass", label: "Pass", run: press("pass") },
+      { id: "m-promote", label: "Make this variation the main line", run: press("promote") },
+      { id: "m-delete", label: "Delete this node and what follows", keys: "Del", run: press("delete") },
+      null,
+      { id: "m-comment", label: "Edit the comment", keys: "C", run: () => { showPanel("comment", true); $("comment").focus(); } },
+      { id: "m-info", label: "Edit the game information", keys: "I", run: () => { showPanel("info", true); $("infopanel").open = true; } },
+    ],
+    Navigate: [
+      { id: "m-first", label: "First", keys: "Home", run: () => nav("first") },
+      { id: "m-back10", label: "Back 10", keys: "PgUp", run: () => nav("back10") },
+      { id: "m-prev", label: "Previous", keys: k.prev, run: () => nav("prev") },
+      { id: "m-next", label: "Next", keys: k.next, run: () => nav("next") },
+      { id: "m-fwd10", label: "Forward 10", keys: "PgDn", run: () => nav("forward10") },
+      { id: "m-last", label: "Last", keys: "End", run: () => nav("last") },
+      null,
+      { id: "m-prevvar", label: "Previous variation", keys: k.prevVar, run: () => nav("prev_variation") },
+      { id: "m-nextvar", label: "Next variation", keys: k.nextVar, run: () => nav("next_variation") },
+      { id: "m-jump", label: "Go to move…", keys: "M", run: () => $("jump").focus() },
+      { id: "m-autoplay", label: "Autoplay", keys: "A", run: press("autoplay") },
+      null,
+      { id: "m-prevgame", label: "Previous game", keys: "[", run: () => otherGame(-1), enabled: collection },
+      { id: "m-nextgame", label: "Next game", keys: "]", run: () => otherGame(1), enabled: collection },
+    ],
+    Annotate: [
+      { id: "m-TE", label: "Good move (tesuji)", run: annotate("TE"), checked: has("TE") },
+      { id: "m-BM", label: "Bad move", run: annotate("BM"), checked: has("BM") },
+      { id: "m-DO", label: "Doubtful move", run: annotate("DO"), checked: has("DO") },
+      { id: "m-IT", label: "Interesting move", run: annotate("IT"), checked: has("IT") },
+      null,
+      { id: "m-GB", label: "Good for Black", run: annotate("GB"), checked: has("GB") },
+      { id: "m-GW", label: "Good for White", run: annotate("GW"), checked: has("GW") },
+      { id: "m-DM", label: "Even position", run: annotate("DM"), checked: has("DM") },
+      { id: "m-UC", label: "Unclear position", run: annotate("UC"), checked: has("UC") },
+      { id: "m-HO", label: "Hotspot", run: annotate("HO"), checked: has("HO") },
+      null,
+      { id: "m-tool-play", label: "Play / go to move", run: tool("play"), checked: () => $("tool").value === "play" },
+      { id: "m-tool-TR", label: "Triangle", run: tool("TR"), checked: () => $("tool").value === "TR" },
+      { id: "m-tool-CR", label: "Circle", run: tool("CR"), checked: () => $("tool").value === "CR" },
+      { id: "m-tool-SQ", label: "Square", run: tool("SQ"), checked: () => $("tool").value === "SQ" },
+      { id: "m-tool-MA", label: "Mark (X)", run: tool("MA"), checked: () => $("tool").value === "MA" },
+      { id: "m-tool-labelA", label: "Label A, B, C…", run: tool("labelA"), checked: () => $("tool").value === "labelA" },
+      { id: "m-tool-label1", label: "Label 1, 2, 3…", run: tool("label1"), checked: () => $("tool").value === "label1" },
+      { id: "m-tool-AR", label: "Arrow (two clicks)", run: tool("AR"), checked: () => $("tool").value === "AR" },
+      { id: "m-tool-setupB", label: "Add black stone", run: tool("setupB"), checked: () => $("tool").value === "setupB" },
+      { id: "m-tool-setupW", label: "Add white stone", run: tool("setupW"), checked: () => $("tool").value === "setupW" },
+    ],
+    Engine: [
+      { id: "m-engine", label: "Engine: play, analyse, count", run: () => { showPanel("engine", true); $("enginepanel").open = true; } },
+      { id: "m-enginemove", label: "Engine move", run: engine("engine", "enginemove") },
+      { id: "m-count", label: "Count", run: engine("engine", "count") },
+      { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
+    ],
+    View: [
+      ...PANELS.map(([name, label]) => /** @type {Item} */ ({
+        id: `m-panel-${name}`, label, run: () => showPanel(name, !panelShown(name)), checked: () => panelShown(name),
+      })),
+      null,
+      { id: "m-numbers", label: "Move numbers", run: () => toggle("numbers"), checked: () => $("numbers").checked },
+      { id: "m-sound", label: "Stone sounds", run: () => toggle("sound"), checked: () => $("sound").checked },
+      { id: "m-theme-light", label: "Light", run: () => choose("theme", "light"), checked: () => $("theme").value === "light" },
+      { id: "m-theme-dark", label: "Dark", run: () => choose("theme", "dark"), checked: () => $("theme").value === "dark" },
+      { id: "m-theme-wood", label: "Wood board", run: () => choose("theme", "wood"), checked: () => $("theme").value === "wood" },
+      null,
+      { id: "m-keys-lr", label: "Arrow keys: ←/→ moves, ↑/↓ variations (Qipu, CGoban, KGS)", run: () => setKeyLayout("lr"), checked: () => keyLayout() === "lr" },
+      { id: "m-keys-ud", label: "Arrow keys: ↑/↓ moves, ←/→ variations (Sabaki)", run: () => setKeyLayout("ud"), checked: () => keyLayout() === "ud" },
+    ],
+    Help: [
+      { id: "m-keys", label: "Keys", keys: "?", run: () => $("helpdialog").showModal() },
+      { id: "m-about", label: "About Qipu", run: () => $("aboutdialog").showModal() },
+    ],
+  };
+}
+
+/**
+ * Ticks a checkbox of the page, as a click would.
+ * @param {string} id
+ */
+function toggle(id) {
+  $(id).checked = !$(id).checked;
+  $(id).dispatchEvent(new Event("change"));
+}
+
+/**
+ * Chooses in a drop-down of the page, as the user would.
+ * @param {string} id
+ * @param {string} value
+ */
+function choose(id, value) {
+  $(id).value = value;
+  $(id).dispatchEvent(new Event("change"));
+}
+
+/** @param {number} d the game before (-1) or after (1) the one shown */
+export function otherGame(d) {
+  if (!collection()) return;
+  const g = ui.state.game + d;
+  if (g >= 0 && g < ui.state.games) nav("game", { game: g });
+}
+
+/** A new record: an empty 19×19 board, Japanese komi. */
+export function newGame() {
+  return openRecord({ text: "(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5])", name: "new-game.sgf" }, "A new game");
+}
+
+/** @type {string | null} the menu open */
+let openMenu = null;
+
+/** The menu bar, made again (in the page's language, with its ticks). */
+export function buildMenus() {
+  const bar = $("menus");
+  const all = menus();
+  bar.replaceChildren();
+  for (const [name, items] of Object.entries(all)) {
+    const wrap = document.createElement("span");
+    wrap.className = "menu";
+    const title = document.createElement("button");
+    title.type = "button";
+    title.className = "menutitle";
+    title.id = `menu-${name.toLowerCase()}`;
+    title.textContent = tr(name);
+    title.setAttribute("aria-haspopup", "menu");
+    title.setAttribute("aria-expanded", String(openMenu === name));
+    const pop = document.createElement("div");
+    pop.className = "menupop";
+    pop.setAttribute("role", "menu");
+    pop.hidden = openMenu !== name;
+    for (const it of items) {
+      if (!it) {
+        pop.append(document.createElement("hr"));
+        continue;
+      }
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "menuitem";
+      b.id = it.id;
+      b.dataset.action = it.id.slice(2);
+      b.setAttribute("role", it.checked ? "menuitemcheckbox" : "menuitem");
+      const on = it.checked ? it.checked() : false;
+      if (it.checked) b.setAttribute("aria-checked", String(on));
+      const tick = document.createElement("span");
+      tick.className = "tick";
+      tick.textContent = on ? "✓" : "";
+      const label = document.createElement("span");
+      label.className = "label";
+      label.textContent = tr(it.label);
+      const keys = document.createElement("kbd");
+      keys.textContent = it.keys || "";
+      keys.hidden = !it.keys;
+      b.append(tick, label, keys);
+      b.disabled = it.enabled ? !it.enabled() : false;
+      const run = it.run;
+      b.addEventListener("click", () => {
+        closeMenus();
+        run();
+      });
+      pop.append(b);
+    }
+    title.addEventListener("click", () => (openMenu === name ? closeMenus() : showMenu(name)));
+    // Once a menu is open, the mouse going over another title opens it.
+    title.addEventListener("mouseenter", () => { if (openMenu && openMenu !== name) showMenu(name); });
+    wrap.append(title, pop);
+    bar.append(wrap);
+  }
+  if (openMenu) place(openMenu);
+}
+
+/** @param {string} name */
+function showMenu(name) {
+  openMenu = name;
+  buildMenus();
+  const first = /** @type {HTMLElement | null} */ (document.querySelector(`#menu-${name.toLowerCase()} + .menupop .menuitem:not(:disabled)`));
+  if (first) first.focus();
+}
+
+/**
+ * Puts the menu under its title, inside the window.
+ * @param {string} name
+ */
+function place(name) {
+  const title = $(`menu-${name.toLowerCase()}`);
+  const pop = /** @type {HTMLElement} */ (title.nextElementSibling);
+  const r = title.getBoundingClientRect();
+  pop.style.top = `${r.bottom}px`;
+  pop.style.left = "0px";
+  const w = pop.offsetWidth;
+  pop.style.left = `${Math.max(0, Math.min(r.left, window.innerWidth - w))}px`;
+}
+
+export function closeMenus() {
+  if (!openMenu) return;
+  openMenu = null;
+  buildMenus();
+}
+
+/** @param {string} name */
+function panelEl(name) {
+  return /** @type {HTMLElement | null} */ (document.querySelector(`.tabpanel[data-panel="${name}"]`));
+}
+
+/** @type {Record<string, boolean>} panels hidden by the user */
+let hiddenPanels = {};
+
+/** @param {string} name */
+export function panelShown(name) {
+  return !hiddenPanels[name];
+}
+
+/** Whether the page is laid out for a phone (panels as tabs). */
+export const phone = () => window.matchMedia("(max-width: 800px)").matches;
+
+/**
+ * Shows (or hides) side panel `name`; on a phone, its tab.
+ * @param {string} name
+ * @param {boolean} on
+ */
+export function showPanel(name, on) {
+  if (phone()) {
+    if (on) selectTab(name);
+    return;
+  }
+  hiddenPanels[name] = !on;
+  try { localStorage.setItem("qipu.panels", JSON.stringify(hiddenPanels)); } catch (e) { /* private mode */ }
+  applyPanels();
+}
+
+function applyPanels() {
+  for (const [name] of PANELS) {
+    const el = panelEl(name);
+    if (el) el.classList.toggle("off", !!hiddenPanels[name]);
+  }
+  const side = $("side");
+  const empty = PANELS.every(([n]) => n === "files" || hiddenPanels[n] || !panelEl(n));
+  side.classList.toggle("empty", empty);
+  $("splitter").hidden = empty;
+  buildMenus();
+  window.dispatchEvent(new Event("resize"));
+}
+
+/**
+ * The phone's tab `name` shown, the others' panels not.
+ * @param {string} name
+ */
+export function selectTab(name) {
+  document.body.dataset.tab = name;
+  for (const b of $("tabs").children) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  const el = panelEl(name);
+  // A panel that folds (engine, game information, search) is unfolded in its tab.
+  if (el instanceof HTMLDetailsElement) el.open = true;
+  window.dispatchEvent(new Event("resize"));
+}
+
+/** The phone's tabs, in the page's language. */
+export function buildTabs() {
+  const tabs = $("tabs");
+  tabs.replaceChildren();
+  for (const [name, , label] of PANELS) {
+    const el = panelEl(name);
+    if (!el || (name === "files" && el.hidden)) continue;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.role = "tab";
+    b.dataset.tab = name;
+    b.id = `tab-${name}`;
+    b.textContent = tr(label);
+    b.setAttribute("aria-selected", String(document.body.dataset.tab === name));
+    b.addEventListener("click", () => selectTab(name));
+    tabs.append(b);
+  }
+}
+
+/** The splitter between the board and the side panels: dragged, it sets their width. */
+function setupSplitter() {
+  const sp = $("splitter");
+  /** @param {number} w */
+  const setWidth = (w) => {
+    const px = Math.max(220, Math.min(window.innerWidth * 0.6, w));
+    document.documentElement.style.setProperty("--side-width", `${Math.round(px)}px`);
+    return px;
+  };
+  try {
+    const saved = +(localStorage.getItem("qipu.sidewidth") || 0);
+    if (saved) setWidth(saved);
+  } catch (e) { /* private mode */ }
+  sp.addEventListener("pointerdown", (/** @type {PointerEvent} */ ev) => {
+    ev.preventDefault();
+    sp.setPointerCapture(ev.pointerId);
+    const move = (/** @type {PointerEvent} */ e) => {
+      const w = setWidth(window.innerWidth - e.clientX);
+      try { localStorage.setItem("qipu.sidewidth", String(Math.round(w))); } catch (x) { /* private mode */ }
+      window.dispatchEvent(new Event("resize"));
+    };
+    const up = () => {
+      sp.removeEventListener("pointermove", move);
+      sp.removeEventListener("pointerup", up);
+    };
+    sp.addEventListener("pointermove", move);
+    sp.addEventListener("pointerup", up);
+  });
+}
+
+/** The menu bar, the panels, the tabs and the splitter. */
+export function setup() {
+  try {
+    ui.keys = localStorage.getItem("qipu.keys") || "lr";
+    hiddenPanels = JSON.parse(localStorage.getItem("qipu.panels") || "{}") || {};
+  } catch (e) { /* private mode */ }
+  document.body.dataset.tab = "comment";
+  buildMenus();
+  buildTabs();
+  applyPanels();
+  showKeys();
+  setupSplitter();
+  document.addEventListener("pointerdown", (ev) => {
+    if (openMenu && !(/** @type {Element} */ (ev.target)).closest(".menu")) closeMenus();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (openMenu && ev.key === "Escape") {
+      ev.preventDefault();
+      closeMenus();
+    }
+  });
+  window.addEventListener("resize", () => { if (openMenu) place(openMenu); });
+  // The file list appears or goes: its tab too.
+  new MutationObserver(buildTabs).observe($("files"), { attributes: true, attributeFilter: ["hidden"] });
+}
