@@ -73,53 +73,7 @@ fn valid_ident(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_uppercase())
 }
 
-/// A recorded edit: what it changed, to put back. Undo keeps these
-/// instead of copies of the document: a few nodes' links and property
-/// lists, whatever the size of the file (see [`Document::begin_change`]).
-#[derive(Clone, Debug, Default)]
-pub struct Change {
-    /// Nodes touched, with their data before the edit.
-    nodes: Vec<(u32, NodeData)>,
-    /// Indices already in `nodes`.
-    seen: std::collections::HashSet<u32>,
-    /// The games before the edit, when it changed them.
-    games: Option<Vec<GameData>>,
-    uniform: Option<&'static Encoding>,
-    edited: bool,
-    /// Arena length when recording began: nodes from here on were added.
-    node_len: u32,
-}
-
-impl Change {
-    /// Whether the edit changed nothing.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty() && self.games.is_none()
-    }
-
-    /// Heap bytes held (to report memory use).
-    pub fn heap_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<(u32, NodeData)>()
-            + self.seen.capacity() * 8
-            + self
-                .games
-                .as_ref()
-                .map_or(0, |g| g.capacity() * std::mem::size_of::<GameData>())
-    }
-
-    /// One change for `self` followed by `later` (typing in a field is one
-    /// undo step).
-    pub fn then(mut self, later: Change) -> Change {
-        for (i, d) in later.nodes {
-            if self.seen.insert(i) {
-                self.nodes.push((i, d));
-            }
-        }
-        if self.games.is_none() {
-            self.games = later.games;
-        }
-        self
-    }
-}
+pub use crate::journal::Change;
 
 impl Document {
     /// Starts recording a change: the edits until [`Document::end_change`]

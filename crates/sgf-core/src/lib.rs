@@ -48,11 +48,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod arena;
 pub mod charset;
 pub mod diag;
 pub mod doc;
 pub mod dump;
 pub mod edit;
+mod journal;
 pub mod lexer;
 pub mod parse;
 pub mod props;

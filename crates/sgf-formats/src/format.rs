@@ -1,7 +1,7 @@
 //! What a record format is to Qipu: the [`Format`] trait every reader
 //! implements, what reading gives ([`Loaded`]) or why it failed
 //! ([`ReadError`]), and the options ([`ReadOptions`]). The readers and the
-//! [registry](crate::registry) both depend on this module, not on each
+//! registry (`registry.rs`) both depend on this module, not on each
 //! other.
 
 use sgf_core::{Diagnostic, Parsed};

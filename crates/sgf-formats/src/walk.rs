@@ -24,7 +24,7 @@ pub struct WalkOptions {
     /// Stop after examining this many directory entries of any kind.
     pub max_entries: usize,
     /// Also list archives (`.zip`, `.tar`, `.tar.gz`, `.tgz`, `.7z`; see
-    /// [`is_archive_path`]) for a reader of their members (`crate::archive`).
+    /// [`is_archive_path`]) for a reader of their members (`archive.rs`).
     pub archives: bool,
 }
 

@@ -35,7 +35,7 @@ use sgf_core::{Code, Span};
 
 use crate::builder::SgfBuilder;
 use crate::common::{self, HandicapOrder, Report, handicap_points};
-use crate::registry::{Format, Loaded, ReadError, ReadOptions};
+use crate::format::{Format, Loaded, ReadError, ReadOptions};
 use crate::replay;
 use sgf_go::values::fmt_real;
 

@@ -14,6 +14,9 @@ use crate::line::{GameLine, LineStep, only_black};
 use crate::process::{Process, Read1};
 use crate::spec::{EngineSpec, Protocol};
 
+/// The dead stones an engine sees and the empty points it counts for nobody.
+pub type DeadAndDame = (Vec<Point>, Vec<Point>);
+
 /// Streaming analysis in progress.
 struct Streaming {
     format: AnalysisFormat,
@@ -542,11 +545,7 @@ impl Engine {
     ///
     /// # Errors
     /// The engine fails or names points off the board.
-    pub fn dead_and_dame(
-        &mut self,
-        size: BoardSize,
-        pos: &Position,
-    ) -> Result<crate::live::DeadAndDame> {
+    pub fn dead_and_dame(&mut self, size: BoardSize, pos: &Position) -> Result<DeadAndDame> {
         Ok((
             self.final_status_dead(size)?,
             self.final_status_dame(size, pos)?,

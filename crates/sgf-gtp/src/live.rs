@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use sgf_core::Point;
 use sgf_go::Position;
 
 use crate::analysis::{Analysis, EngineMove};
@@ -43,8 +42,7 @@ pub struct Snapshot {
     pub alive: bool,
 }
 
-/// The dead stones an engine sees and the empty points it counts for nobody.
-pub type DeadAndDame = (Vec<Point>, Vec<Point>);
+pub use crate::engine::DeadAndDame;
 
 enum Job {
     Analyse(GameLine, u64),

@@ -15,7 +15,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use sgf_core::value;
 use sgf_core::{Color, Document, NodeId, Point, Value, ValueType};
@@ -482,4 +482,38 @@ pub fn raws_for(ident: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
             Ok(out)
         }
     }
+}
+
+/// Our result shapes are at most four levels deep (a dict of lists of
+/// dicts of scalars), so this recursion is bounded by them, not by input.
+pub(crate) fn to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        serde_json::Value::Null => py.None(),
+        serde_json::Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        serde_json::Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (_, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(0.0)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        serde_json::Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        serde_json::Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(to_py(py, x)?)?;
+            }
+            l.into_any().unbind()
+        }
+        serde_json::Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
 }

@@ -7,48 +7,14 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use serde_json::Value;
+use pyo3::types::PyDict;
 use sgf_db::{Filter, Pattern, Query, Range, TextMatch, Winner};
 
+use crate::convert::to_py;
 use crate::errors::QipuError;
 
 fn err(e: impl std::fmt::Display) -> PyErr {
     QipuError::new_err(e.to_string())
-}
-
-/// Our result shapes are at most four levels deep (a dict of lists of
-/// dicts of scalars), so this recursion is bounded by them, not by input.
-pub(crate) fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
-    Ok(match v {
-        Value::Null => py.None(),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
-            (_, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
-            _ => n
-                .as_f64()
-                .unwrap_or(0.0)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind(),
-        },
-        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
-        Value::Array(a) => {
-            let l = PyList::empty(py);
-            for x in a {
-                l.append(to_py(py, x)?)?;
-            }
-            l.into_any().unbind()
-        }
-        Value::Object(o) => {
-            let d = PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, to_py(py, x)?)?;
-            }
-            d.into_any().unbind()
-        }
-    })
 }
 
 fn json_py(py: Python<'_>, v: &impl serde::Serialize) -> PyResult<Py<PyAny>> {

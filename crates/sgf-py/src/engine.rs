@@ -88,7 +88,7 @@ fn score_py<'py>(
     from: DeadFrom,
 ) -> PyResult<Bound<'py, PyDict>> {
     let v = sgf_report::score_json(s, dame, from);
-    let d = crate::db::to_py(py, &v)?
+    let d = crate::convert::to_py(py, &v)?
         .into_bound(py)
         .cast_into::<PyDict>()
         .map_err(PyErr::from)?;

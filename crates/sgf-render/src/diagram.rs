@@ -2,7 +2,7 @@
 //!
 //! [`Diagram::at`] builds it from a node of a document (position, markup,
 //! inherited `DD`/`VW`, variation markers per `ST`, move numbers); the SVG,
-//! PNG and text writers only draw it, and [`crate::figure`] builds book-style
+//! PNG and text writers only draw it, and the figure module (`figure.rs`) builds book-style
 //! diagrams into the same structure.
 
 use sgf_core::{Color, Document, Node, NodeId, Point};

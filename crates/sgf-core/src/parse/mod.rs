@@ -10,6 +10,7 @@ mod builder;
 mod charsets;
 mod recovery;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
@@ -18,7 +19,7 @@ use crate::charset::{self, CharsetSource, Dbcs, Why};
 use crate::diag::{Code, Diagnostic, Severity, Span};
 use crate::doc::{
     Document, F_AFTER_VARIATIONS, F_PARENS, GameData, Key, MAX_PROPS_PER_NODE, NONE, NodeData,
-    NodeId, Parens, PropData, UNKNOWN_BASE, ValueData,
+    NodeId, OutsideText, Parens, PropData, UNKNOWN_BASE, ValueData,
 };
 use crate::lexer;
 use crate::props::{self, PROPERTIES};
@@ -335,6 +336,64 @@ fn lowercase_severity(doc: &Document, diags: &mut [Diagnostic]) {
                 d.severity = Severity::Info;
             }
         }
+    }
+}
+
+/// Text outside the game trees is the parser's to judge: whether it would
+/// read as SGF where the canonical form writes it.
+impl Document {
+    /// The text outside the game trees (before the first, between two,
+    /// after the last), in source order: notes, a title, a web page's
+    /// remains. Readers ignore it (`S003`, `S020`); the lossless writer
+    /// keeps it byte for byte, the canonical writer where it stands when
+    /// that cannot change how the output reads ([`OutsideText::in_place`]).
+    /// A leading UTF-8 byte-order mark is no text.
+    ///
+    /// ```
+    /// let doc = sgf_core::parse(b"Game 1: (;GM[1]) (;GM[1]) the end").document;
+    /// let out = doc.outside_texts();
+    /// assert_eq!(out.len(), 2);
+    /// assert_eq!((out[0].text.as_ref(), out[0].before), ("Game 1:", Some(0)));
+    /// assert_eq!((out[1].text.as_ref(), out[1].before), ("the end", None));
+    /// assert!(out.iter().all(|o| o.in_place));
+    /// ```
+    pub fn outside_texts(&self) -> Vec<OutsideText<'_>> {
+        if self.outside.is_empty() || self.games.is_empty() {
+            return Vec::new();
+        }
+        let last = self.games.len() - 1;
+        // The game each root starts, looked up once (a collection of many
+        // games with text between them is not searched for each text).
+        let game_of: std::collections::HashMap<u32, usize> = self
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.root, i))
+            .collect();
+        self.outside
+            .iter()
+            // Text before a game that was removed went with it (as the
+            // lossless writer leaves it out with the game's bytes).
+            .filter(|o| o.root == NONE || game_of.contains_key(&o.root))
+            .map(|o| {
+                let before = (o.root != NONE)
+                    .then(|| game_of.get(&o.root).copied())
+                    .flatten();
+                let enc = self.games[before.unwrap_or(last)].encoding;
+                let bytes = &self.src[o.start as usize..o.end as usize];
+                let text = match crate::charset::decode_bytes(bytes, enc) {
+                    Cow::Borrowed(_) => String::from_utf8_lossy(bytes),
+                    Cow::Owned(s) => Cow::Owned(s),
+                };
+                let in_place = inert_outside(&text, before.is_some(), before == Some(0));
+                OutsideText {
+                    span: Span::new(o.start, o.end),
+                    before,
+                    text,
+                    in_place,
+                }
+            })
+            .collect()
     }
 }
 

@@ -242,7 +242,7 @@ impl Collection {
         for c in changes {
             let (line, column) = doc.line_col(c.span.start);
             // The one shape of a repair (`qipu check --fix --json`'s).
-            list.append(crate::db::to_py(
+            list.append(crate::convert::to_py(
                 py,
                 &sgf_report::change_json(&c, line, column),
             )?)?;
