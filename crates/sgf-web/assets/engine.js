@@ -99,7 +99,8 @@ export function showEngine(s) {
   if (e && e.level && document.activeElement !== $("playlevel")) $("playlevel").value = e.level;
   const c = s.count;
   $("countdone").disabled = !c;
-  $("writeresult").disabled = !c;
+  // A mid-game estimate is not a result to write into the record.
+  $("writeresult").disabled = !c || !c.finished;
   if (c && document.activeElement !== $("countrules")) $("countrules").value = c.rules;
   $("countresult").textContent = c ? countText(c) : "";
   if (!(e && e.analysing)) ui.analysis = null;
