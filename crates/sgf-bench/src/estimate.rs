@@ -15,12 +15,14 @@
 //! empty regions counted) and with the recorded result. Prints one line
 //! per measure; the test `tests/estimate.rs` runs it.
 
-use std::path::{Path, PathBuf};
+mod kgs;
+
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use sgf_core::{Color, Document, parse};
+use sgf_core::{Color, Document};
 use sgf_go::score::{self, EstimateOptions, Settings};
 use sgf_go::{Cursor, GameInfo, GameResult, WinBy, main_line_end, main_line_moves};
 use sgf_gtp::{Engine, EngineSpec};
@@ -101,27 +103,7 @@ fn positions(moves: usize) -> [Option<usize>; 2] {
 
 fn main() {
     let a = args();
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&a.dir) {
-        Ok(rd) => rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-            .collect(),
-        Err(e) => {
-            eprintln!("cannot read {}: {e}", a.dir.display());
-            std::process::exit(2);
-        }
-    };
-    files.sort();
-    let docs: Vec<(String, Document)> = files
-        .iter()
-        .map(|p| {
-            (
-                name(p),
-                parse(&std::fs::read(p).expect("readable")).document,
-            )
-        })
-        .collect();
+    let docs = kgs::load(&a.dir);
     let mut games: Vec<(usize, usize)> = Vec::new();
     for (di, (_, doc)) in docs.iter().enumerate() {
         for gi in 0..doc.game_count() {
@@ -334,9 +316,4 @@ fn finished(a: &Args, docs: &[(String, Document)], games: &[(usize, usize)]) {
 
 fn pct(k: usize, n: usize) -> f64 {
     100.0 * k as f64 / n.max(1) as f64
-}
-
-fn name(p: &Path) -> String {
-    p.file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }

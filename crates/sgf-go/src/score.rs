@@ -357,7 +357,32 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
             }
         }
     }
-    let (b, w) = count_stones(&cells);
+    let margin = totals(pos, &cells, &mut black, &mut white, settings);
+    Score {
+        settings: settings.clone(),
+        dead: (0..cells.len())
+            .filter(|&i| dead_mask[i])
+            .map(|i| grid.point(i))
+            .collect(),
+        owner,
+        margin,
+        black,
+        white,
+    }
+}
+
+/// Completes both sides from their territory and dead stones: the live
+/// stones on `cells`, area, prisoners, and the score under the rules (komi
+/// and handicap compensation for White). Returns the margin, Black's
+/// score minus White's.
+fn totals(
+    pos: &Position,
+    cells: &[u8],
+    black: &mut Side,
+    white: &mut Side,
+    settings: &Settings,
+) -> f64 {
+    let (b, w) = count_stones(cells);
     black.stones = b;
     white.stones = w;
     black.area = black.stones + black.territory;
@@ -371,21 +396,11 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
         ),
         Scoring::Area => (black.area, white.area),
     };
-    black.score = bs as f64;
-    white.score =
-        ws as f64 + settings.komi + settings.rules.handicap_compensation(settings.handicap) as f64;
-    let margin = black.score - white.score;
-    Score {
-        settings: settings.clone(),
-        dead: (0..cells.len())
-            .filter(|&i| dead_mask[i])
-            .map(|i| grid.point(i))
-            .collect(),
-        owner,
-        margin,
-        black,
-        white,
-    }
+    black.score = f64::from(bs);
+    white.score = f64::from(ws)
+        + settings.komi
+        + f64::from(settings.rules.handicap_compensation(settings.handicap));
+    black.score - white.score
 }
 
 /// The board's cells (row-major) with the `dead` stones taken off.

@@ -4,8 +4,8 @@
 use sgf_core::{Color, Point};
 
 use super::{
-    EstimateOptions, Grid, Score, Scoring, Settings, Side, count_with, dead_at_the_end, ownership,
-    sort_points, without_dead,
+    EstimateOptions, Grid, Score, Settings, Side, count_with, dead_at_the_end, ownership,
+    sort_points, totals, without_dead,
 };
 use crate::board::{Board, Position};
 
@@ -302,25 +302,7 @@ fn by_influence(pos: &Position, dead: &[Point], settings: &Settings) -> Estimate
         owner.push(who);
         ownership.push(sure);
     }
-    let (b, w) = super::count_stones(&cells);
-    black.stones = b;
-    white.stones = w;
-    black.area = black.stones + black.territory;
-    white.area = white.stones + white.territory;
-    black.captures = pos.captured_by(Color::Black) + white.dead;
-    white.captures = pos.captured_by(Color::White) + black.dead;
-    let (bs, ws) = match settings.rules.scoring() {
-        Scoring::Territory => (
-            black.territory + black.captures,
-            white.territory + white.captures,
-        ),
-        Scoring::Area => (black.area, white.area),
-    };
-    black.score = f64::from(bs);
-    white.score = f64::from(ws)
-        + settings.komi
-        + f64::from(settings.rules.handicap_compensation(settings.handicap));
-    let margin = black.score - white.score;
+    let margin = totals(pos, &cells, &mut black, &mut white, settings);
     let mut dead: Vec<Point> = (0..cells.len())
         .filter(|&i| dead_mask[i])
         .map(|i| grid.point(i))
