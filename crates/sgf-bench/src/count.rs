@@ -14,12 +14,14 @@
 //! agreed on (the record's `TB`/`TW`, games without them left out): how
 //! Qipu's counting itself matches the server's.
 
-use std::path::{Path, PathBuf};
+mod kgs;
+
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use sgf_core::{Document, parse};
+use sgf_core::Document;
 use sgf_go::score::{self, Settings};
 use sgf_go::{GameInfo, GameResult, WinBy, main_line_end};
 use sgf_gtp::{Engine, EngineSpec};
@@ -74,27 +76,7 @@ fn counted(info: &GameInfo) -> Option<(sgf_core::Color, f64)> {
 
 fn main() {
     let a = args();
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&a.dir) {
-        Ok(rd) => rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-            .collect(),
-        Err(e) => {
-            eprintln!("cannot read {}: {e}", a.dir.display());
-            std::process::exit(2);
-        }
-    };
-    files.sort();
-    let docs: Vec<(String, Document)> = files
-        .iter()
-        .map(|p| {
-            (
-                name(p),
-                parse(&std::fs::read(p).expect("readable")).document,
-            )
-        })
-        .collect();
+    let docs = kgs::load(&a.dir);
     let mut games: Vec<(usize, usize)> = Vec::new();
     for (di, (_, doc)) in docs.iter().enumerate() {
         for gi in 0..doc.game_count() {
@@ -235,9 +217,4 @@ fn variants(
 fn marks(doc: &Document, gi: usize) -> Option<Vec<sgf_core::Point>> {
     let end = main_line_end(doc, gi);
     score::dead_from_marks(&end.position().board, &doc.node(end.node()))
-}
-
-fn name(p: &Path) -> String {
-    p.file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }

@@ -19,13 +19,19 @@
 //! Under territory scoring the points a player must fill once the dame
 //! are filled count for nobody ([`must_fill`]), and so do the eyes of
 //! groups in seki when the caller names them ([`seki_points`],
-//! [`count_with`]). Limitations: the estimator assumes a finished game
-//! (borders closed, dame optional) and knows no seki.
+//! [`count_with`]). Qipu's estimator works at any move
+//! ([`estimate_position`]): at the end of a game it counts as above, in
+//! the middle it gives territory by influence. Limitations: the
+//! estimator knows no seki.
 
 use sgf_core::{Color, Node, Point};
 
+mod estimate;
+mod playout;
+pub use estimate::{Estimate, count_or_estimate, estimate_position, is_settled};
+
 use crate::board::{Board, Position, Stone};
-use crate::coords::{self, BoardSize, Move};
+use crate::coords::{self, BoardSize};
 use crate::info::{GameInfo, GameResult, WinBy};
 
 /// A rule set, as far as counting is concerned.
@@ -351,7 +357,32 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
             }
         }
     }
-    let (b, w) = count_stones(&cells);
+    let margin = totals(pos, &cells, &mut black, &mut white, settings);
+    Score {
+        settings: settings.clone(),
+        dead: (0..cells.len())
+            .filter(|&i| dead_mask[i])
+            .map(|i| grid.point(i))
+            .collect(),
+        owner,
+        margin,
+        black,
+        white,
+    }
+}
+
+/// Completes both sides from their territory and dead stones: the live
+/// stones on `cells`, area, prisoners, and the score under the rules (komi
+/// and handicap compensation for White). Returns the margin, Black's
+/// score minus White's.
+fn totals(
+    pos: &Position,
+    cells: &[u8],
+    black: &mut Side,
+    white: &mut Side,
+    settings: &Settings,
+) -> f64 {
+    let (b, w) = count_stones(cells);
     black.stones = b;
     white.stones = w;
     black.area = black.stones + black.territory;
@@ -365,21 +396,11 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
         ),
         Scoring::Area => (black.area, white.area),
     };
-    black.score = bs as f64;
-    white.score =
-        ws as f64 + settings.komi + settings.rules.handicap_compensation(settings.handicap) as f64;
-    let margin = black.score - white.score;
-    Score {
-        settings: settings.clone(),
-        dead: (0..cells.len())
-            .filter(|&i| dead_mask[i])
-            .map(|i| grid.point(i))
-            .collect(),
-        owner,
-        margin,
-        black,
-        white,
-    }
+    black.score = f64::from(bs);
+    white.score = f64::from(ws)
+        + settings.komi
+        + f64::from(settings.rules.handicap_compensation(settings.handicap));
+    black.score - white.score
 }
 
 /// The board's cells (row-major) with the `dead` stones taken off.
@@ -683,7 +704,7 @@ impl Default for EstimateOptions {
     }
 }
 
-/// Qipu's own dead-stone estimator, for the position at the end of a game
+/// Qipu's own dead-stone estimator, at the end of a game or in the middle
 /// (see [`estimate_dead_with`]).
 pub fn estimate_dead(board: &Board) -> Vec<Point> {
     estimate_dead_with(board, &EstimateOptions::default())
@@ -691,15 +712,22 @@ pub fn estimate_dead(board: &Board) -> Vec<Point> {
 
 /// Qipu's own dead-stone estimator: the stones that random playouts to
 /// the end (neither side filling its own eyes) give to the opponent more
-/// often than not, decided chain by chain; then the chains that share an
-/// empty region with their colour's other chains (the stones of one
-/// framework) are decided together, by majority of stones. Deterministic
-/// for given options.
+/// often than not, decided chain by chain. At the end of a game the
+/// chains that share an empty region with their colour's other chains
+/// (the stones of one framework) are then decided together, by majority
+/// of stones; if with those stones off the borders are not closed (see
+/// [`is_settled`]), the game is still going on and each chain keeps its
+/// own fate. Deterministic for given options; these are the dead stones
+/// of [`estimate_position`].
 pub fn estimate_dead_with(board: &Board, opts: &EstimateOptions) -> Vec<Point> {
+    estimate::dead_stones(board, opts)
+}
+
+/// [`estimate_dead_with`]'s decision from the playouts' mean owner of each point.
+fn dead_at_the_end(board: &Board, own: &[f64]) -> Vec<Point> {
     let size = board.size();
     let grid = Grid::of(size);
     let cells = board.cells();
-    let own = ownership(board, opts);
     let mut dead = vec![false; cells.len()];
     let mut done = vec![false; cells.len()];
     for start in 0..cells.len() {
@@ -758,24 +786,16 @@ impl Rng {
 
 /// The mean owner of each point over random playouts: +1 always Black, −1 always White.
 fn ownership(board: &Board, opts: &EstimateOptions) -> Vec<f64> {
-    let size = board.size();
-    let grid = Grid::of(size);
-    let mut sum = vec![0i64; size.points()];
+    let mut sum = vec![0i64; board.size().points()];
     let mut rng = Rng(opts.seed | 1);
     let playouts = opts.playouts.max(2);
-    let mut start = Position::new(size);
-    start.board = board.clone();
+    let start = playout::PlayoutBoard::of(board);
+    let mut b = start.clone();
     for k in 0..playouts {
-        let first = if k % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let mut pos = start.clone();
-        playout(&mut pos, &grid, first, &mut rng);
-        let cells = pos.board.cells();
+        b.clone_from(&start);
+        b.playout(if k % 2 == 0 { 1 } else { 2 }, &mut rng);
         for (i, s) in sum.iter_mut().enumerate() {
-            *s += match final_owner(&grid, cells, i) {
+            *s += match b.owner(i) {
                 1 => 1,
                 2 => -1,
                 _ => 0,
@@ -785,101 +805,6 @@ fn ownership(board: &Board, opts: &EstimateOptions) -> Vec<f64> {
     sum.into_iter()
         .map(|s| s as f64 / playouts as f64)
         .collect()
-}
-
-/// The owner of a point at the end of a playout: its stone, or the one
-/// colour around an empty point.
-fn final_owner(grid: &Grid, cells: &[u8], i: usize) -> u8 {
-    if cells[i] != 0 {
-        return cells[i];
-    }
-    let mut around = 0;
-    for j in grid.neighbours(i) {
-        around |= cells[j];
-    }
-    if around == 3 { 0 } else { around }
-}
-
-/// Plays random legal moves, never filling an own eye, until both pass.
-fn playout(pos: &mut Position, grid: &Grid, first: Color, rng: &mut Rng) {
-    let mut empties: Vec<usize> = (0..pos.board.cells().len())
-        .filter(|&i| pos.board.cells()[i] == 0)
-        .collect();
-    let mut colour = first;
-    let mut passes = 0;
-    // Long enough to fill the board several times; a ko fight ends there.
-    let mut budget = 4 * grid.cols * grid.rows + 16;
-    while passes < 2 && budget > 0 {
-        budget -= 1;
-        let mut n = empties.len();
-        let mut played = false;
-        while n > 0 {
-            let k = rng.below(n);
-            let i = empties[k];
-            if playable(pos, grid, colour, i) {
-                empties.swap_remove(k);
-                let rep = pos.play(colour, Move::Play(grid.point(i)));
-                empties.extend(rep.effect.captured.iter().map(|&p| grid.index(p)));
-                played = true;
-                break;
-            }
-            n -= 1;
-            empties.swap(k, n);
-        }
-        if played {
-            passes = 0;
-        } else {
-            passes += 1;
-            pos.play(colour, Move::Pass);
-        }
-        colour = colour.opponent();
-    }
-}
-
-/// A legal move (not suicide, not a ko retake) that does not fill an own eye.
-fn playable(pos: &mut Position, grid: &Grid, colour: Color, i: usize) -> bool {
-    let me = Stone::of(colour) as u8;
-    let cells = pos.board.cells();
-    if cells[i] != 0 || pos.ko == Some(grid.point(i)) {
-        return false;
-    }
-    let mut empty_neighbour = false;
-    let mut all_mine = true;
-    let mut edge = 0;
-    for j in grid.neighbours(i) {
-        edge += 1;
-        match cells[j] {
-            0 => {
-                empty_neighbour = true;
-                all_mine = false;
-            }
-            c if c != me => all_mine = false,
-            _ => {}
-        }
-    }
-    if all_mine {
-        let bad_diagonals = grid
-            .diagonals(i)
-            .filter(|&j| cells[j] != 0 && cells[j] != me)
-            .count();
-        // An eye: on the edge no opposing diagonal, elsewhere at most one.
-        if bad_diagonals == 0 || (edge == 4 && bad_diagonals == 1) {
-            return false;
-        }
-    }
-    if empty_neighbour {
-        return true;
-    }
-    // No empty neighbour: legal only if it captures or joins a chain with another liberty.
-    let neighbours: Vec<usize> = grid.neighbours(i).collect();
-    for j in neighbours {
-        let c = pos.board.cells()[j];
-        let libs = pos.board.liberties(grid.point(j));
-        if (c == me && libs >= 2) || (c != me && libs == 1) {
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]

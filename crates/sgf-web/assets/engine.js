@@ -122,7 +122,9 @@ export function showEngine(s) {
  * @param {any} s
  */
 export function countIsMidGame(c, s) {
-  if (typeof c.mid_game === "boolean") return c.mid_game;
+  // Over when the board is settled (the server's `finished`) or the record
+  // says so: two passes, or a counted result at the end of the line.
+  if (c.finished === true) return false;
   const n = s.node;
   if (n.passes >= 2) return false;
   const re = (s.info && s.info.RE) || "";

@@ -41,7 +41,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "engine")]
     pub estimate: bool,
     /// JSON: `{"result": "B+3.5", "rules": "japanese", "komi": 6.5, "dead": ["dd", …],
-    /// "black": {"territory": N, "captures": N, "area": N}, "white": {…}}`.
+    /// "black": {"territory": N, "captures": N, "area": N}, "white": {…}}`; with
+    /// Qipu's estimator also `"finished"`: false for an estimate in the middle
+    /// of a game (territory from influence), not a result.
     #[arg(long)]
     pub json: bool,
     /// Do not print diagnostics.
@@ -74,7 +76,8 @@ pub fn run(args: &Args) -> Result<u8> {
         }
         settings.komi = k;
     }
-    let (dead, dame, from) = if let Some(e) = &args.engine {
+    // `finished`: with the estimator, whether the game looks finished.
+    let (s, dame, from, finished) = if let Some(e) = &args.engine {
         let spec = EngineSpec::resolve(e)?;
         let engine_dead = Engine::start(&spec).and_then(|mut eng| {
             eng.replay(doc, game, cursor.node())?;
@@ -83,32 +86,48 @@ pub fn run(args: &Args) -> Result<u8> {
             Ok(found)
         });
         match engine_dead {
-            Ok((d, dame)) => (d, dame, DeadFrom::Engine),
+            Ok((dead, dame)) => {
+                let s = score::count_with(cursor.position(), &dead, &dame, &settings);
+                (s, dame, DeadFrom::Engine, None)
+            }
             Err(err) => {
                 eprintln!("qipu: {err}");
                 return Ok(3);
             }
         }
-    } else if args.estimate {
-        (
-            score::estimate_dead(&cursor.position().board),
-            Vec::new(),
-            DeadFrom::Estimator,
-        )
     } else {
-        let (d, from) = score::record_dead(doc, &cursor);
-        (d, Vec::new(), from)
+        let marks = score::dead_from_marks(&cursor.position().board, &doc.node(cursor.node()));
+        match marks.filter(|_| !args.estimate) {
+            Some(dead) => {
+                let s = score::count_with(cursor.position(), &dead, &[], &settings);
+                (s, Vec::new(), DeadFrom::Marks, None)
+            }
+            None => {
+                let e = score::estimate_position(
+                    cursor.position(),
+                    &settings,
+                    &score::EstimateOptions::default(),
+                );
+                (e.score, Vec::new(), DeadFrom::Estimator, Some(e.finished))
+            }
+        }
     };
-    let s = score::count_with(cursor.position(), &dead, &dame, &settings);
     let recorded = info.result.as_ref().map(|r| r.raw.clone());
     let out = if args.json {
         // The one shape of a count, and where it was made.
         let mut v = sgf_report::score_json(&s, &dame, from);
+        if let Some(f) = finished {
+            v["finished"] = json!(f);
+        }
         v["recorded"] = json!(recorded);
         v["node"] = json!(doc.node(cursor.node()).number());
         serde_json::to_string_pretty(&v)? + "\n"
     } else {
-        text(&s, from, recorded.as_deref(), cursor.size())
+        let mut t = text(&s, from, recorded.as_deref(), cursor.size());
+        if finished == Some(false) {
+            t += "the game is not finished: an estimate, territory from the influence of the living stones\n";
+        }
+        t
     };
     input::write_output(None, out.as_bytes())?;
     Ok(0)

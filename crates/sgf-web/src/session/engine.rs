@@ -417,8 +417,11 @@ impl Session {
     /// territory (whose territory each point is: a string of B, W and .,
     /// row-major, dead stones' points included), cols, black: {territory,
     /// captures, stones, area, score}, white, result, area_result,
-    /// territory_result}`. Both ways of counting are given; `result` is the
-    /// one of the rules.
+    /// territory_result, finished}`. Both ways of counting are given;
+    /// `result` is the one of the rules. `finished` is false when, with the
+    /// dead stones off, the borders are not closed: the game is still going
+    /// on, the territory is estimated from influence, and the result is an
+    /// estimate, not one to write into the record.
     pub(crate) fn count_json(&self) -> Value {
         let Some(c) = &self.engine.counting else {
             return Value::Null;
@@ -430,12 +433,15 @@ impl Session {
         let info = GameInfo::of(&self.doc, self.lg());
         let mut settings = Settings::of_game(&info);
         settings.rules = c.rules;
-        let s = score::count_with(pos, &c.dead, &c.dame, &settings);
+        // Counted when the borders are closed, else estimated from influence.
+        let e = score::count_or_estimate(pos, &c.dead, &c.dame, &settings);
+        let s = e.score;
         // The other way of counting, for comparison: Chinese area or Japanese territory.
         let other = |rules: Rules| {
             let mut o = settings.clone();
             o.rules = rules;
-            score::count_with(pos, &c.dead, &c.dame, &o)
+            score::count_or_estimate(pos, &c.dead, &c.dame, &o)
+                .score
                 .result()
                 .to_string()
         };
@@ -472,6 +478,7 @@ impl Session {
         v["cols"] = json!(cols);
         v["area_result"] = json!(area_result);
         v["territory_result"] = json!(territory_result);
+        v["finished"] = json!(e.finished);
         v
     }
 }
