@@ -25,7 +25,7 @@ pub(crate) const F_AFTER_VARIATIONS: u16 = 8;
 /// variation as read), so that nodes without one skip the search.
 pub(crate) const F_PARENS: u16 = 16;
 
-/// Identifies a node of a [`Document`].
+/// Identifies a node of a [`Document`](crate::Document).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
 
@@ -36,11 +36,11 @@ impl NodeId {
     }
 }
 
-/// Identifies a property of a [`Document`].
+/// Identifies a property of a [`Document`](crate::Document).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PropId(pub(crate) u32);
 
-/// Identifies a value of a [`Document`].
+/// Identifies a value of a [`Document`](crate::Document).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValueId(pub(crate) u32);
 

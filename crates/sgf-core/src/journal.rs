@@ -9,7 +9,7 @@ use crate::arena::{GameData, NodeData};
 
 /// A recorded edit: what it changed, to put back. Undo keeps these
 /// instead of copies of the document: a few nodes' links and property
-/// lists, whatever the size of the file (see [`Document::begin_change`]).
+/// lists, whatever the size of the file (see [`Document::begin_change`](crate::Document::begin_change)).
 #[derive(Clone, Debug, Default)]
 pub struct Change {
     /// Nodes touched, with their data before the edit.
