@@ -676,8 +676,8 @@ impl Options {
         let sel = &mut self.selection;
         match key {
             "size" => sel.size = u8::try_from(uint(v)?).map_err(|e| format!("{key}: {e}"))?,
-            "handicap" => sel.handicap = Some(sgf_db::filter::Range::parse_count(&text(v)?)?),
-            "komi" => sel.komi = Some(sgf_db::filter::Range::parse(&text(v)?)?),
+            "handicap" => sel.handicap = Some(sgf_go::filter::Range::parse_count(&text(v)?)?),
+            "komi" => sel.komi = Some(sgf_go::filter::Range::parse(&text(v)?)?),
             "rules" => sel.rules = list(v)?,
             "date_from" => sel.date_from = Some(text(v)?),
             "date_to" => sel.date_to = Some(text(v)?),
@@ -727,4 +727,38 @@ impl Options {
         }
         Ok(())
     }
+}
+
+/// The samples of game `gi` of `doc` as [`build`] makes them (selection,
+/// planes, labels, symmetries; no duplicate check, which needs the games
+/// before), or why the game is left out. `game` is the id the samples
+/// carry; `converted_from` names the format of a record converted from
+/// another (see [`sgf_formats::game_charset`]).
+pub fn game_samples(
+    doc: &sgf_core::Document,
+    gi: usize,
+    converted_from: Option<&'static str>,
+    game: u32,
+    opts: &Options,
+) -> Result<Vec<Sample>, Dropped> {
+    let prep = Prepared::new(&opts.selection);
+    let file: Arc<str> = Arc::from("");
+    let g = game::extract(
+        doc,
+        gi,
+        converted_from,
+        &file,
+        gi + 1,
+        &opts.selection,
+        &prep,
+    )?;
+    let maps = Maps::new(opts.selection.size);
+    Ok(crate::features::encode(
+        &g,
+        game,
+        &opts.features,
+        opts.symmetry,
+        opts.seed,
+        &maps,
+    ))
 }

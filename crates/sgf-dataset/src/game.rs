@@ -158,7 +158,7 @@ pub(crate) fn extract(
         return Err(Dropped::Komi);
     }
     if !prep.rules.is_empty() {
-        let ru = info.rules.as_deref().map(sgf_db::filter::fold);
+        let ru = info.rules.as_deref().map(sgf_go::filter::fold);
         if !ru.is_some_and(|ru| prep.rules.iter().any(|r| ru.contains(r.as_str()))) {
             return Err(Dropped::Rules);
         }
@@ -169,11 +169,11 @@ pub(crate) fn extract(
                 && ds.iter().all(|d| {
                     prep.dates
                         .0
-                        .is_none_or(|lo| sgf_db::filter::date_key(d, false) >= lo)
+                        .is_none_or(|lo| sgf_go::filter::date_key(d, false) >= lo)
                         && prep
                             .dates
                             .1
-                            .is_none_or(|hi| sgf_db::filter::date_key(d, true) <= hi)
+                            .is_none_or(|hi| sgf_go::filter::date_key(d, true) <= hi)
                 })
         });
         if !ok {
@@ -197,7 +197,7 @@ pub(crate) fn extract(
         let names = [&info.black, &info.white];
         let ok = names.iter().any(|n| {
             n.as_deref().is_some_and(|n| {
-                let n = sgf_db::filter::fold(n);
+                let n = sgf_go::filter::fold(n);
                 prep.players.iter().any(|p| n.contains(p.as_str()))
             })
         });

@@ -42,7 +42,7 @@ pub mod repack;
 mod rng;
 pub mod select;
 
-pub use build::{Error, Format, Options, Progress, Summary, build, stream};
+pub use build::{Error, Format, Options, Progress, Summary, build, game_samples, stream};
 pub use features::{Features, Sample, Symmetry};
 pub use repack::{RepackSummary, repack};
 pub use select::{Dropped, Ending, Illegal, Selection};

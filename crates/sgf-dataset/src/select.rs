@@ -1,7 +1,7 @@
 //! Which games go into a dataset, and why the others do not.
 
 use serde::Serialize;
-use sgf_db::filter::Range;
+use sgf_go::filter::Range;
 use sgf_go::values::Rank;
 
 /// What to do with a game that has a move the rules forbid (on a stone,
@@ -177,7 +177,7 @@ impl Selection {
     /// What is wrong, for the user.
     pub fn check(&self) -> Result<(), String> {
         for d in [&self.date_from, &self.date_to].into_iter().flatten() {
-            if sgf_db::filter::parse_user_date(d).is_none() {
+            if sgf_go::filter::parse_user_date(d).is_none() {
                 return Err(format!("`{d}` is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"));
             }
         }
@@ -195,14 +195,14 @@ impl Selection {
     pub(crate) fn date_bounds(&self) -> (Option<i64>, Option<i64>) {
         let key = |d: &Option<String>, low| {
             d.as_deref()
-                .and_then(sgf_db::filter::parse_user_date)
-                .map(|d| sgf_db::filter::date_key(&d, low))
+                .and_then(sgf_go::filter::parse_user_date)
+                .map(|d| sgf_go::filter::date_key(&d, low))
         };
         (key(&self.date_from, true), key(&self.date_to, false))
     }
 
     pub(crate) fn folded(&self) -> (Vec<String>, Vec<String>) {
-        let f = |v: &Vec<String>| v.iter().map(|s| sgf_db::filter::fold(s)).collect();
+        let f = |v: &Vec<String>| v.iter().map(|s| sgf_go::filter::fold(s)).collect();
         (f(&self.rules), f(&self.players))
     }
 }

@@ -29,6 +29,7 @@ pub mod board;
 pub mod check;
 pub mod coords;
 pub mod edit;
+pub mod filter;
 pub mod fix;
 pub mod info;
 pub mod moves;

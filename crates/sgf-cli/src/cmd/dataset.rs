@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 use clap::{Args as ClapArgs, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sgf_dataset::{Ending, Features, Format, Illegal, Options, Selection, Symmetry};
-use sgf_db::filter::Range;
+use sgf_go::filter::Range;
 use sgf_go::values::Rank;
 
 /// Shard formats.
