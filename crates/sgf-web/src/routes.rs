@@ -170,6 +170,17 @@ fn with_session(
     if let Some(d) = view.dark {
         s.dark = d;
     }
+    if let Some(sym) = view.sym {
+        if sym > 7 {
+            return Err(ApiError::bad_request(format!(
+                "`sym` {sym} is no symmetry: 0 to 7"
+            )));
+        }
+        s.view_sym = sym;
+    }
+    if let Some(i) = view.invert {
+        s.view_invert = i;
+    }
     let r = f(&mut s);
     s.engine_sync();
     let mut st = if whole {
