@@ -701,6 +701,18 @@ pub enum EngineAction {
     },
     /// The engine plays for the player to move.
     Move,
+    /// "Analyse the whole game": every position of the line shown
+    /// evaluated in turn (`visits` each, default 100; at most `seconds`
+    /// each, default 5), filling the graph; progress in the engine's
+    /// `batch`. `on: false` stops it.
+    AnalyseGame {
+        /// On or off.
+        on: bool,
+        /// Visits per position.
+        visits: Option<u64>,
+        /// The most seconds per position.
+        seconds: Option<f64>,
+    },
     /// A new record against the engine, which moves to it.
     NewGame {
         /// Board size.

@@ -625,6 +625,31 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
                 note = Some((e, true));
             }
         }
+        EngineAction::AnalyseGame {
+            on,
+            visits,
+            seconds,
+        } => {
+            if !on {
+                lock(&session).batch_stop();
+            } else {
+                let visits = visits.unwrap_or(100).clamp(1, 1_000_000);
+                let most =
+                    std::time::Duration::from_secs_f64(seconds.unwrap_or(5.0).clamp(0.1, 600.0));
+                let started = lock(&session).batch_start(visits);
+                match started {
+                    Ok((live, items, cancel)) => {
+                        let total = items.len();
+                        let session = session.clone();
+                        std::thread::spawn(move || {
+                            analyse_line(&session, &live, items, visits, most, &cancel)
+                        });
+                        note = Some((format!("analysing {total} positions"), false));
+                    }
+                    Err(e) => note = Some((e, true)),
+                }
+            }
+        }
         EngineAction::Play { color, level } => {
             if let Err(e) = lock(&session).set_playing(color.map(Into::into), level) {
                 note = Some((e, true));
@@ -680,6 +705,53 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
         None => {}
     }
     Ok(st)
+}
+
+/// The thread of "analyse the whole game": each position of `items` in
+/// turn, until the engine reports `visits` visits or `most` time passed,
+/// its last evaluation given to the session (the graph). Stops when
+/// `cancel` is set or the engine dies.
+fn analyse_line(
+    session: &Mutex<Session>,
+    live: &sgf_gtp::LiveEngine,
+    items: Vec<crate::session::BatchItem>,
+    visits: u64,
+    most: std::time::Duration,
+    cancel: &Arc<std::sync::atomic::AtomicBool>,
+) {
+    use std::sync::atomic::Ordering;
+    let step = std::time::Duration::from_millis(40);
+    'line: for (i, (node, line, mv)) in items.into_iter().enumerate() {
+        let tag = crate::session::BATCH_TAGS + i as u64;
+        live.analyse(line, tag);
+        let until = std::time::Instant::now() + most;
+        let mut last = None;
+        loop {
+            std::thread::sleep(step);
+            if cancel.load(Ordering::Relaxed) {
+                break 'line;
+            }
+            let snap = live.snapshot();
+            if !snap.alive || snap.tag != Some(tag) {
+                break 'line;
+            }
+            if let Some(a) = snap.analysis {
+                let enough = a.visits() >= visits;
+                last = Some(a);
+                if enough {
+                    break;
+                }
+            }
+            if std::time::Instant::now() >= until {
+                break;
+            }
+        }
+        lock(session).batch_record(node, mv, last.as_ref());
+    }
+    if !cancel.load(Ordering::Relaxed) {
+        live.stop_analysis();
+    }
+    lock(session).batch_end(cancel);
 }
 
 /// A new game against the engine, as asked.

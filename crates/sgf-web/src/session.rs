@@ -17,7 +17,7 @@ use sgf_render::{MoveNumbers, RenderOptions};
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 
 mod engine;
-pub(crate) use engine::new_game_sgf;
+pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;

@@ -386,3 +386,57 @@ async fn a_record_put_aside_stops_its_engine_and_says_so() {
     let m = st["message"].as_str().unwrap();
     assert!(m.contains("its engine was stopped"), "{m}");
 }
+
+/// "Analyse the whole game": every position of the line shown evaluated
+/// in turn, the progress in the engine's state, the graph filled; the
+/// position shown analysed again afterwards; stopped on request.
+#[tokio::test]
+async fn the_whole_game_analysed_fills_the_graph_with_progress() {
+    let Some(cmd) = standin("--flavor kata") else {
+        return;
+    };
+    let (a, _d) = served(
+        "batch",
+        &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc];B[cg];W[cc])")],
+    );
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    start_engine(&a, &s, &cmd).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true, "visits": 20, "seconds": 2}),
+    )
+    .await;
+    assert_eq!(st["engine"]["batch"]["total"], 5, "{}", st["engine"]);
+    assert_eq!(st["message"], "analysing 5 positions");
+    let v = analysis_until(&a, &s, |v| v["engine"]["batch"].is_null()).await;
+    let points = v["graph"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 5, "{v}");
+    for p in points {
+        assert!(p[1].is_number() && p[2].is_number(), "{v}");
+    }
+    // Stopped on request: no batch left.
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true, "visits": 100000, "seconds": 60}),
+    )
+    .await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": false}),
+    )
+    .await;
+    assert!(st["engine"]["batch"].is_null(), "{}", st["engine"]);
+    // Without an engine: refused, said.
+    post(&a, "/api/engine", json!({"session": s, "action": "stop"})).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true}),
+    )
+    .await;
+    assert_eq!(st["message"], "no engine is running");
+}
