@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, apiCall } from "./support.mjs";
+import { repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, apiCall, openInPage as openIn } from "./support.mjs";
 
 let dir, server, url, browser, page;
 
@@ -60,13 +60,7 @@ async function until(f, ms = 10000) {
 const nodeIs = (n) => until((s) => s.node.number === n);
 const messageHas = (text) => page.waitForFunction((t) => document.querySelector("#message").textContent.includes(t), text);
 
-async function openInPage(name) {
-  await page.evaluate(async (name) => {
-    const { api } = await import("/api.js");
-    window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
-  }, name);
-  await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
-}
+const openInPage = (name) => openIn(page, name);
 
 /** Where the page shows SGF point `pt` of the record (the view's turn included). */
 async function shownPoint(pt) {
@@ -131,6 +125,11 @@ test("finding: text in comments (Ctrl+F, F3, Shift+F3), a move at a point, comme
   await messageHas("no comment further on this line");
   await page.keyboard.press("Shift+PageUp");
   await nodeIs(2);
+  // Sabaki's keys for the same: Ctrl+Shift+↓/↑.
+  await page.keyboard.press("Control+Shift+ArrowDown");
+  await nodeIs(6);
+  await page.keyboard.press("Control+Shift+ArrowUp");
+  await nodeIs(2);
   // Forks.
   await page.keyboard.press("End");
   await nodeIs(7);
@@ -150,6 +149,18 @@ test("finding: text in comments (Ctrl+F, F3, Shift+F3), a move at a point, comme
   await nodeIs(7);
   await menu(page, "prevhotspot");
   await nodeIs(3);
+  await page.keyboard.press("F2");
+  await nodeIs(7);
+  await page.keyboard.press("Shift+F2");
+  await nodeIs(3);
+  // Ctrl+B: the hotspot of the node off, and on again (Sabaki's key).
+  await page.keyboard.press("Control+b");
+  await until((s) => !s.node.annotations.some((a) => a.code === "HO"));
+  await page.keyboard.press("Control+b");
+  await until((s) => s.node.annotations.some((a) => a.code === "HO"));
+  await page.keyboard.press("Control+z");
+  await page.keyboard.press("Control+z");
+  await until((s) => !s.can_undo);
 });
 
 test("the games of a collection from the keyboard: ] and [, and the Navigate menu", async () => {
@@ -218,7 +229,7 @@ test("variations: copy (Ctrl+C), paste (Ctrl+V), cut, shift (Ctrl+←/→), remo
   await page.keyboard.press("Shift+F");
   await until((s) => s.node.number === 0 && s.node.to_play === 'W');
   saved = await save();
-  assert.ok(saved.startsWith("(;GM[1]FF[4]SZ[9]AB[ee][gg]AW[cc]PL[W];W[gc];B[cg]C[the end])"), saved);
+  assert.ok(saved.startsWith("(;GM[1]FF[4]SZ[9]AB[ee][gg]AW[cc]PL[W]HO[1];W[gc];B[cg]C[the end])"), saved);
   await page.keyboard.press("Control+z");
   await until((s) => s.node.move === 'G3');
   assert.equal(await save(), GAME);

@@ -195,6 +195,8 @@ function sabakiKey(ev, t) {
       ArrowRight: () => edit("shift_variation", { left: false }),
     };
     if (withCtrl[k]) return withCtrl[k];
+    // Sabaki's key for the hotspot of the node.
+    if (k === "b") return () => edit("annotate", { kind: "HO" });
     if (k === "c" && !selected()) return copyVariation;
     if (k === "x" && !selected()) return cutVariation;
     // Ctrl+V pastes the variation copied; without one, the browser's paste
@@ -202,8 +204,11 @@ function sabakiKey(ev, t) {
     if (k === "v" && ui.state && ui.state.clipboard && t.tagName !== "SELECT") return pasteVariation;
     return null;
   }
+  // Sabaki's keys: Ctrl+Shift+↑/↓ the previous/next comment.
+  if (ctrl && (k === "ArrowUp" || k === "ArrowDown")) return () => stepTo("comment", k === "ArrowDown");
   if (ctrl) return null;
   if (k === "F3") return () => findText(ev.shiftKey);
+  if (k === "F2") return () => stepTo("hotspot", !ev.shiftKey);
   if (ev.shiftKey) {
     /** @type {Record<string, () => unknown>} */
     const withShift = {

@@ -263,6 +263,20 @@ fn on_board(p: BoardPoint, size: BoardSize) -> Result<Point, OpError> {
     }
 }
 
+/// The identifiers of the properties of `node` whose kind (as the
+/// registry knows it: unknown properties never) `want` takes.
+fn idents_of(doc: &Document, node: NodeId, want: impl Fn(PropKind) -> bool) -> Vec<String> {
+    doc.node(node)
+        .props()
+        .filter(|p| p.info().is_some_and(|i| want(i.kind)))
+        .map(|p| p.ident().to_string())
+        .collect()
+}
+
+fn as_strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// Sets a text property from a form field: empty removes it, and an
 /// unchanged value is left alone (so the lossless file does not change).
 fn set_text_field(
@@ -602,7 +616,8 @@ impl Session {
     }
 
     /// Heap bytes the record holds: the file's bytes (a large collection),
-    /// the documents parsed, undo and redo.
+    /// the documents parsed (the view's turned copy too), undo and redo,
+    /// the variation copied.
     pub fn held_bytes(&self) -> usize {
         let parts = self.parts.as_ref().map_or(0, |p| {
             p.bytes.capacity()
@@ -615,6 +630,12 @@ impl Session {
             + self.undo_bytes()
             + self.order.capacity() * std::mem::size_of::<NodeId>()
             + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
+            + self.clipboard.as_ref().map_or(0, String::capacity)
+            + self
+                .view_doc
+                .borrow()
+                .as_ref()
+                .map_or(0, |v| v.doc.heap_bytes())
     }
 
     /// The document shown (for a large collection, the part that holds the game).
@@ -783,22 +804,21 @@ impl Session {
                 let p = on_board(point, self.size())?;
                 self.go_to_stone(p)?;
             }
-            Nav::NextComment | Nav::PrevComment => {
-                let next = matches!(nav, Nav::NextComment);
-                self.along_line(next, |n| n.has("C")).ok_or(if next {
-                    "no comment further on this line"
-                } else {
-                    "no comment before this node"
-                })?;
-            }
-            Nav::NextFork | Nav::PrevFork => {
-                let next = matches!(nav, Nav::NextFork);
-                self.along_line(next, |n| n.child_count() > 1)
-                    .ok_or(if next {
-                        "no fork further on this line"
+            Nav::NextComment | Nav::PrevComment | Nav::NextFork | Nav::PrevFork => {
+                let next = matches!(nav, Nav::NextComment | Nav::NextFork);
+                let (what, hit): (&str, fn(&sgf_core::Node<'_>) -> bool) =
+                    if matches!(nav, Nav::NextComment | Nav::PrevComment) {
+                        ("comment", |n| n.has("C"))
                     } else {
-                        "no fork before this node"
-                    })?;
+                        ("fork", |n| n.child_count() > 1)
+                    };
+                self.along_line(next, hit).ok_or_else(|| {
+                    if next {
+                        format!("no {what} further on this line")
+                    } else {
+                        format!("no {what} before this node")
+                    }
+                })?;
             }
             Nav::NextHotspot | Nav::PrevHotspot => {
                 let back = matches!(nav, Nav::PrevHotspot);
@@ -1294,7 +1314,8 @@ impl Session {
 
     /// Sabaki's "flatten": the position at `here` becomes the root's
     /// setup (its stones as `AB`/`AW`, whose turn as `PL`), with the game
-    /// information; the moves before it go, what follows it stays.
+    /// information and the node's comment, markup and judgements; the
+    /// moves before it go, what follows it stays.
     fn flatten(&mut self, here: NodeId) -> Result<(), OpError> {
         let game = self.doc.game(self.lg()).ok_or("no game")?;
         let root = game.root().id();
@@ -1305,30 +1326,16 @@ impl Session {
         if let Some(info) = sgf_go::info::game_info_node(&game).map(|n| n.id())
             && info != root
         {
-            let idents: Vec<String> = self
-                .doc
-                .node(info)
-                .props()
-                .filter(|p| p.info().is_some_and(|i| i.kind == PropKind::GameInfo))
-                .map(|p| p.ident().to_string())
-                .collect();
-            let idents: Vec<&str> = idents.iter().map(String::as_str).collect();
-            self.doc.move_properties(info, root, &idents);
+            let idents = idents_of(&self.doc, info, |k| k == PropKind::GameInfo);
+            self.doc.move_properties(info, root, &as_strs(&idents));
         }
         let pos = self.cursor.position().clone();
         let to_play = self.cursor.next_player(&self.doc);
         let size = self.size();
         // What only the start of a game holds stays in the root.
-        let drop: Vec<String> = self
-            .doc
-            .node(root)
-            .props()
-            .filter(|p| {
-                p.info()
-                    .is_some_and(|i| !matches!(i.kind, PropKind::GameInfo | PropKind::Root))
-            })
-            .map(|p| p.ident().to_string())
-            .collect();
+        let drop = idents_of(&self.doc, root, |k| {
+            !matches!(k, PropKind::GameInfo | PropKind::Root)
+        });
         for ident in &drop {
             self.doc.remove_property(root, ident);
         }
@@ -1347,6 +1354,10 @@ impl Session {
         self.doc
             .set_raw(root, "PL", &[to_play.as_str().to_string()])
             .map_err(|e| e.to_string())?;
+        // The node becomes the start, as in Sabaki: its comment, name,
+        // markup and judgement of the position go with it.
+        let keep = idents_of(&self.doc, here, |k| k == PropKind::None);
+        self.doc.move_properties(here, root, &as_strs(&keep));
         let old: Vec<NodeId> = self.doc.node(root).children().map(|c| c.id()).collect();
         let kids: Vec<NodeId> = self.doc.node(here).children().map(|c| c.id()).collect();
         for k in kids {

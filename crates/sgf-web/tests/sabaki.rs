@@ -194,7 +194,7 @@ async fn variations_copied_cut_pasted_shifted_removed_and_flattened_as_edits() {
     assert_eq!(st["node"]["children"], 1);
     let saved = save(&a, s, &f).await;
     assert!(
-        saved.starts_with("(;GM[1]FF[4]SZ[9]AB[ee][gg]AW[cc]PL[W];W[gc];B[cg]C[the end])"),
+        saved.starts_with("(;GM[1]FF[4]SZ[9]AB[ee][gg]AW[cc]PL[W]HO[1];W[gc];B[cg]C[the end])"),
         "{saved}"
     );
     let st = edit(&a, s, json!({"op": "undo"})).await;
