@@ -343,7 +343,7 @@ test("comments as Markdown: links, emphasis, lists, points — and no HTML let i
   await page.keyboard.press("Control+z");
 });
 
-test("engine: the large graph under the board, the whole game analysed with progress (Shift+A), a heat map", { skip: noEngine }, async () => {
+test("engine: the large graph under the board, the whole game analysed with progress (Shift+A), a heat map, ownership", { skip: noEngine }, async () => {
   await openInPage("d-engine.sgf");
   assert.equal(await page.isVisible("#graphbar"), false, "no engine: no graph under the board");
   await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
@@ -385,6 +385,12 @@ test("engine: the large graph under the board, the whole game analysed with prog
   assert.ok(heat.length >= 2 && heat[0] > heat[heat.length - 1], JSON.stringify(heat));
   assert.equal(await page.locator("#board svg .qipu-overlay text").count(), 0, "no numbers on a heat map");
   await page.screenshot({ path: join(shots, "sabaki-heat.png") });
+  // Who owns each point (KataGo's ownership), on and off again.
+  await menu(page, "ownership");
+  await page.waitForFunction(() => document.querySelectorAll("#board svg .qipu-overlay rect.own").length > 0);
+  await page.screenshot({ path: join(shots, "sabaki-ownership.png") });
+  await menu(page, "ownership");
+  await page.waitForFunction(() => document.querySelectorAll("#board svg .qipu-overlay rect.own").length === 0);
   await menu(page, "show-winrate");
   await page.waitForFunction(() => document.querySelectorAll("#board svg .qipu-overlay circle.cand").length > 0);
   // The graph under the board hidden from the View menu… of the Engine menu.

@@ -113,6 +113,17 @@ export function showEngine(s) {
   pollEngine();
 }
 
+/** Whether the engine's ownership map is drawn (Engine menu; remembered). */
+export function ownershipWanted() {
+  try { return localStorage.getItem("qipu.ownership") === "on"; } catch (e) { return false; }
+}
+
+/** The ownership map on or off. */
+export function toggleOwnership() {
+  try { localStorage.setItem("qipu.ownership", ownershipWanted() ? "off" : "on"); } catch (e) { /* private mode */ }
+  drawOverlay();
+}
+
 /** Whether the large graph under the board is wanted (View menu; remembered). */
 export function graphWanted() {
   try { return localStorage.getItem("qipu.graph") !== "off"; } catch (e) { return true; }
@@ -267,6 +278,20 @@ export function drawOverlay() {
       const r = cell * 0.3;
       el("path", { class: "dead", "data-pt": pt, d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`, stroke: "#d33", "stroke-width": cell * 0.08 });
     }
+  }
+  const own = ui.analysis && !c && ownershipWanted() ? ui.analysis.ownership : null;
+  if (own && ui.state.size) {
+    // The ownership map: a square on each point as owned (black or white),
+    // its size how sure the engine is; undecided points left bare.
+    const cols = ui.state.size[0];
+    own.forEach((/** @type {number} */ v, /** @type {number} */ i) => {
+      if (Math.abs(v) < 0.2) return;
+      const pt = sgfPoint(i % cols, Math.floor(i / cols));
+      const [x, y] = at(pt);
+      const half = cell * (0.12 + 0.26 * Math.abs(v));
+      el("rect", { class: `own ${v > 0 ? "B" : "W"}`, "data-pt": pt, x: x - half, y: y - half, width: 2 * half, height: 2 * half,
+        fill: v > 0 ? "#111" : "#fff", opacity: 0.55, stroke: "#777", "stroke-width": cell * 0.02 });
+    });
   }
   if (ui.analysis && !c && $("analysisshow").value === "heat") {
     // The heat map: each candidate's share of the visits as the size and

@@ -6,7 +6,7 @@
 
 import { edit, nav, openRecord } from "./actions.js";
 import { $, message } from "./dom.js";
-import { analyseGame, graphWanted, setGraphWanted } from "./engine.js";
+import { analyseGame, graphWanted, ownershipWanted, setGraphWanted, toggleOwnership } from "./engine.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { tr } from "./i18n.js";
 import { ui } from "./state.js";
@@ -183,6 +183,7 @@ function menus() {
       { id: "m-show-winrate", label: "Show win rates", run: () => choose("analysisshow", "winrate"), checked: () => $("analysisshow").value === "winrate" },
       { id: "m-show-lead", label: "Show score leads", run: () => choose("analysisshow", "lead"), checked: () => $("analysisshow").value === "lead" },
       { id: "m-show-heat", label: "Show a heat map", run: () => choose("analysisshow", "heat"), checked: () => $("analysisshow").value === "heat" },
+      { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
       { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
       null,
       { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },

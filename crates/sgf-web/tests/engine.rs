@@ -430,6 +430,21 @@ async fn the_whole_game_analysed_fills_the_graph_with_progress() {
     )
     .await;
     assert!(st["engine"]["batch"].is_null(), "{}", st["engine"]);
+    // The position shown analysed: who owns each point (KataGo's
+    // ownership, Black's point of view), one value a point.
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse", "on": true}),
+    )
+    .await;
+    let v = analysis_until(&a, &s, |v| v["analysis"]["ownership"].is_array()).await;
+    let own = v["analysis"]["ownership"].as_array().unwrap();
+    assert_eq!(own.len(), 81, "{v}");
+    assert!(
+        own.iter()
+            .all(|x| x.as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)))
+    );
     // Without an engine: refused, said.
     post(&a, "/api/engine", json!({"session": s, "action": "stop"})).await;
     let st = post(

@@ -401,8 +401,8 @@ impl Session {
     /// The latest analysis of the position shown (`null` until the engine
     /// said something about it) and the graph of the line shown: `{engine,
     /// analysis: {node, to_play, visits, black_winrate, black_lead,
-    /// updates, candidates: [{point, move, visits, winrate, score_lead,
-    /// order, pv}]}, graph: {points: [[node, black win rate, black
+    /// updates, ownership, candidates: [{point, move, visits, winrate,
+    /// score_lead, order, pv}]}, graph: {points: [[node, black win rate, black
     /// lead]], current}}`. Win rates and leads of candidates are the
     /// player to move's; `point` and `pv` entries are SGF points (`null`:
     /// a pass).
@@ -605,9 +605,17 @@ fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSi
             })
         })
         .collect();
+    // Who owns each point, from Black's point of view (-1 to 1, row by
+    // row from the top left; KataGo's `ownership`), to two places.
+    let ownership = a.ownership.as_ref().map(|o| {
+        o.iter()
+            .map(|v| (v * 100.0).round() / 100.0)
+            .collect::<Vec<f64>>()
+    });
     json!({
         "node": node,
         "to_play": a.to_play.as_str(),
+        "ownership": ownership,
         "visits": a.visits(),
         "black_winrate": a.black_winrate(),
         "black_lead": a.black_score_lead(),
