@@ -400,6 +400,17 @@ test("engine: the large graph under the board, the whole game analysed with prog
   await page.waitForSelector("#graphbar", { state: "visible" });
   await menu(page, "analyse");
   await until((s) => !s.engine.analysing);
+  // The GTP console (Shift+G): a command, its answer; a refusal in red.
+  await page.focus("#board");
+  await page.keyboard.press("Shift+G");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "gtpcmd");
+  await page.keyboard.type("name");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("#gtplog").textContent.includes("> name\n= standin"));
+  await page.fill("#gtpcmd", "no_such_command");
+  await page.press("#gtpcmd", "Enter");
+  await page.waitForFunction(() => document.querySelector("#gtplog .refused"));
+  await page.evaluate(() => (document.querySelector("#enginepanel").open = false));
   await page.evaluate(() => document.querySelector("#enginestop").click());
   await page.waitForSelector("#graphbar", { state: "hidden" });
 });

@@ -158,6 +158,30 @@ function showBatch(e) {
   $("batchstatus").textContent = b ? tr("Analysed {done} of {total} positions", { done: b.done, total: b.total }) : "";
 }
 
+/** The engine's GTP console: the engine panel open, the command line focused. */
+export function openConsole() {
+  $("enginepanel").open = true;
+  $("gtpcmd").focus();
+}
+
+/**
+ * Sends the console's command line to the engine; the exchange goes in
+ * the console's log (a refusal in red).
+ */
+async function sendConsole() {
+  const command = $("gtpcmd").value.trim();
+  if (!command) return;
+  const s = await engineCall("command", { command });
+  if (!s || !s.gtp) return;
+  $("gtpcmd").value = "";
+  const log = $("gtplog");
+  const entry = document.createElement("div");
+  entry.textContent = `> ${s.gtp.command}\n${s.gtp.ok ? "=" : "?"} ${s.gtp.answer}`;
+  if (!s.gtp.ok) entry.className = "refused";
+  log.appendChild(entry);
+  log.scrollTop = log.scrollHeight;
+}
+
 /** "Analyse the whole game" (the line shown), or stops it. */
 export function analyseGame() {
   const e = ui.state && ui.state.engine;
@@ -429,6 +453,12 @@ export function setup() {
     });
   }
   click("analysegame", analyseGame);
+  $("gtpcmd").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      sendConsole();
+    }
+  });
   window.addEventListener("resize", drawGraph);
 
   $("enginepick").addEventListener("change", () => {

@@ -6,7 +6,7 @@
 
 import { edit, nav, openRecord } from "./actions.js";
 import { $, message } from "./dom.js";
-import { analyseGame, graphWanted, ownershipWanted, setGraphWanted, toggleOwnership } from "./engine.js";
+import { analyseGame, graphWanted, openConsole, ownershipWanted, setGraphWanted, toggleOwnership } from "./engine.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { tr } from "./i18n.js";
 import { ui } from "./state.js";
@@ -185,6 +185,7 @@ function menus() {
       { id: "m-show-heat", label: "Show a heat map", run: () => choose("analysisshow", "heat"), checked: () => $("analysisshow").value === "heat" },
       { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
       { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
+      { id: "m-console", label: "GTP console…", keys: "Shift+G", run: openConsole },
       null,
       { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
     ],

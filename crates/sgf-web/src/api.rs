@@ -701,6 +701,12 @@ pub enum EngineAction {
     },
     /// The engine plays for the player to move.
     Move,
+    /// A GTP command as typed in the console, sent to the engine as it
+    /// is; the answer's `gtp` holds `{command, answer, ok}`.
+    Command {
+        /// The command line (one line).
+        command: String,
+    },
     /// "Analyse the whole game": every position of the line shown
     /// evaluated in turn (`visits` each, default 100; at most `seconds`
     /// each, default 5), filling the graph; progress in the engine's

@@ -598,6 +598,8 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let session = app.session(id)?;
     // What to tell the user, and whether it is a failure.
     let mut note: Option<(String, bool)> = None;
+    // The console's exchange: the command, the engine's answer, success.
+    let mut gtp: Option<Value> = None;
     match req.body {
         EngineAction::Start { engine } => {
             let text = engine.trim();
@@ -624,6 +626,15 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
             if let Err(e) = lock(&session).set_analysing(on) {
                 note = Some((e, true));
             }
+        }
+        EngineAction::Command { command } => {
+            let live = lock(&session).engine().ok_or("no engine is running")?;
+            // The engine answers without the session's lock: the page stays usable.
+            let (answer, ok) = match live.command(command.trim()) {
+                Ok(a) => (a, true),
+                Err(e) => (e.to_string(), false),
+            };
+            gtp = Some(json!({"command": command.trim(), "answer": answer, "ok": ok}));
         }
         EngineAction::AnalyseGame {
             on,
@@ -699,6 +710,9 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let mut s = lock(&session);
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
+    if let Some(g) = gtp {
+        st["gtp"] = g;
+    }
     match note {
         Some((m, true)) => refused(&mut st, m),
         Some((m, false)) => st["message"] = json!(m),

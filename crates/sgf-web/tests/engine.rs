@@ -445,6 +445,28 @@ async fn the_whole_game_analysed_fills_the_graph_with_progress() {
         own.iter()
             .all(|x| x.as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)))
     );
+    // The GTP console: a command and its answer; a refusal is the
+    // engine's answer (it still runs), the analysis taken up again.
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "command", "command": " name "}),
+    )
+    .await;
+    assert_eq!(
+        st["gtp"],
+        json!({"command": "name", "answer": "standin", "ok": true})
+    );
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "command", "command": "no_such_command"}),
+    )
+    .await;
+    assert_eq!(st["gtp"]["ok"], false, "{}", st["gtp"]);
+    assert_eq!(st["engine"]["alive"], true);
+    let v = analysis_until(&a, &s, |v| v["analysis"].is_object()).await;
+    assert!(v["analysis"].is_object(), "{v}");
     // Without an engine: refused, said.
     post(&a, "/api/engine", json!({"session": s, "action": "stop"})).await;
     let st = post(
