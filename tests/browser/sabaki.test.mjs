@@ -37,7 +37,8 @@ before(async () => {
   mkdirSync(join(config, "qipu"));
   const standin = join(repo, "tests", "engines", "gtp-standin.py");
   writeFileSync(join(config, "qipu", "engines.toml"),
-    `[[engine]]\nname = "standin"\ncommand = "python3"\nargs = ${JSON.stringify([standin, "--flavor", "kata"])}\ntimeout = 20\n`);
+    `[[engine]]\nname = "standin"\ncommand = "python3"\nargs = ${JSON.stringify([standin, "--flavor", "kata"])}\ntimeout = 20\n\n` +
+    `[[engine]]\nname = "standin-white"\ncommand = "python3"\nargs = ${JSON.stringify([standin, "--moves", "J1,H1,G1"])}\ntimeout = 20\n`);
   ({ server, url } = await startViewer([join(dir, "a-game.sgf")], { env: { XDG_CONFIG_HOME: config } }));
   browser = await launchBrowser();
   page = await openViewer(browser, url, { width: 1400, height: 900 });
@@ -343,7 +344,7 @@ test("comments as Markdown: links, emphasis, lists, points — and no HTML let i
   await page.keyboard.press("Control+z");
 });
 
-test("engine: the large graph under the board, the whole game analysed with progress (Shift+A), a heat map, ownership", { skip: noEngine }, async () => {
+test("engine: the large graph under the board, the whole game analysed (Shift+A), heat map, ownership, GTP console, engine vs engine", { skip: noEngine }, async () => {
   await openInPage("d-engine.sgf");
   assert.equal(await page.isVisible("#graphbar"), false, "no engine: no graph under the board");
   await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
@@ -410,7 +411,30 @@ test("engine: the large graph under the board, the whole game analysed with prog
   await page.fill("#gtpcmd", "no_such_command");
   await page.press("#gtpcmd", "Enter");
   await page.waitForFunction(() => document.querySelector("#gtplog .refused"));
+  // Engine against engine: White's engine beside the first, then Shift+E.
+  await page.selectOption("#enginepick", "standin-white");
+  await page.click("#enginestart2");
+  await page.waitForFunction(() => document.querySelector("#engine2status").textContent === "White's engine: standin-white");
   await page.evaluate(() => (document.querySelector("#enginepanel").open = false));
+  await until((s) => s.node.number === 5 && s.node.to_play === "W");
+  await page.focus("#board");
+  await page.keyboard.press("Shift+E");
+  await until((s) => s.node.move_number >= 8);
+  await menu(page, "enginegame");
+  await page.waitForFunction(() => document.querySelector("#enginegame").textContent === "Engine vs engine");
+  const played = await page.evaluate(async () => {
+    const { nav } = await import("/actions.js");
+    const out = [];
+    for (let i = 0; i < 3; i++) {
+      const s = window.qipuPage.state();
+      out.unshift(`${s.node.color} ${s.node.move}`);
+      await nav("prev");
+    }
+    return out;
+  });
+  // White's moves are the second engine's (J1, H1, G1…), Black's the first's.
+  assert.ok(played.some((m) => m === "W J1" || m === "W H1" || m === "W G1"), played.join());
+  assert.ok(played.every((m) => !m.startsWith("B") || !["B J1", "B H1", "B G1"].includes(m)), played.join());
   await page.evaluate(() => document.querySelector("#enginestop").click());
   await page.waitForSelector("#graphbar", { state: "hidden" });
 });

@@ -5,7 +5,7 @@
 import { ApiError, TOKEN, api, apiText, withQuery } from "./api.js";
 import { call, callOn, edit, nav, openFile, openRecord, refreshBoard, refreshState, reopenClosed, watchField } from "./actions.js";
 import { $, click, message } from "./dom.js";
-import { analyseGame, maybeEngineMove, openConsole } from "./engine.js";
+import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
 import { openGames } from "./games.js";
 import { tr } from "./i18n.js";
 import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, showPanel } from "./menu.js";
@@ -223,6 +223,7 @@ function sabakiKey(ev, t) {
       Delete: removeOthers,
       A: analyseGame,
       G: openConsole,
+      E: toggleEngineGame,
     };
     if (ev.code === "Digit0") return () => transformView("reset");
     return withShift[k] || null;

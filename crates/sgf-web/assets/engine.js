@@ -110,7 +110,40 @@ export function showEngine(s) {
     : "";
   if (!(e && e.analysing)) ui.analysis = null;
   showBatch(e);
+  const w = e && e.second;
+  $("engine2status").textContent = w ? tr("White's engine: {name}", { name: w.name }) + (w.alive ? "" : " — " + tr("stopped")) : "";
+  $("enginestart2").disabled = !(e && e.alive);
+  $("enginestop2").disabled = !w;
+  $("enginegame").disabled = !(e && e.alive);
+  $("enginegame").textContent = tr(ui.engineGame ? "Stop the engine game" : "Engine vs engine");
   pollEngine();
+}
+
+/**
+ * Engine against engine: the engine to move (White's second engine for
+ * White when there is one) plays, again and again, until the game ends
+ * (two passes, a resignation), a move fails, or this is called again.
+ */
+export async function toggleEngineGame() {
+  if (ui.engineGame) {
+    ui.engineGame = false;
+    return;
+  }
+  if (!ui.state || !ui.state.engine || !ui.state.engine.alive) return message(tr("Start an engine first (the Engine panel)."), true);
+  ui.engineGame = true;
+  showEngine(ui.state);
+  try {
+    while (ui.engineGame) {
+      const before = ui.state.node.number;
+      const s = await engineMove();
+      // A failure, a resignation (no move: the result written), or two passes.
+      if (!s || s.error_kind || s.node.number === before || s.node.passes >= 2) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  } finally {
+    ui.engineGame = false;
+    if (ui.state) showEngine(ui.state);
+  }
 }
 
 /** Whether the engine's ownership map is drawn (Engine menu; remembered). */
@@ -465,7 +498,10 @@ export function setup() {
     $("enginecmd").hidden = $("enginepick").value !== "";
   });
   click("enginestart", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim() }));
-  click("enginestop", () => engineCall("stop"));
+  click("enginestop", () => { ui.engineGame = false; return engineCall("stop"); });
+  click("enginestart2", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim(), second: true }));
+  click("enginestop2", () => engineCall("stop", { second: true }));
+  click("enginegame", toggleEngineGame);
   $("analyse").addEventListener("change", () => engineCall("analyse", { on: $("analyse").checked }));
   $("analysisshow").addEventListener("change", () => { drawOverlay(); drawGraph(); });
   $("playcolor").addEventListener("change", async () => maybeEngineMove(await engineCall("play", playSettings())));

@@ -6,7 +6,7 @@
 
 import { edit, nav, openRecord } from "./actions.js";
 import { $, message } from "./dom.js";
-import { analyseGame, graphWanted, openConsole, ownershipWanted, setGraphWanted, toggleOwnership } from "./engine.js";
+import { analyseGame, graphWanted, openConsole, ownershipWanted, setGraphWanted, toggleEngineGame, toggleOwnership } from "./engine.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { tr } from "./i18n.js";
 import { ui } from "./state.js";
@@ -186,6 +186,8 @@ function menus() {
       { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
       { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
       { id: "m-console", label: "GTP console…", keys: "Shift+G", run: openConsole },
+      { id: "m-engine2", label: "White's engine: a second engine…", run: () => { showPanel("engine", true); $("enginepanel").open = true; $("enginestart2").focus(); } },
+      { id: "m-enginegame", label: "Engine vs engine", keys: "Shift+E", run: toggleEngineGame, checked: () => ui.engineGame },
       null,
       { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
     ],

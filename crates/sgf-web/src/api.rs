@@ -683,9 +683,17 @@ pub enum EngineAction {
     Start {
         /// The engine.
         engine: String,
+        /// As White's engine, beside the first one (which then plays
+        /// Black only): two engines at once, for engine against engine.
+        #[serde(default)]
+        second: bool,
     },
-    /// Stops the engine.
-    Stop,
+    /// Stops the engine (`second`: only White's second engine).
+    Stop {
+        /// Only the second engine.
+        #[serde(default)]
+        second: bool,
+    },
     /// Analysis of the position shown on or off.
     Analyse {
         /// On.

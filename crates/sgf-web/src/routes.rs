@@ -601,7 +601,7 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     // The console's exchange: the command, the engine's answer, success.
     let mut gtp: Option<Value> = None;
     match req.body {
-        EngineAction::Start { engine } => {
+        EngineAction::Start { engine, second } => {
             let text = engine.trim();
             if text.is_empty() {
                 return Err("name an engine of engines.toml or give its command line".into());
@@ -611,15 +611,30 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
             match started {
                 Ok(live) => {
                     let name = live.spec().name.clone();
-                    let old = lock(&session).set_engine(Some(Arc::new(live)));
-                    shut_down(old);
-                    note = Some((format!("{name} is ready"), false));
+                    let mut s = lock(&session);
+                    if second && s.engine().is_none() {
+                        note = Some(("start the first engine first".into(), true));
+                    } else {
+                        let live = Some(Arc::new(live));
+                        let old = if second {
+                            s.set_second(live)
+                        } else {
+                            s.set_engine(live)
+                        };
+                        drop(s);
+                        shut_down(old);
+                        note = Some((format!("{name} is ready"), false));
+                    }
                 }
                 Err(e) => note = Some((e.to_string(), true)),
             }
         }
-        EngineAction::Stop => {
-            let old = lock(&session).set_engine(None);
+        EngineAction::Stop { second } => {
+            let mut s = lock(&session);
+            let second_one = s.set_second(None);
+            let old = if second { None } else { s.set_engine(None) };
+            drop(s);
+            shut_down(second_one);
             shut_down(old);
         }
         EngineAction::Analyse { on } => {
@@ -669,7 +684,7 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
         EngineAction::Move => {
             let asked = {
                 let s = lock(&session);
-                s.engine()
+                s.engine_to_move()
                     .ok_or_else(|| "no engine is running".to_string())
                     .and_then(|l| {
                         let line = s.engine_line().ok_or("no position")?;
@@ -793,10 +808,14 @@ fn new_game(
     let sgf = crate::session::new_game_sgf(game.size, game.handicap, game.komi, color, &name)?;
     let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
     let new_id = st["session"].as_u64().ok_or("internal: no session")?;
-    let live = lock(session).set_engine(None);
+    let (live, second) = {
+        let mut old = lock(session);
+        (old.set_engine(None), old.set_second(None))
+    };
     let fresh = app.session(new_id)?;
     let mut s = lock(&fresh);
     s.set_engine(live);
+    s.set_second(second);
     let r = s.set_playing(color, game.level);
     s.engine_sync();
     let mut st = app.whole_state(&s, None);

@@ -477,3 +477,57 @@ async fn the_whole_game_analysed_fills_the_graph_with_progress() {
     .await;
     assert_eq!(st["message"], "no engine is running");
 }
+
+/// Two engines at once: White's second engine moves for White, the first
+/// for Black (engine against engine is the page asking for moves in
+/// turn); stopping the second leaves the first; a new game takes both.
+#[tokio::test]
+async fn two_engines_at_once_each_moves_for_its_colour() {
+    let (Some(black), Some(white)) = (standin("--moves C3,D3"), standin("--moves G7,F7")) else {
+        return;
+    };
+    let (a, _d) = served("two", &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7])")]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": white, "second": true}),
+    )
+    .await;
+    assert_eq!(st["message"], "start the first engine first");
+    start_engine(&a, &s, &black).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": white, "second": true}),
+    )
+    .await;
+    assert_eq!(st["engine"]["second"]["alive"], true, "{}", st["engine"]);
+    let mut moves = Vec::new();
+    for _ in 0..4 {
+        let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+        moves.push(format!(
+            "{} {}",
+            st["node"]["color"].as_str().unwrap_or("?"),
+            st["node"]["move"].as_str().unwrap_or("?")
+        ));
+    }
+    assert_eq!(moves, ["B C3", "W G7", "B D3", "W F7"]);
+    // White's engine stopped: the first plays White too.
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "stop", "second": true}),
+    )
+    .await;
+    assert!(st["engine"]["second"].is_null());
+    assert_eq!(st["engine"]["alive"], true);
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(st["node"]["color"], "B");
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(
+        st["node"]["color"], "W",
+        "the first engine answers for White"
+    );
+}

@@ -24,6 +24,9 @@ use crate::api::{BoardPoint, CountAction, DeadSource, Edit};
 #[derive(Default)]
 pub(crate) struct EngineState {
     live: Option<Arc<LiveEngine>>,
+    /// A second engine, which plays White (the first then plays Black):
+    /// engine against engine.
+    second: Option<Arc<LiveEngine>>,
     /// Analysis of the position shown is wanted.
     analysing: bool,
     /// The tag of the last analysis asked for.
@@ -159,6 +162,21 @@ impl Session {
             self.engine.playing = None;
         }
         std::mem::replace(&mut self.engine.live, live)
+    }
+
+    /// Puts `live` in place of White's second engine and returns the one
+    /// it replaces, for the caller to shut down.
+    pub(crate) fn set_second(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
+        std::mem::replace(&mut self.engine.second, live)
+    }
+
+    /// The engine that moves for the player to move: White's second
+    /// engine when there is one and White is to play, else the engine.
+    pub(crate) fn engine_to_move(&self) -> Option<Arc<LiveEngine>> {
+        match &self.engine.second {
+            Some(w) if self.cursor.next_player(&self.doc) == Color::White => Some(w.clone()),
+            _ => self.engine.live.clone(),
+        }
     }
 
     /// The way to the position shown, for an engine.
@@ -395,6 +413,10 @@ impl Session {
             "playing": self.engine.playing.map(|c| c.as_str()),
             "level": self.engine.level,
             "batch": self.engine.batch.as_ref().map(|b| json!({"done": b.done, "total": b.total, "visits": b.visits})),
+            "second": self.engine.second.as_ref().map(|w| {
+                let snap = w.snapshot();
+                json!({"name": w.spec().name, "alive": snap.alive, "error": snap.error})
+            }),
         })
     }
 
