@@ -8,7 +8,7 @@ import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync, read
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu,
+  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openInPage,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -36,14 +36,6 @@ before(async () => {
 after(() => stop({ browser, server }));
 
 const at = (p, text) => p.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
-
-async function openInPage(p, name) {
-  await p.evaluate(async (name) => {
-    const { api } = await import("/api.js");
-    window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
-  }, name);
-  await p.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
-}
 
 /** Boxes of the page's parts, by id. */
 const boxes = (p, ids) => p.evaluate((ids) => Object.fromEntries(ids.map((id) => {

@@ -117,3 +117,15 @@ export async function menu(page, id) {
   await page.click(`#${title}`);
   await page.click(`#m-${id}`);
 }
+
+/**
+ * Opens record `name` of the served directory in place of the one shown,
+ * as the file list does, and waits for it.
+ */
+export async function openInPage(page, name) {
+  await page.evaluate(async (name) => {
+    const { api } = await import("/api.js");
+    window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
+  }, name);
+  await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+}

@@ -7,7 +7,7 @@ import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, exis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu,
+  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu, openInPage as openIn,
 } from "./support.mjs";
 
 let dir, server, url, browser, page, engineLog;
@@ -109,13 +109,7 @@ test("navigates by keys, by the tree and by the wheel", async () => {
 
 // Opens a record of the served directory in place of the one shown, as
 // the file list does, and waits for it.
-async function openInPage(name) {
-  await page.evaluate(async (name) => {
-    const { api } = await import("/api.js");
-    window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
-  }, name);
-  await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
-}
+const openInPage = (name) => openIn(page, name);
 
 const clickPoint = (pt) => clickAt(page, pt);
 

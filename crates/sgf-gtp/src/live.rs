@@ -50,6 +50,7 @@ enum Job {
     Genmove(GameLine, Sender<Result<EngineMove>>),
     Dead(GameLine, Box<Position>, Sender<Result<DeadAndDame>>),
     Level(u32, Sender<Result<bool>>),
+    Command(String, Sender<Result<String>>),
     Quit,
 }
 
@@ -174,6 +175,17 @@ impl LiveEngine {
         self.ask(|tx| Job::Level(level, tx))
     }
 
+    /// Sends a GTP command as typed (a console) and waits for the
+    /// engine's answer (the text after `=`); the analysis running is taken
+    /// up again after it (see [`Engine::command`]).
+    ///
+    /// # Errors
+    /// The engine refuses (`?`), fails, or has stopped; a command with a
+    /// line break is refused unsent.
+    pub fn command(&self, command: &str) -> Result<String> {
+        self.ask(|tx| Job::Command(command.to_string(), tx))
+    }
+
     /// Ends the engine and waits until it has gone (`quit`, then a kill
     /// after two seconds).
     pub fn shutdown(mut self) {
@@ -227,6 +239,7 @@ fn run(mut engine: Engine, jobs: Receiver<Job>, shared: Arc<Mutex<Snapshot>>) {
                 Job::Genmove(_, tx) => drop(tx.send(Err(gone()))),
                 Job::Dead(_, _, tx) => drop(tx.send(Err(gone()))),
                 Job::Level(_, tx) => drop(tx.send(Err(gone()))),
+                Job::Command(_, tx) => drop(tx.send(Err(gone()))),
                 _ => {}
             }
             continue;
@@ -264,6 +277,19 @@ fn run(mut engine: Engine, jobs: Receiver<Job>, shared: Arc<Mutex<Snapshot>>) {
                     .replay_line(&line)
                     .and_then(|_| engine.dead_and_dame(line.size, &pos));
                 if let Err(e) = &r {
+                    fail(&mut engine, e);
+                }
+                let _ = tx.send(r);
+                if let Some((l, _)) = &resume {
+                    start(&mut engine, l, &shared);
+                }
+            }
+            Job::Command(command, tx) => {
+                let r = engine.command(&command);
+                // A refusal (`?`) is the engine's answer, not a failure of it.
+                if let Err(e) = &r
+                    && !matches!(e, Error::Refused { .. })
+                {
                     fail(&mut engine, e);
                 }
                 let _ = tx.send(r);

@@ -138,6 +138,20 @@ fn a_live_engine_analyses_plays_counts_and_survives_its_engine() {
     let (dead, dame) = live.dead_stones(end, pos).unwrap();
     assert_eq!(dead, vec![Point::new(2, 6)]);
     assert!(dame.is_empty());
+    // A console's command, answered; a refusal is the engine's answer
+    // (it still runs), a line break never sent; the analysis goes on.
+    live.analyse(l1.clone(), 8);
+    assert_eq!(live.command("name").unwrap(), "standin");
+    assert!(live.command("no_such_command").is_err());
+    assert!(live.command("name\nquit").is_err());
+    let until = Instant::now() + Duration::from_secs(10);
+    while live.snapshot().updates < 1 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let snap = live.snapshot();
+    assert!(snap.alive && snap.error.is_none(), "{snap:?}");
+    assert_eq!(snap.tag, Some(8));
+    assert!(snap.updates >= 1, "{snap:?}");
     live.shutdown();
 
     // An engine that crashes: an error to the request and in the snapshot, nothing worse.

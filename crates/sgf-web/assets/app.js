@@ -11,6 +11,9 @@
 //   i18n.js     languages              dom.js      element helpers
 //   search.js   the database search panel
 //   menu.js     menu bar, panels, tabs
+//   find.js     finding text, moves, comments, forks, hotspots
+//   transform.js the board turned, mirrored, inverted
+//   markdown.js comments as Markdown
 
 import { api } from "./api.js";
 import * as actions from "./actions.js";
@@ -18,6 +21,7 @@ import * as board from "./board.js";
 import * as commands from "./commands.js";
 import { $, message } from "./dom.js";
 import * as engine from "./engine.js";
+import * as find from "./find.js";
 import * as games from "./games.js";
 import * as menu from "./menu.js";
 import { LANGUAGES, pickLanguage, setLanguage, tr } from "./i18n.js";
@@ -55,6 +59,7 @@ commands.setup();
 engine.setup();
 games.setup();
 search.setup();
+find.setup();
 menu.setup();
 
 for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(name, code));

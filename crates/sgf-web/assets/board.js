@@ -6,26 +6,54 @@ import { edit, nav } from "./actions.js";
 import { $, message } from "./dom.js";
 import { countCall, maybeEngineMove } from "./engine.js";
 import { tr } from "./i18n.js";
-import { sgfPoint, sgfXY } from "./letters.js";
+import { sgfPoint, sgfXY, symApply, symInverse } from "./letters.js";
 import { ui } from "./state.js";
 
 /** The board's SVG, when one is shown. */
 export const boardSvg = () => /** @type {SVGSVGElement | null} */ (document.querySelector("#board svg"));
 
 /**
- * Where point `pt` ("dd") is in the board's SVG (its `data-*` geometry).
+ * Where column `x`, row `y` of the record is shown: the view may turn,
+ * mirror the board (`state.view.sym`, the server draws it so).
+ * @param {number} x
+ * @param {number} y
+ * @returns {[number, number]}
+ */
+function shownAt(x, y) {
+  const s = ui.state;
+  if (!s || !s.view || !s.view.sym) return [x, y];
+  return symApply(s.view.sym, x, y, s.size[0], s.size[1]);
+}
+
+/**
+ * The point of the record shown at column `x`, row `y` of the board drawn.
+ * @param {number} x
+ * @param {number} y
+ * @returns {[number, number]}
+ */
+function recordAt(x, y) {
+  const s = ui.state;
+  if (!s || !s.view || !s.view.sym) return [x, y];
+  const sym = s.view.sym;
+  const [w, h] = sym & 4 ? [s.size[1], s.size[0]] : [s.size[0], s.size[1]];
+  return symApply(symInverse(sym), x, y, w, h);
+}
+
+/**
+ * Where point `pt` ("dd") of the record is in the board's SVG (its
+ * `data-*` geometry), the view's turn or mirror included.
  * @param {SVGSVGElement} svg
  * @param {string} pt
  * @returns {[number, number]}
  */
 export function svgAt(svg, pt) {
   const d = svg.dataset;
-  const [x, y] = sgfXY(pt);
+  const [x, y] = shownAt(...sgfXY(pt));
   return [+(d.originX || 0) + (x - +(d.x0 || 0)) * +(d.cell || 0), +(d.originY || 0) + (y - +(d.y0 || 0)) * +(d.cell || 0)];
 }
 
 /**
- * The SGF point ("dd") under a mouse event, or null.
+ * The SGF point ("dd") of the record under a mouse event, or null.
  * @param {MouseEvent} ev
  */
 export function boardPoint(ev) {
@@ -39,7 +67,7 @@ export function boardPoint(ev) {
   const x = Math.round((p.x - +(d.originX || 0)) / cell) + +(d.x0 || 0);
   const y = Math.round((p.y - +(d.originY || 0)) / cell) + +(d.y0 || 0);
   if (x < +(d.x0 || 0) || x > +(d.x1 || 0) || y < +(d.y0 || 0) || y > +(d.y1 || 0)) return null;
-  return sgfPoint(x, y);
+  return sgfPoint(...recordAt(x, y));
 }
 
 /**
@@ -93,6 +121,20 @@ async function guess(pt) {
   }
 }
 
+/**
+ * Find a move: who played at point `pt`, and when (the next such move of
+ * the game in tree order; `backward`: the one before).
+ * @param {string} pt
+ * @param {boolean} [backward]
+ */
+export async function findMove(pt, backward = false) {
+  const s = await nav("find_move", { point: pt, backward });
+  if (!s || s.error_kind) return s;
+  const n = s.node;
+  message(tr("{who} played {point} at move {n}.", { who: tr(n.color === "B" ? "Black" : "White"), point: n.move, n: n.move_number }));
+  return s;
+}
+
 /** A click on the board does what the tool says; the wheel steps. */
 export function setup() {
   $("board").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
@@ -103,6 +145,7 @@ export function setup() {
     const tool = $("tool").value;
     if (tool === "play") return play(pt);
     if (tool === "guess") return guess(pt);
+    if (tool === "find") return findMove(pt);
     if (tool.startsWith("setup")) return edit("setup", { point: pt, stone: tool.slice(5) });
     if (tool === "label") {
       const text = prompt(tr("Label text (empty to remove):"), "");

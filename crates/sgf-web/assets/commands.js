@@ -5,10 +5,12 @@
 import { ApiError, TOKEN, api, apiText, withQuery } from "./api.js";
 import { call, callOn, edit, nav, openFile, openRecord, refreshBoard, refreshState, reopenClosed, watchField } from "./actions.js";
 import { $, click, message } from "./dom.js";
-import { maybeEngineMove } from "./engine.js";
+import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
 import { openGames } from "./games.js";
 import { tr } from "./i18n.js";
-import { keyLayout, otherGame, showPanel } from "./menu.js";
+import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, showPanel } from "./menu.js";
+import { findMoveMode, findText, openFind, stepTo } from "./find.js";
+import { applyView, transformView } from "./transform.js";
 import { showFiles } from "./panels.js";
 import { ui } from "./state.js";
 
@@ -171,6 +173,71 @@ async function refreshFiles() {
   }
 }
 
+/**
+ * The keys of finding, variations and the board's view (Sabaki's rows of
+ * issue 28), as the menus list them: what `ev` runs, or null.
+ * @param {KeyboardEvent} ev
+ * @param {any} t the element with the focus
+ * @returns {(() => unknown) | null}
+ */
+function sabakiKey(ev, t) {
+  const ctrl = ev.ctrlKey || ev.metaKey;
+  const k = ev.key;
+  // Text selected in the page: Ctrl+C and Ctrl+X are the browser's.
+  const selected = () => !!(window.getSelection() || "").toString();
+  if (ctrl && !ev.shiftKey) {
+    /** @type {Record<string, () => unknown>} */
+    const withCtrl = {
+      f: openFind,
+      ArrowUp: () => stepTo("fork", false),
+      ArrowDown: () => stepTo("fork", true),
+      ArrowLeft: () => edit("shift_variation", { left: true }),
+      ArrowRight: () => edit("shift_variation", { left: false }),
+    };
+    if (withCtrl[k]) return withCtrl[k];
+    // Sabaki's key for the hotspot of the node.
+    if (k === "b") return () => edit("annotate", { kind: "HO" });
+    if (k === "c" && !selected()) return copyVariation;
+    if (k === "x" && !selected()) return cutVariation;
+    // Ctrl+V pastes the variation copied; without one, the browser's paste
+    // (SGF text opens as a record).
+    if (k === "v" && ui.state && ui.state.clipboard && t.tagName !== "SELECT") return pasteVariation;
+    return null;
+  }
+  // Sabaki's keys: Ctrl+Shift+↑/↓ the previous/next comment.
+  if (ctrl && (k === "ArrowUp" || k === "ArrowDown")) return () => stepTo("comment", k === "ArrowDown");
+  if (ctrl) return null;
+  if (k === "F3") return () => findText(ev.shiftKey);
+  if (k === "F2") return () => stepTo("hotspot", !ev.shiftKey);
+  if (ev.shiftKey) {
+    /** @type {Record<string, () => unknown>} */
+    const withShift = {
+      PageUp: () => stepTo("comment", false),
+      PageDown: () => stepTo("comment", true),
+      H: () => stepTo("hotspot", false),
+      F: flatten,
+      R: () => transformView("anticlockwise"),
+      V: () => transformView("vertical"),
+      I: () => transformView("invert"),
+      T: applyView,
+      Delete: removeOthers,
+      A: analyseGame,
+      G: openConsole,
+      E: toggleEngineGame,
+    };
+    if (ev.code === "Digit0") return () => transformView("reset");
+    return withShift[k] || null;
+  }
+  /** @type {Record<string, () => unknown>} */
+  const plain = {
+    h: () => stepTo("hotspot", true),
+    f: findMoveMode,
+    r: () => transformView("clockwise"),
+    v: () => transformView("horizontal"),
+  };
+  return plain[k] || null;
+}
+
 /** The buttons, fields and keys of the page. */
 export function setup() {
   click("first", () => nav("first"));
@@ -329,6 +396,14 @@ export function setup() {
     const ctrl = ev.ctrlKey || ev.metaKey;
     if (ctrl && (ev.key === "s" || ev.key === "S")) { ev.preventDefault(); $(ev.shiftKey ? "saveas" : "save").click(); return; }
     if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
+    const sabaki = sabakiKey(ev, t);
+    if (sabaki) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      if (t.tagName === "SELECT") t.blur();
+      sabaki();
+      return;
+    }
     if (!ctrl && !ev.shiftKey) {
       /** @type {Record<string, () => unknown>} */
       const plain = {

@@ -109,7 +109,117 @@ export function showEngine(s) {
     ? countText(c) + (midGame ? "\n" + tr("The game is not over: this is an estimate, not a result.") : "")
     : "";
   if (!(e && e.analysing)) ui.analysis = null;
+  showBatch(e);
+  const w = e && e.second;
+  $("engine2status").textContent = w ? tr("White's engine: {name}", { name: w.name }) + (w.alive ? "" : " — " + tr("stopped")) : "";
+  $("enginestart2").disabled = !(e && e.alive);
+  $("enginestop2").disabled = !w;
+  $("enginegame").disabled = !(e && e.alive);
+  $("enginegame").textContent = tr(ui.engineGame ? "Stop the engine game" : "Engine vs engine");
   pollEngine();
+}
+
+/**
+ * Engine against engine: the engine to move (White's second engine for
+ * White when there is one) plays, again and again, until the game ends
+ * (two passes, a resignation), a move fails, or this is called again.
+ */
+export async function toggleEngineGame() {
+  if (ui.engineGame) {
+    ui.engineGame = false;
+    return;
+  }
+  if (!ui.state || !ui.state.engine || !ui.state.engine.alive) return message(tr("Start an engine first (the Engine panel)."), true);
+  ui.engineGame = true;
+  showEngine(ui.state);
+  try {
+    while (ui.engineGame) {
+      const before = ui.state.node.number;
+      const s = await engineMove();
+      // A failure, a resignation (no move: the result written), or two passes.
+      if (!s || s.error_kind || s.node.number === before || s.node.passes >= 2) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  } finally {
+    ui.engineGame = false;
+    if (ui.state) showEngine(ui.state);
+  }
+}
+
+/** Whether the engine's ownership map is drawn (Engine menu; remembered). */
+export function ownershipWanted() {
+  try { return localStorage.getItem("qipu.ownership") === "on"; } catch (e) { return false; }
+}
+
+/** The ownership map on or off. */
+export function toggleOwnership() {
+  try { localStorage.setItem("qipu.ownership", ownershipWanted() ? "off" : "on"); } catch (e) { /* private mode */ }
+  drawOverlay();
+}
+
+/** Whether the large graph under the board is wanted (View menu; remembered). */
+export function graphWanted() {
+  try { return localStorage.getItem("qipu.graph") !== "off"; } catch (e) { return true; }
+}
+
+/**
+ * The large graph under the board on or off (shown while an engine runs).
+ * @param {boolean} on
+ */
+export function setGraphWanted(on) {
+  try { localStorage.setItem("qipu.graph", on ? "on" : "off"); } catch (e) { /* private mode */ }
+  if (ui.state) showEngine(ui.state);
+  window.dispatchEvent(new Event("resize"));
+}
+
+/**
+ * The large graph, "Analyse the whole game" and its progress, as the
+ * engine `e` has them.
+ * @param {any} e
+ */
+function showBatch(e) {
+  const bar = $("graphbar");
+  const was = bar.hidden;
+  bar.hidden = !(e && graphWanted());
+  if (was !== bar.hidden) {
+    window.dispatchEvent(new Event("resize"));
+    drawGraph();
+  }
+  const b = e && e.batch;
+  $("analysegame").textContent = tr(b ? "Stop analysing the game" : "Analyse the whole game");
+  $("analysegame").disabled = !(e && e.alive && e.can_analyse);
+  $("batchstatus").textContent = b ? tr("Analysed {done} of {total} positions", { done: b.done, total: b.total }) : "";
+}
+
+/** The engine's GTP console: the engine panel open, the command line focused. */
+export function openConsole() {
+  $("enginepanel").open = true;
+  $("gtpcmd").focus();
+}
+
+/**
+ * Sends the console's command line to the engine; the exchange goes in
+ * the console's log (a refusal in red).
+ */
+async function sendConsole() {
+  const command = $("gtpcmd").value.trim();
+  if (!command) return;
+  const s = await engineCall("command", { command });
+  if (!s || !s.gtp) return;
+  $("gtpcmd").value = "";
+  const log = $("gtplog");
+  const entry = document.createElement("div");
+  entry.textContent = `> ${s.gtp.command}\n${s.gtp.ok ? "=" : "?"} ${s.gtp.answer}`;
+  if (!s.gtp.ok) entry.className = "refused";
+  log.appendChild(entry);
+  log.scrollTop = log.scrollHeight;
+}
+
+/** "Analyse the whole game" (the line shown), or stops it. */
+export function analyseGame() {
+  const e = ui.state && ui.state.engine;
+  if (!e) return message(tr("Start an engine that analyses first (the Engine panel)."), true);
+  return engineCall("analyse_game", e.batch ? { on: false } : { on: true });
 }
 
 /**
@@ -155,7 +265,8 @@ function countText(c) {
 
 // Polls the analysis while the engine analyses or the panel shows the graph.
 function pollEngine() {
-  const want = ui.state && (ui.state.engine && ui.state.engine.analysing || $("enginepanel").open);
+  const e = ui.state && ui.state.engine;
+  const want = ui.state && (e && (e.analysing || e.batch || !$("graphbar").hidden) || $("enginepanel").open);
   if (want && !ui.engineTimer) {
     ui.engineTimer = setInterval(fetchAnalysis, 400);
     fetchAnalysis();
@@ -175,7 +286,8 @@ async function fetchAnalysis() {
     if (ui.hoverPv && ui.analysis) ui.hoverPv = ui.analysis.candidates.find((/** @type {any} */ c) => c.point === ui.hoverPv.point) || null;
     drawOverlay();
     drawGraph();
-    if (r.engine && ui.state && ui.state.engine && r.engine.alive !== ui.state.engine.alive) {
+    if (r.engine && ui.state && ui.state.engine && (r.engine.alive !== ui.state.engine.alive ||
+        JSON.stringify(r.engine.batch) !== JSON.stringify(ui.state.engine.batch))) {
       ui.state.engine = r.engine;
       showEngine(ui.state);
     }
@@ -226,7 +338,33 @@ export function drawOverlay() {
       el("path", { class: "dead", "data-pt": pt, d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`, stroke: "#d33", "stroke-width": cell * 0.08 });
     }
   }
-  if (ui.analysis && !c) {
+  const own = ui.analysis && !c && ownershipWanted() ? ui.analysis.ownership : null;
+  if (own && ui.state.size) {
+    // The ownership map: a square on each point as owned (black or white),
+    // its size how sure the engine is; undecided points left bare.
+    const cols = ui.state.size[0];
+    own.forEach((/** @type {number} */ v, /** @type {number} */ i) => {
+      if (Math.abs(v) < 0.2) return;
+      const pt = sgfPoint(i % cols, Math.floor(i / cols));
+      const [x, y] = at(pt);
+      const half = cell * (0.12 + 0.26 * Math.abs(v));
+      el("rect", { class: `own ${v > 0 ? "B" : "W"}`, "data-pt": pt, x: x - half, y: y - half, width: 2 * half, height: 2 * half,
+        fill: v > 0 ? "#111" : "#fff", opacity: 0.55, stroke: "#777", "stroke-width": cell * 0.02 });
+    });
+  }
+  if (ui.analysis && !c && $("analysisshow").value === "heat") {
+    // The heat map: each candidate's share of the visits as the size and
+    // warmth of a disc, the best ringed; no numbers over the stones.
+    const maxVisits = Math.max(1, ...ui.analysis.candidates.map((/** @type {any} */ k) => k.visits));
+    ui.analysis.candidates.forEach((/** @type {any} */ k, /** @type {number} */ i) => {
+      if (!k.point) return;
+      const [x, y] = at(k.point);
+      const share = k.visits / maxVisits;
+      el("circle", { class: "heat", "data-pt": k.point, cx: x, cy: y, r: cell * (0.18 + 0.3 * Math.sqrt(share)),
+        fill: `hsl(${Math.round(220 - 220 * share)}, 85%, 50%)`, opacity: 0.35 + 0.5 * share,
+        stroke: i === 0 ? "#fff" : "none", "stroke-width": cell * 0.06 });
+    });
+  } else if (ui.analysis && !c) {
     const lead = $("analysisshow").value === "lead";
     const best = ui.analysis.candidates[0];
     const maxVisits = Math.max(1, ...ui.analysis.candidates.map((/** @type {any} */ k) => k.visits));
@@ -257,15 +395,22 @@ export function drawOverlay() {
   svg.appendChild(g);
 }
 
-// Black's win rate (or lead) along the line shown; a click goes there.
+// Black's win rate (or lead) along the line shown, in the engine panel
+// and large under the board; a click goes there.
 function drawGraph() {
-  const c = $("graph");
+  drawGraphOn($("graph"));
+  drawGraphOn($("biggraph"));
+}
+
+/** @param {HTMLCanvasElement} c */
+function drawGraphOn(c) {
   const dpr = window.devicePixelRatio || 1;
   const w = c.clientWidth, h = c.clientHeight;
   if (!w || !h) return;
   c.width = Math.round(w * dpr);
   c.height = Math.round(h * dpr);
   const g = c.getContext("2d");
+  if (!g) return;
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.clearRect(0, 0, w, h);
   g.strokeStyle = "#bbb";
@@ -333,19 +478,32 @@ export function setup() {
       drawOverlay();
     }
   });
-  $("graph").addEventListener("click", (/** @type {MouseEvent} */ ev) => {
-    if (!ui.graph || !ui.graph.points.length) return;
-    const r = $("graph").getBoundingClientRect();
-    const n = Math.max(1, ui.graph.points.length - 1);
-    const i = Math.max(0, Math.min(n, Math.round(((ev.clientX - r.left - 2) / (r.width - 4)) * n)));
-    nav("node", { node: ui.graph.points[i][0] });
+  for (const id of ["graph", "biggraph"]) {
+    $(id).addEventListener("click", (/** @type {MouseEvent} */ ev) => {
+      if (!ui.graph || !ui.graph.points.length) return;
+      const r = $(id).getBoundingClientRect();
+      const n = Math.max(1, ui.graph.points.length - 1);
+      const i = Math.max(0, Math.min(n, Math.round(((ev.clientX - r.left - 2) / (r.width - 4)) * n)));
+      nav("node", { node: ui.graph.points[i][0] });
+    });
+  }
+  click("analysegame", analyseGame);
+  $("gtpcmd").addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      sendConsole();
+    }
   });
+  window.addEventListener("resize", drawGraph);
 
   $("enginepick").addEventListener("change", () => {
     $("enginecmd").hidden = $("enginepick").value !== "";
   });
   click("enginestart", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim() }));
-  click("enginestop", () => engineCall("stop"));
+  click("enginestop", () => { ui.engineGame = false; return engineCall("stop"); });
+  click("enginestart2", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim(), second: true }));
+  click("enginestop2", () => engineCall("stop", { second: true }));
+  click("enginegame", toggleEngineGame);
   $("analyse").addEventListener("change", () => engineCall("analyse", { on: $("analyse").checked }));
   $("analysisshow").addEventListener("change", () => { drawOverlay(); drawGraph(); });
   $("playcolor").addEventListener("change", async () => maybeEngineMove(await engineCall("play", playSettings())));

@@ -5,9 +5,12 @@
 // the panels as tabs under the board.
 
 import { edit, nav, openRecord } from "./actions.js";
-import { $ } from "./dom.js";
+import { $, message } from "./dom.js";
+import { analyseGame, graphWanted, openConsole, ownershipWanted, setGraphWanted, toggleEngineGame, toggleOwnership } from "./engine.js";
+import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { tr } from "./i18n.js";
 import { ui } from "./state.js";
+import { applyView, transformView, transformed, view } from "./transform.js";
 
 /**
  * An entry of a menu: an action (`run`), a choice (`checked` says
@@ -110,6 +113,14 @@ function menus() {
       { id: "m-promote", label: "Make this variation the main line", run: press("promote") },
       { id: "m-delete", label: "Delete this node and what follows", keys: "Del", run: press("delete") },
       null,
+      { id: "m-copyvar", label: "Copy the variation", keys: "Ctrl+C", run: copyVariation },
+      { id: "m-cutvar", label: "Cut the variation", keys: "Ctrl+X", run: cutVariation, enabled: notRoot },
+      { id: "m-pastevar", label: "Paste the variation here", keys: "Ctrl+V", run: pasteVariation, enabled: () => !!(ui.state && ui.state.clipboard) },
+      { id: "m-shiftleft", label: "Shift the variation left", keys: "Ctrl+←", run: () => edit("shift_variation", { left: true }) },
+      { id: "m-shiftright", label: "Shift the variation right", keys: "Ctrl+→", run: () => edit("shift_variation", { left: false }) },
+      { id: "m-removeothers", label: "Remove the other variations", keys: "Shift+Del", run: removeOthers },
+      { id: "m-flatten", label: "Flatten: this position becomes the start", keys: "Shift+F", run: flatten, enabled: notRoot },
+      null,
       { id: "m-comment", label: "Edit the comment", keys: "C", run: () => { showPanel("comment", true); $("comment").focus(); } },
       { id: "m-info", label: "Edit the game information", keys: "I", run: () => { showPanel("info", true); $("infopanel").open = true; } },
     ],
@@ -124,6 +135,17 @@ function menus() {
       { id: "m-prevvar", label: "Previous variation", keys: k.prevVar, run: () => nav("prev_variation") },
       { id: "m-nextvar", label: "Next variation", keys: k.nextVar, run: () => nav("next_variation") },
       { id: "m-jump", label: "Go to move…", keys: "M", run: () => $("jump").focus() },
+      { id: "m-prevcomment", label: "Previous comment", keys: "Ctrl+Shift+↑", run: () => stepTo("comment", false) },
+      { id: "m-nextcomment", label: "Next comment", keys: "Ctrl+Shift+↓", run: () => stepTo("comment", true) },
+      { id: "m-prevfork", label: "Previous fork", keys: "Ctrl+↑", run: () => stepTo("fork", false) },
+      { id: "m-nextfork", label: "Next fork", keys: "Ctrl+↓", run: () => stepTo("fork", true) },
+      { id: "m-prevhotspot", label: "Previous hotspot", keys: "Shift+F2", run: () => stepTo("hotspot", false) },
+      { id: "m-nexthotspot", label: "Next hotspot", keys: "F2", run: () => stepTo("hotspot", true) },
+      null,
+      { id: "m-find", label: "Find in the comments…", keys: "Ctrl+F", run: openFind },
+      { id: "m-findnext", label: "Find the next hit", keys: "F3", run: () => findText(false) },
+      { id: "m-findprev", label: "Find the previous hit", keys: "Shift+F3", run: () => findText(true) },
+      { id: "m-findmove", label: "Find a move (click a point)", keys: "F", run: findMoveMode, checked: () => $("tool").value === "find" },
       { id: "m-autoplay", label: "Autoplay", keys: "A", run: press("autoplay") },
       null,
       { id: "m-prevgame", label: "Previous game", keys: "[", run: () => otherGame(-1), enabled: collection },
@@ -139,7 +161,7 @@ function menus() {
       { id: "m-GW", label: "Good for White", run: annotate("GW"), checked: has("GW") },
       { id: "m-DM", label: "Even position", run: annotate("DM"), checked: has("DM") },
       { id: "m-UC", label: "Unclear position", run: annotate("UC"), checked: has("UC") },
-      { id: "m-HO", label: "Hotspot", run: annotate("HO"), checked: has("HO") },
+      { id: "m-HO", label: "Hotspot", keys: "Ctrl+B", run: annotate("HO"), checked: has("HO") },
       null,
       { id: "m-tool-play", label: "Play / go to move", run: tool("play"), checked: () => $("tool").value === "play" },
       { id: "m-tool-TR", label: "Triangle", run: tool("TR"), checked: () => $("tool").value === "TR" },
@@ -156,6 +178,17 @@ function menus() {
       { id: "m-engine", label: "Engine: play, analyse, count", run: () => { showPanel("engine", true); $("enginepanel").open = true; } },
       { id: "m-enginemove", label: "Engine move", run: engine("engine", "enginemove") },
       { id: "m-count", label: "Count", run: engine("engine", "count") },
+      { id: "m-analyse", label: "Analyse the position shown", run: () => toggle("analyse"), checked: () => $("analyse").checked, enabled: () => !$("analyse").disabled },
+      { id: "m-analysegame", label: "Analyse the whole game", keys: "Shift+A", run: analyseGame, checked: () => !!(ui.state && ui.state.engine && ui.state.engine.batch) },
+      { id: "m-show-winrate", label: "Show win rates", run: () => choose("analysisshow", "winrate"), checked: () => $("analysisshow").value === "winrate" },
+      { id: "m-show-lead", label: "Show score leads", run: () => choose("analysisshow", "lead"), checked: () => $("analysisshow").value === "lead" },
+      { id: "m-show-heat", label: "Show a heat map", run: () => choose("analysisshow", "heat"), checked: () => $("analysisshow").value === "heat" },
+      { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
+      { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
+      { id: "m-console", label: "GTP console…", keys: "Shift+G", run: openConsole },
+      { id: "m-engine2", label: "White's engine: a second engine…", run: () => { showPanel("engine", true); $("enginepanel").open = true; $("enginestart2").focus(); } },
+      { id: "m-enginegame", label: "Engine vs engine", keys: "Shift+E", run: toggleEngineGame, checked: () => ui.engineGame },
+      null,
       { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
     ],
     View: [
@@ -169,6 +202,14 @@ function menus() {
       { id: "m-theme-dark", label: "Dark", run: () => choose("theme", "dark"), checked: () => $("theme").value === "dark" },
       { id: "m-theme-wood", label: "Wood board", run: () => choose("theme", "wood"), checked: () => $("theme").value === "wood" },
       null,
+      { id: "m-rotcw", label: "Turn the board clockwise", keys: "R", run: () => transformView("clockwise") },
+      { id: "m-rotccw", label: "Turn the board anticlockwise", keys: "Shift+R", run: () => transformView("anticlockwise") },
+      { id: "m-fliph", label: "Mirror the board left-right", keys: "V", run: () => transformView("horizontal") },
+      { id: "m-flipv", label: "Mirror the board top-bottom", keys: "Shift+V", run: () => transformView("vertical") },
+      { id: "m-invert", label: "Swap the colours", keys: "Shift+I", run: () => transformView("invert"), checked: () => view().invert },
+      { id: "m-resetview", label: "The board as recorded", keys: "Shift+0", run: () => transformView("reset"), enabled: transformed },
+      { id: "m-applyview", label: "Write the board as shown into the record…", keys: "Shift+T", run: applyView, enabled: transformed },
+      null,
       { id: "m-keys-lr", label: "Arrow keys: ←/→ moves, ↑/↓ variations (Qipu, CGoban, KGS)", run: () => setKeyLayout("lr"), checked: () => keyLayout() === "lr" },
       { id: "m-keys-ud", label: "Arrow keys: ↑/↓ moves, ←/→ variations (Sabaki)", run: () => setKeyLayout("ud"), checked: () => keyLayout() === "ud" },
     ],
@@ -177,6 +218,36 @@ function menus() {
       { id: "m-about", label: "About Qipu", run: () => $("aboutdialog").showModal() },
     ],
   };
+}
+
+/** Whether the node shown is not the root. */
+const notRoot = () => !!(ui.state && ui.state.node.number !== 0);
+
+/** The variation from the node shown on, kept to paste. */
+export async function copyVariation() {
+  const s = await edit("copy_variation");
+  if (s && !s.error_kind) message(tr("The variation is copied: Paste puts it after another move."));
+}
+
+/** The variation copied, then deleted. */
+export async function cutVariation() {
+  const s = await edit("cut_variation");
+  if (s && !s.error_kind) message(tr("The variation is cut: Paste puts it after another move (Undo brings it back)."));
+}
+
+/** The variation copied, pasted after the node shown. */
+export function pasteVariation() {
+  return edit("paste_variation");
+}
+
+/** Every variation but the line shown deleted, once the user agrees. */
+export function removeOthers() {
+  if (confirm(tr("Delete every variation but this line? Undo brings them back."))) return edit("remove_other_variations");
+}
+
+/** Sabaki's flatten, once the user agrees. */
+export function flatten() {
+  if (confirm(tr("Make this position the start of the game (the moves before it become setup stones)? Undo takes it back."))) return edit("flatten");
 }
 
 /**

@@ -9,6 +9,7 @@ import { $, esc, message } from "./dom.js";
 import { drawOverlay, showEngine } from "./engine.js";
 import { tr } from "./i18n.js";
 import { markLetter } from "./letters.js";
+import { hasMarkup, renderComment } from "./markdown.js";
 import { ui } from "./state.js";
 import { drawTree } from "./tree.js";
 
@@ -119,6 +120,7 @@ export function show(s) {
   status += " · " + tr("{who} to play", { who: colour(n.to_play) });
   status += " · " + tr("captures Black {b}, White {w}", { b: n.captures.B, w: n.captures.W });
   status += " · " + tr("node {n}", { n: n.number });
+  if (s.view && (s.view.sym || s.view.invert)) status += " · " + tr("the board is shown turned, mirrored or inverted (the record is not)");
   $("status").textContent = status;
   if (document.activeElement !== $("comment")) $("comment").value = n.comment || "";
   showCommentRefs(n.comment_parts || []);
@@ -260,39 +262,28 @@ export function showFiles(files) {
 }
 
 /**
- * The comment with its points (Q16) and web addresses clickable: the
- * server finds them (sgf_go::coords::text_pieces); shown above the text
- * field only when there are some.
+ * The comment shown as Markdown (links, emphasis, lists: see
+ * markdown.js) with its points (Q16) and web addresses clickable (the
+ * server finds them: sgf_go::coords::text_pieces); shown above the text
+ * field only when it shows something the text field does not.
  * @param {{text: string, point?: string, url?: string}[]} parts
  */
 function showCommentRefs(parts) {
   const v = $("commentview");
   v.textContent = "";
-  v.hidden = !parts.some((p) => p.point || p.url);
+  v.hidden = !hasMarkup(parts);
   if (v.hidden) return;
-  for (const p of parts) {
-    if (p.url) {
-      const a = document.createElement("a");
-      a.href = p.url;
-      a.textContent = p.text;
-      a.target = "_blank";
-      a.rel = "noopener noreferrer";
-      v.appendChild(a);
-    } else if (p.point) {
-      const pt = p.point;
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "pointref";
-      b.textContent = p.text;
-      b.dataset.point = pt;
-      b.title = tr("Show {p} on the board", { p: p.text });
-      b.onmouseenter = b.onfocus = b.onclick = () => flashPoint(pt);
-      b.onmouseleave = b.onblur = () => flashPoint(null);
-      v.appendChild(b);
-    } else {
-      v.appendChild(document.createTextNode(p.text));
-    }
-  }
+  v.appendChild(renderComment(parts, (pt, text) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pointref";
+    b.textContent = text;
+    b.dataset.point = pt;
+    b.title = tr("Show {p} on the board", { p: text });
+    b.onmouseenter = b.onfocus = b.onclick = () => flashPoint(pt);
+    b.onmouseleave = b.onblur = () => flashPoint(null);
+    return b;
+  }));
 }
 
 /** A short wooden click, made by the browser (no sound file). */

@@ -49,6 +49,8 @@ export const ui = {
   engineTimer: null,
   /** the engine is choosing a move */
   thinking: false,
+  /** the engines play each other (engine against engine) */
+  engineGame: false,
   /** an analysis request is under way */
   fetching: false,
   /** the arrow keys: "lr" ←/→ move (the default), "ud" ↑/↓ move (Sabaki's) */

@@ -89,6 +89,11 @@ pub struct View {
     pub numbers: Option<bool>,
     /// The board drawn dark from now on.
     pub dark: Option<bool>,
+    /// The board shown turned or mirrored from now on (view only): a
+    /// symmetry of `sgf_go::symmetry` (0 to 7; 0 as recorded).
+    pub sym: Option<u8>,
+    /// The board shown with the colours swapped from now on (view only).
+    pub invert: Option<bool>,
 }
 
 /// A request about one open record: `{"session": ID, …view, …body}`.
@@ -129,6 +134,10 @@ pub struct StateQuery {
     pub numbers: Option<bool>,
     /// See [`View::dark`].
     pub dark: Option<bool>,
+    /// See [`View::sym`].
+    pub sym: Option<u8>,
+    /// See [`View::invert`].
+    pub invert: Option<bool>,
 }
 
 impl StateQuery {
@@ -138,6 +147,8 @@ impl StateQuery {
             tree_version: self.tree_version,
             numbers: self.numbers,
             dark: self.dark,
+            sym: self.sym,
+            invert: self.invert,
         }
     }
 }
@@ -239,6 +250,38 @@ pub enum Nav {
     Stone {
         /// The stone.
         point: BoardPoint,
+    },
+    /// The next node of the line (down the line visited last) with a comment.
+    NextComment,
+    /// The previous node of the line with a comment.
+    PrevComment,
+    /// The next fork of the line (a node with several children).
+    NextFork,
+    /// The previous fork of the line.
+    PrevFork,
+    /// The next hotspot (`HO`) of the game, in tree order, from the top
+    /// again after the last.
+    NextHotspot,
+    /// The previous hotspot (`HO`) of the game.
+    PrevHotspot,
+    /// The next move of the game (in tree order, round again after the
+    /// last; `backward`: the previous) played at `point`: who played
+    /// there, and when.
+    FindMove {
+        /// The point.
+        point: BoardPoint,
+        /// The previous one instead.
+        #[serde(default)]
+        backward: bool,
+    },
+    /// The next node of the game (in tree order, round again; `backward`:
+    /// the previous) whose comment holds `q` (but for case and width).
+    FindText {
+        /// The text.
+        q: String,
+        /// The previous one instead.
+        #[serde(default)]
+        backward: bool,
     },
 }
 
@@ -451,6 +494,31 @@ pub enum Edit {
         #[serde(default)]
         strength: Option<u8>,
     },
+    /// The variation from the node on (the node and what follows) kept in
+    /// the session as SGF, to paste; changes nothing.
+    CopyVariation,
+    /// The variation copied, then deleted.
+    CutVariation,
+    /// The variation copied pasted as the last variation after the node.
+    PasteVariation,
+    /// The position at the node made the game's start, as Sabaki's
+    /// "flatten": its stones set up in the root (with the game
+    /// information and whose turn it is), the moves before it gone, what
+    /// follows it kept.
+    Flatten,
+    /// Every variation but the line through the node (from the root to
+    /// the end of the line visited last) deleted.
+    RemoveOtherVariations,
+    /// The variation at the nearest fork moved one place to the left
+    /// (`left`) or to the right among its siblings.
+    ShiftVariation {
+        /// Left (towards the main line) or right.
+        left: bool,
+    },
+    /// The board as shown (turned, mirrored, colours swapped: the view's
+    /// `sym` and `invert`) written into the record: every point of the
+    /// game rewritten; the view is then as recorded again.
+    ApplyView,
 }
 
 impl Edit {
@@ -470,6 +538,13 @@ impl Edit {
             Edit::Promote => "promote",
             Edit::Repair { .. } => "repair",
             Edit::Annotate { .. } => "annotate",
+            Edit::CopyVariation => "copy_variation",
+            Edit::CutVariation => "cut_variation",
+            Edit::PasteVariation => "paste_variation",
+            Edit::Flatten => "flatten",
+            Edit::RemoveOtherVariations => "remove_other_variations",
+            Edit::ShiftVariation { .. } => "shift_variation",
+            Edit::ApplyView => "apply_view",
         }
     }
 }
@@ -608,9 +683,17 @@ pub enum EngineAction {
     Start {
         /// The engine.
         engine: String,
+        /// As White's engine, beside the first one (which then plays
+        /// Black only): two engines at once, for engine against engine.
+        #[serde(default)]
+        second: bool,
     },
-    /// Stops the engine.
-    Stop,
+    /// Stops the engine (`second`: only White's second engine).
+    Stop {
+        /// Only the second engine.
+        #[serde(default)]
+        second: bool,
+    },
     /// Analysis of the position shown on or off.
     Analyse {
         /// On.
@@ -626,6 +709,24 @@ pub enum EngineAction {
     },
     /// The engine plays for the player to move.
     Move,
+    /// A GTP command as typed in the console, sent to the engine as it
+    /// is; the answer's `gtp` holds `{command, answer, ok}`.
+    Command {
+        /// The command line (one line).
+        command: String,
+    },
+    /// "Analyse the whole game": every position of the line shown
+    /// evaluated in turn (`visits` each, default 100; at most `seconds`
+    /// each, default 5), filling the graph; progress in the engine's
+    /// `batch`. `on: false` stops it.
+    AnalyseGame {
+        /// On or off.
+        on: bool,
+        /// Visits per position.
+        visits: Option<u64>,
+        /// The most seconds per position.
+        seconds: Option<f64>,
+    },
     /// A new record against the engine, which moves to it.
     NewGame {
         /// Board size.

@@ -19,7 +19,7 @@ static INDEX: &str = include_str!("../assets/index.html");
 static APP_CSS: &str = include_str!("../assets/app.css");
 
 /// The page's scripts, each an ES module served as `/NAME`.
-pub(crate) static SCRIPTS: [(&str, &str); 15] = [
+pub(crate) static SCRIPTS: [(&str, &str); 18] = [
     ("app.js", include_str!("../assets/app.js")),
     ("api.js", include_str!("../assets/api.js")),
     ("state.js", include_str!("../assets/state.js")),
@@ -35,6 +35,9 @@ pub(crate) static SCRIPTS: [(&str, &str); 15] = [
     ("commands.js", include_str!("../assets/commands.js")),
     ("search.js", include_str!("../assets/search.js")),
     ("menu.js", include_str!("../assets/menu.js")),
+    ("find.js", include_str!("../assets/find.js")),
+    ("transform.js", include_str!("../assets/transform.js")),
+    ("markdown.js", include_str!("../assets/markdown.js")),
 ];
 
 /// The page's translations (English is the key), one file a language.

@@ -170,6 +170,17 @@ fn with_session(
     if let Some(d) = view.dark {
         s.dark = d;
     }
+    if let Some(sym) = view.sym {
+        if sym > 7 {
+            return Err(ApiError::bad_request(format!(
+                "`sym` {sym} is no symmetry: 0 to 7"
+            )));
+        }
+        s.view_sym = sym;
+    }
+    if let Some(i) = view.invert {
+        s.view_invert = i;
+    }
     let r = f(&mut s);
     s.engine_sync();
     let mut st = if whole {
@@ -587,8 +598,10 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let session = app.session(id)?;
     // What to tell the user, and whether it is a failure.
     let mut note: Option<(String, bool)> = None;
+    // The console's exchange: the command, the engine's answer, success.
+    let mut gtp: Option<Value> = None;
     match req.body {
-        EngineAction::Start { engine } => {
+        EngineAction::Start { engine, second } => {
             let text = engine.trim();
             if text.is_empty() {
                 return Err("name an engine of engines.toml or give its command line".into());
@@ -598,20 +611,69 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
             match started {
                 Ok(live) => {
                     let name = live.spec().name.clone();
-                    let old = lock(&session).set_engine(Some(Arc::new(live)));
-                    shut_down(old);
-                    note = Some((format!("{name} is ready"), false));
+                    let mut s = lock(&session);
+                    if second && s.engine().is_none() {
+                        note = Some(("start the first engine first".into(), true));
+                    } else {
+                        let live = Some(Arc::new(live));
+                        let old = if second {
+                            s.set_second(live)
+                        } else {
+                            s.set_engine(live)
+                        };
+                        drop(s);
+                        shut_down(old);
+                        note = Some((format!("{name} is ready"), false));
+                    }
                 }
                 Err(e) => note = Some((e.to_string(), true)),
             }
         }
-        EngineAction::Stop => {
-            let old = lock(&session).set_engine(None);
+        EngineAction::Stop { second } => {
+            let mut s = lock(&session);
+            let second_one = s.set_second(None);
+            let old = if second { None } else { s.set_engine(None) };
+            drop(s);
+            shut_down(second_one);
             shut_down(old);
         }
         EngineAction::Analyse { on } => {
             if let Err(e) = lock(&session).set_analysing(on) {
                 note = Some((e, true));
+            }
+        }
+        EngineAction::Command { command } => {
+            let live = lock(&session).engine().ok_or("no engine is running")?;
+            // The engine answers without the session's lock: the page stays usable.
+            let (answer, ok) = match live.command(command.trim()) {
+                Ok(a) => (a, true),
+                Err(e) => (e.to_string(), false),
+            };
+            gtp = Some(json!({"command": command.trim(), "answer": answer, "ok": ok}));
+        }
+        EngineAction::AnalyseGame {
+            on,
+            visits,
+            seconds,
+        } => {
+            if !on {
+                lock(&session).batch_stop();
+            } else {
+                let visits = visits.unwrap_or(100).clamp(1, 1_000_000);
+                let most =
+                    std::time::Duration::from_secs_f64(seconds.unwrap_or(5.0).clamp(0.1, 600.0));
+                let started = lock(&session).batch_start(visits);
+                match started {
+                    Ok((live, items, cancel)) => {
+                        let total = items.len();
+                        let session = session.clone();
+                        std::thread::spawn(move || {
+                            analyse_line(&session, &live, items, visits, most, &cancel)
+                        });
+                        note = Some((format!("analysing {total} positions"), false));
+                    }
+                    Err(e) => note = Some((e, true)),
+                }
             }
         }
         EngineAction::Play { color, level } => {
@@ -622,7 +684,7 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
         EngineAction::Move => {
             let asked = {
                 let s = lock(&session);
-                s.engine()
+                s.engine_to_move()
                     .ok_or_else(|| "no engine is running".to_string())
                     .and_then(|l| {
                         let line = s.engine_line().ok_or("no position")?;
@@ -663,12 +725,62 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let mut s = lock(&session);
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
+    if let Some(g) = gtp {
+        st["gtp"] = g;
+    }
     match note {
         Some((m, true)) => refused(&mut st, m),
         Some((m, false)) => st["message"] = json!(m),
         None => {}
     }
     Ok(st)
+}
+
+/// The thread of "analyse the whole game": each position of `items` in
+/// turn, until the engine reports `visits` visits or `most` time passed,
+/// its last evaluation given to the session (the graph). Stops when
+/// `cancel` is set or the engine dies.
+fn analyse_line(
+    session: &Mutex<Session>,
+    live: &sgf_gtp::LiveEngine,
+    items: Vec<crate::session::BatchItem>,
+    visits: u64,
+    most: std::time::Duration,
+    cancel: &Arc<std::sync::atomic::AtomicBool>,
+) {
+    use std::sync::atomic::Ordering;
+    let step = std::time::Duration::from_millis(40);
+    'line: for (i, (node, line, mv)) in items.into_iter().enumerate() {
+        let tag = crate::session::BATCH_TAGS + i as u64;
+        live.analyse(line, tag);
+        let until = std::time::Instant::now() + most;
+        let mut last = None;
+        loop {
+            std::thread::sleep(step);
+            if cancel.load(Ordering::Relaxed) {
+                break 'line;
+            }
+            let snap = live.snapshot();
+            if !snap.alive || snap.tag != Some(tag) {
+                break 'line;
+            }
+            if let Some(a) = snap.analysis {
+                let enough = a.visits() >= visits;
+                last = Some(a);
+                if enough {
+                    break;
+                }
+            }
+            if std::time::Instant::now() >= until {
+                break;
+            }
+        }
+        lock(session).batch_record(node, mv, last.as_ref());
+    }
+    if !cancel.load(Ordering::Relaxed) {
+        live.stop_analysis();
+    }
+    lock(session).batch_end(cancel);
 }
 
 /// A new game against the engine, as asked.
@@ -696,10 +808,14 @@ fn new_game(
     let sgf = crate::session::new_game_sgf(game.size, game.handicap, game.komi, color, &name)?;
     let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
     let new_id = st["session"].as_u64().ok_or("internal: no session")?;
-    let live = lock(session).set_engine(None);
+    let (live, second) = {
+        let mut old = lock(session);
+        (old.set_engine(None), old.set_second(None))
+    };
     let fresh = app.session(new_id)?;
     let mut s = lock(&fresh);
     s.set_engine(live);
+    s.set_second(second);
     let r = s.set_playing(color, game.level);
     s.engine_sync();
     let mut st = app.whole_state(&s, None);

@@ -17,7 +17,7 @@ use sgf_render::{MoveNumbers, RenderOptions};
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 
 mod engine;
-pub(crate) use engine::new_game_sgf;
+pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
@@ -228,6 +228,26 @@ pub struct Session {
     pub(crate) original_aside: Option<crate::sessions::Original>,
     /// A note for the page with the next state (the record came back).
     notice: std::cell::Cell<Option<String>>,
+    /// The variation copied or cut last, as SGF (one game whose root is
+    /// the variation's first node), to paste.
+    clipboard: Option<String>,
+    /// The board shown turned or mirrored (a symmetry of
+    /// `sgf_go::symmetry`; 0: as recorded) and with the colours swapped:
+    /// the view only, the record unchanged until `ApplyView`.
+    pub view_sym: u8,
+    /// See [`Session::view_sym`].
+    pub view_invert: bool,
+    /// The game as shown under the view (a copy rewritten by
+    /// `sgf_go::symmetry::transform_game`), made again when the tree or
+    /// the view changes: the board is drawn from it, node for node.
+    view_doc: std::cell::RefCell<Option<ViewDoc>>,
+}
+
+/// The copy of the document the board is drawn from under a view
+/// transform, and what it was made for (tree version, symmetry, colours).
+struct ViewDoc {
+    made_for: (u64, u8, bool),
+    doc: Document,
 }
 
 /// Why an operation was refused (shown to the user).
@@ -241,6 +261,20 @@ fn on_board(p: BoardPoint, size: BoardSize) -> Result<Point, OpError> {
     } else {
         Err(format!("`{}` is not a point of this board", p.0))
     }
+}
+
+/// The identifiers of the properties of `node` whose kind (as the
+/// registry knows it: unknown properties never) `want` takes.
+fn idents_of(doc: &Document, node: NodeId, want: impl Fn(PropKind) -> bool) -> Vec<String> {
+    doc.node(node)
+        .props()
+        .filter(|p| p.info().is_some_and(|i| want(i.kind)))
+        .map(|p| p.ident().to_string())
+        .collect()
+}
+
+fn as_strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
 }
 
 /// Sets a text property from a form field: empty removes it, and an
@@ -315,6 +349,10 @@ impl Session {
             from_text: false,
             original_aside: None,
             notice: std::cell::Cell::new(None),
+            clipboard: None,
+            view_sym: 0,
+            view_invert: false,
+            view_doc: std::cell::RefCell::new(None),
         };
         s.reindex();
         s
@@ -578,7 +616,8 @@ impl Session {
     }
 
     /// Heap bytes the record holds: the file's bytes (a large collection),
-    /// the documents parsed, undo and redo.
+    /// the documents parsed (the view's turned copy too), undo and redo,
+    /// the variation copied.
     pub fn held_bytes(&self) -> usize {
         let parts = self.parts.as_ref().map_or(0, |p| {
             p.bytes.capacity()
@@ -591,6 +630,12 @@ impl Session {
             + self.undo_bytes()
             + self.order.capacity() * std::mem::size_of::<NodeId>()
             + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
+            + self.clipboard.as_ref().map_or(0, String::capacity)
+            + self
+                .view_doc
+                .borrow()
+                .as_ref()
+                .map_or(0, |v| v.doc.heap_bytes())
     }
 
     /// The document shown (for a large collection, the part that holds the game).
@@ -759,8 +804,89 @@ impl Session {
                 let p = on_board(point, self.size())?;
                 self.go_to_stone(p)?;
             }
+            Nav::NextComment | Nav::PrevComment | Nav::NextFork | Nav::PrevFork => {
+                let next = matches!(nav, Nav::NextComment | Nav::NextFork);
+                let (what, hit): (&str, fn(&sgf_core::Node<'_>) -> bool) =
+                    if matches!(nav, Nav::NextComment | Nav::PrevComment) {
+                        ("comment", |n| n.has("C"))
+                    } else {
+                        ("fork", |n| n.child_count() > 1)
+                    };
+                self.along_line(next, hit).ok_or_else(|| {
+                    if next {
+                        format!("no {what} further on this line")
+                    } else {
+                        format!("no {what} before this node")
+                    }
+                })?;
+            }
+            Nav::NextHotspot | Nav::PrevHotspot => {
+                let back = matches!(nav, Nav::PrevHotspot);
+                self.find_in_game(back, |_, n| n.has("HO"))
+                    .ok_or("no hotspot (HO) in this game")?;
+            }
+            Nav::FindMove { point, backward } => {
+                let size = self.size();
+                let p = on_board(point, size)?;
+                self.find_in_game(backward, |doc, n| {
+                    node_move(doc, n.id(), size).is_some_and(|(_, m)| m == Move::Play(p))
+                })
+                .ok_or_else(|| format!("no move at {} in this game", coords::human(p, size)))?;
+            }
+            Nav::FindText { ref q, backward } => {
+                let needle = sgf_db::filter::fold(q);
+                if needle.is_empty() {
+                    return Err("type the text to find".into());
+                }
+                self.find_in_game(backward, |_, n| {
+                    n.text("C")
+                        .is_some_and(|t| sgf_db::filter::fold(&t).contains(&needle))
+                })
+                .ok_or_else(|| format!("no comment of this game holds “{q}”"))?;
+            }
         }
         Ok(())
+    }
+
+    /// Goes along the line (`next`: down the line visited last; else up
+    /// the path) to the first node after this one where `hit` holds;
+    /// `None`, staying, when there is none.
+    fn along_line(&mut self, next: bool, hit: impl Fn(&sgf_core::Node<'_>) -> bool) -> Option<()> {
+        let mut n = self.cursor.node();
+        loop {
+            n = if next {
+                self.next_child(n)?
+            } else {
+                self.doc.node(n).parent()?.id()
+            };
+            if hit(&self.doc.node(n)) {
+                self.goto(n);
+                return Some(());
+            }
+        }
+    }
+
+    /// Goes to the next node of the game in tree order (`back`: the
+    /// previous), round again past the end, where `hit` holds; `None`,
+    /// staying, when no node but this one holds it.
+    fn find_in_game(
+        &mut self,
+        back: bool,
+        hit: impl Fn(&Document, &sgf_core::Node<'_>) -> bool,
+    ) -> Option<()> {
+        let len = self.order.len();
+        let at = self.number(self.cursor.node());
+        let found = (1..=len)
+            .map(|k| {
+                if back {
+                    (at + len - k) % len
+                } else {
+                    (at + k) % len
+                }
+            })
+            .find(|&i| hit(&self.doc, &self.doc.node(self.order[i])))?;
+        self.goto(self.order[found]);
+        Some(())
     }
 
     /// Goes to the move that placed the stone at `p` (on the path to here).
@@ -1051,6 +1177,92 @@ impl Session {
                             .map_err(|e| e.to_string())?;
                     }
                 }
+                Edit::CopyVariation => {
+                    self.clipboard = Some(self.variation_sgf(here)?);
+                }
+                Edit::CutVariation => {
+                    let parent = self
+                        .doc
+                        .node(here)
+                        .parent()
+                        .ok_or("the root cannot be cut: copy it")?
+                        .id();
+                    self.clipboard = Some(self.variation_sgf(here)?);
+                    self.cursor.up();
+                    self.doc.remove_node(here).map_err(|e| e.to_string())?;
+                    self.goto(parent);
+                }
+                Edit::PasteVariation => {
+                    let text = self
+                        .clipboard
+                        .as_ref()
+                        .ok_or("nothing copied: copy or cut a variation first")?;
+                    let clip = sgf_core::parse(text.as_bytes()).document;
+                    let root = clip.game(0).ok_or("nothing copied")?.root().id();
+                    let new = self
+                        .doc
+                        .paste_subtree(Some(here), &clip, root)
+                        .map_err(|e| e.to_string())?;
+                    self.goto(new);
+                }
+                Edit::Flatten => self.flatten(here)?,
+                Edit::RemoveOtherVariations => {
+                    // The line: the path here, and on down the line visited last.
+                    let mut line: Vec<NodeId> = self.cursor.path().collect();
+                    while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
+                        line.push(c);
+                    }
+                    let mut removed = 0;
+                    for w in line.windows(2) {
+                        let others: Vec<NodeId> = self
+                            .doc
+                            .node(w[0])
+                            .children()
+                            .map(|c| c.id())
+                            .filter(|&c| c != w[1])
+                            .collect();
+                        for c in others {
+                            self.doc.remove_node(c).map_err(|e| e.to_string())?;
+                            removed += 1;
+                        }
+                    }
+                    if removed == 0 {
+                        return Err("this line has no other variations".into());
+                    }
+                }
+                Edit::ShiftVariation { left } => {
+                    let mut node = self.doc.node(here);
+                    while node.parent().is_some_and(|p| p.child_count() < 2) {
+                        node = node.parent().expect("checked");
+                    }
+                    if node.parent().is_none() {
+                        return Err("no variation here to shift".into());
+                    }
+                    let i = node.variation_index();
+                    let j = if *left { i.checked_sub(1) } else { Some(i + 1) }
+                        .filter(|&j| j < node.siblings().len())
+                        .ok_or(if *left {
+                            "this variation is the leftmost already"
+                        } else {
+                            "this variation is the rightmost already"
+                        })?;
+                    let id = node.id();
+                    self.doc.move_variation(id, j).map_err(|e| e.to_string())?;
+                }
+                Edit::ApplyView => {
+                    let (sym, invert) = (self.shown_sym(), self.view_invert);
+                    if sym == 0 && !invert {
+                        return Err(
+                            "the board is shown as recorded: turn, mirror or invert it first"
+                                .into(),
+                        );
+                    }
+                    let game = self.lg();
+                    sgf_go::symmetry::transform_game(&mut self.doc, game, sym, invert)
+                        .map_err(|e| e.to_string())?;
+                    self.view_sym = 0;
+                    self.view_invert = false;
+                }
                 Edit::Repair { variation_level } => {
                     let mut opts = sgf_formats::repair::RepairOptions::default();
                     opts.variation_level = *variation_level;
@@ -1089,6 +1301,75 @@ impl Session {
                 Err(e)
             }
         }
+    }
+
+    /// The variation from `node` on as SGF: one game whose root is `node`
+    /// (its text in UTF-8), what Copy keeps.
+    fn variation_sgf(&self, node: NodeId) -> Result<String, OpError> {
+        let mut d = sgf_core::parse(b"").document;
+        d.paste_subtree(None, &self.doc, node)
+            .map_err(|e| e.to_string())?;
+        String::from_utf8(sgf_core::to_lossless_bytes(&d)).map_err(|e| e.to_string())
+    }
+
+    /// Sabaki's "flatten": the position at `here` becomes the root's
+    /// setup (its stones as `AB`/`AW`, whose turn as `PL`), with the game
+    /// information and the node's comment, markup and judgements; the
+    /// moves before it go, what follows it stays.
+    fn flatten(&mut self, here: NodeId) -> Result<(), OpError> {
+        let game = self.doc.game(self.lg()).ok_or("no game")?;
+        let root = game.root().id();
+        if here == root {
+            return Err("this is the start of the game already".into());
+        }
+        // The game information first, where it is not in the root.
+        if let Some(info) = sgf_go::info::game_info_node(&game).map(|n| n.id())
+            && info != root
+        {
+            let idents = idents_of(&self.doc, info, |k| k == PropKind::GameInfo);
+            self.doc.move_properties(info, root, &as_strs(&idents));
+        }
+        let pos = self.cursor.position().clone();
+        let to_play = self.cursor.next_player(&self.doc);
+        let size = self.size();
+        // What only the start of a game holds stays in the root.
+        let drop = idents_of(&self.doc, root, |k| {
+            !matches!(k, PropKind::GameInfo | PropKind::Root)
+        });
+        for ident in &drop {
+            self.doc.remove_property(root, ident);
+        }
+        for (ident, stone) in [("AB", Stone::Black), ("AW", Stone::White)] {
+            let pts: Vec<String> = (0..size.rows)
+                .flat_map(|y| (0..size.cols).map(move |x| Point::new(x, y)))
+                .filter(|&p| pos.board.get(p) == stone)
+                .map(|p| p.to_string())
+                .collect();
+            if !pts.is_empty() {
+                self.doc
+                    .set_raw(root, ident, &pts)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        self.doc
+            .set_raw(root, "PL", &[to_play.as_str().to_string()])
+            .map_err(|e| e.to_string())?;
+        // The node becomes the start, as in Sabaki: its comment, name,
+        // markup and judgement of the position go with it.
+        let keep = idents_of(&self.doc, here, |k| k == PropKind::None);
+        self.doc.move_properties(here, root, &as_strs(&keep));
+        let old: Vec<NodeId> = self.doc.node(root).children().map(|c| c.id()).collect();
+        let kids: Vec<NodeId> = self.doc.node(here).children().map(|c| c.id()).collect();
+        for k in kids {
+            self.doc
+                .move_subtree(k, root, None)
+                .map_err(|e| e.to_string())?;
+        }
+        for o in old {
+            self.doc.remove_node(o).map_err(|e| e.to_string())?;
+        }
+        self.cursor = Cursor::new(&self.doc, self.lg());
+        Ok(())
     }
 
     /// What the repair would change (the library's pipeline, run on a
@@ -1314,7 +1595,7 @@ impl Session {
         let pos = self.cursor.position();
         let mv = node_move(doc, here, size);
         let opts = self.render_options(self.numbers);
-        let board = sgf_render::render_svg(doc, here, &opts).unwrap_or_default();
+        let board = self.view_svg(&opts);
         // Annotations as data (`kind`, `strength` 2 for "very"; `value`
         // of `V`): the page says them in its language.
         let mut annotations = Vec::new();
@@ -1421,6 +1702,9 @@ impl Session {
         let mut s = json!({
             "session": self.id,
             "name": self.name,
+            "size": [size.cols, size.rows],
+            "view": {"sym": self.shown_sym(), "invert": self.view_invert},
+            "clipboard": self.clipboard.is_some(),
             "path": self.rel,
             "format": self.format,
             "charset": self.charset,
@@ -1479,6 +1763,45 @@ impl Session {
             s["message"] = json!(note);
         }
         s
+    }
+
+    /// The view's symmetry where this board has it (a quarter turn of a
+    /// rectangular board does not fit it: shown as recorded).
+    fn shown_sym(&self) -> u8 {
+        let size = self.size();
+        let s = self.view_sym;
+        if sgf_go::symmetry::of_board(size.cols, size.rows).contains(&s) {
+            s
+        } else {
+            0
+        }
+    }
+
+    /// The board as an SVG, under the view's transform when there is one
+    /// (drawn from a rewritten copy of the document, kept until the tree
+    /// or the view changes).
+    fn view_svg(&self, opts: &RenderOptions) -> String {
+        let here = self.cursor.node();
+        let (sym, invert) = (self.shown_sym(), self.view_invert);
+        if sym == 0 && !invert {
+            self.view_doc.replace(None);
+            return sgf_render::render_svg(&self.doc, here, opts).unwrap_or_default();
+        }
+        let want = (self.tree_version, sym, invert);
+        let mut cache = self.view_doc.borrow_mut();
+        if cache.as_ref().is_none_or(|v| v.made_for != want) {
+            let mut doc = self.doc.clone();
+            if sgf_go::symmetry::transform_game(&mut doc, self.lg(), sym, invert).is_err() {
+                drop(cache);
+                return sgf_render::render_svg(&self.doc, here, opts).unwrap_or_default();
+            }
+            *cache = Some(ViewDoc {
+                made_for: want,
+                doc,
+            });
+        }
+        let doc = &cache.as_ref().expect("made").doc;
+        sgf_render::render_svg(doc, here, opts).unwrap_or_default()
     }
 
     /// The tree layout: each node `[column, row, kind, parent number, flags]`.

@@ -386,3 +386,148 @@ async fn a_record_put_aside_stops_its_engine_and_says_so() {
     let m = st["message"].as_str().unwrap();
     assert!(m.contains("its engine was stopped"), "{m}");
 }
+
+/// "Analyse the whole game": every position of the line shown evaluated
+/// in turn, the progress in the engine's state, the graph filled; the
+/// position shown analysed again afterwards; stopped on request.
+#[tokio::test]
+async fn the_whole_game_analysed_fills_the_graph_with_progress() {
+    let Some(cmd) = standin("--flavor kata") else {
+        return;
+    };
+    let (a, _d) = served(
+        "batch",
+        &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc];B[cg];W[cc])")],
+    );
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    start_engine(&a, &s, &cmd).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true, "visits": 20, "seconds": 2}),
+    )
+    .await;
+    assert_eq!(st["engine"]["batch"]["total"], 5, "{}", st["engine"]);
+    assert_eq!(st["message"], "analysing 5 positions");
+    let v = analysis_until(&a, &s, |v| v["engine"]["batch"].is_null()).await;
+    let points = v["graph"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 5, "{v}");
+    for p in points {
+        assert!(p[1].is_number() && p[2].is_number(), "{v}");
+    }
+    // Stopped on request: no batch left.
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true, "visits": 100000, "seconds": 60}),
+    )
+    .await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": false}),
+    )
+    .await;
+    assert!(st["engine"]["batch"].is_null(), "{}", st["engine"]);
+    // The position shown analysed: who owns each point (KataGo's
+    // ownership, Black's point of view), one value a point.
+    post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse", "on": true}),
+    )
+    .await;
+    let v = analysis_until(&a, &s, |v| v["analysis"]["ownership"].is_array()).await;
+    let own = v["analysis"]["ownership"].as_array().unwrap();
+    assert_eq!(own.len(), 81, "{v}");
+    assert!(
+        own.iter()
+            .all(|x| x.as_f64().is_some_and(|x| (-1.0..=1.0).contains(&x)))
+    );
+    // The GTP console: a command and its answer; a refusal is the
+    // engine's answer (it still runs), the analysis taken up again.
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "command", "command": " name "}),
+    )
+    .await;
+    assert_eq!(
+        st["gtp"],
+        json!({"command": "name", "answer": "standin", "ok": true})
+    );
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "command", "command": "no_such_command"}),
+    )
+    .await;
+    assert_eq!(st["gtp"]["ok"], false, "{}", st["gtp"]);
+    assert_eq!(st["engine"]["alive"], true);
+    let v = analysis_until(&a, &s, |v| v["analysis"].is_object()).await;
+    assert!(v["analysis"].is_object(), "{v}");
+    // Without an engine: refused, said.
+    post(&a, "/api/engine", json!({"session": s, "action": "stop"})).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "analyse_game", "on": true}),
+    )
+    .await;
+    assert_eq!(st["message"], "no engine is running");
+}
+
+/// Two engines at once: White's second engine moves for White, the first
+/// for Black (engine against engine is the page asking for moves in
+/// turn); stopping the second leaves the first; a new game takes both.
+#[tokio::test]
+async fn two_engines_at_once_each_moves_for_its_colour() {
+    let (Some(black), Some(white)) = (standin("--moves C3,D3"), standin("--moves G7,F7")) else {
+        return;
+    };
+    let (a, _d) = served("two", &[("g.sgf", "(;GM[1]FF[4]SZ[9]KM[7])")]);
+    let st = post(&a, "/api/start", json!({})).await;
+    let s = st["session"].clone();
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": white, "second": true}),
+    )
+    .await;
+    assert_eq!(st["message"], "start the first engine first");
+    start_engine(&a, &s, &black).await;
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "start", "engine": white, "second": true}),
+    )
+    .await;
+    assert_eq!(st["engine"]["second"]["alive"], true, "{}", st["engine"]);
+    let mut moves = Vec::new();
+    for _ in 0..4 {
+        let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+        moves.push(format!(
+            "{} {}",
+            st["node"]["color"].as_str().unwrap_or("?"),
+            st["node"]["move"].as_str().unwrap_or("?")
+        ));
+    }
+    assert_eq!(moves, ["B C3", "W G7", "B D3", "W F7"]);
+    // White's engine stopped: the first plays White too.
+    let st = post(
+        &a,
+        "/api/engine",
+        json!({"session": s, "action": "stop", "second": true}),
+    )
+    .await;
+    assert!(st["engine"]["second"].is_null());
+    assert_eq!(st["engine"]["alive"], true);
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(st["node"]["color"], "B");
+    let st = post(&a, "/api/engine", json!({"session": s, "action": "move"})).await;
+    assert_eq!(
+        st["node"]["color"], "W",
+        "the first engine answers for White"
+    );
+}

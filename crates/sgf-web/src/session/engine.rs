@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 use sgf_core::{Color, NodeId, Point};
@@ -23,6 +24,9 @@ use crate::api::{BoardPoint, CountAction, DeadSource, Edit};
 #[derive(Default)]
 pub(crate) struct EngineState {
     live: Option<Arc<LiveEngine>>,
+    /// A second engine, which plays White (the first then plays Black):
+    /// engine against engine.
+    second: Option<Arc<LiveEngine>>,
     /// Analysis of the position shown is wanted.
     analysing: bool,
     /// The tag of the last analysis asked for.
@@ -36,7 +40,31 @@ pub(crate) struct EngineState {
     /// The level asked for (1 to 10), in a game against it.
     level: Option<u32>,
     counting: Option<Counting>,
+    /// "Analyse the whole game": the line's positions evaluated one
+    /// after another on a thread (see [`Session::batch_start`]).
+    batch: Option<Batch>,
 }
+
+/// The whole line being analysed: how far it got, and the flag that
+/// stops its thread.
+#[derive(Debug)]
+pub(crate) struct Batch {
+    done: usize,
+    total: usize,
+    visits: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+/// One position of the line analysed as a whole: its node, the way to
+/// it, and the node's move (kept with its evaluation, as the graph does).
+pub(crate) type BatchItem = (NodeId, GameLine, Option<(Color, Move)>);
+
+/// What the thread of "analyse the whole game" is given: the engine, the
+/// positions, and the flag that stops it.
+pub(crate) type BatchStart = (Arc<LiveEngine>, Vec<BatchItem>, Arc<AtomicBool>);
+
+/// The tags of the whole line's positions, apart from the position shown's.
+pub(crate) const BATCH_TAGS: u64 = 1 << 48;
 
 /// What the graph keeps of an evaluation. The node's move is kept too: a
 /// node id of a deleted node may be taken by another.
@@ -128,11 +156,27 @@ impl Session {
     /// returns the one it replaces, for the caller to shut down.
     pub(crate) fn set_engine(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
         self.engine.analysed = None;
+        self.batch_stop();
         if live.is_none() {
             self.engine.analysing = false;
             self.engine.playing = None;
         }
         std::mem::replace(&mut self.engine.live, live)
+    }
+
+    /// Puts `live` in place of White's second engine and returns the one
+    /// it replaces, for the caller to shut down.
+    pub(crate) fn set_second(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
+        std::mem::replace(&mut self.engine.second, live)
+    }
+
+    /// The engine that moves for the player to move: White's second
+    /// engine when there is one and White is to play, else the engine.
+    pub(crate) fn engine_to_move(&self) -> Option<Arc<LiveEngine>> {
+        match &self.engine.second {
+            Some(w) if self.cursor.next_player(&self.doc) == Color::White => Some(w.clone()),
+            _ => self.engine.live.clone(),
+        }
     }
 
     /// The way to the position shown, for an engine.
@@ -162,7 +206,8 @@ impl Session {
         let Some(live) = self.engine.live.clone() else {
             return;
         };
-        if !self.engine.analysing || !live.can_analyse() {
+        // The whole line is being analysed: the engine is busy with it.
+        if !self.engine.analysing || !live.can_analyse() || self.engine.batch.is_some() {
             return;
         }
         let Some(line) = self.engine_line() else {
@@ -196,6 +241,88 @@ impl Session {
             live.stop_analysis();
         }
         Ok(())
+    }
+
+    /// Starts "analyse the whole game": the positions of the line shown
+    /// (the path here and on down the line visited last), for the
+    /// caller's thread to evaluate with `visits` visits each, reporting
+    /// with [`Session::batch_record`] and ending with
+    /// [`Session::batch_end`] (or stopped by [`Session::batch_stop`]).
+    pub(crate) fn batch_start(&mut self, visits: u64) -> Result<BatchStart, OpError> {
+        let live = self.engine.live.clone().ok_or("no engine is running")?;
+        if !live.can_analyse() {
+            return Err(format!(
+                "{} cannot analyse (it has neither lz-analyze nor kata-analyze)",
+                live.spec().name
+            ));
+        }
+        self.batch_stop();
+        let size = self.size();
+        let mut line: Vec<NodeId> = self.cursor.path().collect();
+        while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
+            line.push(c);
+        }
+        let items: Vec<BatchItem> = line
+            .into_iter()
+            .filter_map(|n| {
+                let l = GameLine::of(&self.doc, self.lg(), n)?;
+                Some((n, l, node_move(&self.doc, n, size)))
+            })
+            .collect();
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.engine.batch = Some(Batch {
+            done: 0,
+            total: items.len(),
+            visits,
+            cancel: cancel.clone(),
+        });
+        Ok((live, items, cancel))
+    }
+
+    /// An evaluation of the whole line's analysis (`None`: the engine
+    /// said nothing of that position in time).
+    pub(crate) fn batch_record(
+        &mut self,
+        node: NodeId,
+        mv: Option<(Color, Move)>,
+        a: Option<&Analysis>,
+    ) {
+        if let Some(a) = a {
+            self.engine.evals.insert(
+                node,
+                Eval {
+                    mv,
+                    black_winrate: a.black_winrate(),
+                    black_lead: a.black_score_lead(),
+                },
+            );
+        }
+        if let Some(b) = &mut self.engine.batch {
+            b.done += 1;
+        }
+    }
+
+    /// The whole line's analysis over (its thread's `cancel`): the
+    /// position shown is analysed again when that is on.
+    pub(crate) fn batch_end(&mut self, cancel: &Arc<AtomicBool>) {
+        if self
+            .engine
+            .batch
+            .as_ref()
+            .is_some_and(|b| Arc::ptr_eq(&b.cancel, cancel))
+        {
+            self.engine.batch = None;
+            self.engine.analysed = None;
+            self.engine_sync();
+        }
+    }
+
+    /// Stops the whole line's analysis, if one runs.
+    pub(crate) fn batch_stop(&mut self) {
+        if let Some(b) = self.engine.batch.take() {
+            b.cancel.store(true, Ordering::Relaxed);
+            self.engine.analysed = None;
+        }
     }
 
     /// Who the engine plays (`color`: none to stop) and its `level`.
@@ -285,14 +412,19 @@ impl Session {
             "analysing": self.engine.analysing,
             "playing": self.engine.playing.map(|c| c.as_str()),
             "level": self.engine.level,
+            "batch": self.engine.batch.as_ref().map(|b| json!({"done": b.done, "total": b.total, "visits": b.visits})),
+            "second": self.engine.second.as_ref().map(|w| {
+                let snap = w.snapshot();
+                json!({"name": w.spec().name, "alive": snap.alive, "error": snap.error})
+            }),
         })
     }
 
     /// The latest analysis of the position shown (`null` until the engine
     /// said something about it) and the graph of the line shown: `{engine,
     /// analysis: {node, to_play, visits, black_winrate, black_lead,
-    /// updates, candidates: [{point, move, visits, winrate, score_lead,
-    /// order, pv}]}, graph: {points: [[node, black win rate, black
+    /// updates, ownership, candidates: [{point, move, visits, winrate,
+    /// score_lead, order, pv}]}, graph: {points: [[node, black win rate, black
     /// lead]], current}}`. Win rates and leads of candidates are the
     /// player to move's; `point` and `pv` entries are SGF points (`null`:
     /// a pass).
@@ -502,9 +634,17 @@ fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSi
             })
         })
         .collect();
+    // Who owns each point, from Black's point of view (-1 to 1, row by
+    // row from the top left; KataGo's `ownership`), to two places.
+    let ownership = a.ownership.as_ref().map(|o| {
+        o.iter()
+            .map(|v| (v * 100.0).round() / 100.0)
+            .collect::<Vec<f64>>()
+    });
     json!({
         "node": node,
         "to_play": a.to_play.as_str(),
+        "ownership": ownership,
         "visits": a.visits(),
         "black_winrate": a.black_winrate(),
         "black_lead": a.black_score_lead(),
