@@ -68,6 +68,7 @@ export class Collection {
   constructor(c) {
     /** The WebAssembly side (see pkg/sgf_wasm.d.ts). */
     this.raw = c;
+    this._decoded = null;
   }
 
   /** The number of games. */
@@ -109,7 +110,7 @@ export class Collection {
    * (`{code, message, line, column, before, after, …}`).
    * @param {{variationLevel?: boolean}} [options]
    */
-  fix(options = {}) { return JSON.parse(this.raw.fixJson(options.variationLevel)); }
+  fix(options = {}) { this._edited(); return JSON.parse(this.raw.fixJson(options.variationLevel)); }
 
   /** The lossless bytes: the input byte for byte, only the edits changed. */
   toBytes() { return this.raw.toBytes(); }
@@ -121,34 +122,83 @@ export class Collection {
   toSgf(options = {}) { return this.raw.toSgf(options.pointLists); }
 
   /** Frees the WebAssembly memory now (otherwise when garbage collected). */
-  free() { this.raw.free(); }
+  free() { this._decoded = null; this.raw.free(); }
 
   [Symbol.dispose]() { this.free(); }
 
-  /** The properties of node `id`: `[{ident, values}]`, decoded. */
+  /**
+   * The properties of node `id`: `[{ident, values}]`, decoded. The first
+   * node read in a game decodes the whole game's text at once (one call
+   * into WebAssembly, not one a node), kept until another game is read
+   * or the collection is edited.
+   */
   _props(id) {
-    const text = this.raw.nodeProps(id);
-    let lens = lengths();
-    if (lens[0] === 0xffffffff) lens = this.raw.propsLengths(id);
-    const n = lens[0];
-    const out = new Array(n);
-    let k = 1;
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      const il = lens[k++];
-      const ident = text.slice(at, at += il);
-      const nv = lens[k++];
-      const values = new Array(nv);
-      for (let j = 0; j < nv; j++) {
-        const vl = lens[k++];
-        values[j] = text.slice(at, at += vl);
-      }
-      out[i] = { ident, values };
+    let g = this._decoded;
+    if (g === null || id < g.min || id > g.max || g.at[id - g.min] < 0) {
+      const gi = this.raw.gameOf(id);
+      if (gi < 0) return readProps(this.raw.nodeProps(id), lengthsOf(this.raw, id), 0, 0);
+      g = this._decoded = decodeGame(this.raw, gi);
     }
-    return out;
+    const i = id - g.min;
+    return readProps(g.text, g.lens, g.at[i], g.textAt[i]);
   }
 
+  /** Forgets the decoded game (after an edit). */
+  _edited() { this._decoded = null; }
+
   _node(id) { return id < 0 ? null : new Node(this, id); }
+}
+
+/** The lengths `nodeProps` wrote for node `id`. */
+function lengthsOf(c, id) {
+  const lens = lengths();
+  return lens[0] === 0xffffffff ? c.propsLengths(id) : lens;
+}
+
+/** Game `gi`'s text and lengths, with where each node's start (see `Collection.gameProps` in Rust). */
+function decodeGame(c, gi) {
+  const ids = c.gameNodes(gi);
+  const text = c.gameProps(gi);
+  const lens = c.gamePropsLengths();
+  let min = Infinity;
+  let max = -1;
+  for (const id of ids) {
+    if (id < min) min = id;
+    if (id > max) max = id;
+  }
+  const at = new Int32Array(max - min + 1).fill(-1);
+  const textAt = new Int32Array(max - min + 1);
+  let k = 0;
+  let t = 0;
+  for (const id of ids) {
+    at[id - min] = k;
+    textAt[id - min] = t;
+    const n = lens[k++];
+    for (let p = 0; p < n; p++) {
+      t += lens[k++];
+      const nv = lens[k++];
+      for (let v = 0; v < nv; v++) t += lens[k++];
+    }
+  }
+  return { min, max, at, textAt, text, lens };
+}
+
+/** The properties written in `text` from `at`, their lengths in `lens` from `k`. */
+function readProps(text, lens, k, at) {
+  const n = lens[k++];
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const il = lens[k++];
+    const ident = text.slice(at, at += il);
+    const nv = lens[k++];
+    const values = new Array(nv);
+    for (let j = 0; j < nv; j++) {
+      const vl = lens[k++];
+      values[j] = text.slice(at, at += vl);
+    }
+    out[i] = { ident, values };
+  }
+  return out;
 }
 
 /** The lengths written by `nodeProps`: a view of WebAssembly memory, made again when the memory grows. */
@@ -286,30 +336,32 @@ export class Node {
   /** Sets `ident` to one text value or an array of them (escaped for you). */
   set(ident, value) {
     const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    this.collection._edited();
     this.collection.raw.setValues(this.id, ident, values);
     return this;
   }
 
   /** Sets `ident` to raw values, as SGF writes them between brackets (escapes included). */
   setRaw(ident, raws) {
+    this.collection._edited();
     this.collection.raw.setRaw(this.id, ident, Array.isArray(raws) ? raws : [raws]);
     return this;
   }
 
   /** Removes `ident`; whether it was there. */
-  remove(ident) { return this.collection.raw.remove(this.id, ident); }
+  remove(ident) { this.collection._edited(); return this.collection.raw.remove(this.id, ident); }
 
   /** Adds an empty child, last or at `index` (0: the main line). */
-  addChild(index) { return new Node(this.collection, this.collection.raw.addChild(this.id, index)); }
+  addChild(index) { this.collection._edited(); return new Node(this.collection, this.collection.raw.addChild(this.id, index)); }
 
   /** Removes this node and its subtree (a root: its game). */
-  delete() { this.collection.raw.deleteNode(this.id); }
+  delete() { this.collection._edited(); this.collection.raw.deleteNode(this.id); }
 
   /** Makes this node part of the main line. */
-  promote() { this.collection.raw.promote(this.id); }
+  promote() { this.collection._edited(); this.collection.raw.promote(this.id); }
 
   /** Moves this node to `index` among its siblings (0: the main line). */
-  moveTo(index) { this.collection.raw.moveTo(this.id, index); }
+  moveTo(index) { this.collection._edited(); this.collection.raw.moveTo(this.id, index); }
 
   /**
    * Plays `color` (`'B'`/`'W'`) at `point` (SGF letters such as `'pd'`,
@@ -327,6 +379,7 @@ export class Node {
         throw new IllegalMoveError(why.slice(0, at), why.slice(at + 1));
       }
     }
+    this.collection._edited();
     return new Node(this.collection, raw.play(this.id, color, point));
   }
 

@@ -84,12 +84,33 @@ test('properties: decoded, raw, typed text, keys', () => {
   assert.equal(r.properties().length, 5);
 });
 
+test('properties read after an edit or a repair are the new ones', () => {
+  const c = parse('(;GM[1]DT[2024/1/5];B[aa];W[bb])(;C[other])');
+  const [root, b] = c.games[0].mainLine();
+  assert.deepEqual(b.properties(), [{ ident: 'B', values: ['aa'] }]);
+  b.set('C', 'new');
+  assert.deepEqual(b.properties(), [{ ident: 'B', values: ['aa'] }, { ident: 'C', values: ['new'] }]);
+  assert.deepEqual(c.games[1].root.properties(), [{ ident: 'C', values: ['other'] }]);
+  assert.deepEqual(root.properties()[1], { ident: 'DT', values: ['2024/1/5'] });
+  c.fix();
+  const dt = c.games[0].root.properties().find((p) => p.ident === 'DT');
+  assert.deepEqual(dt.values, ['2024-01-05']);
+  const gone = b.addChild();
+  gone.delete();
+  assert.deepEqual(gone.properties(), []);
+});
+
 test('a node with more values than the scratch buffer holds reads the same', () => {
   const pts = [];
   for (let x = 0; x < 19; x++) for (let y = 0; y < 19; y++) pts.push(`[${String.fromCharCode(97 + x, 97 + y)}]`);
   const many = Array.from({ length: 12 }, (_, i) => `X${String.fromCharCode(65 + i)}${pts.join('')}`).join('');
   const c = parse(`(;SZ[19]${many})`);
   const props = c.games[0].root.properties();
+  // A removed node is read alone (not with its game): its lengths overflow the scratch buffer.
+  const alone = c.games[0].root.addChild();
+  for (const p of props.slice(1)) alone.setRaw(p.ident, p.values);
+  alone.delete();
+  assert.deepEqual(alone.properties(), props.slice(1));
   assert.equal(props.length, 13);
   assert.equal(props[12].values.length, 361);
   assert.equal(props[12].values[360], 'ss');

@@ -65,6 +65,8 @@ pub struct Collection {
     /// The name it was read under (its extension breaks ties between
     /// formats, as a path's does for `qipu check`).
     name: String,
+    /// The lengths of the last [`Collection::game_props`].
+    lengths: Vec<u32>,
 }
 
 /// An error for JavaScript: a `TypeError`-like message.
@@ -162,6 +164,7 @@ impl Collection {
             original,
             converted_from: None,
             name,
+            lengths: Vec::new(),
         }
     }
 
@@ -188,7 +191,7 @@ impl Collection {
             return Ok(Collection::new(parsed, "SGF", None, name));
         }
         let loaded = reader
-            .read(bytes, &sgf_formats::ReadOptions::default())
+            .read(bytes, &read_options())
             .map_err(|e| err(format!("cannot read as {}: {}", e.format, e.message)))?;
         let original = loaded
             .converted
@@ -360,4 +363,13 @@ impl Collection {
         let bytes = sgf_core::to_canonical_bytes(&doc, &opts);
         String::from_utf8(bytes).map_err(err)
     }
+}
+
+/// How `parse` reads: the library's defaults, without the report of the
+/// SGF dialects used (information, `R003`), which reads every game once
+/// more; `check()` reports them, as `qipu check` does.
+fn read_options() -> sgf_formats::ReadOptions {
+    let mut o = sgf_formats::ReadOptions::default();
+    o.dialect_report = false;
+    o
 }

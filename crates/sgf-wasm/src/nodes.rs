@@ -137,6 +137,31 @@ impl Collection {
         Ok(text)
     }
 
+    /// Every property of every node of game `gi`, in file order, as
+    /// [`Collection::node_props`] gives a node's: one string, the node
+    /// after the other. Their lengths, each node's as `node_props` writes
+    /// them, come as one array from [`Collection::game_props_lengths`]
+    /// (JavaScript decodes a game at once, and reads its nodes from it).
+    ///
+    /// # Errors
+    /// No such game.
+    #[wasm_bindgen(js_name = gameProps)]
+    pub fn game_props(&mut self, gi: u32) -> Result<String, JsError> {
+        let mut text = String::new();
+        let mut lens = Vec::new();
+        for node in self.game(gi)?.nodes() {
+            props_into(&node, &mut text, &mut lens);
+        }
+        self.lengths = lens;
+        Ok(text)
+    }
+
+    /// The lengths of the last [`Collection::game_props`].
+    #[wasm_bindgen(js_name = gamePropsLengths)]
+    pub fn game_props_lengths(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.lengths)
+    }
+
     /// The lengths of [`Collection::node_props`] for node `id`, as an array.
     ///
     /// # Errors
@@ -218,19 +243,25 @@ impl Collection {
         let node = self.doc.node(self.id(id)?);
         let mut text = String::new();
         let mut lens = Vec::with_capacity(1 + node.props().len() * 3);
-        lens.push(node.props().len() as u32);
-        for p in node.props() {
-            let ident = p.ident();
-            text.push_str(ident);
-            lens.push(ident.len() as u32);
-            lens.push(p.value_count() as u32);
-            for v in p.values() {
-                let d = v.decoded();
-                lens.push(js_len(&d));
-                text.push_str(&d);
-            }
-        }
+        props_into(&node, &mut text, &mut lens);
         Ok((text, lens))
+    }
+}
+
+/// Appends the properties of `node` to `text` and their lengths to `lens`
+/// (see [`Collection::node_props`]).
+fn props_into(node: &sgf_core::Node<'_>, text: &mut String, lens: &mut Vec<u32>) {
+    lens.push(node.props().len() as u32);
+    for p in node.props() {
+        let ident = p.ident();
+        text.push_str(ident);
+        lens.push(ident.len() as u32);
+        lens.push(p.value_count() as u32);
+        for v in p.values() {
+            let d = v.decoded();
+            lens.push(js_len(&d));
+            text.push_str(&d);
+        }
     }
 }
 
