@@ -14,6 +14,19 @@ fn check_ident(ident: &str) -> Result<(), JsError> {
     Ok(())
 }
 
+impl Collection {
+    /// The node whose property `ident` is set to `values`, all checked.
+    fn to_set(&self, id: u32, ident: &str, values: &[String]) -> Result<sgf_core::NodeId, JsError> {
+        check_ident(ident)?;
+        if values.is_empty() {
+            return Err(err(
+                "expected at least one value (use remove() to delete the property)",
+            ));
+        }
+        self.attached(id)
+    }
+}
+
 #[wasm_bindgen]
 impl Collection {
     /// Sets property `ident` of node `id` (replacing every occurrence) to
@@ -24,13 +37,7 @@ impl Collection {
     /// the game's charset cannot hold.
     #[wasm_bindgen(js_name = setValues)]
     pub fn set_values(&mut self, id: u32, ident: &str, values: Vec<String>) -> Result<(), JsError> {
-        check_ident(ident)?;
-        if values.is_empty() {
-            return Err(err(
-                "expected at least one value (use remove() to delete the property)",
-            ));
-        }
-        let n = self.attached(id)?;
+        let n = self.to_set(id, ident, &values)?;
         let vs: Vec<&str> = values.iter().map(String::as_str).collect();
         self.doc.set_values(n, ident, &vs).map_err(err)
     }
@@ -44,13 +51,7 @@ impl Collection {
     /// value (an unescaped `]`).
     #[wasm_bindgen(js_name = setRaw)]
     pub fn set_raw(&mut self, id: u32, ident: &str, raws: Vec<String>) -> Result<(), JsError> {
-        check_ident(ident)?;
-        if raws.is_empty() {
-            return Err(err(
-                "expected at least one value (use remove() to delete the property)",
-            ));
-        }
-        let n = self.attached(id)?;
+        let n = self.to_set(id, ident, &raws)?;
         self.doc.set_raw(n, ident, &raws).map_err(err)
     }
 

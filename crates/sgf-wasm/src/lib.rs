@@ -41,7 +41,7 @@ thread_local! {
 
 /// Where the scratch buffer of [`Collection::node_props`] lies in
 /// WebAssembly memory: a byte offset, the same for the life of the module;
-/// it holds [`SCRATCH_LEN`] `u32`s.
+/// it holds 4096 `u32`s.
 #[wasm_bindgen(js_name = scratchPtr)]
 pub fn scratch_ptr() -> u32 {
     SCRATCH.with(|s| s.borrow().as_ptr() as usize as u32)

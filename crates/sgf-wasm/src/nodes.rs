@@ -199,12 +199,7 @@ impl Collection {
     /// # Errors
     /// No such node.
     pub fn values(&self, id: u32, ident: &str) -> Result<Vec<String>, JsError> {
-        Ok(self
-            .doc
-            .node(self.id(id)?)
-            .values(ident)
-            .map(|v| v.decoded().into_owned())
-            .collect())
+        self.each_value(id, ident, |v| v.decoded().into_owned())
     }
 
     /// The first value of `ident` at node `id` as text following its
@@ -228,16 +223,21 @@ impl Collection {
     /// No such node.
     #[wasm_bindgen(js_name = rawValues)]
     pub fn raw_values(&self, id: u32, ident: &str) -> Result<Vec<String>, JsError> {
-        Ok(self
-            .doc
-            .node(self.id(id)?)
-            .values(ident)
-            .map(|v| v.raw_text().into_owned())
-            .collect())
+        self.each_value(id, ident, |v| v.raw_text().into_owned())
     }
 }
 
 impl Collection {
+    /// `f` of each value of `ident` at node `id`.
+    fn each_value(
+        &self,
+        id: u32,
+        ident: &str,
+        f: impl Fn(sgf_core::Value<'_>) -> String,
+    ) -> Result<Vec<String>, JsError> {
+        Ok(self.doc.node(self.id(id)?).values(ident).map(f).collect())
+    }
+
     /// The text and lengths of [`Collection::node_props`].
     fn props_of(&self, id: u32) -> Result<(String, Vec<u32>), JsError> {
         let node = self.doc.node(self.id(id)?);
