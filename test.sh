@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of Qipu: Rust unit, integration, snapshot and corpus tests,
-# then the Python and browser suites when their crates exist.
+# then the Python, browser and npm package suites when they exist.
 # Tests that need ../shared/corpus skip with a message when it is absent
 # (and fail under QIPU_REQUIRE_ALL=1, as in CI).
 set -euo pipefail
@@ -20,5 +20,9 @@ fi
 if [ -x tests/browser/run.sh ]; then
   echo "== browser tests"
   tests/browser/run.sh
+fi
+if [ -x npm/run.sh ]; then
+  echo "== npm package tests (WebAssembly)"
+  npm/run.sh
 fi
 echo "== all tests passed"

@@ -280,6 +280,14 @@ impl Document {
         self.nodes.len()
     }
 
+    /// The node whose arena index is `index` ([`NodeId::index`]), when
+    /// the arena has that slot: how a front end that hands node indices to
+    /// another language (JavaScript) takes them back. The node may have
+    /// been removed from the tree by an edit since.
+    pub fn node_id(&self, index: usize) -> Option<NodeId> {
+        (index < self.nodes.len()).then_some(NodeId(index as u32))
+    }
+
     /// The encoding values of `node` are decoded from.
     pub fn encoding_of(&self, node: NodeId) -> &'static Encoding {
         if let Some(e) = self.uniform {

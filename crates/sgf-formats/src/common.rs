@@ -28,37 +28,40 @@ impl Line<'_> {
 
 /// Splits at `\n`, `\r\n` and lone `\r` (UGF files use any of them).
 pub(crate) fn lines(b: &[u8]) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
+    lines_iter(b).collect()
+}
+
+/// The lines of [`lines`], one at a time: a sniffer that looks at the
+/// first few stops there, without splitting the rest.
+pub(crate) fn lines_iter(b: &[u8]) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\n' => {
-                out.push(Line {
-                    start,
-                    bytes: &b[start..i],
-                });
-                i += 1;
-                start = i;
-            }
-            b'\r' => {
-                out.push(Line {
-                    start,
-                    bytes: &b[start..i],
-                });
-                i += if b.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
-                start = i;
-            }
-            _ => i += 1,
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
         }
-    }
-    if start < b.len() {
-        out.push(Line {
-            start,
-            bytes: &b[start..],
-        });
-    }
-    out
+        let from = start;
+        match memchr::memchr2(b'\n', b'\r', &b[from..]) {
+            Some(k) => {
+                let i = from + k;
+                start = if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                Some(Line {
+                    start: from,
+                    bytes: &b[from..i],
+                })
+            }
+            None => {
+                start = b.len();
+                Some(Line {
+                    start: from,
+                    bytes: &b[from..],
+                })
+            }
+        }
+    })
 }
 
 /// Skips a UTF-8 byte-order mark.

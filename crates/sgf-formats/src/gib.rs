@@ -41,7 +41,11 @@ impl Format for Gib {
         if t[start..].starts_with(b"\\HS") {
             return 100;
         }
-        let has = |needle: &[u8]| head.windows(needle.len()).any(|w| w == needle);
+        // The field markers start with a backslash, which most SGF has none of.
+        if memchr::memchr(b'\\', head).is_none() {
+            return 0;
+        }
+        let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
         if has(b"\\[GIBOKIND=") || has(b"\\[GAMEINFOMAIN=") {
             return 80;
         }

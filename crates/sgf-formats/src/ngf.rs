@@ -57,8 +57,9 @@ impl Format for Ngf {
     }
     fn sniff(&self, bytes: &[u8]) -> u8 {
         let head = common::strip_bom(&bytes[..bytes.len().min(16 * 1024)]);
-        let ls = common::lines(head);
-        let first_pm = ls.iter().take(64).position(|l| is_pm(l.bytes));
+        // Only the first 64 lines are looked at.
+        let ls: Vec<_> = common::lines_iter(head).take(64).collect();
+        let first_pm = ls.iter().position(|l| is_pm(l.bytes));
         let Some(pm) = first_pm else { return 0 };
         if ls.first().is_some_and(|l| is_gi(l.bytes)) {
             return 90;

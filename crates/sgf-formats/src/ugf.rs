@@ -54,14 +54,18 @@ impl Format for Ugf {
     }
     fn sniff(&self, bytes: &[u8]) -> u8 {
         let head = common::strip_bom(&bytes[..bytes.len().min(16 * 1024)]);
-        let ls = common::lines(head);
-        let first = ls
-            .iter()
+        let first = common::lines_iter(head)
             .map(|l| l.bytes.trim_ascii())
             .find(|t| !t.is_empty() && !t.starts_with(b"#"));
         if first.is_some_and(|t| t.eq_ignore_ascii_case(b"[Header]")) {
             return 95;
         }
+        // Split into lines only when both section names are there at all.
+        let found = |s: &[u8]| memchr::memchr_iter(b'[', head).any(|i| head[i..].starts_with(s));
+        if !found(b"[Header]") || !found(b"[Data]") {
+            return 0;
+        }
+        let ls = common::lines(head);
         let has = |s: &[u8]| ls.iter().any(|l| l.bytes.trim_ascii() == s);
         if has(b"[Header]") && has(b"[Data]") {
             return 70;

@@ -780,7 +780,9 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) as usize * n) >> 32
+        // In u64, not usize: on 32-bit targets (wasm32) `>> 32` of a usize
+        // overflows. The same number on 64-bit ones.
+        (((self.next() >> 32) * n as u64) >> 32) as usize
     }
 }
 

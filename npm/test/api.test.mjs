@@ -1,0 +1,205 @@
+// The package's API: handles, reading options, errors, edits, positions.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Collection, Game, IllegalMoveError, Node, newCollection, parse } from '../qipu.js';
+
+const text = (bytes) => new TextDecoder().decode(bytes);
+
+test('parse takes bytes, an ArrayBuffer or a string, and nothing else', () => {
+  const sgf = '(;GM[1]PB[黑])(;GM[1])';
+  const bytes = new TextEncoder().encode(sgf);
+  for (const data of [sgf, bytes, bytes.buffer, Buffer.from(sgf)]) {
+    const c = parse(data);
+    assert.ok(c instanceof Collection);
+    assert.equal(c.gameCount, 2);
+    assert.equal(c.games.length, 2);
+    assert.ok(c.games[0] instanceof Game);
+    assert.equal(c.games[0].root.get('PB'), '黑');
+  }
+  assert.throws(() => parse(42), /expected a Uint8Array, ArrayBuffer or string to parse, got number/);
+  assert.throws(() => parse(null), TypeError);
+  assert.throws(() => parse('(;)', { charset: 'GBK' }), /charset applies to bytes only/);
+});
+
+test('bad content never throws: it is in the diagnostics', () => {
+  const c = parse('(;GM[1]C[unterminated');
+  assert.equal(c.gameCount, 1);
+  assert.ok(c.diagnostics.some((d) => d.severity === 'error'));
+  const d = c.diagnostics[0];
+  for (const k of ['code', 'name', 'severity', 'message', 'line', 'column', 'start', 'end']) {
+    assert.ok(k in d, k);
+  }
+  const none = parse('just some text');
+  assert.equal(none.gameCount, 0);
+  assert.ok(none.diagnostics.some((x) => x.code === 'S002'));
+  assert.deepEqual(none.games, []);
+});
+
+test('charset and format options; unknown names are errors', () => {
+  const gbk = new Uint8Array([0x28, 0x3b, 0x43, 0x5b, 0xba, 0xda, 0x5d, 0x29]); // (;C[黑])
+  assert.equal(parse(gbk, { charset: 'GBK' }).games[0].root.get('C'), '黑');
+  assert.equal(parse(gbk, { charset: 'windows-1252' }).games[0].root.get('C'), 'ºÚ');
+  assert.throws(() => parse(gbk, { charset: 'no-such-charset' }), /unknown charset `no-such-charset`/);
+  assert.throws(() => parse(gbk, { format: 'XYZ' }), /unknown format `XYZ` \(known: .*GIB/);
+  assert.equal(parse(gbk, { format: 'auto' }).format, 'SGF');
+  assert.equal(parse(gbk, { name: 'x.sgf' }).name, 'x.sgf');
+  assert.equal(parse(gbk).name, 'collection.sgf');
+});
+
+test('navigation: parent, children, siblings, numbers, depth, game', () => {
+  const c = parse('(;C[r];B[aa](;W[bb];B[cc])(;W[dd]))(;C[second])');
+  const g = c.games[0];
+  const [root, b] = g.mainLine();
+  assert.equal(root.isRoot, true);
+  assert.equal(root.parent, null);
+  assert.equal(b.parent.id, root.id);
+  const [w1, w2] = b.children;
+  assert.ok(w1.nextSibling.equals(w2));
+  assert.equal(w2.nextSibling, null);
+  assert.ok(b.next.equals(w1));
+  assert.equal(w2.number, 4);
+  assert.equal(w1.next.depth, 3);
+  assert.equal(g.nodes().length, 5);
+  assert.deepEqual(g.nodes().map((n) => n.number), [0, 1, 2, 3, 4]);
+  assert.ok(g.nodeByNumber(4).equals(w2));
+  assert.equal(g.nodeByNumber(99), null);
+  assert.equal(w2.game.index, 0);
+  assert.equal(c.games[1].index, 1);
+  assert.equal(c.games[1].root.get('C'), 'second');
+  assert.ok(w2 instanceof Node);
+});
+
+test('properties: decoded, raw, typed text, keys', () => {
+  const c = parse('(;C[line one\\\nstill one\nline two]AB[aa][bb]LB[cc:x\\:y]GN[a\tb]XX[private])');
+  const r = c.games[0].root;
+  assert.deepEqual(r.values('C'), ['line onestill one\nline two']);
+  assert.deepEqual(r.raw('LB'), ['cc:x\\:y']);
+  assert.deepEqual(r.values('AB'), ['aa', 'bb']);
+  assert.equal(r.get('GN'), 'a b'); // SimpleText: every white space a space
+  assert.equal(r.get('XY'), undefined);
+  assert.deepEqual(r.values('XY'), []);
+  assert.ok(r.has('XX') && !r.has('B'));
+  assert.deepEqual(r.keys(), ['C', 'AB', 'LB', 'GN', 'XX']);
+  assert.equal(r.properties().length, 5);
+});
+
+test('properties read after an edit or a repair are the new ones', () => {
+  const c = parse('(;GM[1]DT[2024/1/5];B[aa];W[bb])(;C[other])');
+  const [root, b] = c.games[0].mainLine();
+  assert.deepEqual(b.properties(), [{ ident: 'B', values: ['aa'] }]);
+  b.set('C', 'new');
+  assert.deepEqual(b.properties(), [{ ident: 'B', values: ['aa'] }, { ident: 'C', values: ['new'] }]);
+  assert.deepEqual(c.games[1].root.properties(), [{ ident: 'C', values: ['other'] }]);
+  assert.deepEqual(root.properties()[1], { ident: 'DT', values: ['2024/1/5'] });
+  c.fix();
+  const dt = c.games[0].root.properties().find((p) => p.ident === 'DT');
+  assert.deepEqual(dt.values, ['2024-01-05']);
+  const gone = b.addChild();
+  gone.delete();
+  assert.deepEqual(gone.properties(), []);
+});
+
+test('a node with more values than the scratch buffer holds reads the same', () => {
+  const pts = [];
+  for (let x = 0; x < 19; x++) for (let y = 0; y < 19; y++) pts.push(`[${String.fromCharCode(97 + x, 97 + y)}]`);
+  const many = Array.from({ length: 12 }, (_, i) => `X${String.fromCharCode(65 + i)}${pts.join('')}`).join('');
+  const c = parse(`(;SZ[19]${many})`);
+  const props = c.games[0].root.properties();
+  // A removed node is read alone (not with its game): its lengths overflow the scratch buffer.
+  const alone = c.games[0].root.addChild();
+  for (const p of props.slice(1)) alone.setRaw(p.ident, p.values);
+  alone.delete();
+  assert.deepEqual(alone.properties(), props.slice(1));
+  assert.equal(props.length, 13);
+  assert.equal(props[12].values.length, 361);
+  assert.equal(props[12].values[360], 'ss');
+});
+
+test('edits: set, setRaw, remove, addChild at an index, delete, promote, moveTo', () => {
+  const c = parse('(;GM[1];B[aa](;W[bb])(;W[cc]))');
+  const [, b] = c.games[0].mainLine();
+  const [wb, wc] = b.children;
+  wc.promote();
+  assert.ok(b.next.equals(wc));
+  wc.moveTo(1);
+  assert.ok(b.next.equals(wb));
+  const first = b.addChild(0).set('C', ['x']);
+  assert.ok(b.next.equals(first));
+  wb.delete();
+  assert.throws(() => wb.set('C', 'gone'), /removed from the tree/);
+  b.setRaw('C', 'a\\]b');
+  assert.equal(b.get('C'), 'a]b');
+  assert.equal(b.remove('C'), true);
+  assert.equal(b.remove('C'), false);
+  assert.throws(() => b.set('c', 'x'), /expected a property identifier/);
+  assert.throws(() => b.set('C', []), /at least one value/);
+  assert.throws(() => b.addChild(9), /expected a child index from 0 to 2/);
+  assert.equal(c.isEdited, true);
+  assert.equal(text(c.toBytes()), '(;GM[1];B[aa](;C[x])(;W[cc]))');
+});
+
+test('play: an existing child is reused; illegal moves throw unless forced', () => {
+  const c = parse('(;SZ[9];B[aa];W[ba])');
+  const [root, b] = c.games[0].mainLine();
+  assert.ok(root.play('B', 'aa').equals(b));
+  const pass = b.play('W', '');
+  assert.deepEqual(pass.move, { color: 'W', point: '' });
+  const w = c.games[0].mainLine()[2];
+  let err;
+  try { w.play('W', 'aa'); } catch (e) { err = e; }
+  assert.ok(err instanceof IllegalMoveError);
+  assert.equal(err.reason, 'occupied');
+  const forced = w.play('W', 'aa', { force: true });
+  assert.deepEqual(forced.move, { color: 'W', point: 'aa' });
+  assert.throws(() => w.play('X', 'aa'), /expected a colour/);
+  assert.throws(() => w.play('B', 'zz'), /9x9 board/);
+});
+
+test('positions: after a node, at a move, and out of range', () => {
+  const g = parse('(;SZ[5]AB[aa];B[bb];W[];B[cc])').games[0];
+  const p0 = g.positionAt(0);
+  assert.equal(p0.cols, 5);
+  assert.equal(p0.board.length, 25);
+  assert.equal(p0.board[0], 1);
+  assert.equal(p0.lastMove, null);
+  const p2 = g.positionAt(2);
+  assert.deepEqual(p2.lastMove, { color: 'W', point: '' });
+  assert.equal(p2.moveNumber, 2);
+  assert.ok(p2.node.equals(g.mainLine()[2]));
+  assert.throws(() => g.positionAt(4), /from 0 to 3/);
+  const b = g.boards();
+  assert.equal(b.count, 4);
+  assert.deepEqual([...b.data.subarray(3 * 25, 4 * 25)], [...g.mainLine()[3].position().board]);
+});
+
+test('a new collection is built from scratch and written canonically', () => {
+  const c = newCollection();
+  const root = c.games[0].root.set('SZ', '9').set('PB', 'Kim');
+  root.play('B', 'ee').play('W', 'cc');
+  assert.equal(c.toSgf(), '(;FF[4]\nCA[UTF-8]\nSZ[9]\nPB[Kim]\n;B[ee]\n;W[cc])\n');
+  assert.equal(c.games[0].info.black, 'Kim');
+});
+
+test('toSgf point lists, and refusals', () => {
+  const c = parse('(;AB[aa][ab][ba][bb])');
+  assert.match(c.toSgf({ pointLists: 'compressed' }), /AB\[aa:bb\]/);
+  assert.throws(() => c.toSgf({ pointLists: 'zip' }), /pointLists must be/);
+  assert.throws(() => parse('no game').toSgf(), /game tree/i);
+});
+
+test('svg options', () => {
+  const n = parse('(;SZ[9];B[ee])').games[0].mainLine()[1];
+  const light = n.svg();
+  const dark = n.svg({ theme: 'dark', coordinates: false, status: false });
+  assert.notEqual(light, dark);
+  assert.ok(light.includes('qipu-') && !light.includes('z-'));
+  assert.ok(n.svg({ idPrefix: 'z-' }).includes('z-'));
+  assert.throws(() => n.svg({ theme: 'pink' }), /theme must be/);
+});
+
+test('free() releases the collection', () => {
+  const c = parse('(;)');
+  c.free();
+  assert.throws(() => c.gameCount);
+});
