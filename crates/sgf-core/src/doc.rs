@@ -979,7 +979,22 @@ impl<'d> Value<'d> {
     /// escapes as written: given back to [`Document::set_raw`], it makes
     /// the same bytes wherever the charset can encode them.
     pub fn raw_text(&self) -> Cow<'d, str> {
-        text::decode(Cow::Borrowed(self.raw()), self.encoding())
+        let raw = self.raw();
+        let enc = self.encoding();
+        // A double-byte charset read without its rules (escapes first): a
+        // `\` after a lead byte is an escape, not the character's second
+        // byte. Decoding the bytes as written would join them into another
+        // character than the one the value reads as; the text is then the
+        // value as read, escaped again (`decoded` gives the same text).
+        if crate::charset::Dbcs::of(enc).is_some()
+            && self.doc.dbcs_of(self.node).is_none()
+            && raw.windows(2).any(|w| w[0] >= 0x80 && w[1] == b'\\')
+        {
+            let mut out = Vec::with_capacity(raw.len() + 8);
+            crate::write::encode_value(&mut out, self.vt, raw, enc, None);
+            return Cow::Owned(String::from_utf8_lossy(&out).into_owned());
+        }
+        text::decode(Cow::Borrowed(raw), enc)
     }
     /// Escapes resolved, soft line breaks removed, decoded; white space as written.
     pub fn decoded(&self) -> Cow<'d, str> {
