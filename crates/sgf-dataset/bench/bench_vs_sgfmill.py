@@ -166,10 +166,12 @@ def main() -> None:
             out = {}
             for shard in sorted(d.glob("*.npz")):
                 z = np.load(shard)
-                for i in range(len(z["policy"])):
-                    g = int(z["game"][i])
-                    key = (ids[g] if qipu_ids else g, int(z["move_number"][i]))
-                    out[key] = (z["planes"][i].tobytes(), int(z["policy"][i]))
+                # Each array read once (an NpzFile reads it at every access).
+                planes, policy, game, number = z["planes"], z["policy"], z["game"], z["move_number"]
+                for i in range(len(policy)):
+                    g = int(game[i])
+                    key = (ids[g] if qipu_ids else g, int(number[i]))
+                    out[key] = (planes[i].tobytes(), int(policy[i]))
             return out
 
         m, q = table(tmp / "sgfmill", False), table(tmp / "qipu", True)
