@@ -518,7 +518,9 @@ fn run<'a>(
                     gi,
                     converted,
                     &file,
-                    part.piece.first_game + gi + 1,
+                    // Numbered within the part here: the part's place in
+                    // the file is known only when it is joined (below).
+                    gi + 1,
                     sel,
                     &prep,
                 )
@@ -534,12 +536,13 @@ fn run<'a>(
             last_input = Some(input.name.clone());
         }
         match r {
-            Record::Part(_, games) => {
+            Record::Part(piece, games) => {
                 for g in games {
                     summary.games_read += 1;
                     match g {
                         Err(d) => *summary.dropped.entry(d.name()).or_default() += 1,
-                        Ok(g) => {
+                        Ok(mut g) => {
+                            g.game += piece.first_game;
                             if sel.dedup && !seen.insert(g.signature.clone()) {
                                 *summary
                                     .dropped

@@ -540,3 +540,28 @@ fn options_by_name() {
     assert!(o.set("komi", &serde_json::json!("10..5")).is_err());
     assert!(o.set("colour", &serde_json::json!("b")).is_err());
 }
+
+/// A collection read in parts: each game keeps its number in the file
+/// (the parts' work runs before the parts before them are counted).
+#[test]
+fn games_keep_their_number_in_a_file_read_in_parts() {
+    let d = tmp("parts");
+    let text = many_games(300).repeat(60);
+    assert!(text.len() > 600_000, "large enough to be read in parts");
+    std::fs::write(d.join("g.sgf"), text).unwrap();
+    let mut o = opts(&d.join("out"), 9);
+    o.selection.dedup = false;
+    let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
+    assert_eq!(s.games_kept, 18000);
+    let games = std::fs::read_to_string(d.join("out/games.jsonl")).unwrap();
+    let numbers: Vec<u64> = games
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(numbers, (1..=18000).collect::<Vec<u64>>());
+    let _ = std::fs::remove_dir_all(&d);
+}
