@@ -40,6 +40,10 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use sgf_core::{Color, Point};
 
+/// How a refusal begins when the record is not open any more (the page
+/// then reopens it): `error_kind` `no_session`.
+pub(crate) const NO_SESSION: &str = "this record is no longer open in the viewer";
+
 /// A point of the board as its two SGF letters (`"dd"`): `a`–`z` are 0–25,
 /// `A`–`Z` 26–51. Whether it is on the board is the record's question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -849,9 +853,7 @@ impl ApiError {
     /// A request refused (400): `no_session` when the record is not open
     /// any more.
     pub fn refused(why: String) -> ApiError {
-        let kind = why
-            .starts_with(crate::sessions::NO_SESSION)
-            .then_some("no_session");
+        let kind = why.starts_with(NO_SESSION).then_some("no_session");
         ApiError {
             status: StatusCode::BAD_REQUEST,
             error: why,

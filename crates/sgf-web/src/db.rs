@@ -24,7 +24,7 @@ use sgf_db::{Database, Pattern, Query};
 
 use crate::App;
 use crate::api::{ApiError, Body, DbOpen, DbSearch, Nav, On};
-use crate::routes::{answer, blocking, lock};
+use crate::respond::{answer, blocking, lock};
 
 /// The database of a viewer, opened on first use.
 #[derive(Default)]

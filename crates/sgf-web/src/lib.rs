@@ -26,6 +26,8 @@
 pub mod api;
 mod assets;
 mod db;
+mod kept;
+mod respond;
 mod routes;
 mod session;
 mod sessions;

@@ -225,7 +225,7 @@ pub struct Session {
     /// A record read back after it was put aside with unsaved changes:
     /// where the bytes it was first read from are (what its first save
     /// keeps as `X.orig`); `None`: [`Session::original`].
-    pub(crate) original_aside: Option<crate::sessions::Original>,
+    pub(crate) original_aside: Option<crate::kept::Original>,
     /// A note for the page with the next state (the record came back).
     notice: std::cell::Cell<Option<String>>,
     /// The variation copied or cut last, as SGF (one game whose root is

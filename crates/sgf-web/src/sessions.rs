@@ -44,9 +44,11 @@ use sgf_formats::save::{Fingerprint, SaveOptions, replace_file};
 
 use crate::session::Session;
 
+pub(crate) use crate::kept::{KeptFile, Original};
+
 /// The start of the error of a request on a session that is not open (the
 /// page closed it): the page reads its file again, or says so.
-pub(crate) const NO_SESSION: &str = "this record is no longer open in the viewer";
+pub(crate) use crate::api::NO_SESSION;
 
 /// The default memory budget of the open records: 128 MiB (about seven
 /// 17 MB collections of 2,000 games, each kept as its bytes with a part
@@ -64,48 +66,6 @@ const MAX_REMEMBERED: usize = 1000;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A file of the recovery folder, removed when dropped (its record was
-/// closed, or read back).
-#[derive(Debug)]
-pub(crate) struct KeptFile(PathBuf);
-
-impl KeptFile {
-    /// Where it is.
-    pub(crate) fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for KeptFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Where the bytes a record was first read from are, once it was put
-/// aside with unsaved changes: what its first save keeps as `X.orig`.
-#[derive(Debug)]
-pub(crate) enum Original {
-    /// Its file, as long as it has this fingerprint (it had when the
-    /// record was put aside: nothing is copied).
-    OnDisk(Fingerprint),
-    /// A copy in the recovery folder (the file on disk was not those bytes).
-    Kept(KeptFile),
-}
-
-impl Original {
-    /// The bytes, if they can still be had (`path`: the record's file).
-    pub(crate) fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
-        let limit = sgf_formats::input::MAX_INPUT_BYTES;
-        match self {
-            Original::OnDisk(fp) => crate::read_file(path, limit)
-                .ok()
-                .filter(|b| Fingerprint::of(b) == *fp),
-            Original::Kept(k) => crate::read_file(k.path(), limit).ok(),
-        }
-    }
 }
 
 /// The folder where records with unsaved work are kept while put aside.
