@@ -33,6 +33,10 @@ fn summary_and_exit_statuses() {
     assert_eq!(last["dropped"]["illegal_move"], 1);
     assert_eq!(last["inputs_failed"], 1);
     assert!(String::from_utf8_lossy(&run.stderr).contains("could not be read"));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("notes.sgf"),
+        "the input is named"
+    );
     assert!(out.join("train-00000.npz").is_file() && out.join("dataset.json").is_file());
 
     // The directory holds a dataset now: not replaced without --overwrite.

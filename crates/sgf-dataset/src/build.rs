@@ -80,6 +80,8 @@ pub struct Summary {
     pub inputs: u64,
     /// Inputs that could not be read or hold no game record.
     pub inputs_failed: u64,
+    /// Why each of them failed (the message names the input).
+    pub failed: Vec<String>,
     /// Games read.
     pub games_read: u64,
     /// Games kept.
@@ -574,7 +576,10 @@ fn run<'a>(
                 }
             }
             Record::Done { .. } => {}
-            Record::Failed { .. } => summary.inputs_failed += 1,
+            Record::Failed { message, .. } => {
+                summary.inputs_failed += 1;
+                summary.failed.push(message);
+            }
         }
         Ok::<(), Error>(())
     })?;

@@ -231,6 +231,19 @@ fn clear(plane: &mut [u8], i: usize) {
     plane[i >> 3] &= !(0x80 >> (i & 7));
 }
 
+/// The points next to point `i` of a `size`×`size` board.
+fn neighbours(i: usize, size: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (i % size, i / size);
+    [
+        (x > 0).then(|| i - 1),
+        (x + 1 < size).then(|| i + 1),
+        (y > 0).then(|| i - size),
+        (y + 1 < size).then(|| i + size),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Liberties of every point's group (0 for empty points).
 fn group_liberties(cells: &[u8], size: usize, out: &mut Vec<u16>) {
     let n = size * size;
@@ -252,14 +265,7 @@ fn group_liberties(cells: &[u8], size: usize, out: &mut Vec<u16>) {
         let mut libs = 0u16;
         while let Some(i) = stack.pop() {
             group.push(i);
-            let (x, y) = (i % size, i / size);
-            let nbrs = [
-                (x > 0).then(|| i - 1),
-                (x + 1 < size).then(|| i + 1),
-                (y > 0).then(|| i - size),
-                (y + 1 < size).then(|| i + size),
-            ];
-            for j in nbrs.into_iter().flatten() {
+            for j in neighbours(i, size) {
                 if cells[j] == 0 {
                     if stamp[j] != gid {
                         stamp[j] = gid;
@@ -364,14 +370,7 @@ pub(crate) fn encode(
                 if cells[i] != 0 || ko == Some(point(i as u16)) {
                     continue;
                 }
-                let (x, y) = (i % size, i / size);
-                let nbrs = [
-                    (x > 0).then(|| i - 1),
-                    (x + 1 < size).then(|| i + 1),
-                    (y > 0).then(|| i - size),
-                    (y + 1 < size).then(|| i + size),
-                ];
-                let ok = nbrs.into_iter().flatten().any(|j| {
+                let ok = neighbours(i, size).any(|j| {
                     cells[j] == 0
                         || (cells[j] == me && libs[j] >= 2)
                         || (cells[j] != me && libs[j] == 1)

@@ -284,6 +284,9 @@ pub fn run(a: &Args) -> Result<u8> {
         }
         println!("written to {}", a.output.display());
     }
+    for f in &summary.failed {
+        eprintln!("qipu: {f}");
+    }
     if summary.inputs_failed > 0 {
         eprintln!(
             "qipu: {} input(s) could not be read or hold no game record",
