@@ -647,7 +647,7 @@ pub fn position_of(
         (Some(n), _) => {
             let mut played = 0;
             while played < n {
-                if !c.next(doc) {
+                if !c.advance(doc) {
                     return Err(DbError::Usage(format!(
                         "the main line has only {played} move(s)"
                     )));
@@ -661,9 +661,9 @@ pub fn position_of(
             let Some(target) = g.nodes().nth(k) else {
                 return Err(DbError::Usage(format!("the game has no node {k}")));
             };
-            c.goto(doc, target.id());
+            c.seek(doc, target.id());
         }
-        (None, None) => c.to_end(doc),
+        (None, None) => c.advance_to_end(doc),
     }
     let size = c.size();
     Pattern::full_board(c.position().board.cells(), size.cols, size.rows)

@@ -191,13 +191,10 @@ impl GameSummary {
                 .collect()
         };
         let mut unplayable = 0u32;
-        let all = if with_moves {
-            sgf_go::main_line_moves(doc, gi)
-        } else {
-            Vec::new()
-        };
-        let moves = all
+        let moves = with_moves
+            .then(|| sgf_go::main_line_moves_iter(doc, gi))
             .into_iter()
+            .flatten()
             .map(|m| match m.mv {
                 Some(mv) => SummaryMove {
                     color: m.color,

@@ -9,7 +9,7 @@ use sgf_core::{Code, Diagnostic, Document, Node, NodeId, Point, Severity, Span};
 
 use crate::coords::{self, BoardSize, CoordIssue, SizeIssue};
 use crate::info;
-use crate::replay::{Cursor, Event};
+use crate::replay::{Cursor, Event, Walk};
 
 /// Every check of a document: the game-independent FF\[4\] rules
 /// ([`sgf_core::validate::validate`]) and the Go ones.
@@ -623,56 +623,29 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
 fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut Vec<Diagnostic>) {
     use sgf_core::props::id as pid;
     const SETUP: u128 = 1 << pid::AB | 1 << pid::AW | 1 << pid::AE;
-    let game = doc.game(gi).expect("in range");
-    let root = game.root();
-    let mut cursor = Cursor::new(doc, gi);
-    check_points(&root, size, ff, out);
-    report_events(&cursor, out);
-    // Each node is entered once and left once (no walk from the root per
-    // node). The stack holds the next sibling to visit at each depth.
-    let mut stack: Vec<Option<NodeId>> = Vec::with_capacity(400);
-    stack.push(root.first_child().map(|c| c.id()));
-    // Nodes still to visit (the `Some`s of the stack): none left means the
-    // walk is over, with no need to undo the moves on the way back up.
-    let mut pending = usize::from(stack[0].is_some());
-    // Until the walk first turns back, it is on the main line.
-    let mut main_line = true;
-    while let Some(top) = stack.last_mut() {
-        match *top {
-            Some(child) => {
-                let node = doc.node(child);
-                let next = node.next_sibling().map(|s| s.id());
-                *top = next;
-                pending -= usize::from(next.is_none());
-                cursor.down(doc, child);
-                // A plain move on the board needs no point check.
-                if !cursor.entered_plain_move() {
-                    check_points(&node, size, ff, out);
-                    if main_line
-                        && node.known_set() & SETUP != 0
-                        && let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id))
-                    {
-                        out.push(Diagnostic::new(
-                            Code::SetupInMainLine,
-                            p.span(),
-                            "setup stones in the main line after the root",
-                        ));
-                    }
-                }
-                report_events(&cursor, out);
-                let first = node.first_child().map(|c| c.id());
-                pending += usize::from(first.is_some());
-                stack.push(first);
-            }
-            None => {
-                if pending == 0 {
-                    break;
-                }
-                main_line = false;
-                stack.pop();
-                cursor.up();
+    let mut walk = Walk::new(doc, gi);
+    while walk.step(doc) {
+        let cursor = walk.cursor();
+        let node = doc.node(cursor.node());
+        let root = node.parent().is_none();
+        // A plain move on the board needs no point check (but the root's
+        // points are always checked).
+        if root {
+            check_points(&node, size, ff, out);
+        } else if !cursor.entered_plain_move() {
+            check_points(&node, size, ff, out);
+            if walk.on_main_line()
+                && node.known_set() & SETUP != 0
+                && let Some(p) = ["AB", "AW", "AE"].iter().find_map(|id| node.get(id))
+            {
+                out.push(Diagnostic::new(
+                    Code::SetupInMainLine,
+                    p.span(),
+                    "setup stones in the main line after the root",
+                ));
             }
         }
+        report_events(cursor, out);
     }
 }
 

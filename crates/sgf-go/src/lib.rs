@@ -42,7 +42,7 @@ pub mod values;
 pub use board::{Board, Illegal, MoveEffect, Position, Stone};
 pub use coords::{BoardSize, CoordIssue, Move, board_size, parse_move};
 pub use info::{GameInfo, GameResult, PartialDate, WinBy, parse_dates, parse_result};
-pub use moves::{GameMove, main_line_move_count, main_line_moves};
+pub use moves::{GameMove, main_line_move_count, main_line_moves, main_line_moves_iter};
 pub use replay::{
-    Cursor, Event, NodeEvent, NodeReport, apply_node, apply_node_into, main_line_end,
+    Cursor, Event, NodeEvent, NodeReport, Walk, apply_node, apply_node_into, main_line_end,
 };

@@ -47,22 +47,38 @@ pub fn node_moves(node: &Node<'_>, size: BoardSize) -> impl Iterator<Item = (Col
 /// The moves of the main line of game `game` (0-based), numbered from 1.
 /// Empty when there is no such game.
 pub fn main_line_moves(doc: &Document, game: usize) -> Vec<GameMove> {
-    let Some(g) = doc.game(game) else {
-        return Vec::new();
-    };
-    let (size, _) = coords::board_size(&g.root());
-    let mut out = Vec::new();
-    for node in g.main_line() {
-        for (color, mv) in node_moves(&node, size) {
-            out.push(GameMove {
-                node: node.id(),
-                number: out.len() as u32 + 1,
+    main_line_moves_iter(doc, game).collect()
+}
+
+/// [`main_line_moves`] one at a time, for a caller that keeps only what it
+/// needs of each (a million-move line is then not held twice).
+pub fn main_line_moves_iter(doc: &Document, game: usize) -> impl Iterator<Item = GameMove> + '_ {
+    let g = doc.game(game);
+    let size = g.as_ref().map(|g| coords::board_size(&g.root()).0);
+    let mut number = 0u32;
+    g.into_iter()
+        .flat_map(|g| g.main_line())
+        .flat_map(move |node| {
+            let id = node.id();
+            let size = size.expect("a game was found");
+            // At most `B` and `W`: kept on the stack, not in a vector.
+            let mut two = [None, None];
+            for (slot, m) in two.iter_mut().zip(node_moves(&node, size)) {
+                *slot = Some(m);
+            }
+            two.into_iter()
+                .flatten()
+                .map(move |(color, mv)| (id, color, mv))
+        })
+        .map(move |(node, color, mv)| {
+            number += 1;
+            GameMove {
+                node,
+                number,
                 color,
                 mv,
-            });
-        }
-    }
-    out
+            }
+        })
 }
 
 /// How many moves the main line of game `game` has (see the module docs).

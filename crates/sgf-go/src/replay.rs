@@ -358,11 +358,17 @@ struct Frame {
 /// A position in a game tree that can move to any node: it keeps the path
 /// from the root and an undo log, so stepping back or to a sibling undoes
 /// only what changed.
+///
+/// A walk that will not step back calls [`Cursor::forget`] (or uses
+/// [`Cursor::advance`] and [`Cursor::seek`]): the cursor then keeps no undo
+/// record, so a million-move main line is replayed in constant memory.
 #[derive(Clone, Debug)]
 pub struct Cursor {
     game: usize,
     pos: Position,
     path: Vec<Frame>,
+    /// Depth of `path[0]`: more than 0 once the cursor forgot the way up.
+    base: usize,
     log: Vec<(u16, u8)>,
     last_report: NodeReport,
     /// The current node was a plain move on the board.
@@ -384,6 +390,7 @@ impl Cursor {
             // Room for a whole game's main line: no regrowth on the way down.
             path: Vec::with_capacity(400),
             log: Vec::with_capacity(512),
+            base: 0,
             last_report: NodeReport::default(),
             plain: false,
         };
@@ -426,14 +433,48 @@ impl Cursor {
         self.plain
     }
 
-    /// The nodes from the root to the current node.
+    /// The nodes from the root to the current node (from the node where the
+    /// cursor last [forgot](Cursor::forget) the way up, if it did).
     pub fn path(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.path.iter().map(|f| f.node)
     }
 
     /// Depth of the current node (root = 0).
     pub fn depth(&self) -> usize {
-        self.path.len() - 1
+        self.base + self.path.len() - 1
+    }
+
+    /// Drops what stepping back would need: [`Cursor::up`] then stops at the
+    /// current node. A walk that will not come back this way keeps memory
+    /// constant however long the line is.
+    pub fn forget(&mut self) {
+        if self.path.len() <= 1 {
+            self.log.clear();
+            if let Some(f) = self.path.first_mut() {
+                f.log_start = 0;
+            }
+            return;
+        }
+        let mut f = self.path.pop().expect("non-empty");
+        self.base += self.path.len();
+        f.log_start = 0;
+        self.path.clear();
+        self.path.push(f);
+        self.log.clear();
+    }
+
+    /// Moves to the first child, keeping no way back (see [`Cursor::forget`]).
+    /// Returns false at a leaf.
+    pub fn advance(&mut self, doc: &Document) -> bool {
+        let moved = self.next(doc);
+        self.forget();
+        moved
+    }
+
+    /// Moves to any node of the game as [`Cursor::goto`] does, keeping no
+    /// way back above it (see [`Cursor::forget`]).
+    pub fn seek(&mut self, doc: &Document, node: NodeId) -> bool {
+        self.goto_with(doc, node, true)
     }
 
     fn enter(&mut self, doc: &Document, node: NodeId) -> &NodeReport {
@@ -498,8 +539,13 @@ impl Cursor {
     }
 
     /// Moves to any node of the game: back to the common ancestor, then down.
-    /// Returns false when the node is not in this game.
+    /// Returns false when the node is not in this game, or lies above where
+    /// the cursor [forgot](Cursor::forget) the way up.
     pub fn goto(&mut self, doc: &Document, node: NodeId) -> bool {
+        self.goto_with(doc, node, false)
+    }
+
+    fn goto_with(&mut self, doc: &Document, node: NodeId, forget: bool) -> bool {
         let mut target = Vec::new();
         let mut n = Some(doc.node(node));
         while let Some(x) = n {
@@ -507,13 +553,17 @@ impl Cursor {
             n = x.parent();
         }
         target.reverse();
+        // The path as kept starts `base` nodes below the root.
+        let Some(target) = target.get(self.base..) else {
+            return false;
+        };
         if target.first() != self.path.first().map(|f| f.node).as_ref() {
             return false;
         }
         let common = self
             .path
             .iter()
-            .zip(&target)
+            .zip(target)
             .take_while(|(f, t)| f.node == **t)
             .count();
         while self.path.len() > common {
@@ -521,6 +571,9 @@ impl Cursor {
         }
         for &t in &target[common..] {
             self.enter(doc, t);
+            if forget {
+                self.forget();
+            }
         }
         true
     }
@@ -528,6 +581,12 @@ impl Cursor {
     /// Moves to the end of the main line below the current node.
     pub fn to_end(&mut self, doc: &Document) {
         while self.next(doc) {}
+    }
+
+    /// Moves to the end of the main line keeping no way back (see
+    /// [`Cursor::forget`]).
+    pub fn advance_to_end(&mut self, doc: &Document) {
+        while self.advance(doc) {}
     }
 
     /// The player to move after the current node: `PL` if the node set it,
@@ -550,6 +609,89 @@ impl Cursor {
     }
 }
 
+/// A depth-first walk over every node of a game, children in order, with
+/// one cursor: each node is entered once and left once (no replay from the
+/// root per node). Once no sibling is left to come back to, the cursor
+/// forgets the way up, so a long main line is walked in constant memory.
+///
+/// The document is passed at each step, so a caller may edit values
+/// between steps (not the tree's shape).
+#[derive(Clone, Debug)]
+pub struct Walk {
+    cursor: Cursor,
+    /// The next sibling to visit at each depth still to come back to.
+    stack: Vec<Option<NodeId>>,
+    /// The `Some`s of the stack: none left means nothing to come back to.
+    pending: usize,
+    main_line: bool,
+    started: bool,
+}
+
+impl Walk {
+    /// A walk of game `game`, before its root.
+    ///
+    /// # Panics
+    /// When `game` is out of range.
+    pub fn new(doc: &Document, game: usize) -> Walk {
+        Walk {
+            cursor: Cursor::new(doc, game),
+            stack: Vec::new(),
+            pending: 0,
+            main_line: true,
+            started: false,
+        }
+    }
+
+    /// The cursor at the node entered last.
+    pub fn cursor(&self) -> &Cursor {
+        &self.cursor
+    }
+
+    /// Whether the node entered last is on the main line (the walk has not
+    /// turned back yet).
+    pub fn on_main_line(&self) -> bool {
+        self.main_line
+    }
+
+    /// Enters the next node: the root first, then depth-first. Returns
+    /// false when every node was visited.
+    pub fn step(&mut self, doc: &Document) -> bool {
+        if !self.started {
+            self.started = true;
+            let first = doc.node(self.cursor.node()).first_child().map(|c| c.id());
+            self.pending = usize::from(first.is_some());
+            self.stack.push(first);
+            return true;
+        }
+        while let Some(top) = self.stack.last_mut() {
+            let Some(child) = *top else {
+                if self.pending == 0 {
+                    self.stack.clear();
+                    return false;
+                }
+                self.main_line = false;
+                self.stack.pop();
+                self.cursor.up();
+                continue;
+            };
+            let node = doc.node(child);
+            let next = node.next_sibling().map(|s| s.id());
+            *top = next;
+            self.pending -= usize::from(next.is_none());
+            self.cursor.down(doc, child);
+            if self.pending == 0 {
+                self.cursor.forget();
+                self.stack.clear();
+            }
+            let first = node.first_child().map(|c| c.id());
+            self.pending += usize::from(first.is_some());
+            self.stack.push(first);
+            return true;
+        }
+        false
+    }
+}
+
 /// Who plays first: `PL`, else White in a handicap game with setup stones, else Black.
 fn initial_player(root: &Node<'_>) -> Color {
     if let Some(c) = root.value("PL").and_then(|v| pl_color(v.raw())) {
@@ -563,10 +705,11 @@ fn initial_player(root: &Node<'_>) -> Color {
     }
 }
 
-/// The position at the end of the main line of a game, and the number of moves played.
+/// The position at the end of the main line of a game, and the number of
+/// moves played. The cursor keeps no way back (see [`Cursor::forget`]).
 pub fn main_line_end(doc: &Document, game: usize) -> Cursor {
     let mut c = Cursor::new(doc, game);
-    c.to_end(doc);
+    c.advance_to_end(doc);
     c
 }
 
@@ -591,6 +734,56 @@ mod tests {
         assert_eq!(c.position(), &end);
         while c.up() {}
         assert_eq!(c.position().board.count(), (0, 0));
+    }
+
+    #[test]
+    fn a_walk_visits_every_node_with_its_position_and_forgets_when_done() {
+        let text: &[u8] = b"(;SZ[5];B[bb](;W[ab](;B[ba];W[cb])(;B[aa]))(;W[cc]);B[dd])";
+        let doc = parse(text).document;
+        let order: Vec<NodeId> = doc.game(0).unwrap().nodes().map(|n| n.id()).collect();
+        let mut walk = Walk::new(&doc, 0);
+        let mut seen = Vec::new();
+        while walk.step(&doc) {
+            let c = walk.cursor();
+            // The position each node is entered with is the one `goto` gives.
+            let mut fresh = Cursor::new(&doc, 0);
+            assert!(fresh.goto(&doc, c.node()));
+            assert_eq!(c.position(), fresh.position());
+            assert_eq!(c.depth(), fresh.depth());
+            seen.push((c.node(), walk.on_main_line()));
+        }
+        let nodes: Vec<NodeId> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(nodes, order);
+        // The main line is walked first; the walk then turns back.
+        let main: Vec<bool> = seen.iter().map(|s| s.1).collect();
+        assert_eq!(main, [true, true, true, true, true, false, false, false]);
+        // After the last variation nothing is kept: the way up is forgotten.
+        let mut c = walk.cursor().clone();
+        assert_eq!(c.path().count(), 1);
+        assert!(!c.up());
+    }
+
+    #[test]
+    fn forgetting_keeps_the_position_and_the_depth() {
+        let doc = parse(b"(;SZ[5];B[bb];W[ab];B[ba];W[cb])").document;
+        let ids: Vec<NodeId> = doc.game(0).unwrap().main_line().map(|n| n.id()).collect();
+        let mut kept = Cursor::new(&doc, 0);
+        kept.to_end(&doc);
+        let mut c = Cursor::new(&doc, 0);
+        c.advance_to_end(&doc);
+        assert_eq!(c.position(), kept.position());
+        assert_eq!((c.depth(), c.node()), (4, ids[4]));
+        assert!(!c.up());
+        // Seeking forgets the nodes above; going further down still works,
+        // going back above them does not.
+        let mut c = Cursor::new(&doc, 0);
+        assert!(c.seek(&doc, ids[2]));
+        assert_eq!(c.depth(), 2);
+        assert!(c.goto(&doc, ids[4]));
+        assert!(c.goto(&doc, ids[3]));
+        assert!(!c.goto(&doc, ids[1]));
+        kept.goto(&doc, ids[3]);
+        assert_eq!(c.position(), kept.position());
     }
 
     #[test]

@@ -262,6 +262,7 @@ impl Diagram {
             if !cursor.down(doc, id) {
                 return Err(RenderError::NoSuchNode);
             }
+            cursor.forget();
             track(&cursor, doc.node(id));
         }
         let pos = cursor.position();

@@ -338,6 +338,8 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
         };
         if i > 0 {
             cursor.down(doc, id);
+            // The main line only goes down.
+            cursor.forget();
         }
         if let Some(v) = node.value("PM").and_then(|v| v.number()) {
             pm = v;

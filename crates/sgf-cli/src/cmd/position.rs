@@ -67,7 +67,7 @@ pub fn locate(
                 let Some(m) = moves.get(n - 1) else {
                     bail!("the main line has only {} move(s)", moves.len());
                 };
-                c.goto(doc, m.node);
+                c.seek(doc, m.node);
             }
         }
         (None, Some(k)) => {
@@ -77,9 +77,9 @@ pub fn locate(
                     g.nodes().count()
                 );
             };
-            c.goto(doc, target.id());
+            c.seek(doc, target.id());
         }
-        (None, None) => c.to_end(doc),
+        (None, None) => c.advance_to_end(doc),
     }
     Ok(c)
 }

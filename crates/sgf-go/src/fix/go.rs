@@ -2,6 +2,7 @@
 //! stones that change nothing.
 
 use super::*;
+use crate::replay::Walk;
 
 /// A node made by the repair that the deleted move leaves without a
 /// property (`(;B[zz])`: the move split off the root, then deleted;
@@ -322,27 +323,14 @@ pub(super) fn points(f: &mut Fixer<'_>, n: NodeId, size: BoardSize) {
 pub(super) fn setup_without_effect(f: &mut Fixer<'_>, gi: usize, root_only: bool) {
     let game = f.doc.game(gi).expect("in range");
     let size = coords::board_size(&game.root()).0;
-    let mut cursor = Cursor::new(f.doc, gi);
-    let mut stack: Vec<Option<NodeId>> = vec![game.root().first_child().map(|c| c.id())];
-    drop_no_effect(f, &cursor, size);
-    if root_only {
-        stack.clear();
-    }
     // Each node is repaired as the walk leaves it: the cursor holds its
     // position, and the points it drops changed nothing, so the nodes below
     // are played as before (and no list of every point of the game is kept).
-    while let Some(top) = stack.last_mut() {
-        match *top {
-            Some(child) => {
-                *top = f.doc.node(child).next_sibling().map(|s| s.id());
-                cursor.down(f.doc, child);
-                drop_no_effect(f, &cursor, size);
-                stack.push(f.doc.node(child).first_child().map(|c| c.id()));
-            }
-            None => {
-                stack.pop();
-                cursor.up();
-            }
+    let mut walk = Walk::new(f.doc, gi);
+    while walk.step(f.doc) {
+        drop_no_effect(f, walk.cursor(), size);
+        if root_only {
+            break;
         }
     }
 }
