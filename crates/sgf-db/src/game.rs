@@ -105,8 +105,8 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
 }
 
 /// The folded form of a name, for the filters.
-pub(crate) fn key(s: &Option<String>) -> Option<String> {
-    s.as_deref().map(fold)
+pub(crate) fn key(s: Option<&str>) -> Option<String> {
+    s.map(fold)
 }
 
 #[cfg(test)]
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(r.result.as_deref(), Some("B+R"));
         assert_eq!(r.black_rank.as_deref(), Some("9d"));
         assert_eq!((r.date_min, r.date_max), (Some(20030506), Some(20030506)));
-        assert_eq!(key(&r.summary.black).as_deref(), Some("lee"));
+        assert_eq!(key(r.summary.black.as_deref()).as_deref(), Some("lee"));
         assert_eq!(r.dyer.len(), 12);
         // The mirror image has the same signature and final hash.
         let mirrored: String = moves

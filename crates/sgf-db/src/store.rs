@@ -219,7 +219,69 @@ struct Unit {
     charset: Option<&'static str>,
     error: Option<String>,
     data: Vec<u8>,
-    games: Vec<GameRow>,
+    games: Vec<StoredRow>,
+}
+
+/// What the `games` table stores of a [`GameRow`], kept until the source's
+/// rows are written: a row with its whole summary is 864 bytes, and a
+/// collection holds tens of thousands of games (`db index` on a 17 MB one
+/// peaked at 3.4× its size).
+struct StoredRow {
+    game: u32,
+    cols: u8,
+    rows: u8,
+    black: Option<Box<str>>,
+    white: Option<Box<str>>,
+    black_rank: Option<Box<str>>,
+    white_rank: Option<Box<str>>,
+    event: Option<Box<str>>,
+    round: Option<Box<str>>,
+    place: Option<Box<str>>,
+    date: Option<Box<str>>,
+    date_min: Option<i64>,
+    date_max: Option<i64>,
+    result: Option<Box<str>>,
+    winner: Option<&'static str>,
+    komi: Option<f64>,
+    handicap: Option<i64>,
+    rules: Option<Box<str>>,
+    moves: u32,
+    nodes: u32,
+    dyer: Box<str>,
+    final_hash: i64,
+    comments: Box<str>,
+}
+
+impl From<GameRow> for StoredRow {
+    fn from(g: GameRow) -> StoredRow {
+        let b = |s: Option<String>| s.map(String::into_boxed_str);
+        let s = g.summary;
+        StoredRow {
+            game: g.game,
+            cols: g.encoded.cols,
+            rows: g.encoded.rows,
+            black: b(s.black),
+            white: b(s.white),
+            black_rank: b(g.black_rank),
+            white_rank: b(g.white_rank),
+            event: b(s.event),
+            round: b(s.round),
+            place: b(s.place),
+            date: b(s.date),
+            date_min: g.date_min,
+            date_max: g.date_max,
+            result: b(g.result),
+            winner: g.winner,
+            komi: s.komi,
+            handicap: s.handicap,
+            rules: b(s.rules),
+            moves: g.moves,
+            nodes: g.encoded.nodes,
+            dyer: g.dyer.into_boxed_str(),
+            final_hash: g.final_hash,
+            comments: g.encoded.comments.into_boxed_str(),
+        }
+    }
 }
 
 /// The lock of an index run (see `Database::lock_for_index`): the file is
@@ -292,7 +354,7 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
     };
     // A large collection is read a part at a time, its parts side by side
     // (sgf_formats::parts): memory holds a few parts of its tree.
-    let mut games: Vec<GameRow> = Vec::new();
+    let mut games: Vec<StoredRow> = Vec::new();
     let mut data = Vec::new();
     let mut first: Option<(&'static str, &'static str)> = None;
     let mut no_tree: Option<String> = None;
@@ -325,12 +387,7 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
                         g.game += piece.first_game as u32;
                         write_stored(&g.encoded, &mut data);
                         // The moves are in `data` now; only what the rows need is kept.
-                        g.encoded.tokens = Vec::new();
-                        g.encoded.ever_black = Vec::new();
-                        g.encoded.ever_white = Vec::new();
-                        g.encoded.final_cells = Vec::new();
-                        g.encoded.main_moves = Vec::new();
-                        games.push(g);
+                        games.push(StoredRow::from(g));
                     }
                 }
                 sgf_formats::parts::Step::Restart => {
@@ -1117,33 +1174,33 @@ fn store_source(
             ins_game.execute(params![
                 file_id,
                 g.game,
-                g.encoded.cols,
-                g.encoded.rows,
-                g.summary.black,
-                g.summary.white,
-                key(&g.summary.black),
-                key(&g.summary.white),
+                g.cols,
+                g.rows,
+                g.black,
+                g.white,
+                key(g.black.as_deref()),
+                key(g.white.as_deref()),
                 g.black_rank,
                 g.white_rank,
-                g.summary.event,
-                key(&g.summary.event),
-                g.summary.round,
-                g.summary.place,
-                g.summary.date,
+                g.event,
+                key(g.event.as_deref()),
+                g.round,
+                g.place,
+                g.date,
                 g.date_min,
                 g.date_max,
                 g.result,
                 g.winner,
-                g.summary.komi,
-                g.summary.handicap,
-                g.summary.rules,
+                g.komi,
+                g.handicap,
+                g.rules,
                 g.moves,
-                g.encoded.nodes,
+                g.nodes,
                 g.dyer,
                 g.final_hash,
             ])?;
-            if !g.encoded.comments.is_empty() {
-                ins_comment.execute(params![tx.last_insert_rowid(), g.encoded.comments])?;
+            if !g.comments.is_empty() {
+                ins_comment.execute(params![tx.last_insert_rowid(), g.comments])?;
             }
             games += 1;
         }
