@@ -390,6 +390,8 @@ export function setup() {
     const t = /** @type {any} */ (ev.target);
     if (isTextField(t) || document.querySelector("dialog[open]")) return;
     if (ev.altKey) return;
+    // The menu bar and the splitters have keys of their own (the arrows).
+    if (t instanceof Element && t.closest("#menus, [role=separator]")) return;
     if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
     if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
     if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }

@@ -283,35 +283,52 @@ export function newGame() {
 
 /** @type {string | null} the menu open */
 let openMenu = null;
+/** the menu whose title takes the focus when the menu bar is entered (Tab, F10, Alt) */
+let barMenu = "File";
+/** @type {HTMLElement | null} where the focus was before F10 or Alt took it to the menu bar */
+let returnFocus = null;
 
 /** The menu bar, made again (in the page's language, with its ticks). */
 export function buildMenus() {
   const bar = $("menus");
   const all = menus();
+  // What had the focus in the bar has it again once made anew.
+  const focused = bar.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).id : null;
   bar.replaceChildren();
   for (const [name, items] of Object.entries(all)) {
     const wrap = document.createElement("span");
     wrap.className = "menu";
+    wrap.setAttribute("role", "none");
     const title = document.createElement("button");
     title.type = "button";
     title.className = "menutitle";
     title.id = `menu-${name.toLowerCase()}`;
+    title.dataset.menu = name;
     title.textContent = tr(name);
+    title.setAttribute("role", "menuitem");
     title.setAttribute("aria-haspopup", "menu");
     title.setAttribute("aria-expanded", String(openMenu === name));
+    title.setAttribute("aria-controls", `${title.id}-items`);
+    // One stop of Tab for the whole bar; the arrows move inside it.
+    title.tabIndex = name === (openMenu || barMenu) ? 0 : -1;
     const pop = document.createElement("div");
     pop.className = "menupop";
+    pop.id = `${title.id}-items`;
     pop.setAttribute("role", "menu");
+    pop.setAttribute("aria-labelledby", title.id);
     pop.hidden = openMenu !== name;
     for (const it of items) {
       if (!it) {
-        pop.append(document.createElement("hr"));
+        const hr = document.createElement("hr");
+        hr.setAttribute("role", "separator");
+        pop.append(hr);
         continue;
       }
       const b = document.createElement("button");
       b.type = "button";
       b.className = "menuitem";
       b.id = it.id;
+      b.tabIndex = -1;
       b.dataset.action = it.id.slice(2);
       b.setAttribute("role", it.checked ? "menuitemcheckbox" : "menuitem");
       const on = it.checked ? it.checked() : false;
@@ -325,30 +342,147 @@ export function buildMenus() {
       const keys = document.createElement("kbd");
       keys.textContent = it.keys || "";
       keys.hidden = !it.keys;
+      if (it.keys) b.setAttribute("aria-keyshortcuts", it.keys);
       b.append(tick, label, keys);
       b.disabled = it.enabled ? !it.enabled() : false;
       const run = it.run;
       b.addEventListener("click", () => {
         closeMenus();
+        leaveBar();
         run();
       });
       pop.append(b);
     }
     title.addEventListener("click", () => (openMenu === name ? closeMenus() : showMenu(name)));
+    title.addEventListener("focus", () => { barMenu = name; });
     // Once a menu is open, the mouse going over another title opens it.
     title.addEventListener("mouseenter", () => { if (openMenu && openMenu !== name) showMenu(name); });
     wrap.append(title, pop);
     bar.append(wrap);
   }
   if (openMenu) place(openMenu);
+  if (focused) document.getElementById(focused)?.focus();
 }
 
-/** @param {string} name */
-function showMenu(name) {
+/**
+ * Opens menu `name`, its first (or last) item focused.
+ * @param {string} name
+ * @param {"first" | "last"} [which]
+ */
+function showMenu(name, which = "first") {
   openMenu = name;
+  barMenu = name;
   buildMenus();
-  const first = /** @type {HTMLElement | null} */ (document.querySelector(`#menu-${name.toLowerCase()} + .menupop .menuitem:not(:disabled)`));
-  if (first) first.focus();
+  const list = menuItems(name);
+  const it = which === "first" ? list[0] : list[list.length - 1];
+  (it || $(`menu-${name.toLowerCase()}`)).focus();
+}
+
+/** The menus' titles, in order. */
+const titles = () => /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#menus .menutitle")]);
+
+/**
+ * The items of menu `name` that can be chosen now.
+ * @param {string} name
+ */
+const menuItems = (name) => /** @type {HTMLElement[]} */ (
+  [...document.querySelectorAll(`#menu-${name.toLowerCase()}-items .menuitem:not(:disabled)`)]);
+
+/**
+ * The menu `d` places after (before, when negative) menu `name`, round the bar.
+ * @param {string} name
+ * @param {number} d
+ */
+function neighbour(name, d) {
+  const t = titles();
+  const i = t.findIndex((x) => x.dataset.menu === name);
+  return /** @type {string} */ (t[(i + d + t.length) % t.length].dataset.menu);
+}
+
+/** The menu bar takes the keys (F10, Alt): its first menu's title focused. */
+function enterBar() {
+  const a = /** @type {HTMLElement | null} */ (document.activeElement);
+  returnFocus = a && a !== document.body && !$("menus").contains(a) ? a : null;
+  barMenu = "File";
+  buildMenus();
+  $("menu-file").focus();
+}
+
+/** The keys go back where they were before the menu bar (else to the board). */
+function leaveBar() {
+  const back = returnFocus && returnFocus.isConnected ? returnFocus : $("board");
+  returnFocus = null;
+  if ($("menus").contains(document.activeElement) || document.activeElement === document.body || !document.activeElement) {
+    back.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * The keys of the menu bar, as desktop menus have them: ← → from menu
+ * to menu, ↓ (Enter, Space) opens one, ↑ ↓ Home End move in it, Enter
+ * (Space) runs an item, a letter goes to the next item starting with
+ * it, Escape closes the menu then leaves the bar, Tab leaves it.
+ * @param {KeyboardEvent} ev
+ */
+function barKey(ev) {
+  const t = /** @type {HTMLElement} */ (ev.target);
+  if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+  const onTitle = t.classList.contains("menutitle");
+  const item = t.classList.contains("menuitem");
+  if (!onTitle && !item) return;
+  const name = /** @type {string} */ (/** @type {HTMLElement} */ (t.closest(".menu")?.querySelector(".menutitle")).dataset.menu);
+  const list = menuItems(name);
+  const i = list.indexOf(t);
+  /** @param {string} other */
+  const go = (other) => {
+    if (openMenu) showMenu(other);
+    else {
+      barMenu = other;
+      buildMenus();
+      $(`menu-${other.toLowerCase()}`).focus();
+    }
+  };
+  /** @type {Record<string, () => void>} */
+  const keys = onTitle ? {
+    ArrowRight: () => go(neighbour(name, 1)),
+    ArrowLeft: () => go(neighbour(name, -1)),
+    ArrowDown: () => showMenu(name),
+    ArrowUp: () => showMenu(name, "last"),
+    Enter: () => showMenu(name),
+    " ": () => showMenu(name),
+    Home: () => go(titles()[0].dataset.menu || "File"),
+    End: () => go(titles()[titles().length - 1].dataset.menu || "Help"),
+    Escape: () => { if (openMenu) closeMenus(); else leaveBar(); },
+  } : {
+    ArrowDown: () => list[(i + 1) % list.length].focus(),
+    ArrowUp: () => list[(i - 1 + list.length) % list.length].focus(),
+    Home: () => list[0].focus(),
+    End: () => list[list.length - 1].focus(),
+    ArrowRight: () => showMenu(neighbour(name, 1)),
+    ArrowLeft: () => showMenu(neighbour(name, -1)),
+    Enter: () => t.click(),
+    " ": () => t.click(),
+    Escape: () => { closeMenus(); $(`menu-${name.toLowerCase()}`).focus(); },
+  };
+  if (ev.key === "Tab") {
+    // Tab leaves the bar: the open menu closes, the focus moves on as usual.
+    closeMenus();
+    return;
+  }
+  let act = keys[ev.key];
+  if (!act && item && ev.key.length === 1 && ev.key.trim()) {
+    // A letter: the next item whose words start with it.
+    const k = ev.key.toLowerCase();
+    const starts = (/** @type {HTMLElement} */ b) => (b.querySelector(".label")?.textContent || "").trim().toLowerCase().startsWith(k);
+    const next = [...list.slice(i + 1), ...list.slice(0, i + 1)].find(starts);
+    act = () => next?.focus();
+  }
+  // Inside the bar, the board's keys (the arrows, letters) are the menu's.
+  ev.stopPropagation();
+  if (act) {
+    ev.preventDefault();
+    act();
+  }
 }
 
 /**
@@ -369,6 +503,14 @@ export function closeMenus() {
   if (!openMenu) return;
   openMenu = null;
   buildMenus();
+}
+
+/** F10 and Alt: into the menu bar, or out of it when there. */
+function toggleBar() {
+  if ($("menus").contains(document.activeElement)) {
+    closeMenus();
+    leaveBar();
+  } else enterBar();
 }
 
 /** @param {string} name */
@@ -432,6 +574,7 @@ export function selectTab(name) {
 export function buildTabs() {
   const tabs = $("tabs");
   tabs.replaceChildren();
+  tabs.setAttribute("aria-label", tr("Panels"));
   for (const [name, , label] of PANELS) {
     const el = panelEl(name);
     if (!el || (name === "files" && el.hidden)) continue;
@@ -447,37 +590,7 @@ export function buildTabs() {
   }
 }
 
-/** The splitter between the board and the side panels: dragged, it sets their width. */
-function setupSplitter() {
-  const sp = $("splitter");
-  /** @param {number} w */
-  const setWidth = (w) => {
-    const px = Math.max(220, Math.min(window.innerWidth * 0.6, w));
-    document.documentElement.style.setProperty("--side-width", `${Math.round(px)}px`);
-    return px;
-  };
-  try {
-    const saved = +(localStorage.getItem("qipu.sidewidth") || 0);
-    if (saved) setWidth(saved);
-  } catch (e) { /* private mode */ }
-  sp.addEventListener("pointerdown", (/** @type {PointerEvent} */ ev) => {
-    ev.preventDefault();
-    sp.setPointerCapture(ev.pointerId);
-    const move = (/** @type {PointerEvent} */ e) => {
-      const w = setWidth(window.innerWidth - e.clientX);
-      try { localStorage.setItem("qipu.sidewidth", String(Math.round(w))); } catch (x) { /* private mode */ }
-      window.dispatchEvent(new Event("resize"));
-    };
-    const up = () => {
-      sp.removeEventListener("pointermove", move);
-      sp.removeEventListener("pointerup", up);
-    };
-    sp.addEventListener("pointermove", move);
-    sp.addEventListener("pointerup", up);
-  });
-}
-
-/** The menu bar, the panels, the tabs and the splitter. */
+/** The menu bar, the panels and the tabs. */
 export function setup() {
   try {
     ui.keys = localStorage.getItem("qipu.keys") || "lr";
@@ -488,7 +601,6 @@ export function setup() {
   buildTabs();
   applyPanels();
   showKeys();
-  setupSplitter();
   document.addEventListener("pointerdown", (ev) => {
     if (openMenu && !(/** @type {Element} */ (ev.target)).closest(".menu")) closeMenus();
   });
@@ -497,6 +609,30 @@ export function setup() {
       ev.preventDefault();
       closeMenus();
     }
+  });
+  $("menus").addEventListener("keydown", barKey);
+  // F10, or Alt pressed and let go alone: into the menu bar (and out again).
+  let altAlone = false;
+  document.addEventListener("keydown", (ev) => {
+    altAlone = ev.key === "Alt" && !ev.ctrlKey && !ev.shiftKey && !ev.metaKey;
+    if (ev.key === "F10" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !document.querySelector("dialog[open]")) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      toggleBar();
+    }
+  }, true);
+  document.addEventListener("keyup", (ev) => {
+    if (ev.key !== "Alt" || !altAlone) return;
+    altAlone = false;
+    if (document.querySelector("dialog[open]")) return;
+    ev.preventDefault();
+    toggleBar();
+  }, true);
+  document.addEventListener("pointerdown", () => { altAlone = false; }, true);
+  // The focus leaving the bar (Tab, a click elsewhere) closes its menu.
+  $("menus").addEventListener("focusout", (/** @type {FocusEvent} */ ev) => {
+    const to = /** @type {Node | null} */ (ev.relatedTarget);
+    if (openMenu && to && !$("menus").contains(to)) closeMenus();
   });
   window.addEventListener("resize", () => { if (openMenu) place(openMenu); });
   // The file list appears or goes: its tab too.
