@@ -290,6 +290,13 @@ test("Set result is greyed out, with its reason, while the count is a mid-game e
   assert.ok(await page.isDisabled("#writeresult"));
   assert.match(await page.getAttribute("#writeresult", "title"), /The game is not over .*estimate, not a result to write/);
   assert.match(await page.textContent("#countresult"), /The game is not over: this is an estimate, not a result\./);
+  // The result and its reason are in view, not below the side column's fold.
+  await page.waitForFunction(() => {
+    const side = document.getElementById("side").getBoundingClientRect();
+    const r = document.getElementById("countresult").getBoundingClientRect();
+    const b = document.getElementById("writeresult").getBoundingClientRect();
+    return r.height > 0 && r.top >= side.top - 1 && r.bottom <= side.bottom + 1 && b.top >= side.top - 1 && b.bottom <= side.bottom + 1;
+  }, null, { timeout: 5000 });
   // Greyed out as a disabled button is.
   assert.ok(Number(await page.$eval("#writeresult", (b) => getComputedStyle(b).opacity)) < 0.6);
   // The reason in the page's language.

@@ -533,7 +533,12 @@ export function setup() {
     pollEngine();
     drawGraph();
   });
-  click("count", () => countCall("start", { source: $("countfrom").value }));
+  click("count", async () => {
+    await countCall("start", { source: $("countfrom").value });
+    // The result (and why Set result may be greyed out) is at the panel's
+    // foot, often below the side column's fold: brought into view.
+    $("countresult").scrollIntoView({ block: "nearest" });
+  });
   click("countdone", () => countCall("stop"));
   $("countrules").addEventListener("change", () => ui.state && ui.state.count && countCall("rules", { rules: $("countrules").value }));
   click("writeresult", () => {

@@ -346,6 +346,7 @@ export function buildMenus() {
       b.append(tick, label, keys);
       b.disabled = it.enabled ? !it.enabled() : false;
       const run = it.run;
+      b.addEventListener("pointermove", () => { if (!b.disabled && document.activeElement !== b) b.focus({ preventScroll: true }); });
       b.addEventListener("click", () => {
         closeMenus();
         leaveBar();
