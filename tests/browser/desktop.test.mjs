@@ -311,6 +311,55 @@ test("Set result is greyed out, with its reason, while the count is a mid-game e
   await page.evaluate(() => (document.querySelector("#enginepanel").open = false));
 });
 
+test("File → New game…: board size, komi, handicap, rules and players without pasting text; Copy the game as SGF gives it", async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
+  const p = await ctx.newPage();
+  p.on("pageerror", (e) => console.error("page error:", e));
+  await p.goto(url);
+  await p.waitForSelector("#board svg");
+  const name = await p.textContent("#title");
+  // Cancel leaves the record shown.
+  await menu(p, "new");
+  await p.waitForSelector("#newdialog[open]");
+  await p.click("#newdialog button[value=cancel]");
+  assert.equal(await p.textContent("#title"), name);
+  await menu(p, "new");
+  await p.selectOption("#ng-size", "13");
+  await p.fill("#ng-handicap", "3");
+  await p.press("#ng-handicap", "Tab");
+  assert.equal(await p.inputValue("#ng-komi"), "0.5", "komi follows the handicap");
+  await p.selectOption("#ng-rules", "Chinese");
+  await p.fill("#ng-black", "Ke Jie");
+  await p.fill("#ng-white", "Gu Li [9p]");
+  await p.click("#ng-create");
+  await p.waitForFunction(() => document.querySelector("#title").textContent.includes("new-game.sgf"));
+  const s = await p.evaluate(() => window.qipuPage.state());
+  assert.deepEqual(s.size, [13, 13]);
+  assert.deepEqual([s.info.PB, s.info.PW, s.info.RU, s.info.HA, s.komi], ["Ke Jie", "Gu Li [9p]", "Chinese", "3", 0.5]);
+  assert.equal(s.node.to_play, "W", "White moves first after handicap stones");
+  assert.equal(await p.$$eval("#board svg circle.stone.black", (x) => x.length), 3, "three handicap stones");
+  // Copy the game as SGF: the record, on the clipboard.
+  await menu(p, "copysgf");
+  await p.waitForFunction(() => /Copied to the clipboard/.test(document.querySelector("#message").textContent));
+  const sgf = await p.evaluate(() => navigator.clipboard.readText());
+  assert.match(sgf.replace(/\n/g, ""), /SZ\[13\]KM\[0\.5\]RU\[Chinese\]HA\[3\]AB(\[[a-m]{2}\]){3}PB\[Ke Jie\]PW\[Gu Li \[9p\\\]\]/);
+  // Another size: any from 2 to 52 lines.
+  await menu(p, "new");
+  await p.selectOption("#ng-size", "other");
+  assert.ok(await p.isVisible("#ng-lines"));
+  await p.fill("#ng-lines", "37");
+  await p.fill("#ng-handicap", "0");
+  await p.click("#ng-create");
+  await p.waitForFunction(() => window.qipuPage.state().size[0] === 37);
+  // A longer title keeps the toolbar in one row at 1024 px (it wrapped before).
+  const rows = await p.evaluate(() => new Set([...document.querySelectorAll("#toolbar > *, #toolbar .group > *")]
+    .filter((e) => e.offsetParent && !e.classList.contains("group")).map((e) => Math.round(e.getBoundingClientRect().top / 8))).size);
+  assert.equal(rows, 1, "the toolbar is one row");
+  await p.screenshot({ path: join(shots, "new-game-37.png") });
+  await ctx.close();
+});
+
 /**
  * The English words left in the page (text, titles, placeholders, labels)
  * that are shown in another language: what the i18n files miss, or what

@@ -88,7 +88,7 @@ function menus() {
   };
   return {
     File: [
-      { id: "m-new", label: "New game (empty board)", run: newGame },
+      { id: "m-new", label: "New game…", run: newGame },
       { id: "m-open", label: "Open…", keys: "Ctrl+O", run: press("open") },
       { id: "m-refresh", label: "Refresh the file list", run: press("refreshfiles"), enabled: () => !$("files").hidden },
       { id: "m-save", label: "Save", keys: "Ctrl+S", run: press("save") },
@@ -276,9 +276,34 @@ export function otherGame(d) {
   if (g >= 0 && g < ui.state.games) nav("game", { game: g });
 }
 
-/** A new record: an empty 19×19 board, Japanese komi. */
+/** A new record, as the New game dialog sets it: board, komi, handicap, rules, players. */
 export function newGame() {
-  return openRecord({ text: "(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5])", name: "new-game.sgf" }, "A new game");
+  $("newdialog").showModal();
+  $("ng-size").focus();
+}
+
+/** The New game dialog's fields, and what its Create button does. */
+function setupNewGame() {
+  const lines = () => ($("ng-size").value === "other" ? +$("ng-lines").value : +$("ng-size").value);
+  $("ng-size").addEventListener("change", () => {
+    $("ng-lines").hidden = $("ng-size").value !== "other";
+    if (!$("ng-lines").hidden) $("ng-lines").focus();
+  });
+  // Komi follows the handicap, as is usual: half a point with handicap stones.
+  $("ng-handicap").addEventListener("change", () => {
+    $("ng-komi").value = +$("ng-handicap").value >= 2 ? "0.5" : "6.5";
+  });
+  $("newdialog").addEventListener("close", () => {
+    if ($("newdialog").returnValue !== "ok") return;
+    const n = lines();
+    openRecord({
+      new_game: {
+        size: n, komi: +$("ng-komi").value || 0, handicap: +$("ng-handicap").value || 0,
+        rules: $("ng-rules").value, black: $("ng-black").value, white: $("ng-white").value,
+      },
+      name: "new-game.sgf",
+    }, "A new game");
+  });
 }
 
 /** @type {string | null} the menu open */
@@ -598,6 +623,7 @@ export function setup() {
     hiddenPanels = JSON.parse(localStorage.getItem("qipu.panels") || "{}") || {};
   } catch (e) { /* private mode */ }
   document.body.dataset.tab = "comment";
+  setupNewGame();
   buildMenus();
   buildTabs();
   applyPanels();

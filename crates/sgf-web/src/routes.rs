@@ -64,6 +64,10 @@ pub(crate) async fn open(State(app): AppState, Body(req): Body<OpenRequest>) -> 
             Ok(match what {
                 Open::Path(p) => app.open_path(&p)?,
                 Open::Text(t, name) => app.new_session(name, t.into_bytes(), true, None)?,
+                Open::New(r, name) => {
+                    let sgf = crate::session::new_record_sgf(&r)?;
+                    app.new_session(name, sgf.into_bytes(), true, None)?
+                }
             })
         });
         // `replace`: the session the page showed before, now freed.

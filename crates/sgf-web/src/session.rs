@@ -17,7 +17,8 @@ use sgf_render::{MoveNumbers, RenderOptions};
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 
 mod engine;
-pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
+pub use engine::NewRecord;
+pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf, new_record_sgf};
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
