@@ -81,8 +81,8 @@ async function repairPreview() {
     list.append(li);
   }
   $("repairsummary").textContent = r.changes.length
-    ? `${r.changes.length} change(s):`
-    : "Nothing to repair.";
+    ? tr("{n} change(s):", { n: r.changes.length })
+    : tr("Nothing to repair.");
   $("repairapply").disabled = r.changes.length === 0;
 }
 

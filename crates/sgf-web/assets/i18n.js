@@ -59,7 +59,7 @@ export function translatePage() {
     n.nodeValue = en.replace(core, tr(core));
   }
   for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
-    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter, #enginepick, #tree, #tabs")) continue;
+    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter, #enginepick, #tree, #tabs, #players")) continue;
     if (!originals.has(el)) {
       originals.set(el, { title: el.getAttribute("title"), placeholder: el.getAttribute("placeholder"), label: el.getAttribute("aria-label") });
     }
