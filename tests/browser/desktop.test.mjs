@@ -214,6 +214,31 @@ test("the menu bar from the keyboard: F10 or Alt, ← → between menus, ↑ ↓
   assert.equal(await page.$$eval(".menupop:not([hidden])", (x) => x.length), 0);
 });
 
+test("game information comes into view (I, or Edit → Edit the game information), not below the side column's fold", async () => {
+  const p = await openViewer(browser, url, { width: 1024, height: 768 });
+  await openInPage(p, "example.sgf");
+  // The engine panel open above it pushes game information far down.
+  await p.evaluate(() => { document.querySelector("#enginepanel").open = true; document.querySelector("#infopanel").open = false; });
+  const inView = (id) => p.evaluate((id) => {
+    const side = document.getElementById("side").getBoundingClientRect();
+    const r = document.getElementById(id).getBoundingClientRect();
+    return r.height > 0 && r.top >= side.top - 1 && r.bottom <= side.bottom + 1;
+  }, id);
+  assert.ok(!(await inView("info-PB")), "below the fold to begin with");
+  await p.focus("#board");
+  await p.keyboard.press("i");
+  await p.waitForFunction(() => document.activeElement && document.activeElement.id === "info-PB");
+  assert.ok(await inView("info-PB"), "the Black field is in view");
+  assert.equal(await p.inputValue("#info-PB"), "李明 (Li Ming)");
+  await p.evaluate(() => { document.getElementById("side").scrollTop = 0; document.querySelector("#board").focus(); });
+  assert.ok(!(await inView("info-PB")));
+  await menu(p, "info");
+  await p.waitForFunction(() => document.activeElement && document.activeElement.id === "info-PB");
+  assert.ok(await inView("info-PB"), "from the menu too");
+  await p.screenshot({ path: join(shots, "info-in-view-1024x768.png") });
+  await p.close();
+});
+
 /** What menu item `id` downloads (a picture, figures), as bytes. */
 async function download(p, id) {
   const [d] = await Promise.all([p.waitForEvent("download"), menu(p, id)]);

@@ -8,7 +8,7 @@ import { $, click, message } from "./dom.js";
 import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
 import { openGames } from "./games.js";
 import { tr } from "./i18n.js";
-import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, showPanel } from "./menu.js";
+import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, revealPanel } from "./menu.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { applyView, transformView } from "./transform.js";
 import { showFiles } from "./panels.js";
@@ -410,8 +410,8 @@ export function setup() {
       /** @type {Record<string, () => unknown>} */
       const plain = {
         m: () => $("jump").focus(),
-        c: () => { showPanel("comment", true); $("comment").focus(); },
-        i: () => { showPanel("info", true); $("infopanel").open = true; $("info").querySelector("input")?.focus(); },
+        c: () => revealPanel("comment", "comment"),
+        i: () => revealPanel("info", "info-PB"),
         "[": () => otherGame(-1),
         "]": () => otherGame(1),
         Delete: () => $("delete").click(),

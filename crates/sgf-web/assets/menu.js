@@ -121,8 +121,8 @@ function menus() {
       { id: "m-removeothers", label: "Remove the other variations", keys: "Shift+Del", run: removeOthers },
       { id: "m-flatten", label: "Flatten: this position becomes the start", keys: "Shift+F", run: flatten, enabled: notRoot },
       null,
-      { id: "m-comment", label: "Edit the comment", keys: "C", run: () => { showPanel("comment", true); $("comment").focus(); } },
-      { id: "m-info", label: "Edit the game information", keys: "I", run: () => { showPanel("info", true); $("infopanel").open = true; } },
+      { id: "m-comment", label: "Edit the comment", keys: "C", run: () => revealPanel("comment", "comment") },
+      { id: "m-info", label: "Edit the game information", keys: "I", run: () => revealPanel("info", "info-PB") },
     ],
     Navigate: [
       { id: "m-first", label: "First", keys: "Home", run: () => nav("first") },
@@ -175,7 +175,7 @@ function menus() {
       { id: "m-tool-setupW", label: "Add white stone", run: tool("setupW"), checked: () => $("tool").value === "setupW" },
     ],
     Engine: [
-      { id: "m-engine", label: "Engine: play, analyse, count", run: () => { showPanel("engine", true); $("enginepanel").open = true; } },
+      { id: "m-engine", label: "Engine: play, analyse, count", run: () => revealPanel("engine") },
       { id: "m-enginemove", label: "Engine move", run: engine("engine", "enginemove") },
       { id: "m-count", label: "Count", run: engine("engine", "count") },
       { id: "m-analyse", label: "Analyse the position shown", run: () => toggle("analyse"), checked: () => $("analyse").checked, enabled: () => !$("analyse").disabled },
@@ -186,10 +186,10 @@ function menus() {
       { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
       { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
       { id: "m-console", label: "GTP console…", keys: "Shift+G", run: openConsole },
-      { id: "m-engine2", label: "White's engine: a second engine…", run: () => { showPanel("engine", true); $("enginepanel").open = true; $("enginestart2").focus(); } },
+      { id: "m-engine2", label: "White's engine: a second engine…", run: () => revealPanel("engine", "enginestart2") },
       { id: "m-enginegame", label: "Engine vs engine", keys: "Shift+E", run: toggleEngineGame, checked: () => ui.engineGame },
       null,
-      { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
+      { id: "m-search", label: "Search the database", run: () => revealPanel("search") },
     ],
     View: [
       ...PANELS.map(([name, label]) => /** @type {Item} */ ({
@@ -581,6 +581,26 @@ function applyPanels() {
   $("splitter").hidden = empty;
   buildMenus();
   window.dispatchEvent(new Event("resize"));
+}
+
+/**
+ * Side panel `name` shown, unfolded and scrolled into view (the side
+ * column scrolls: game information or the count may be below its fold),
+ * and the element `focus` (an id) given the keys.
+ * @param {string} name
+ * @param {string} [focus]
+ */
+export function revealPanel(name, focus) {
+  showPanel(name, true);
+  const el = panelEl(name);
+  if (!el) return;
+  if (el instanceof HTMLDetailsElement) el.open = true;
+  const f = focus ? document.getElementById(focus) : null;
+  el.scrollIntoView({ block: "nearest" });
+  if (f) {
+    f.focus({ preventScroll: true });
+    f.scrollIntoView({ block: "nearest" });
+  }
 }
 
 /**
