@@ -676,6 +676,8 @@ export function setup() {
     toggleBar();
   }, true);
   document.addEventListener("pointerdown", () => { altAlone = false; }, true);
+  // Alt+Tab to another window: its Alt let go here is no call for the menus.
+  window.addEventListener("blur", () => { altAlone = false; });
   // The focus leaving the bar (Tab, a click elsewhere) closes its menu.
   $("menus").addEventListener("focusout", (/** @type {FocusEvent} */ ev) => {
     const to = /** @type {Node | null} */ (ev.relatedTarget);
