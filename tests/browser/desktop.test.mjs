@@ -49,7 +49,7 @@ test("side panels: a grip under each sets its height (mouse or keys), the splitt
     document.querySelector("#board").focus();
   });
   // A grip under every side panel, a separator the keyboard reaches.
-  const grips = await page.$$eval(".panelgrip", (g) => g.map((x) => [x.dataset.panel, x.getAttribute("role"),
+  const grips = await page.$$eval("#side .panelgrip", (g) => g.map((x) => [x.dataset.panel, x.getAttribute("role"),
     x.getAttribute("aria-orientation"), x.tabIndex, x.getAttribute("aria-label"), x.getAttribute("aria-valuemin")]));
   assert.deepEqual(grips.map((g) => g[0]), ["comment", "engine", "tree", "info", "search"]);
   for (const [name, role, orient, tab, label, min] of grips) {

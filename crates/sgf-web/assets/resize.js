@@ -1,7 +1,7 @@
 // @ts-check
 // Sizes the user gives the page's parts: the side column's width (the
-// splitter beside the board) and each side panel's height (the grip
-// under it), dragged with the mouse or a finger, or moved with the arrow
+// splitter beside the board), each side panel's height (the grip under
+// it) and the graph's under the board (the grip above it), dragged with the mouse or a finger, or moved with the arrow
 // keys once focused; kept by the browser. Not on a phone, where the
 // panels are tabs.
 
@@ -152,15 +152,17 @@ function setupSplitter() {
  */
 function setPanelHeight(panel, px) {
   const name = panel.dataset.panel || "";
-  const grip = /** @type {HTMLElement} */ (panel.nextElementSibling);
+  const grip = $(`grip-${name}`);
   if (px === null) {
     delete heights[name];
     panel.classList.remove("sized");
     panel.style.removeProperty("--panel-h");
     grip.removeAttribute("aria-valuenow");
   } else {
-    const max = Math.max(MIN_PANEL, window.innerHeight - 80);
-    px = Math.round(Math.max(MIN_PANEL, Math.min(max, px)));
+    const min = +(grip.getAttribute("aria-valuemin") || MIN_PANEL);
+    // The graph under the board leaves the board half the window at least.
+    const max = Math.max(min, grip.dataset.above ? Math.round(window.innerHeight / 3) : window.innerHeight - 80);
+    px = Math.round(Math.max(min, Math.min(max, px)));
     heights[name] = px;
     panel.classList.add("sized");
     panel.style.setProperty("--panel-h", `${px}px`);
@@ -172,27 +174,34 @@ function setPanelHeight(panel, px) {
 }
 
 /**
- * The grip under side panel `panel`: dragged (or moved with ↑ ↓), it
- * sets the panel's height.
+ * The grip under side panel `panel` (or above it: the graph under the
+ * board): dragged, or moved with ↑ ↓, it sets the panel's height.
  * @param {HTMLElement} panel
+ * @param {{above?: boolean, min?: number}} [how]
  */
-function addGrip(panel) {
+function addGrip(panel, { above = false, min = MIN_PANEL } = {}) {
   const grip = document.createElement("div");
   grip.className = "panelgrip";
   grip.id = `grip-${panel.dataset.panel}`;
   grip.tabIndex = 0;
   grip.setAttribute("role", "separator");
   grip.setAttribute("aria-orientation", "horizontal");
-  grip.setAttribute("aria-valuemin", String(MIN_PANEL));
+  grip.setAttribute("aria-valuemin", String(min));
   grip.dataset.panel = panel.dataset.panel;
-  panel.after(grip);
+  if (above) {
+    grip.dataset.above = "1";
+    panel.before(grip);
+  } else panel.after(grip);
   const height = () => panel.getBoundingClientRect().height;
+  // Above the panel, dragging up makes it higher.
+  const sign = above ? -1 : 1;
   let start = 0;
   draggable(grip, "y", () => (start = height()), (d) => {
-    setPanelHeight(panel, start + d);
+    setPanelHeight(panel, start + sign * d);
     relayout();
   }, () => {});
-  keyboard(grip, { less: "ArrowUp", more: "ArrowDown" }, height, (px) => setPanelHeight(panel, px), () => setPanelHeight(panel, null));
+  keyboard(grip, above ? { less: "ArrowDown", more: "ArrowUp" } : { less: "ArrowUp", more: "ArrowDown" },
+    height, (px) => setPanelHeight(panel, px), () => setPanelHeight(panel, null));
   grip.addEventListener("dblclick", () => {
     setPanelHeight(panel, null);
     relayout();
@@ -208,9 +217,10 @@ export function labelGrips() {
   sp.setAttribute("aria-label", tr("Width of the side panels"));
   sp.title = hint;
   for (const g of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".panelgrip"))) {
-    const panel = /** @type {HTMLElement} */ (g.previousElementSibling);
+    const panel = /** @type {HTMLElement} */ (g.dataset.above ? g.nextElementSibling : g.previousElementSibling);
     const h = panel.querySelector("h2, summary");
-    const name = h ? (h.firstChild && h.firstChild.nodeType === Node.TEXT_NODE ? h.firstChild.nodeValue : h.textContent) : "";
+    const name = h ? (h.firstChild && h.firstChild.nodeType === Node.TEXT_NODE ? h.firstChild.nodeValue : h.textContent)
+      : panel.getAttribute("aria-label") || "";
     g.setAttribute("aria-label", tr("Height of the panel {name}", { name: (name || "").trim() }));
     g.title = hint;
   }
@@ -223,5 +233,6 @@ export function setup() {
   } catch (e) { /* private mode, or not JSON */ }
   setupSplitter();
   for (const p of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#side > .tabpanel"))) addGrip(p);
+  addGrip($("graphbar"), { above: true, min: 60 });
   labelGrips();
 }
