@@ -398,7 +398,7 @@ function englishLeft(p) {
     const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(/[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g) || []).filter((w) => !SAME.test(w));
     const out = new Set();
     // What the record or the user wrote (names, comments), and what is written into a record as it is (code).
-    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gtplog, #lang, .commentview");
+    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .commentview");
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (skip(n.parentElement)) continue;
@@ -444,6 +444,18 @@ test("no English left in a translated page: every panel, every menu, the dialogs
     await p.click("#first");
     await p.waitForFunction(() => window.qipuPage.state().node.move_number === 0);
     if (lang === "ja") await p.screenshot({ path: join(shots, "lang-ja-1400x900.png") });
+    // The find bar, and a collection's game list.
+    await p.focus("#board");
+    await p.keyboard.press("Control+f");
+    await p.waitForSelector("#findbar:not([hidden])");
+    for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+    await p.keyboard.press("Escape");
+    await openInPage(p, "games.sgf");
+    await p.click("#games");
+    await p.waitForSelector("#gamesdialog[open] tr.game");
+    for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+    await p.click("#gamesdialog button[value=cancel]");
+    await openInPage(p, "example.sgf");
   }
   await p.selectOption("#lang", "en");
   await p.close();
