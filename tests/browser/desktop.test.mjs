@@ -85,6 +85,12 @@ test("side panels: a grip under each sets its height (mouse or keys), the splitt
   assert.equal(await width(page, "#side"), Math.round(w0) + 40);
   await page.keyboard.press("Home");
   assert.equal(await width(page, "#side"), 220);
+  // End: as wide as allowed — 60 % of the window, the board's column keeping 360 px.
+  await page.keyboard.press("End");
+  const files = await width(page, "#files");
+  assert.equal(await width(page, "#side"), Math.round(Math.min(1400 * 0.6, 1400 - files - 360)));
+  assert.ok((await width(page, "#boardwrap")) >= 350, "the board keeps its room");
+  await page.keyboard.press("Home");
   await drag(page, "#splitter", -200, 0);
   assert.ok(Math.abs((await width(page, "#side")) - 420) <= 2, "dragged 200 px left from 220");
   // Kept by the browser: the same sizes after a reload.

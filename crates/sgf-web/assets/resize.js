@@ -25,8 +25,14 @@ function remember(key, value) {
 /** The board and the panels drawn again at their new sizes. */
 const relayout = () => window.dispatchEvent(new Event("resize"));
 
-/** The widest the side column may be: the board keeps the rest. */
-const maxSide = () => Math.max(MIN_SIDE, Math.round(window.innerWidth * 0.6));
+/** The narrowest the board's column may be made by widening the side column. */
+const MIN_BOARD = 360;
+
+/** The widest the side column may be: 60 % of the window, and the board keeps 360 px beside the file list. */
+function maxSide() {
+  const files = $("files").getBoundingClientRect().width;
+  return Math.max(MIN_SIDE, Math.round(Math.min(window.innerWidth * 0.6, window.innerWidth - files - MIN_BOARD)));
+}
 
 /**
  * The side column's width set (within its bounds), shown on the splitter.
