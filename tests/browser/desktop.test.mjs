@@ -363,7 +363,8 @@ test("File → New game…: board size, komi, handicap, rules and players withou
   await p.selectOption("#ng-rules", "Chinese");
   await p.fill("#ng-black", "Ke Jie");
   await p.fill("#ng-white", "Gu Li [9p]");
-  await p.click("#ng-create");
+  // Enter in a field creates it (Cancel is no default button).
+  await p.press("#ng-white", "Enter");
   await p.waitForFunction(() => document.querySelector("#title").textContent.includes("new-game.sgf"));
   const s = await p.evaluate(() => window.qipuPage.state());
   assert.deepEqual(s.size, [13, 13]);
@@ -375,6 +376,13 @@ test("File → New game…: board size, komi, handicap, rules and players withou
   await p.waitForFunction(() => /Copied to the clipboard/.test(document.querySelector("#message").textContent));
   const sgf = await p.evaluate(() => navigator.clipboard.readText());
   assert.match(sgf.replace(/\n/g, ""), /SZ\[13\]KM\[0\.5\]RU\[Chinese\]HA\[3\]AB(\[[a-m]{2}\]){3}PB\[Ke Jie\]PW\[Gu Li \[9p\\\]\]/);
+  // Escape after a Create before: nothing is made.
+  await menu(p, "new");
+  await p.waitForSelector("#newdialog[open]");
+  await p.keyboard.press("Escape");
+  await p.waitForSelector("#newdialog:not([open])", { state: "attached" });
+  assert.deepEqual((await p.evaluate(() => window.qipuPage.state())).size, [13, 13]);
+  assert.equal(await p.evaluate(() => window.qipuPage.state().session), s.session);
   // Another size: any from 2 to 52 lines.
   await menu(p, "new");
   await p.selectOption("#ng-size", "other");

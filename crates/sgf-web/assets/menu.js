@@ -278,6 +278,8 @@ export function otherGame(d) {
 
 /** A new record, as the New game dialog sets it: board, komi, handicap, rules, players. */
 export function newGame() {
+  // Escape leaves the last returnValue: cleared, so it never creates.
+  $("newdialog").returnValue = "";
   $("newdialog").showModal();
   $("ng-size").focus();
 }
@@ -293,6 +295,8 @@ function setupNewGame() {
   $("ng-handicap").addEventListener("change", () => {
     $("ng-komi").value = +$("ng-handicap").value >= 2 ? "0.5" : "6.5";
   });
+  // Cancel is no submit button: Enter in a field creates the game.
+  $("ng-cancel").addEventListener("click", () => $("newdialog").close("cancel"));
   $("newdialog").addEventListener("close", () => {
     if ($("newdialog").returnValue !== "ok") return;
     const n = lines();
