@@ -197,6 +197,7 @@ test("bug 4: the file list is read again (reload, ⟳) and a new game is not mar
   await openInPage(page, "example.sgf");
   assert.equal(await page.textContent("#filelist li.current"), "example.sgf");
   await menu(page, "new");
+  await page.click("#ng-create");
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("new-game.sgf"));
   assert.equal(await page.$$eval("#filelist li.current", (l) => l.length), 0);
 });

@@ -359,6 +359,24 @@ test("engine: the large graph under the board, the whole game analysed (Shift+A)
   const board = await page.locator("#board svg").boundingBox();
   assert.ok(box.width > 400 && box.height >= 100, JSON.stringify(box));
   assert.ok(box.y >= board.y + board.height - 1, "under the board");
+  // Its height: the grip above it, dragged or with ↑ ↓ (at least 60 px, at most a third of the window).
+  const bar = () => page.$eval("#graphbar", (e) => e.getBoundingClientRect().height);
+  const h0 = await bar();
+  await page.focus("#grip-graph");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await bar(), Math.round(h0) + 40);
+  await page.keyboard.press("Home");
+  assert.equal(await bar(), 60);
+  const gb = await page.locator("#grip-graph").boundingBox();
+  await page.mouse.move(gb.x + gb.width / 2, gb.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(gb.x + gb.width / 2, gb.y - 1000, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await bar(), Math.round(page.viewportSize().height / 3));
+  await page.focus("#grip-graph");
+  await page.keyboard.press("Delete");
+  assert.equal(await bar(), h0);
   // Shift+A: every position of the line, the progress said, the graph filled.
   await page.focus("#board");
   await page.keyboard.press("Shift+A");

@@ -161,8 +161,8 @@ export function discardOk(what = "Opening another file") {
 
 /**
  * Opens another record in place of this one (the server frees this one):
- * `{path}` of the served directory or `{text, name}`.
- * @param {{path?: string, text?: string, name?: string, replace?: number}} body
+ * `{path}` of the served directory, `{text, name}` or `{new_game}`.
+ * @param {{path?: string, text?: string, new_game?: Record<string, unknown>, name?: string, replace?: number}} body
  * @param {string} [what]
  */
 export function openRecord(body, what) {

@@ -14,6 +14,7 @@
 //   find.js     finding text, moves, comments, forks, hotspots
 //   transform.js the board turned, mirrored, inverted
 //   markdown.js comments as Markdown
+//   resize.js   the side column's width, the panels' heights
 
 import { api } from "./api.js";
 import * as actions from "./actions.js";
@@ -24,6 +25,7 @@ import * as engine from "./engine.js";
 import * as find from "./find.js";
 import * as games from "./games.js";
 import * as menu from "./menu.js";
+import * as resize from "./resize.js";
 import { LANGUAGES, pickLanguage, setLanguage, tr } from "./i18n.js";
 import { show, showInfo } from "./panels.js";
 import * as search from "./search.js";
@@ -34,6 +36,7 @@ import * as tree from "./tree.js";
 function redraw() {
   menu.showKeys();
   menu.buildTabs();
+  resize.labelGrips();
   if (!ui.state) return;
   show(ui.state);
   if (ui.state.info) showInfo(ui.state.info, true);
@@ -61,6 +64,7 @@ games.setup();
 search.setup();
 find.setup();
 menu.setup();
+resize.setup();
 
 for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(name, code));
 $("lang").addEventListener("change", () => setLanguage($("lang").value, redraw));

@@ -8,7 +8,7 @@ import { $, click, message } from "./dom.js";
 import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
 import { openGames } from "./games.js";
 import { tr } from "./i18n.js";
-import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, showPanel } from "./menu.js";
+import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, revealPanel } from "./menu.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { applyView, transformView } from "./transform.js";
 import { showFiles } from "./panels.js";
@@ -81,8 +81,8 @@ async function repairPreview() {
     list.append(li);
   }
   $("repairsummary").textContent = r.changes.length
-    ? `${r.changes.length} change(s):`
-    : "Nothing to repair.";
+    ? tr("{n} change(s):", { n: r.changes.length })
+    : tr("Nothing to repair.");
   $("repairapply").disabled = r.changes.length === 0;
 }
 
@@ -390,6 +390,8 @@ export function setup() {
     const t = /** @type {any} */ (ev.target);
     if (isTextField(t) || document.querySelector("dialog[open]")) return;
     if (ev.altKey) return;
+    // The menu bar and the splitters have keys of their own (the arrows).
+    if (t instanceof Element && t.closest("#menus, [role=separator]")) return;
     if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
     if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
     if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
@@ -408,8 +410,8 @@ export function setup() {
       /** @type {Record<string, () => unknown>} */
       const plain = {
         m: () => $("jump").focus(),
-        c: () => { showPanel("comment", true); $("comment").focus(); },
-        i: () => { showPanel("info", true); $("infopanel").open = true; $("info").querySelector("input")?.focus(); },
+        c: () => revealPanel("comment", "comment"),
+        i: () => revealPanel("info", "info-PB"),
         "[": () => otherGame(-1),
         "]": () => otherGame(1),
         Delete: () => $("delete").click(),

@@ -6,7 +6,7 @@ import { api, withQuery } from "./api.js";
 import { callOn, discardOk, edit, flushTyping, nav } from "./actions.js";
 import { boardPoint, boardSvg, svgAt } from "./board.js";
 import { $, click, message } from "./dom.js";
-import { tr } from "./i18n.js";
+import { onLanguage, tr } from "./i18n.js";
 import { sgfPoint } from "./letters.js";
 import { ui } from "./state.js";
 
@@ -21,7 +21,9 @@ async function loadEngines() {
     o.title = e.command;
     pick.add(o);
   }
-  pick.add(new Option(tr("Other command…"), ""));
+  const other = new Option(tr("Other command…"), "");
+  other.id = "enginepick-other";
+  pick.add(other);
   if ([...pick.options].some((/** @type {HTMLOptionElement} */ o) => o.value === keep)) pick.value = keep;
   $("enginecmd").hidden = pick.value !== "";
   if (r && r.error) message(r.error, true);
@@ -522,12 +524,21 @@ export function setup() {
     if (s) maybeEngineMove(s);
   });
   click("enginemove", engineMove);
+  onLanguage(() => {
+    const other = document.getElementById("enginepick-other");
+    if (other) other.textContent = tr("Other command…");
+  });
   $("enginepanel").addEventListener("toggle", () => {
     if ($("enginepanel").open) loadEngines();
     pollEngine();
     drawGraph();
   });
-  click("count", () => countCall("start", { source: $("countfrom").value }));
+  click("count", async () => {
+    await countCall("start", { source: $("countfrom").value });
+    // The result (and why Set result may be greyed out) is at the panel's
+    // foot, often below the side column's fold: brought into view.
+    $("countresult").scrollIntoView({ block: "nearest" });
+  });
   click("countdone", () => countCall("stop"));
   $("countrules").addEventListener("change", () => ui.state && ui.state.count && countCall("rules", { rules: $("countrules").value }));
   click("writeresult", () => {

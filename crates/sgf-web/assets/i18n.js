@@ -59,7 +59,7 @@ export function translatePage() {
     n.nodeValue = en.replace(core, tr(core));
   }
   for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
-    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter, #enginepick")) continue;
+    if (skip(el) && !el.matches("#games, #comment, #jump, #name, #gamesfilter, #enginepick, #tree, #tabs, #players")) continue;
     if (!originals.has(el)) {
       originals.set(el, { title: el.getAttribute("title"), placeholder: el.getAttribute("placeholder"), label: el.getAttribute("aria-label") });
     }
@@ -69,6 +69,18 @@ export function translatePage() {
     if (o.placeholder) e.placeholder = tr(o.placeholder);
     if (o.label) el.setAttribute("aria-label", tr(o.label));
   }
+}
+
+/** @type {(() => void)[]} what the modules show again in a new language */
+const relabels = [];
+
+/**
+ * `fn` runs whenever the page changes language: for words a module made
+ * with `tr` (not the page's fixed words, which `translatePage` does).
+ * @param {() => void} fn
+ */
+export function onLanguage(fn) {
+  relabels.push(fn);
 }
 
 /**
@@ -83,5 +95,6 @@ export async function setLanguage(lang, redraw) {
   $("lang").value = lang;
   try { localStorage.setItem("qipu.lang", lang); } catch (e) { /* private mode */ }
   translatePage();
+  for (const fn of relabels) fn();
   redraw();
 }

@@ -88,7 +88,7 @@ function menus() {
   };
   return {
     File: [
-      { id: "m-new", label: "New game (empty board)", run: newGame },
+      { id: "m-new", label: "New game…", run: newGame },
       { id: "m-open", label: "Open…", keys: "Ctrl+O", run: press("open") },
       { id: "m-refresh", label: "Refresh the file list", run: press("refreshfiles"), enabled: () => !$("files").hidden },
       { id: "m-save", label: "Save", keys: "Ctrl+S", run: press("save") },
@@ -121,8 +121,8 @@ function menus() {
       { id: "m-removeothers", label: "Remove the other variations", keys: "Shift+Del", run: removeOthers },
       { id: "m-flatten", label: "Flatten: this position becomes the start", keys: "Shift+F", run: flatten, enabled: notRoot },
       null,
-      { id: "m-comment", label: "Edit the comment", keys: "C", run: () => { showPanel("comment", true); $("comment").focus(); } },
-      { id: "m-info", label: "Edit the game information", keys: "I", run: () => { showPanel("info", true); $("infopanel").open = true; } },
+      { id: "m-comment", label: "Edit the comment", keys: "C", run: () => revealPanel("comment", "comment") },
+      { id: "m-info", label: "Edit the game information", keys: "I", run: () => revealPanel("info", "info-PB") },
     ],
     Navigate: [
       { id: "m-first", label: "First", keys: "Home", run: () => nav("first") },
@@ -175,7 +175,7 @@ function menus() {
       { id: "m-tool-setupW", label: "Add white stone", run: tool("setupW"), checked: () => $("tool").value === "setupW" },
     ],
     Engine: [
-      { id: "m-engine", label: "Engine: play, analyse, count", run: () => { showPanel("engine", true); $("enginepanel").open = true; } },
+      { id: "m-engine", label: "Engine: play, analyse, count", run: () => revealPanel("engine") },
       { id: "m-enginemove", label: "Engine move", run: engine("engine", "enginemove") },
       { id: "m-count", label: "Count", run: engine("engine", "count") },
       { id: "m-analyse", label: "Analyse the position shown", run: () => toggle("analyse"), checked: () => $("analyse").checked, enabled: () => !$("analyse").disabled },
@@ -186,10 +186,10 @@ function menus() {
       { id: "m-ownership", label: "Show who owns each point (KataGo's ownership)", run: toggleOwnership, checked: ownershipWanted },
       { id: "m-biggraph", label: "The large graph under the board", run: () => setGraphWanted(!graphWanted()), checked: graphWanted },
       { id: "m-console", label: "GTP console…", keys: "Shift+G", run: openConsole },
-      { id: "m-engine2", label: "White's engine: a second engine…", run: () => { showPanel("engine", true); $("enginepanel").open = true; $("enginestart2").focus(); } },
+      { id: "m-engine2", label: "White's engine: a second engine…", run: () => revealPanel("engine", "enginestart2") },
       { id: "m-enginegame", label: "Engine vs engine", keys: "Shift+E", run: toggleEngineGame, checked: () => ui.engineGame },
       null,
-      { id: "m-search", label: "Search the database", run: () => { showPanel("search", true); $("searchpanel").open = true; } },
+      { id: "m-search", label: "Search the database", run: () => revealPanel("search") },
     ],
     View: [
       ...PANELS.map(([name, label]) => /** @type {Item} */ ({
@@ -276,42 +276,88 @@ export function otherGame(d) {
   if (g >= 0 && g < ui.state.games) nav("game", { game: g });
 }
 
-/** A new record: an empty 19×19 board, Japanese komi. */
+/** A new record, as the New game dialog sets it: board, komi, handicap, rules, players. */
 export function newGame() {
-  return openRecord({ text: "(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5])", name: "new-game.sgf" }, "A new game");
+  // Escape leaves the last returnValue: cleared, so it never creates.
+  $("newdialog").returnValue = "";
+  $("newdialog").showModal();
+  $("ng-size").focus();
+}
+
+/** The New game dialog's fields, and what its Create button does. */
+function setupNewGame() {
+  const lines = () => ($("ng-size").value === "other" ? +$("ng-lines").value : +$("ng-size").value);
+  $("ng-size").addEventListener("change", () => {
+    $("ng-lines").hidden = $("ng-size").value !== "other";
+    if (!$("ng-lines").hidden) $("ng-lines").focus();
+  });
+  // Komi follows the handicap, as is usual: half a point with handicap stones.
+  $("ng-handicap").addEventListener("change", () => {
+    $("ng-komi").value = +$("ng-handicap").value >= 2 ? "0.5" : "6.5";
+  });
+  // Cancel is no submit button: Enter in a field creates the game.
+  $("ng-cancel").addEventListener("click", () => $("newdialog").close("cancel"));
+  $("newdialog").addEventListener("close", () => {
+    if ($("newdialog").returnValue !== "ok") return;
+    const n = lines();
+    openRecord({
+      new_game: {
+        size: n, komi: +$("ng-komi").value || 0, handicap: +$("ng-handicap").value || 0,
+        rules: $("ng-rules").value, black: $("ng-black").value, white: $("ng-white").value,
+      },
+      name: "new-game.sgf",
+    }, "A new game");
+  });
 }
 
 /** @type {string | null} the menu open */
 let openMenu = null;
+/** the menu whose title takes the focus when the menu bar is entered (Tab, F10, Alt) */
+let barMenu = "File";
+/** @type {HTMLElement | null} where the focus was before F10 or Alt took it to the menu bar */
+let returnFocus = null;
 
 /** The menu bar, made again (in the page's language, with its ticks). */
 export function buildMenus() {
   const bar = $("menus");
   const all = menus();
+  // What had the focus in the bar has it again once made anew.
+  const focused = bar.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement).id : null;
   bar.replaceChildren();
   for (const [name, items] of Object.entries(all)) {
     const wrap = document.createElement("span");
     wrap.className = "menu";
+    wrap.setAttribute("role", "none");
     const title = document.createElement("button");
     title.type = "button";
     title.className = "menutitle";
     title.id = `menu-${name.toLowerCase()}`;
+    title.dataset.menu = name;
     title.textContent = tr(name);
+    title.setAttribute("role", "menuitem");
     title.setAttribute("aria-haspopup", "menu");
     title.setAttribute("aria-expanded", String(openMenu === name));
+    title.setAttribute("aria-controls", `${title.id}-items`);
+    // One stop of Tab for the whole bar; the arrows move inside it.
+    title.tabIndex = name === (openMenu || barMenu) ? 0 : -1;
     const pop = document.createElement("div");
     pop.className = "menupop";
+    pop.id = `${title.id}-items`;
     pop.setAttribute("role", "menu");
+    pop.setAttribute("aria-labelledby", title.id);
     pop.hidden = openMenu !== name;
     for (const it of items) {
       if (!it) {
-        pop.append(document.createElement("hr"));
+        const hr = document.createElement("hr");
+        hr.setAttribute("role", "separator");
+        pop.append(hr);
         continue;
       }
       const b = document.createElement("button");
       b.type = "button";
       b.className = "menuitem";
       b.id = it.id;
+      b.tabIndex = -1;
       b.dataset.action = it.id.slice(2);
       b.setAttribute("role", it.checked ? "menuitemcheckbox" : "menuitem");
       const on = it.checked ? it.checked() : false;
@@ -325,30 +371,148 @@ export function buildMenus() {
       const keys = document.createElement("kbd");
       keys.textContent = it.keys || "";
       keys.hidden = !it.keys;
+      if (it.keys) b.setAttribute("aria-keyshortcuts", it.keys);
       b.append(tick, label, keys);
       b.disabled = it.enabled ? !it.enabled() : false;
       const run = it.run;
+      b.addEventListener("pointermove", () => { if (!b.disabled && document.activeElement !== b) b.focus({ preventScroll: true }); });
       b.addEventListener("click", () => {
         closeMenus();
+        leaveBar();
         run();
       });
       pop.append(b);
     }
     title.addEventListener("click", () => (openMenu === name ? closeMenus() : showMenu(name)));
+    title.addEventListener("focus", () => { barMenu = name; });
     // Once a menu is open, the mouse going over another title opens it.
     title.addEventListener("mouseenter", () => { if (openMenu && openMenu !== name) showMenu(name); });
     wrap.append(title, pop);
     bar.append(wrap);
   }
   if (openMenu) place(openMenu);
+  if (focused) document.getElementById(focused)?.focus();
 }
 
-/** @param {string} name */
-function showMenu(name) {
+/**
+ * Opens menu `name`, its first (or last) item focused.
+ * @param {string} name
+ * @param {"first" | "last"} [which]
+ */
+function showMenu(name, which = "first") {
   openMenu = name;
+  barMenu = name;
   buildMenus();
-  const first = /** @type {HTMLElement | null} */ (document.querySelector(`#menu-${name.toLowerCase()} + .menupop .menuitem:not(:disabled)`));
-  if (first) first.focus();
+  const list = menuItems(name);
+  const it = which === "first" ? list[0] : list[list.length - 1];
+  (it || $(`menu-${name.toLowerCase()}`)).focus();
+}
+
+/** The menus' titles, in order. */
+const titles = () => /** @type {HTMLElement[]} */ ([...document.querySelectorAll("#menus .menutitle")]);
+
+/**
+ * The items of menu `name` that can be chosen now.
+ * @param {string} name
+ */
+const menuItems = (name) => /** @type {HTMLElement[]} */ (
+  [...document.querySelectorAll(`#menu-${name.toLowerCase()}-items .menuitem:not(:disabled)`)]);
+
+/**
+ * The menu `d` places after (before, when negative) menu `name`, round the bar.
+ * @param {string} name
+ * @param {number} d
+ */
+function neighbour(name, d) {
+  const t = titles();
+  const i = t.findIndex((x) => x.dataset.menu === name);
+  return /** @type {string} */ (t[(i + d + t.length) % t.length].dataset.menu);
+}
+
+/** The menu bar takes the keys (F10, Alt): its first menu's title focused. */
+function enterBar() {
+  const a = /** @type {HTMLElement | null} */ (document.activeElement);
+  returnFocus = a && a !== document.body && !$("menus").contains(a) ? a : null;
+  barMenu = "File";
+  buildMenus();
+  $("menu-file").focus();
+}
+
+/** The keys go back where they were before the menu bar (else to the board). */
+function leaveBar() {
+  const back = returnFocus && returnFocus.isConnected ? returnFocus : $("board");
+  returnFocus = null;
+  if ($("menus").contains(document.activeElement) || document.activeElement === document.body || !document.activeElement) {
+    back.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * The keys of the menu bar, as desktop menus have them: ← → from menu
+ * to menu, ↓ (Enter, Space) opens one, ↑ ↓ Home End move in it, Enter
+ * (Space) runs an item, a letter goes to the next item starting with
+ * it, Escape closes the menu then leaves the bar, Tab leaves it.
+ * @param {KeyboardEvent} ev
+ */
+function barKey(ev) {
+  const t = /** @type {HTMLElement} */ (ev.target);
+  if (ev.ctrlKey || ev.altKey || ev.metaKey) return;
+  const onTitle = t.classList.contains("menutitle");
+  const item = t.classList.contains("menuitem");
+  if (!onTitle && !item) return;
+  const name = /** @type {string} */ (/** @type {HTMLElement} */ (t.closest(".menu")?.querySelector(".menutitle")).dataset.menu);
+  const list = menuItems(name);
+  const i = list.indexOf(t);
+  /** @param {string} other */
+  const go = (other) => {
+    if (openMenu) showMenu(other);
+    else {
+      barMenu = other;
+      buildMenus();
+      $(`menu-${other.toLowerCase()}`).focus();
+    }
+  };
+  /** @type {Record<string, () => void>} */
+  const keys = onTitle ? {
+    ArrowRight: () => go(neighbour(name, 1)),
+    ArrowLeft: () => go(neighbour(name, -1)),
+    ArrowDown: () => showMenu(name),
+    ArrowUp: () => showMenu(name, "last"),
+    Enter: () => showMenu(name),
+    " ": () => showMenu(name),
+    Home: () => go(titles()[0].dataset.menu || "File"),
+    End: () => go(titles()[titles().length - 1].dataset.menu || "Help"),
+    Escape: () => { if (openMenu) closeMenus(); else leaveBar(); },
+  } : {
+    ArrowDown: () => list[(i + 1) % list.length].focus(),
+    ArrowUp: () => list[(i - 1 + list.length) % list.length].focus(),
+    Home: () => list[0].focus(),
+    End: () => list[list.length - 1].focus(),
+    ArrowRight: () => showMenu(neighbour(name, 1)),
+    ArrowLeft: () => showMenu(neighbour(name, -1)),
+    Enter: () => t.click(),
+    " ": () => t.click(),
+    Escape: () => { closeMenus(); $(`menu-${name.toLowerCase()}`).focus(); },
+  };
+  if (ev.key === "Tab") {
+    // Tab leaves the bar: the open menu closes, the focus moves on as usual.
+    closeMenus();
+    return;
+  }
+  let act = keys[ev.key];
+  if (!act && item && ev.key.length === 1 && ev.key.trim()) {
+    // A letter: the next item whose words start with it.
+    const k = ev.key.toLowerCase();
+    const starts = (/** @type {HTMLElement} */ b) => (b.querySelector(".label")?.textContent || "").trim().toLowerCase().startsWith(k);
+    const next = [...list.slice(i + 1), ...list.slice(0, i + 1)].find(starts);
+    act = () => next?.focus();
+  }
+  // Inside the bar, the board's keys (the arrows, letters) are the menu's.
+  ev.stopPropagation();
+  if (act) {
+    ev.preventDefault();
+    act();
+  }
 }
 
 /**
@@ -369,6 +533,14 @@ export function closeMenus() {
   if (!openMenu) return;
   openMenu = null;
   buildMenus();
+}
+
+/** F10 and Alt: into the menu bar, or out of it when there. */
+function toggleBar() {
+  if ($("menus").contains(document.activeElement)) {
+    closeMenus();
+    leaveBar();
+  } else enterBar();
 }
 
 /** @param {string} name */
@@ -416,6 +588,26 @@ function applyPanels() {
 }
 
 /**
+ * Side panel `name` shown, unfolded and scrolled into view (the side
+ * column scrolls: game information or the count may be below its fold),
+ * and the element `focus` (an id) given the keys.
+ * @param {string} name
+ * @param {string} [focus]
+ */
+export function revealPanel(name, focus) {
+  showPanel(name, true);
+  const el = panelEl(name);
+  if (!el) return;
+  if (el instanceof HTMLDetailsElement) el.open = true;
+  const f = focus ? document.getElementById(focus) : null;
+  el.scrollIntoView({ block: "nearest" });
+  if (f) {
+    f.focus({ preventScroll: true });
+    f.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/**
  * The phone's tab `name` shown, the others' panels not.
  * @param {string} name
  */
@@ -432,6 +624,7 @@ export function selectTab(name) {
 export function buildTabs() {
   const tabs = $("tabs");
   tabs.replaceChildren();
+  tabs.setAttribute("aria-label", tr("Panels"));
   for (const [name, , label] of PANELS) {
     const el = panelEl(name);
     if (!el || (name === "files" && el.hidden)) continue;
@@ -447,48 +640,18 @@ export function buildTabs() {
   }
 }
 
-/** The splitter between the board and the side panels: dragged, it sets their width. */
-function setupSplitter() {
-  const sp = $("splitter");
-  /** @param {number} w */
-  const setWidth = (w) => {
-    const px = Math.max(220, Math.min(window.innerWidth * 0.6, w));
-    document.documentElement.style.setProperty("--side-width", `${Math.round(px)}px`);
-    return px;
-  };
-  try {
-    const saved = +(localStorage.getItem("qipu.sidewidth") || 0);
-    if (saved) setWidth(saved);
-  } catch (e) { /* private mode */ }
-  sp.addEventListener("pointerdown", (/** @type {PointerEvent} */ ev) => {
-    ev.preventDefault();
-    sp.setPointerCapture(ev.pointerId);
-    const move = (/** @type {PointerEvent} */ e) => {
-      const w = setWidth(window.innerWidth - e.clientX);
-      try { localStorage.setItem("qipu.sidewidth", String(Math.round(w))); } catch (x) { /* private mode */ }
-      window.dispatchEvent(new Event("resize"));
-    };
-    const up = () => {
-      sp.removeEventListener("pointermove", move);
-      sp.removeEventListener("pointerup", up);
-    };
-    sp.addEventListener("pointermove", move);
-    sp.addEventListener("pointerup", up);
-  });
-}
-
-/** The menu bar, the panels, the tabs and the splitter. */
+/** The menu bar, the panels and the tabs. */
 export function setup() {
   try {
     ui.keys = localStorage.getItem("qipu.keys") || "lr";
     hiddenPanels = JSON.parse(localStorage.getItem("qipu.panels") || "{}") || {};
   } catch (e) { /* private mode */ }
   document.body.dataset.tab = "comment";
+  setupNewGame();
   buildMenus();
   buildTabs();
   applyPanels();
   showKeys();
-  setupSplitter();
   document.addEventListener("pointerdown", (ev) => {
     if (openMenu && !(/** @type {Element} */ (ev.target)).closest(".menu")) closeMenus();
   });
@@ -497,6 +660,32 @@ export function setup() {
       ev.preventDefault();
       closeMenus();
     }
+  });
+  $("menus").addEventListener("keydown", barKey);
+  // F10, or Alt pressed and let go alone: into the menu bar (and out again).
+  let altAlone = false;
+  document.addEventListener("keydown", (ev) => {
+    altAlone = ev.key === "Alt" && !ev.ctrlKey && !ev.shiftKey && !ev.metaKey;
+    if (ev.key === "F10" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !document.querySelector("dialog[open]")) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      toggleBar();
+    }
+  }, true);
+  document.addEventListener("keyup", (ev) => {
+    if (ev.key !== "Alt" || !altAlone) return;
+    altAlone = false;
+    if (document.querySelector("dialog[open]")) return;
+    ev.preventDefault();
+    toggleBar();
+  }, true);
+  document.addEventListener("pointerdown", () => { altAlone = false; }, true);
+  // Alt+Tab to another window: its Alt let go here is no call for the menus.
+  window.addEventListener("blur", () => { altAlone = false; });
+  // The focus leaving the bar (Tab, a click elsewhere) closes its menu.
+  $("menus").addEventListener("focusout", (/** @type {FocusEvent} */ ev) => {
+    const to = /** @type {Node | null} */ (ev.relatedTarget);
+    if (openMenu && to && !$("menus").contains(to)) closeMenus();
   });
   window.addEventListener("resize", () => { if (openMenu) place(openMenu); });
   // The file list appears or goes: its tab too.

@@ -37,7 +37,7 @@ function showPlayers(s) {
   /** @param {string} c @param {string} name @param {string} rank @param {string} team */
   const side = (c, name, rank, team) =>
     `<span class="player${c === n.to_play ? " toplay" : ""}" data-color="${c}">` +
-    `<span class="stone ${c}" aria-label="${c === "B" ? "Black" : "White"}"></span>` +
+    `<span class="stone ${c}" aria-label="${esc(tr(c === "B" ? "Black" : "White"))}"></span>` +
     `<b class="name">${esc(name || tr(c === "B" ? "Black" : "White"))}</b>` +
     (rank ? ` <span class="rank">${esc(rank)}</span>` : "") +
     (team ? ` <span class="rank">(${esc(team)})</span>` : "") +

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { discardOk } from "./actions.js";
 import { boardPoint, boardSvg, svgAt } from "./board.js";
 import { $, message } from "./dom.js";
-import { tr } from "./i18n.js";
+import { onLanguage, tr } from "./i18n.js";
 import { markLetter, sgfPoint, sgfXY } from "./letters.js";
 import { show } from "./panels.js";
 import { ui } from "./state.js";
@@ -235,13 +235,20 @@ export function setup() {
   $("dbposition").addEventListener("click", () => search(false));
   $("dbregion").addEventListener("click", () => search(true));
 
+  /** @type {any} what the server said of its database */
+  let info = null;
+  const showInfo = () => {
+    if (!info) return;
+    $("dbinfo").textContent = info.database
+      ? `${info.database}: ` + tr("{n} games", { n: info.games })
+      : tr("No database: start with qipu view --db GAMES.qdb");
+  };
+  onLanguage(showInfo);
   api("/api/db/info")
     .then((i) => {
-      const on = !!i.database;
-      $("dbinfo").textContent = on
-        ? `${i.database}: ` + tr("{n} games", { n: i.games })
-        : tr("No database: start with qipu view --db GAMES.qdb");
-      for (const id of ["dbposition", "dbmark"]) $(id).disabled = !on;
+      info = i;
+      showInfo();
+      for (const id of ["dbposition", "dbmark"]) $(id).disabled = !i.database;
     })
     .catch((e) => { $("dbinfo").textContent = e.message; });
 }

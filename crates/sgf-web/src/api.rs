@@ -157,9 +157,9 @@ impl StateQuery {
     }
 }
 
-/// `POST /api/open`: a file of the served directory (`path`) or pasted
-/// SGF text (`text`, read as UTF-8, shown as `name`); exactly one of the
-/// two. A file from the user's disk is sent raw to `/api/upload`.
+/// `POST /api/open`: a file of the served directory (`path`), pasted
+/// SGF text (`text`, read as UTF-8, shown as `name`) or a new record
+/// (`new_game`); exactly one of them. A file from the user's disk is sent raw to `/api/upload`.
 #[derive(Clone, Debug, Deserialize)]
 pub struct OpenRequest {
     /// A record file under the served directory, with `/`.
@@ -170,6 +170,9 @@ pub struct OpenRequest {
     pub name: Option<String>,
     /// The record the page showed before, closed once this one is open.
     pub replace: Option<u64>,
+    /// A new record (File → New game): board, komi, handicap, rules,
+    /// players; shown as `name` (default `new-game.sgf`).
+    pub new_game: Option<crate::session::NewRecord>,
 }
 
 /// What [`OpenRequest`] opens.
@@ -178,6 +181,8 @@ pub enum Open {
     Path(String),
     /// Pasted text and its name.
     Text(String, String),
+    /// A new record and its name.
+    New(crate::session::NewRecord, String),
 }
 
 impl OpenRequest {
@@ -186,6 +191,15 @@ impl OpenRequest {
     /// # Errors
     /// Neither `path` nor `text`, or both.
     pub fn what(self) -> Result<Open, ApiError> {
+        if let Some(r) = self.new_game {
+            if self.path.is_some() || self.text.is_some() {
+                return Err(ApiError::bad_request("give `new_game` alone"));
+            }
+            return Ok(Open::New(
+                r,
+                self.name.unwrap_or_else(|| "new-game.sgf".into()),
+            ));
+        }
         match (self.path, self.text) {
             (Some(p), None) => Ok(Open::Path(p)),
             (None, Some(t)) => Ok(Open::Text(

@@ -19,7 +19,7 @@ static INDEX: &str = include_str!("../assets/index.html");
 static APP_CSS: &str = include_str!("../assets/app.css");
 
 /// The page's scripts, each an ES module served as `/NAME`.
-pub(crate) static SCRIPTS: [(&str, &str); 18] = [
+pub(crate) static SCRIPTS: [(&str, &str); 19] = [
     ("app.js", include_str!("../assets/app.js")),
     ("api.js", include_str!("../assets/api.js")),
     ("state.js", include_str!("../assets/state.js")),
@@ -38,6 +38,7 @@ pub(crate) static SCRIPTS: [(&str, &str); 18] = [
     ("find.js", include_str!("../assets/find.js")),
     ("transform.js", include_str!("../assets/transform.js")),
     ("markdown.js", include_str!("../assets/markdown.js")),
+    ("resize.js", include_str!("../assets/resize.js")),
 ];
 
 /// The page's translations (English is the key), one file a language.

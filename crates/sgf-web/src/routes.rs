@@ -64,6 +64,10 @@ pub(crate) async fn open(State(app): AppState, Body(req): Body<OpenRequest>) -> 
             Ok(match what {
                 Open::Path(p) => app.open_path(&p)?,
                 Open::Text(t, name) => app.new_session(name, t.into_bytes(), true, None)?,
+                Open::New(r, name) => {
+                    let sgf = crate::session::new_record_sgf(&r)?;
+                    app.new_session(name, sgf.into_bytes(), true, None)?
+                }
             })
         });
         // `replace`: the session the page showed before, now freed.
@@ -387,19 +391,23 @@ pub(crate) async fn figures_page(
             Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
         };
         let s = lock(&session);
-        let doc = s.document();
         let game = s.local_game();
         let opts = sgf_render::FigureOptions {
             every: q.every.filter(|&n| n > 0),
             ..Default::default()
         };
-        let figs = sgf_render::figures(doc, game, &opts);
         let stem = s
             .name
             .rsplit_once('.')
             .map_or(s.name.as_str(), |x| x.0)
             .to_string();
-        let title = sgf_render::figures_title(doc, game, &stem);
+        // Drawn as the board is shown (turned, mirrored, colours swapped).
+        let (figs, title) = s.with_shown_document(|doc| {
+            (
+                sgf_render::figures(doc, game, &opts),
+                sgf_render::figures_title(doc, game, &stem),
+            )
+        });
         let theme = if s.dark {
             sgf_render::Theme::Dark
         } else {
@@ -442,13 +450,15 @@ fn export_blocking(app: &App, q: &ExportQuery) -> Response {
         let s = lock(&session);
         let mut opts = s.render_options(q.numbers);
         opts.status = true;
-        let doc = s.document();
         let name = format!(
             "{}-{}",
             s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
-            doc.node(s.node()).number()
+            s.document().node(s.node()).number()
         );
-        sgf_render::Diagram::at(doc, s.node(), &opts).map(|d| (d, opts, name))
+        // The picture looks as the board is shown (turned, mirrored,
+        // colours swapped); the record itself (format sgf) does not change.
+        s.with_shown_document(|doc| sgf_render::Diagram::at(doc, s.node(), &opts))
+            .map(|d| (d, opts, name))
     };
     let (diagram, opts, name) = match made {
         Ok(x) => x,

@@ -17,7 +17,8 @@ use sgf_render::{MoveNumbers, RenderOptions};
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 
 mod engine;
-pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
+pub use engine::NewRecord;
+pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf, new_record_sgf};
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
@@ -1777,15 +1778,23 @@ impl Session {
         }
     }
 
-    /// The board as an SVG, under the view's transform when there is one
-    /// (drawn from a rewritten copy of the document, kept until the tree
-    /// or the view changes).
+    /// The board as an SVG, under the view's transform when there is one.
     fn view_svg(&self, opts: &RenderOptions) -> String {
         let here = self.cursor.node();
+        self.with_shown_document(|doc| sgf_render::render_svg(doc, here, opts).unwrap_or_default())
+    }
+
+    /// Calls `f` with the document as the board shows it: the record, or
+    /// under a view transform (turned, mirrored, colours swapped) a
+    /// rewritten copy, kept until the tree or the view changes. Node ids
+    /// are the record's, so [`Session::node`] and [`Session::local_game`]
+    /// hold in it. Everything drawn of the position (the board, exported
+    /// pictures, diagrams, figures) goes through here, so it looks as shown.
+    pub fn with_shown_document<R>(&self, f: impl FnOnce(&Document) -> R) -> R {
         let (sym, invert) = (self.shown_sym(), self.view_invert);
         if sym == 0 && !invert {
             self.view_doc.replace(None);
-            return sgf_render::render_svg(&self.doc, here, opts).unwrap_or_default();
+            return f(&self.doc);
         }
         let want = (self.tree_version, sym, invert);
         let mut cache = self.view_doc.borrow_mut();
@@ -1793,15 +1802,14 @@ impl Session {
             let mut doc = self.doc.clone();
             if sgf_go::symmetry::transform_game(&mut doc, self.lg(), sym, invert).is_err() {
                 drop(cache);
-                return sgf_render::render_svg(&self.doc, here, opts).unwrap_or_default();
+                return f(&self.doc);
             }
             *cache = Some(ViewDoc {
                 made_for: want,
                 doc,
             });
         }
-        let doc = &cache.as_ref().expect("made").doc;
-        sgf_render::render_svg(doc, here, opts).unwrap_or_default()
+        f(&cache.as_ref().expect("made").doc)
     }
 
     /// The tree layout: each node `[column, row, kind, parent number, flags]`.

@@ -110,13 +110,67 @@ pub(crate) fn new_game_sgf(
     if !(2..=25).contains(&size) {
         return Err("engines play boards of 2 to 25 lines".into());
     }
+    let name = |c| {
+        if engine_color == Some(c) {
+            engine_name.to_string()
+        } else {
+            String::new()
+        }
+    };
+    new_record_sgf(&NewRecord {
+        size,
+        handicap,
+        komi,
+        rules: "Japanese".into(),
+        black: name(Color::Black),
+        white: name(Color::White),
+    })
+}
+
+/// What a new record holds (File → New game, or a game against an engine).
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct NewRecord {
+    /// Lines of the square board (2 to 52).
+    pub size: u8,
+    /// Handicap stones (0, or 2 and more in the fixed placement).
+    #[serde(default)]
+    pub handicap: u32,
+    /// Komi.
+    pub komi: f64,
+    /// `RU` as written (empty: none).
+    #[serde(default)]
+    pub rules: String,
+    /// `PB` (empty: none).
+    #[serde(default)]
+    pub black: String,
+    /// `PW` (empty: none).
+    #[serde(default)]
+    pub white: String,
+}
+
+/// A new record as SGF: board size, komi, rules, handicap stones in the
+/// fixed placement, players.
+pub(crate) fn new_record_sgf(r: &NewRecord) -> Result<String, OpError> {
+    let (size, handicap, komi) = (r.size, r.handicap, r.komi);
+    if !(2..=52).contains(&size) {
+        return Err("a board has 2 to 52 lines".into());
+    }
     if !komi.is_finite() || komi.abs() > 1000.0 {
         return Err("komi must be a number".into());
     }
     let bs = coords::BoardSize::square(size);
     // `AP` is `name:version` (an AP without its version is an error).
     let ap = concat!("Qipu:", env!("CARGO_PKG_VERSION"));
-    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[{ap}]SZ[{size}]KM[{komi}]RU[Japanese]");
+    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[{ap}]SZ[{size}]KM[{komi}]");
+    let text = |id: &str, v: &str| {
+        let v = v.trim();
+        if v.is_empty() {
+            String::new()
+        } else {
+            format!("{id}[{}]", sgf_core::text::escape(v, false))
+        }
+    };
+    sgf += &text("RU", &r.rules);
     if handicap >= 2 {
         let pts = coords::handicap_points(bs, handicap).ok_or_else(|| {
             format!("a handicap of {handicap} stones cannot be placed on {size}×{size}")
@@ -126,15 +180,8 @@ pub(crate) fn new_game_sgf(
             sgf += &format!("[{}]", sgf_point(p));
         }
     }
-    let name: String = engine_name
-        .chars()
-        .filter(|c| !matches!(c, ']' | '\\'))
-        .collect();
-    match engine_color {
-        Some(Color::Black) => sgf += &format!("PB[{name}]"),
-        Some(Color::White) => sgf += &format!("PW[{name}]"),
-        None => {}
-    }
+    sgf += &text("PB", &r.black);
+    sgf += &text("PW", &r.white);
     sgf.push(')');
     Ok(sgf)
 }
@@ -663,7 +710,7 @@ mod tests {
         assert_eq!(
             s,
             format!(
-                "(;GM[1]FF[4]CA[UTF-8]AP[Qipu:{}]SZ[19]KM[0.5]RU[Japanese]HA[4]AB[dp][pd][dd][pp]PW[gnugo])",
+                "(;GM[1]FF[4]CA[UTF-8]AP[Qipu:{}]SZ[19]KM[0.5]RU[Japanese]HA[4]AB[dp][pd][dd][pp]PW[gnu\\]go])",
                 env!("CARGO_PKG_VERSION")
             )
         );
@@ -680,6 +727,37 @@ mod tests {
             d.retain(|d| d.severity != sgf_core::Severity::Info);
             assert!(d.is_empty(), "{s}: {d:?}");
         }
+        // A record of its own: rules and players as typed, escaped.
+        let r = NewRecord {
+            size: 13,
+            handicap: 3,
+            komi: 0.5,
+            rules: "Chinese".into(),
+            black: "Ke Jie".into(),
+            white: " a\\b ".into(),
+        };
+        assert!(
+            new_record_sgf(&r)
+                .unwrap()
+                .ends_with("SZ[13]KM[0.5]RU[Chinese]HA[3]AB[dj][jd][dd]PB[Ke Jie]PW[a\\\\b])"),
+            "{}",
+            new_record_sgf(&r).unwrap()
+        );
+        assert!(
+            new_record_sgf(&NewRecord {
+                size: 53,
+                ..r.clone()
+            })
+            .is_err()
+        );
+        assert!(
+            new_record_sgf(&NewRecord {
+                size: 37,
+                komi: 6.5,
+                ..Default::default()
+            })
+            .is_ok()
+        );
         assert!(new_game_sgf(8, 6, 0.5, None, "x").is_err());
         assert!(new_game_sgf(30, 0, 0.5, None, "x").is_err());
         assert!(new_game_sgf(19, 0, f64::NAN, None, "x").is_err());
