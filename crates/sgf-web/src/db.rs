@@ -25,6 +25,7 @@ use sgf_db::{Database, Pattern, Query};
 use crate::App;
 use crate::api::{ApiError, Body, DbOpen, DbSearch, Nav, On};
 use crate::respond::{answer, blocking, lock};
+use crate::responses::DbInfo;
 
 /// The database of a viewer, opened on first use.
 #[derive(Default)]
@@ -60,14 +61,20 @@ impl Db {
 
 pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
     let r = match &app.db.path {
-        None => Ok(json!({"database": null, "games": 0})),
+        None => Ok(DbInfo {
+            database: None,
+            games: 0,
+        }),
         Some(p) => app.db.get().and_then(|d| {
-            let n = d
+            let games = d
                 .lock()
                 .map_err(|_| "internal lock")?
                 .game_count()
                 .map_err(|e| e.to_string())?;
-            Ok(json!({"database": p.file_name().map(|n| n.to_string_lossy().into_owned()), "games": n}))
+            Ok(DbInfo {
+                database: p.file_name().map(|n| n.to_string_lossy().into_owned()),
+                games,
+            })
         }),
     };
     answer(r.map_err(ApiError::from))

@@ -17,6 +17,7 @@ use sgf_render::{MoveNumbers, RenderOptions};
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 
 mod engine;
+#[cfg(feature = "server")]
 pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
 
 /// The most undo steps kept.
@@ -132,14 +133,14 @@ impl GameRow {
 }
 
 /// The number (in file order) of the first node of game `local` whose
-/// comment (`C`) holds `needle` (folded: [`sgf_db::filter::fold`], as the
+/// comment (`C`) holds `needle` (folded: [`sgf_go::filter::fold`], as the
 /// database folds what it searches). Only comments: players and events
 /// are the game list's filter.
 fn comment_holds(doc: &Document, local: usize, needle: &str) -> Option<usize> {
     let game = doc.game(local)?;
     game.nodes().position(|n| {
         n.text("C")
-            .is_some_and(|t| sgf_db::filter::fold(&t).contains(needle))
+            .is_some_and(|t| sgf_go::filter::fold(&t).contains(needle))
     })
 }
 
@@ -225,6 +226,7 @@ pub struct Session {
     /// A record read back after it was put aside with unsaved changes:
     /// where the bytes it was first read from are (what its first save
     /// keeps as `X.orig`); `None`: [`Session::original`].
+    #[cfg(feature = "server")]
     pub(crate) original_aside: Option<crate::kept::Original>,
     /// A note for the page with the next state (the record came back).
     notice: std::cell::Cell<Option<String>>,
@@ -347,6 +349,7 @@ impl Session {
             last_child: HashMap::new(),
             engine: engine::EngineState::default(),
             from_text: false,
+            #[cfg(feature = "server")]
             original_aside: None,
             notice: std::cell::Cell::new(None),
             clipboard: None,
@@ -578,7 +581,7 @@ impl Session {
     /// `Lee`): each game's number and the number of its first node whose
     /// comment holds it.
     pub fn search_games(&self, q: &str) -> Vec<(usize, usize)> {
-        let needle = sgf_db::filter::fold(q);
+        let needle = sgf_go::filter::fold(q);
         let mut out = Vec::new();
         if needle.is_empty() {
             return out;
@@ -834,13 +837,13 @@ impl Session {
                 .ok_or_else(|| format!("no move at {} in this game", coords::human(p, size)))?;
             }
             Nav::FindText { ref q, backward } => {
-                let needle = sgf_db::filter::fold(q);
+                let needle = sgf_go::filter::fold(q);
                 if needle.is_empty() {
                     return Err("type the text to find".into());
                 }
                 self.find_in_game(backward, |_, n| {
                     n.text("C")
-                        .is_some_and(|t| sgf_db::filter::fold(&t).contains(&needle))
+                        .is_some_and(|t| sgf_go::filter::fold(&t).contains(&needle))
                 })
                 .ok_or_else(|| format!("no comment of this game holds “{q}”"))?;
             }
@@ -1450,6 +1453,7 @@ impl Session {
         Ok(out)
     }
 
+    #[cfg(feature = "server")]
     /// The record as bytes that read back to it, to put it aside: its
     /// lossless form, or its canonical form (`true`) when the lossless one
     /// would not read back the same.
@@ -1460,16 +1464,19 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Where the page is: the game, and the node's number in it.
     pub(crate) fn place(&self) -> (usize, usize) {
         (self.game, self.number(self.cursor.node()))
     }
 
+    #[cfg(feature = "server")]
     /// The version of the tree the page was last sent.
     pub(crate) fn tree_version(&self) -> u64 {
         self.tree_version
     }
 
+    #[cfg(feature = "server")]
     /// Back where the page was, in a record read again: game `game`, node
     /// number `number`; the tree is sent again (its version is past
     /// `tree_version`, the page's).
@@ -1484,6 +1491,7 @@ impl Session {
         self.tree_version = self.tree_version.max(tree_version.saturating_add(1));
     }
 
+    #[cfg(feature = "server")]
     /// A note the next state carries as its `message`.
     pub(crate) fn set_notice(&self, text: String) {
         self.notice.set(Some(text));
@@ -1542,7 +1550,10 @@ impl Session {
         self.undo.clear();
         self.redo.clear();
         // The file it continues on is the one first read now.
-        self.original_aside = None;
+        #[cfg(feature = "server")]
+        {
+            self.original_aside = None;
+        }
         self.from_text = false;
         let p = sgf_core::parse(bytes);
         self.diagnostics = p.diagnostics;

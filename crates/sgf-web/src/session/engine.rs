@@ -6,45 +6,66 @@
 //! user asked for, and the server's handlers wait for those without the
 //! session's lock.
 
+//!
+//! Without the `server` feature (the static viewer) no engine runs: what
+//! stays is counting with Qipu's estimator and the graph of the record's
+//! own evaluations (`SBKV`).
+
 use std::collections::HashMap;
+#[cfg(feature = "server")]
 use std::sync::Arc;
+#[cfg(feature = "server")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 use sgf_core::{Color, NodeId, Point};
 use sgf_go::edit::node_move;
 use sgf_go::score::{self, DeadFrom, Rules, Scoring, Settings};
-use sgf_go::{GameInfo, Move, Position, coords};
+use sgf_go::{GameInfo, Move};
+#[cfg(feature = "server")]
+use sgf_go::{Position, coords};
+#[cfg(feature = "server")]
 use sgf_gtp::{Analysis, EngineMove, GameLine, LiveEngine};
 
 use super::{OpError, Session};
-use crate::api::{BoardPoint, CountAction, DeadSource, Edit};
+#[cfg(feature = "server")]
+use crate::api::{BoardPoint, Edit};
+use crate::api::{CountAction, DeadSource};
 
 /// A session's engine and what it does for the session.
 #[derive(Default)]
 pub(crate) struct EngineState {
+    #[cfg(feature = "server")]
     live: Option<Arc<LiveEngine>>,
+    #[cfg(feature = "server")]
     /// A second engine, which plays White (the first then plays Black):
     /// engine against engine.
     second: Option<Arc<LiveEngine>>,
+    #[cfg(feature = "server")]
     /// Analysis of the position shown is wanted.
     analysing: bool,
+    #[cfg(feature = "server")]
     /// The tag of the last analysis asked for.
     tag: u64,
+    #[cfg(feature = "server")]
     /// The position under analysis: its node and line, asked for as `tag`.
     analysed: Option<(NodeId, GameLine)>,
     /// The latest evaluation of each node's position (for the graph).
     evals: HashMap<NodeId, Eval>,
+    #[cfg(feature = "server")]
     /// The colour the engine plays, in a game against it.
     playing: Option<Color>,
+    #[cfg(feature = "server")]
     /// The level asked for (1 to 10), in a game against it.
     level: Option<u32>,
     counting: Option<Counting>,
+    #[cfg(feature = "server")]
     /// "Analyse the whole game": the line's positions evaluated one
     /// after another on a thread (see [`Session::batch_start`]).
     batch: Option<Batch>,
 }
 
+#[cfg(feature = "server")]
 /// The whole line being analysed: how far it got, and the flag that
 /// stops its thread.
 #[derive(Debug)]
@@ -55,14 +76,17 @@ pub(crate) struct Batch {
     cancel: Arc<AtomicBool>,
 }
 
+#[cfg(feature = "server")]
 /// One position of the line analysed as a whole: its node, the way to
 /// it, and the node's move (kept with its evaluation, as the graph does).
 pub(crate) type BatchItem = (NodeId, GameLine, Option<(Color, Move)>);
 
+#[cfg(feature = "server")]
 /// What the thread of "analyse the whole game" is given: the engine, the
 /// positions, and the flag that stops it.
 pub(crate) type BatchStart = (Arc<LiveEngine>, Vec<BatchItem>, Arc<AtomicBool>);
 
+#[cfg(feature = "server")]
 /// The tags of the whole line's positions, apart from the position shown's.
 pub(crate) const BATCH_TAGS: u64 = 1 << 48;
 
@@ -86,11 +110,13 @@ pub(crate) struct Counting {
     rules: Rules,
 }
 
+#[cfg(feature = "server")]
 /// The SGF name of a point (`dd`), as the page's board speaks.
 fn sgf_point(p: Point) -> String {
     p.to_string()
 }
 
+#[cfg(feature = "server")]
 fn engine_move_json(m: EngineMove) -> Value {
     match m {
         EngineMove::Play(p) => json!(sgf_point(p)),
@@ -98,6 +124,7 @@ fn engine_move_json(m: EngineMove) -> Value {
     }
 }
 
+#[cfg(feature = "server")]
 /// A new game against an engine as SGF: board size, komi, handicap stones
 /// in the fixed placement, the engine's name on its side.
 pub(crate) fn new_game_sgf(
@@ -139,6 +166,7 @@ pub(crate) fn new_game_sgf(
     Ok(sgf)
 }
 
+#[cfg(feature = "server")]
 impl EngineState {
     /// The engine, for a request that waits on it without the session's lock.
     pub(crate) fn live(&self) -> Option<Arc<LiveEngine>> {
@@ -147,11 +175,13 @@ impl EngineState {
 }
 
 impl Session {
+    #[cfg(feature = "server")]
     /// The engine, if one runs for this session.
     pub(crate) fn engine(&self) -> Option<Arc<LiveEngine>> {
         self.engine.live()
     }
 
+    #[cfg(feature = "server")]
     /// Puts `live` in place of the session's engine (none: no engine) and
     /// returns the one it replaces, for the caller to shut down.
     pub(crate) fn set_engine(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
@@ -164,12 +194,14 @@ impl Session {
         std::mem::replace(&mut self.engine.live, live)
     }
 
+    #[cfg(feature = "server")]
     /// Puts `live` in place of White's second engine and returns the one
     /// it replaces, for the caller to shut down.
     pub(crate) fn set_second(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
         std::mem::replace(&mut self.engine.second, live)
     }
 
+    #[cfg(feature = "server")]
     /// The engine that moves for the player to move: White's second
     /// engine when there is one and White is to play, else the engine.
     pub(crate) fn engine_to_move(&self) -> Option<Arc<LiveEngine>> {
@@ -179,11 +211,13 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The way to the position shown, for an engine.
     pub(crate) fn engine_line(&self) -> Option<GameLine> {
         GameLine::of(&self.doc, self.lg(), self.cursor.node())
     }
 
+    #[cfg(feature = "server")]
     /// The position shown (for dead stones asked of the engine).
     pub(crate) fn position(&self) -> Position {
         self.cursor.position().clone()
@@ -203,6 +237,14 @@ impl Session {
         {
             self.engine.counting = None;
         }
+        #[cfg(feature = "server")]
+        self.engine_follow();
+    }
+
+    /// The analysis follows the position shown.
+    #[cfg(feature = "server")]
+    fn engine_follow(&mut self) {
+        let here = self.cursor.node();
         let Some(live) = self.engine.live.clone() else {
             return;
         };
@@ -226,6 +268,7 @@ impl Session {
         live.analyse(line, self.engine.tag);
     }
 
+    #[cfg(feature = "server")]
     /// Analysis of the position shown on or off.
     pub(crate) fn set_analysing(&mut self, on: bool) -> Result<(), OpError> {
         let live = self.engine.live.clone().ok_or("no engine is running")?;
@@ -243,6 +286,7 @@ impl Session {
         Ok(())
     }
 
+    #[cfg(feature = "server")]
     /// Starts "analyse the whole game": the positions of the line shown
     /// (the path here and on down the line visited last), for the
     /// caller's thread to evaluate with `visits` visits each, reporting
@@ -279,6 +323,7 @@ impl Session {
         Ok((live, items, cancel))
     }
 
+    #[cfg(feature = "server")]
     /// An evaluation of the whole line's analysis (`None`: the engine
     /// said nothing of that position in time).
     pub(crate) fn batch_record(
@@ -302,6 +347,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The whole line's analysis over (its thread's `cancel`): the
     /// position shown is analysed again when that is on.
     pub(crate) fn batch_end(&mut self, cancel: &Arc<AtomicBool>) {
@@ -317,6 +363,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Stops the whole line's analysis, if one runs.
     pub(crate) fn batch_stop(&mut self) {
         if let Some(b) = self.engine.batch.take() {
@@ -325,6 +372,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Who the engine plays (`color`: none to stop) and its `level`.
     pub(crate) fn set_playing(
         &mut self,
@@ -343,6 +391,7 @@ impl Session {
         Ok(())
     }
 
+    #[cfg(feature = "server")]
     /// Plays the engine's answer `mv` to the position of `line` at `node`
     /// into the record, by the edit a user's move takes (a resignation
     /// writes the result). Refused when the page has moved on meanwhile.
@@ -397,7 +446,14 @@ impl Session {
         }
     }
 
+    /// The engine's state for the page (in every state): `null`, none.
+    #[cfg(not(feature = "server"))]
+    pub(crate) fn engine_json(&self) -> Value {
+        Value::Null
+    }
+
     /// The engine's state for the page (in every state).
+    #[cfg(feature = "server")]
     pub(crate) fn engine_json(&self) -> Value {
         let Some(live) = &self.engine.live else {
             return Value::Null;
@@ -430,7 +486,9 @@ impl Session {
     /// a pass).
     pub(crate) fn analysis_json(&mut self) -> Value {
         self.engine_sync();
+        #[allow(unused_mut)]
         let mut analysis = Value::Null;
+        #[cfg(feature = "server")]
         if let (Some(live), Some((node, line))) = (&self.engine.live, &self.engine.analysed) {
             let snap = live.snapshot();
             if snap.tag == Some(self.engine.tag)
@@ -615,6 +673,7 @@ impl Session {
     }
 }
 
+#[cfg(feature = "server")]
 /// An analysis as the page draws it.
 fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSize) -> Value {
     let mut cands: Vec<_> = a.candidates.iter().collect();
@@ -653,7 +712,7 @@ fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSi
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
 
