@@ -269,6 +269,53 @@ for (const t of TRANSPORTS) {
       await page.context().close();
     });
 
+    test(`[${t.name}] a file opened by the browser's file access is saved in place`, { skip: isStatic ? false : "the server saves into the served folder: view.test.mjs tests it" }, async () => {
+      const page = await open();
+      // The browser's picker stood in for (a native dialog): the file it
+      // gives, and what is written back to it.
+      await page.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.written = [];
+        w.showOpenFilePicker = async () => [{
+          kind: "file",
+          name: "inplace.sgf",
+          getFile: async () => new File(["(;GM[1]FF[4]SZ[9] ;B[ee])"], "inplace.sgf"),
+          createWritable: async () => ({ write: async (b) => w.written.push(new TextDecoder().decode(b)), close: async () => {} }),
+        }];
+      });
+      await page.click("#open");
+      await page.click("#filepick");
+      await titled(page, "inplace.sgf");
+      await page.fill("#comment", "in place");
+      await page.click("#savecomment");
+      await page.waitForFunction(() => window.qipuPage.state().dirty);
+      await page.click("#save");
+      await page.waitForFunction(() => !window.qipuPage.state().dirty);
+      assert.deepEqual(await page.evaluate(() => window.written), ["(;GM[1]FF[4]SZ[9]C[in place] ;B[ee])"]);
+      assert.match(await page.textContent("#message"), /^Saved inplace\.sgf$/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the one-file page opens from the disk (file://)`, { skip: isStatic ? false : "the server's page is served, never a file" }, async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(`file://${join(staticDir, "qipu-viewer.html")}`);
+      await page.waitForSelector("#board svg");
+      await titled(page, "qipu-example.sgf");
+      await page.click("#next");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+      await drop(page, "(;GM[1]FF[4]SZ[9]PB[Disk];B[ee])", "disk.sgf");
+      assert.equal(await page.inputValue("#info-PB"), "Disk");
+      const [svg] = await Promise.all([page.waitForEvent("download"), menu(page, "svg")]);
+      assert.match(readFileSync(await svg.path(), "utf8"), /^<svg/);
+      await page.selectOption("#lang", "ja");
+      await page.waitForFunction(() => document.querySelector("#open").textContent === "開く…");
+      assert.deepEqual(errors, []);
+      await ctx.close();
+    });
+
     test(`[${t.name}] unsaved work comes back after a reload`, { skip: isStatic ? false : "the server keeps records while it runs (evict.test.mjs)" }, async () => {
       const page = await open();
       await drop(page, "(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gg])", "kept.sgf");

@@ -190,7 +190,7 @@ impl Local {
             }
             "/api/engine/analysis" => {
                 let q: SessionQuery = read_query(query)?;
-                Ok(self.session(q.session)?.analysis_json())
+                to(&self.session(q.session)?.analysis_json())
             }
             "/api/engines" => to(&Engines {
                 engines: Vec::new(),

@@ -93,3 +93,70 @@ pub struct DbInfo {
     /// Its games.
     pub games: u64,
 }
+
+/// `/api/engine/analysis`: the engine's state, its latest analysis of the
+/// position shown (`null` until it said something of it) and the graph of
+/// the line shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisAnswer {
+    /// The engine's state (`null`: none runs).
+    pub engine: Value,
+    /// The latest analysis.
+    pub analysis: Option<EngineAnalysis>,
+    /// The win-rate graph.
+    pub graph: Graph,
+}
+
+/// An engine's analysis of a position, as the page draws it. Win rates and
+/// leads of candidates are the player to move's; `point` and `pv` entries
+/// are SGF points (`null`: a pass).
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineAnalysis {
+    /// The node's number.
+    pub node: usize,
+    /// `B` or `W`.
+    pub to_play: &'static str,
+    /// Who owns each point, from Black's side (-1 to 1, row by row from
+    /// the top left), to two places.
+    pub ownership: Option<Vec<f64>>,
+    /// The visits so far.
+    pub visits: u64,
+    /// Black's win rate.
+    pub black_winrate: Option<f64>,
+    /// Black's lead in points.
+    pub black_lead: Option<f64>,
+    /// How many reports the engine has sent.
+    pub updates: u64,
+    /// The best moves, at most 20.
+    pub candidates: Vec<Candidate>,
+}
+
+/// A move the engine considers.
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    /// Its point (`null`: a pass).
+    pub point: Option<String>,
+    /// Its name in GTP (`Q16`, `pass`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its visits.
+    pub visits: u64,
+    /// The win rate of the player to move.
+    pub winrate: f64,
+    /// The lead of the player to move.
+    pub score_lead: Option<f64>,
+    /// The engine's order.
+    pub order: u32,
+    /// The line it expects, at most 30 moves.
+    pub pv: Vec<Option<String>>,
+}
+
+/// The nodes of the line shown, each `[number, Black's win rate, Black's
+/// lead]` where known, and where the node shown is among them.
+#[derive(Clone, Debug, Serialize)]
+pub struct Graph {
+    /// `[node, black win rate, black lead]`.
+    pub points: Vec<(usize, Option<f64>, Option<f64>)>,
+    /// The index of the node shown.
+    pub current: usize,
+}

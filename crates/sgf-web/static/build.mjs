@@ -1,6 +1,7 @@
 // The static viewer: `qipu view`'s page with the viewer's session compiled
-// to WebAssembly, as a folder any static web server serves (or a browser
-// opens over http on loopback), offline, nothing to install.
+// to WebAssembly, as a folder any static web server serves, offline,
+// nothing to install; and the same page as one file, qipu-viewer.html,
+// that a browser opens from the disk (file://).
 //
 //   node crates/sgf-web/static/build.mjs [OUT]     (default target/static-viewer)
 //
@@ -44,11 +45,11 @@ if (cli !== pinned) {
   process.exit(1);
 }
 
-run('cargo', ['build', '--locked', '--quiet', '--target', 'wasm32-unknown-unknown', '--release', '-p', 'sgf-web-wasm']);
+run('cargo', ['build', '--locked', '--quiet', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm-viewer', '-p', 'sgf-web-wasm']);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'i18n'), { recursive: true });
 run('wasm-bindgen', ['--target', 'web', '--remove-name-section', '--no-typescript', '--out-name', 'qipu_viewer',
-  '--out-dir', out, join(targetDir, 'wasm32-unknown-unknown/release/sgf_web_wasm.wasm')]);
+  '--out-dir', out, join(targetDir, 'wasm32-unknown-unknown/wasm-viewer/sgf_web_wasm.wasm')]);
 
 // The page: the server's, without its token, marked static.
 const html = readFileSync(join(assets, 'index.html'), 'utf8')
@@ -67,9 +68,41 @@ for (const f of readdirSync(assets)) {
 copyFileSync(join(here, 'static.js'), join(out, 'static.js'));
 for (const f of readdirSync(join(assets, 'i18n'))) copyFileSync(join(assets, 'i18n', f), join(out, 'i18n', f));
 
+// The same page as one file, for file:// (a browser loads no module, no
+// WebAssembly and no translation from a file:// folder): every module as
+// a data: URL named in the import map (their `./x.js` imports renamed to
+// `qipu/x.js`), the module, the style sheet and the translations inline.
+const modules = {};
+for (const f of readdirSync(out)) {
+  if (!f.endsWith('.js')) continue;
+  const js = readFileSync(join(out, f), 'utf8')
+    .replace(/(from\s*|import\s*\(?\s*)(["'])\.\/([\w.-]+\.js)\2/g, '$1$2qipu/$3$2')
+    .replace('const STATIC_MODULE = "./static.js";', 'const STATIC_MODULE = "qipu/static.js";');
+  modules[`qipu/${f}`] = `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
+}
+const i18n = {};
+for (const f of readdirSync(join(out, 'i18n'))) i18n[f] = JSON.parse(readFileSync(join(out, 'i18n', f), 'utf8'));
+const wasmB64 = readFileSync(join(out, 'qipu_viewer_bg.wasm')).toString('base64');
+const css = readFileSync(join(out, 'app.css'), 'utf8');
+const single = html
+  .replace('{"imports": {}}', JSON.stringify({ imports: modules }))
+  .replace('<link rel="stylesheet" href="app.css">', () => `<style>${css}</style>`)
+  .replace('<link rel="icon" href="favicon.ico">', () => `<link rel="icon" href="data:image/x-icon;base64,${readFileSync(join(out, 'favicon.ico')).toString('base64')}">`)
+  .replace('<script>window.QIPU_STATIC = true;</script>', () =>
+    `<script>window.QIPU_STATIC = true; window.QIPU_I18N = ${JSON.stringify(i18n).replaceAll('<', '\\u003c')}; window.QIPU_WASM = "${wasmB64}";</script>`)
+  .replace('<script type="module" src="app.js"></script>', '<script type="module">import "qipu/app.js";</script>');
+for (const must of ['<style>', 'QIPU_WASM', 'import "qipu/app.js"']) {
+  if (!single.includes(must)) {
+    console.error(`qipu-viewer.html: index.html changed, ${must} not written`);
+    process.exit(1);
+  }
+}
+writeFileSync(join(out, 'qipu-viewer.html'), single);
+
 const wasm = join(out, 'qipu_viewer_bg.wasm');
 const size = statSync(wasm).size;
 const gz = gzipSync(readFileSync(wasm), { level: 9 }).length;
 let total = 0;
-for (const f of readdirSync(out)) if (statSync(join(out, f)).isFile()) total += statSync(join(out, f)).size;
-console.log(`${out}: qipu_viewer_bg.wasm ${size} bytes (${gz} gzipped); the folder ${total} bytes`);
+for (const f of readdirSync(out)) if (f !== 'qipu-viewer.html' && statSync(join(out, f)).isFile()) total += statSync(join(out, f)).size;
+const one = statSync(join(out, 'qipu-viewer.html')).size;
+console.log(`${out}: qipu_viewer_bg.wasm ${size} bytes (${gz} gzipped); the folder ${total} bytes; qipu-viewer.html ${one} bytes`);

@@ -14,7 +14,11 @@
 
 import init, { Viewer } from "./qipu_viewer.js";
 
-await init({ module_or_path: new URL("./qipu_viewer_bg.wasm", import.meta.url) });
+const w = /** @type {any} */ (window);
+// The one-file page (qipu-viewer.html, for file://) carries the module
+// and the translations in itself; the folder's page reads them beside it.
+const inline = typeof w.QIPU_WASM === "string" ? Uint8Array.from(atob(w.QIPU_WASM), (c) => c.charCodeAt(0)) : null;
+await init({ module_or_path: inline || new URL("./qipu_viewer_bg.wasm", import.meta.url) });
 const viewer = new Viewer();
 
 /** What needs `qipu view`, said where the page offers it. */
@@ -183,9 +187,9 @@ async function save(req) {
   let written = false;
   if (handle && handle.createWritable) {
     try {
-      const w = await handle.createWritable();
-      await w.write(r.body);
-      await w.close();
+      const out = await handle.createWritable();
+      await out.write(r.body);
+      await out.close();
       written = true;
       where = name;
     } catch (e) {
@@ -207,7 +211,11 @@ async function save(req) {
  * @returns {Promise<Response>}
  */
 export async function send(path, opts = {}) {
-  if (!path.startsWith("/api/")) return fetch(new URL("." + path, document.baseURI));
+  if (!path.startsWith("/api/")) {
+    const lang = /^\/i18n\/([\w-]+\.json)$/.exec(path);
+    if (lang && w.QIPU_I18N) return w.QIPU_I18N[lang[1]] ? json(w.QIPU_I18N[lang[1]]) : response({ status: 404, type: "text/plain", body: new Uint8Array() });
+    return fetch(new URL("." + path, document.baseURI));
+  }
   const url = path.replace(/([?&])t=[^&]*&?/, "$1").replace(/[?&]$/, "");
   const route = url.split("?")[0];
   if (route === "/api/start") return start();
@@ -236,7 +244,6 @@ export async function send(path, opts = {}) {
 // it: the file can then be saved in place. The page's own input is used
 // otherwise (and the file chosen goes through it either way).
 const pick = /** @type {HTMLInputElement | null} */ (document.getElementById("filepick"));
-const w = /** @type {any} */ (window);
 if (pick && w.showOpenFilePicker) {
   pick.addEventListener("click", async (e) => {
     e.preventDefault();

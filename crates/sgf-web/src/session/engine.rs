@@ -31,6 +31,9 @@ use super::{OpError, Session};
 #[cfg(feature = "server")]
 use crate::api::{BoardPoint, Edit};
 use crate::api::{CountAction, DeadSource};
+use crate::responses::{AnalysisAnswer, Graph};
+#[cfg(feature = "server")]
+use crate::responses::{Candidate, EngineAnalysis};
 
 /// A session's engine and what it does for the session.
 #[derive(Default)]
@@ -117,10 +120,10 @@ fn sgf_point(p: Point) -> String {
 }
 
 #[cfg(feature = "server")]
-fn engine_move_json(m: EngineMove) -> Value {
+fn engine_move_json(m: EngineMove) -> Option<String> {
     match m {
-        EngineMove::Play(p) => json!(sgf_point(p)),
-        EngineMove::Pass | EngineMove::Resign => Value::Null,
+        EngineMove::Play(p) => Some(sgf_point(p)),
+        EngineMove::Pass | EngineMove::Resign => None,
     }
 }
 
@@ -484,10 +487,10 @@ impl Session {
     /// lead]], current}}`. Win rates and leads of candidates are the
     /// player to move's; `point` and `pv` entries are SGF points (`null`:
     /// a pass).
-    pub(crate) fn analysis_json(&mut self) -> Value {
+    pub(crate) fn analysis_json(&mut self) -> AnalysisAnswer {
         self.engine_sync();
         #[allow(unused_mut)]
-        let mut analysis = Value::Null;
+        let mut analysis = None;
         #[cfg(feature = "server")]
         if let (Some(live), Some((node, line))) = (&self.engine.live, &self.engine.analysed) {
             let snap = live.snapshot();
@@ -503,28 +506,28 @@ impl Session {
                         black_lead: a.black_score_lead(),
                     },
                 );
-                analysis = analysis_value(a, self.number(node), snap.updates, size);
+                analysis = Some(analysis_value(a, self.number(node), snap.updates, size));
             }
         }
-        json!({
-            "engine": self.engine_json(),
-            "analysis": analysis,
-            "graph": self.graph_json(),
-        })
+        AnalysisAnswer {
+            engine: self.engine_json(),
+            analysis,
+            graph: self.graph_json(),
+        }
     }
 
     /// The nodes of the line shown (the path here and on down the line
     /// last visited), each with Black's win rate and lead where known:
     /// from the engine's evaluations, else the record's `SBKV` (Sabaki's
     /// win rate, which `qipu analyze` writes).
-    fn graph_json(&self) -> Value {
+    fn graph_json(&self) -> Graph {
         let size = self.size();
         let mut line: Vec<NodeId> = self.cursor.path().collect();
         let current = line.len().saturating_sub(1);
         while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
             line.push(c);
         }
-        let points: Vec<Value> = line
+        let points = line
             .iter()
             .map(|&n| {
                 let mv = node_move(&self.doc, n, size);
@@ -540,10 +543,10 @@ impl Session {
                         None,
                     ),
                 };
-                json!([self.number(n), w, l])
+                (self.number(n), w, l)
             })
             .collect();
-        json!({"points": points, "current": current})
+        Graph { points, current }
     }
 
     /// Starts counting the position shown with `dead` stones proposed by `from`.
@@ -675,22 +678,25 @@ impl Session {
 
 #[cfg(feature = "server")]
 /// An analysis as the page draws it.
-fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSize) -> Value {
+fn analysis_value(
+    a: &Analysis,
+    node: usize,
+    updates: u64,
+    size: coords::BoardSize,
+) -> EngineAnalysis {
     let mut cands: Vec<_> = a.candidates.iter().collect();
     cands.sort_by_key(|c| (c.order, std::cmp::Reverse(c.visits)));
-    let candidates: Vec<Value> = cands
+    let candidates = cands
         .iter()
         .take(20)
-        .map(|c| {
-            json!({
-                "point": engine_move_json(c.mv),
-                "move": c.mv.to_gtp(size),
-                "visits": c.visits,
-                "winrate": c.winrate,
-                "score_lead": c.score_lead,
-                "order": c.order,
-                "pv": c.pv.iter().take(30).map(|&m| engine_move_json(m)).collect::<Vec<_>>(),
-            })
+        .map(|c| Candidate {
+            point: engine_move_json(c.mv),
+            mv: c.mv.to_gtp(size),
+            visits: c.visits,
+            winrate: c.winrate,
+            score_lead: c.score_lead,
+            order: c.order,
+            pv: c.pv.iter().take(30).map(|&m| engine_move_json(m)).collect(),
         })
         .collect();
     // Who owns each point, from Black's point of view (-1 to 1, row by
@@ -700,16 +706,16 @@ fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSi
             .map(|v| (v * 100.0).round() / 100.0)
             .collect::<Vec<f64>>()
     });
-    json!({
-        "node": node,
-        "to_play": a.to_play.as_str(),
-        "ownership": ownership,
-        "visits": a.visits(),
-        "black_winrate": a.black_winrate(),
-        "black_lead": a.black_score_lead(),
-        "updates": updates,
-        "candidates": candidates,
-    })
+    EngineAnalysis {
+        node,
+        to_play: a.to_play.as_str(),
+        ownership,
+        visits: a.visits(),
+        black_winrate: a.black_winrate(),
+        black_lead: a.black_score_lead(),
+        updates,
+        candidates,
+    }
 }
 
 #[cfg(all(test, feature = "server"))]
