@@ -3,12 +3,10 @@
 //! pool) and the page's own session ([`crate::local`], the static viewer's
 //! WebAssembly module) both answer through these, so the two answer alike.
 
-use serde_json::{Value, json};
-
 #[cfg(feature = "server")]
 use crate::api::DeadSource;
 use crate::api::{ApiError, CountAction, ExportFormat, ExportQuery, View};
-use crate::responses::{GameList, GameMatches, RepairChanges};
+use crate::responses::{GameList, GameMatches, RecordState, RepairChanges};
 use crate::session::{OpError, Session};
 
 /// A file the page downloads: its type, its name and its bytes.
@@ -20,12 +18,6 @@ pub struct Download {
     pub filename: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
-}
-
-/// A state whose request was refused: the reason as its `message`.
-pub(crate) fn refused(st: &mut Value, why: String) {
-    st["message"] = json!(why);
-    st["error_kind"] = json!("refused");
 }
 
 /// Takes the page's view options (move numbers, theme, the board turned
@@ -58,9 +50,9 @@ pub(crate) fn apply_view(s: &mut Session, view: View) -> Result<(), ApiError> {
 
 /// The answer of a request that changes the record: the state, with the
 /// refusal `r` as its message.
-pub(crate) fn state_after(mut st: Value, r: Result<(), OpError>) -> Value {
+pub(crate) fn state_after(mut st: RecordState, r: Result<(), OpError>) -> RecordState {
     if let Err(e) = r {
-        refused(&mut st, e);
+        st.refuse(e);
     }
     st
 }

@@ -66,7 +66,7 @@ use axum::response::{IntoResponse, Response};
 #[cfg(feature = "server")]
 use axum::routing::{get, post};
 #[cfg(feature = "server")]
-use serde_json::{Value, json};
+use serde_json::Value;
 #[cfg(feature = "server")]
 use sgf_formats::input::InputError;
 
@@ -276,7 +276,7 @@ impl App {
         bytes: Vec<u8>,
         text: bool,
         path: Option<(PathBuf, String)>,
-    ) -> Result<Value, String> {
+    ) -> Result<responses::RecordState, String> {
         let id = self.sessions.new_id();
         let hint = path
             .as_ref()
@@ -295,7 +295,7 @@ impl App {
         mut s: Session,
         path: Option<(PathBuf, String)>,
         on_disk: Option<sgf_formats::save::Fingerprint>,
-    ) -> Value {
+    ) -> responses::RecordState {
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);
@@ -308,12 +308,12 @@ impl App {
 
     /// A record's state with its diagnostics, and the file list when a
     /// directory is served: what the page shows of a record it opens.
-    fn whole_state(&self, s: &Session, tree_version: Option<u64>) -> Value {
+    fn whole_state(&self, s: &Session, tree_version: Option<u64>) -> responses::RecordState {
         let mut st = s.state(tree_version);
-        st["diagnostics"] = s.diagnostics_json();
-        st["folder"] = json!(self.served);
+        st.diagnostics = Some(s.diagnostics_json());
+        st.folder = Some(self.served);
         if self.directory {
-            st["files"] = json!(*self.file_list(false));
+            st.files = Some(self.file_list(false).to_vec());
         }
         st
     }
@@ -324,7 +324,7 @@ impl App {
         self.sessions.close(id);
     }
 
-    fn open_path(&self, rel: &str) -> Result<Value, String> {
+    fn open_path(&self, rel: &str) -> Result<responses::RecordState, String> {
         let full = self.resolve(rel)?;
         if !is_record(&full) {
             return Err(format!("`{rel}` is not a record file"));

@@ -25,7 +25,7 @@ use crate::api::{
     UploadQuery, View, read_body, read_query,
 };
 use crate::handle::{self, Download};
-use crate::responses::{Closed, DbInfo, Engines, Files, Saved};
+use crate::responses::{Closed, DbInfo, Engines, Files, RecordState, Saved};
 use crate::session::{OpError, Session};
 use crate::{EXAMPLE, build_session};
 
@@ -256,7 +256,7 @@ impl Local {
         s.id = id;
         let st = whole_state(&s, None);
         self.sessions.insert(id, s);
-        Ok(st)
+        to(&st)
     }
 
     /// The record replaced by one just opened is closed.
@@ -283,7 +283,7 @@ impl Local {
         } else {
             s.state(view.tree_version)
         };
-        Ok(handle::state_after(st, r))
+        to(&handle::state_after(st, r))
     }
 
     fn export(&mut self, q: &ExportQuery) -> Result<Download, ApiError> {
@@ -316,9 +316,9 @@ fn to<T: Serialize>(v: &T) -> Result<Value, ApiError> {
 
 /// A record's state with its diagnostics, as the page wants it when it
 /// opens one; no folder is served.
-fn whole_state(s: &Session, tree_version: Option<u64>) -> Value {
+fn whole_state(s: &Session, tree_version: Option<u64>) -> RecordState {
     let mut st = s.state(tree_version);
-    st["diagnostics"] = s.diagnostics_json();
-    st["folder"] = json!(false);
+    st.diagnostics = Some(s.diagnostics_json());
+    st.folder = Some(false);
     st
 }

@@ -5,6 +5,224 @@
 use serde::Serialize;
 use serde_json::Value;
 
+/// A record's state as the page shows it: what every request on a record
+/// answers (see `Session::state`). The transports add what they know: the
+/// diagnostics and the served folder when a record is opened, a refusal's
+/// message, the engine's GTP exchange.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordState {
+    /// The record's id.
+    pub session: u64,
+    /// Its name.
+    pub name: String,
+    /// `[columns, rows]`.
+    pub size: [u8; 2],
+    /// How the board is shown.
+    pub view: ViewState,
+    /// A variation was copied or cut (paste has something).
+    pub clipboard: bool,
+    /// The file under the served folder, with `/`.
+    pub path: Option<String>,
+    /// The format it was read from.
+    pub format: String,
+    /// The charset it was read in.
+    pub charset: String,
+    /// Changed since opened or saved.
+    pub dirty: bool,
+    /// Undo has a step.
+    pub can_undo: bool,
+    /// Redo has a step.
+    pub can_redo: bool,
+    /// The game shown (from 0).
+    pub game: usize,
+    /// The games of the record.
+    pub games: usize,
+    /// The bytes the undo history holds.
+    pub undo_bytes: usize,
+    /// The board drawn dark.
+    pub dark: bool,
+    /// The game information (`PB`, `RE`…) as written.
+    pub info: Option<Value>,
+    /// Komi as the library reads it.
+    pub komi: Option<f64>,
+    /// The board as SVG.
+    pub board: String,
+    /// What the board's letters mark: `children`, `siblings` or `none`.
+    pub marks: &'static str,
+    /// The node shown.
+    pub node: NodeState,
+    /// The tree's layout, when the page's copy is stale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Value>,
+    /// Why the last move was refused (`ko`, `suicide`, `occupied`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub illegal: Option<&'static str>,
+    /// The engine's state (`null`: none).
+    pub engine: Value,
+    /// The count of the position shown (`null`: not counting).
+    pub count: Value,
+    /// A note for the user, or a refusal's reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `refused` when `message` is a refusal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<&'static str>,
+    /// The record's diagnostics (when it is opened, and with `/api/state`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Value>,
+    /// Whether a folder is served (when a record is opened).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder: Option<bool>,
+    /// The served folder's records (a folder served).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// The engine's console: `{command, answer, ok}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gtp: Option<Value>,
+}
+
+impl RecordState {
+    /// The state of a refused request: the reason as its message.
+    pub fn refuse(&mut self, why: String) {
+        self.message = Some(why);
+        self.error_kind = Some("refused");
+    }
+}
+
+/// How the board is shown: turned or mirrored (a symmetry, 0 as
+/// recorded) and with the colours swapped.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ViewState {
+    /// The symmetry.
+    pub sym: u8,
+    /// The colours swapped.
+    pub invert: bool,
+}
+
+/// The node shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct NodeState {
+    /// Its number in the tree.
+    pub number: usize,
+    /// The move number of the position.
+    pub move_number: u32,
+    /// The colour of its move.
+    pub color: Option<&'static str>,
+    /// Its move (`Q16`, `pass`).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// `B` or `W`.
+    pub to_play: &'static str,
+    /// Stones captured by each.
+    pub captures: Captures,
+    /// Time left as last recorded on the path.
+    pub clock: Value,
+    /// What → plays next.
+    pub next: Option<NextMove>,
+    /// The comment.
+    pub comment: Option<String>,
+    /// The comment with its points and web addresses marked.
+    pub comment_parts: Option<Vec<TextPart>>,
+    /// The node's name.
+    pub name: Option<String>,
+    /// Its annotations, as data.
+    pub annotations: Vec<AnnotationState>,
+    /// The alternatives to it (its siblings), at most 40.
+    pub alternatives: Vec<MoveRow>,
+    /// Its children, at most 40.
+    pub next_moves: Vec<MoveRow>,
+    /// Its index among its siblings.
+    pub variation: usize,
+    /// Its siblings, itself included.
+    pub variations: usize,
+    /// Its depth.
+    pub depth: usize,
+    /// Its children.
+    pub children: usize,
+    /// Passes in a row ending here (at most 2).
+    pub passes: u32,
+}
+
+/// Stones captured.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Captures {
+    /// By Black.
+    #[serde(rename = "B")]
+    pub black: u32,
+    /// By White.
+    #[serde(rename = "W")]
+    pub white: u32,
+}
+
+/// The next move: its colour and point (`null`: a pass).
+#[derive(Clone, Debug, Serialize)]
+pub struct NextMove {
+    /// `B` or `W`.
+    pub color: &'static str,
+    /// The SGF point.
+    pub point: Option<String>,
+}
+
+/// A piece of a comment: text, a point, or a web address.
+#[derive(Clone, Debug, Serialize)]
+pub struct TextPart {
+    /// The text.
+    pub text: String,
+    /// The SGF point it names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub point: Option<String>,
+    /// The address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// An annotation of the node, for the page to say in its language.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnnotationState {
+    /// A judgement (`TE`, `GB`…), `strength` 2 for "very".
+    Judgement {
+        /// The property.
+        code: &'static str,
+        /// Its meaning.
+        kind: &'static str,
+        /// 1 or 2.
+        strength: Option<u8>,
+        /// `good`, `bad` or empty.
+        tone: &'static str,
+    },
+    /// `V`: the position's value.
+    Value {
+        /// `V`.
+        code: &'static str,
+        /// `value`.
+        kind: &'static str,
+        /// The value as written.
+        value: String,
+        /// Empty.
+        tone: &'static str,
+    },
+}
+
+/// A move beside the board: a child or an alternative.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveRow {
+    /// The node's number.
+    pub number: usize,
+    /// `B Q16`, `W pass`, or its name.
+    pub label: String,
+    /// Its colour.
+    pub color: Option<&'static str>,
+    /// Its point (`Q16`, `pass`).
+    pub point: Option<String>,
+    /// The alternative shown (alternatives only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<bool>,
+    /// Its index among the siblings (alternatives only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+}
+
 /// `/api/close`: the session freed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Closed {

@@ -18,8 +18,8 @@ use crate::api::{
     GameSearch, Nav, On, Open, OpenRequest, Params, Player, RepairPreview, Save, SessionQuery,
     SessionRef, StateQuery, UploadQuery, View,
 };
-use crate::handle::{self, Download, refused};
-use crate::responses::{Closed, EngineEntry, Engines, Files, Saved};
+use crate::handle::{self, Download};
+use crate::responses::{Closed, EngineEntry, Engines, Files, RecordState, Saved};
 use crate::session::OpError;
 use crate::{App, EXAMPLE, Session, attachment, rss_bytes};
 
@@ -46,7 +46,7 @@ pub(crate) async fn start(State(app): AppState) -> Response {
                 _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             },
         };
-        app.opened(r.as_ref().ok().and_then(|st| st["session"].as_u64()), None);
+        app.opened(r.as_ref().ok().map(|st| st.session), None);
         answer(r.map_err(ApiError::from))
     })
     .await
@@ -64,7 +64,7 @@ pub(crate) async fn open(State(app): AppState, Body(req): Body<OpenRequest>) -> 
         });
         // `replace`: the session the page showed before, now freed.
         if let Ok(st) = &r {
-            app.opened(st["session"].as_u64(), replace);
+            app.opened(Some(st.session), replace);
         }
         answer(r)
     })
@@ -81,7 +81,7 @@ pub(crate) async fn upload(
     blocking(move || {
         let r = app.new_session(q.name, bytes.to_vec(), false, None);
         if let Ok(st) = &r {
-            app.opened(st["session"].as_u64(), q.replace);
+            app.opened(Some(st.session), q.replace);
         }
         answer(r.map_err(ApiError::from))
     })
@@ -133,7 +133,7 @@ fn with_session(
     view: View,
     whole: bool,
     f: impl FnOnce(&mut Session) -> Result<(), OpError>,
-) -> Result<Value, ApiError> {
+) -> Result<RecordState, ApiError> {
     let session = app.session(id)?;
     let mut s = lock(&session);
     handle::apply_view(&mut s, view)?;
@@ -412,7 +412,7 @@ pub(crate) async fn engine(State(app): AppState, Body(req): Body<On<EngineAction
     blocking(move || answer(engine_blocking(&app, req))).await
 }
 
-fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> {
+fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiError> {
     let id = req.session;
     let session = app.session(id)?;
     // What to tell the user, and whether it is a failure.
@@ -544,12 +544,10 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let mut s = lock(&session);
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
-    if let Some(g) = gtp {
-        st["gtp"] = g;
-    }
+    st.gtp = gtp;
     match note {
-        Some((m, true)) => refused(&mut st, m),
-        Some((m, false)) => st["message"] = json!(m),
+        Some((m, true)) => st.refuse(m),
+        Some((m, false)) => st.message = Some(m),
         None => {}
     }
     Ok(st)
@@ -618,7 +616,7 @@ fn new_game(
     session: &Mutex<Session>,
     id: u64,
     game: &NewGame,
-) -> Result<Value, ApiError> {
+) -> Result<RecordState, ApiError> {
     let color = game.color.map(Into::into);
     let name = lock(session)
         .engine()
@@ -626,7 +624,7 @@ fn new_game(
         .ok_or("start an engine first")?;
     let sgf = crate::session::new_game_sgf(game.size, game.handicap, game.komi, color, &name)?;
     let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
-    let new_id = st["session"].as_u64().ok_or("internal: no session")?;
+    let new_id = st.session;
     let (live, second) = {
         let mut old = lock(session);
         (old.set_engine(None), old.set_second(None))
@@ -641,7 +639,7 @@ fn new_game(
     drop(s);
     app.opened(Some(new_id), Some(id));
     if let Err(e) = r {
-        refused(&mut st, e);
+        st.refuse(e);
     }
     Ok(st)
 }
@@ -665,7 +663,7 @@ pub(crate) async fn count(State(app): AppState, Body(req): Body<On<CountAction>>
     blocking(move || answer(count_blocking(&app, &req))).await
 }
 
-fn count_blocking(app: &App, req: &On<CountAction>) -> Result<Value, ApiError> {
+fn count_blocking(app: &App, req: &On<CountAction>) -> Result<RecordState, ApiError> {
     let session = app.session(req.session)?;
     let mut failure: Option<String> = None;
     if let CountAction::Start { source } = req.body {
@@ -702,7 +700,7 @@ fn count_blocking(app: &App, req: &On<CountAction>) -> Result<Value, ApiError> {
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
     if let Some(m) = failure {
-        refused(&mut st, m);
+        st.refuse(m);
     }
     Ok(st)
 }
