@@ -60,7 +60,7 @@ pub struct RecordState {
     /// The engine's state (`null`: none).
     pub engine: Value,
     /// The count of the position shown (`null`: not counting).
-    pub count: Value,
+    pub count: Option<Count>,
     /// A note for the user, or a refusal's reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -377,4 +377,31 @@ pub struct Graph {
     pub points: Vec<(usize, Option<f64>, Option<f64>)>,
     /// The index of the node shown.
     pub current: usize,
+}
+
+/// Counting the position shown: the score in the one shape of a count
+/// (`sgf_report::score_json`, as `qipu score --json` writes it) and what
+/// the page draws besides.
+#[derive(Clone, Debug, Serialize)]
+pub struct Count {
+    /// The score's shape, shared with the command line.
+    #[serde(flatten)]
+    pub score: Value,
+    /// The node counted.
+    pub node: usize,
+    /// Where the dead stones came from (`engine`, `record`, `estimate`, `user`…).
+    pub from: &'static str,
+    /// `area` or `territory`.
+    pub scoring: &'static str,
+    /// Each point's owner, row by row (`B`, `W`, `.`).
+    pub territory: String,
+    /// The board's columns (the rows of `territory`).
+    pub cols: usize,
+    /// The result counted by area.
+    pub area_result: String,
+    /// The result counted by territory.
+    pub territory_result: String,
+    /// The borders are closed: a result to write into the record (else an
+    /// estimate).
+    pub finished: bool,
 }

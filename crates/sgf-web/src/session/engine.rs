@@ -17,7 +17,9 @@ use std::sync::Arc;
 #[cfg(feature = "server")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(feature = "server")]
+use serde_json::json;
 use sgf_core::{Color, NodeId, Point};
 use sgf_go::edit::node_move;
 use sgf_go::score::{self, DeadFrom, Rules, Scoring, Settings};
@@ -31,7 +33,7 @@ use super::{OpError, Session};
 #[cfg(feature = "server")]
 use crate::api::{BoardPoint, Edit};
 use crate::api::{CountAction, DeadSource};
-use crate::responses::{AnalysisAnswer, Graph};
+use crate::responses::{AnalysisAnswer, Count, Graph};
 #[cfg(feature = "server")]
 use crate::responses::{Candidate, EngineAnalysis};
 
@@ -615,12 +617,10 @@ impl Session {
     /// dead stones off, the borders are not closed: the game is still going
     /// on, the territory is estimated from influence, and the result is an
     /// estimate, not one to write into the record.
-    pub(crate) fn count_json(&self) -> Value {
-        let Some(c) = &self.engine.counting else {
-            return Value::Null;
-        };
+    pub(crate) fn count_json(&self) -> Option<Count> {
+        let c = self.engine.counting.as_ref()?;
         if c.node != self.cursor.node() {
-            return Value::Null;
+            return None;
         }
         let pos = self.cursor.position();
         let info = GameInfo::of(&self.doc, self.lg());
@@ -660,19 +660,20 @@ impl Session {
             })
             .collect();
         // The one shape of a count, with what the page draws besides.
-        let mut v = sgf_report::score_json(&s, &c.dame, c.from);
-        v["node"] = json!(self.number(c.node));
-        v["from"] = json!(c.from.as_str());
-        v["scoring"] = json!(match c.rules.scoring() {
-            Scoring::Area => "area",
-            Scoring::Territory => "territory",
-        });
-        v["territory"] = json!(territory);
-        v["cols"] = json!(cols);
-        v["area_result"] = json!(area_result);
-        v["territory_result"] = json!(territory_result);
-        v["finished"] = json!(e.finished);
-        v
+        Some(Count {
+            score: sgf_report::score_json(&s, &c.dame, c.from),
+            node: self.number(c.node),
+            from: c.from.as_str(),
+            scoring: match c.rules.scoring() {
+                Scoring::Area => "area",
+                Scoring::Territory => "territory",
+            },
+            territory,
+            cols,
+            area_result,
+            territory_result,
+            finished: e.finished,
+        })
     }
 }
 
