@@ -238,6 +238,13 @@ export async function send(path, opts = {}) {
   return response(r);
 }
 
+// The page tells the server when it goes (a beacon to /api/close): here
+// the records go with the page, and the host is told nothing.
+const beacon = navigator.sendBeacon ? navigator.sendBeacon.bind(navigator) : null;
+if (beacon) {
+  navigator.sendBeacon = (url, data) => (String(url).startsWith("/api/") ? true : beacon(url, data));
+}
+
 // ---- the page's controls, as the static viewer has them ----
 
 // The file picker with the File System Access API, where the browser has
