@@ -17,10 +17,21 @@ if [ -n "$missing" ]; then
   exit 0
 fi
 (cd ../.. && cargo build --quiet --bin qipu)
+# The static viewer (the page with the viewer's session as WebAssembly),
+# which both.test.mjs serves with a plain file server: it needs the wasm32
+# target and the wasm-bindgen CLI of Cargo.lock (.ci/run installs both).
+if command -v wasm-bindgen >/dev/null && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  node ../../crates/sgf-web/static/build.mjs
+elif [ "${QIPU_REQUIRE_ALL:-}" = 1 ]; then
+  echo "browser tests: the static viewer needs wasm-bindgen-cli and the wasm32-unknown-unknown target" >&2
+  exit 1
+else
+  echo "SKIPPED the static viewer's build: no wasm-bindgen or wasm32 target (both.test.mjs skips it)"
+fi
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/typescript ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 # The page's modules type-check from their JSDoc (`// @ts-check`).
-echo "tsc: type-checking crates/sgf-web/assets/*.js"
+echo "tsc: type-checking crates/sgf-web/assets/*.js and static/*.js"
 node_modules/.bin/tsc -p tsconfig.json
 node --test --test-reporter=spec

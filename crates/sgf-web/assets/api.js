@@ -1,9 +1,22 @@
 // @ts-check
 // The viewer's HTTP API (see crates/sgf-web/src/api.rs): one function
-// for every request the page and its panels make.
+// for every request the page and its panels make. Two transports, chosen
+// at start: `qipu view`'s server (fetch), or, in the static viewer
+// (`window.QIPU_STATIC`), the session compiled to WebAssembly in the page
+// (crates/sgf-web/static/static.js), which answers the same requests
+// with the same answers.
 
 /** The session's token, which every request carries. */
 export const TOKEN = /** @type {string} */ (/** @type {any} */ (window).QIPU_TOKEN);
+
+/** The static viewer: no server, the session in the page. */
+export const STATIC = !!(/** @type {any} */ (window).QIPU_STATIC);
+
+/** The module of the static viewer's transport (crates/sgf-web/static/). */
+const STATIC_MODULE = "./static.js";
+
+/** The transport: the server's `fetch`, or the page's own session. */
+const send = STATIC ? (await import(STATIC_MODULE)).send : fetch;
 
 /** A request the server refused: its message and `error_kind`. */
 export class ApiError extends Error {
@@ -48,7 +61,7 @@ export async function api(path, body) {
     opts.headers["content-type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
-  const res = await fetch(path, opts);
+  const res = await send(path, opts);
   const data = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok || data.error) throw new ApiError(data.error || res.statusText, data.error_kind);
   return data;
@@ -60,10 +73,35 @@ export async function api(path, body) {
  * @returns {Promise<string>}
  */
 export async function apiText(path) {
-  const res = await fetch(path, { headers: { "x-qipu-token": TOKEN } });
+  const res = await send(path, { headers: { "x-qipu-token": TOKEN } });
   const text = await res.text();
   if (res.ok) return text;
   let why = text;
   try { why = JSON.parse(text).error || text; } catch (e) { /* plain text */ }
   throw new ApiError(why, undefined);
+}
+
+/**
+ * Downloads what `href` (an API URL) answers, as `name`: the server's
+ * answer by a link, the page's own session's as the bytes.
+ * @param {string} href
+ * @param {string} name
+ */
+export async function download(href, name) {
+  const a = document.createElement("a");
+  let url = href;
+  if (STATIC) {
+    const res = await send(href, {});
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({ error: res.statusText }));
+      throw new ApiError(data.error || res.statusText, data.error_kind);
+    }
+    url = URL.createObjectURL(await res.blob());
+  }
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  if (url !== href) setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -2,7 +2,7 @@
 // The toolbar and the keys: navigation, edits, files (open, save, save
 // as, repair, pictures, figures, diagrams), theme and sound, autoplay.
 
-import { ApiError, TOKEN, api, apiText, withQuery } from "./api.js";
+import { ApiError, STATIC, TOKEN, api, apiText, download as apiDownload, withQuery } from "./api.js";
 import { call, callOn, edit, nav, openFile, openRecord, refreshBoard, refreshState, reopenClosed, watchField } from "./actions.js";
 import { $, click, message } from "./dom.js";
 import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
@@ -92,12 +92,7 @@ async function repairPreview() {
  * @param {string} name
  */
 function download(href, name) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+  apiDownload(href, name).catch((e) => message(why(e), true));
 }
 
 /**
@@ -282,7 +277,7 @@ export function setup() {
     // No folder served (qipu view without a path): the browser saves it.
     if (ui.folder === false) {
       downloadSgf();
-      message(tr("No folder is served (qipu view was started without one): the record is downloaded instead."));
+      message(tr(STATIC ? "The record is downloaded." : "No folder is served (qipu view was started without one): the record is downloaded instead."));
       return;
     }
     const suggestion = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";

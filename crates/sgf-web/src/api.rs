@@ -31,10 +31,13 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "server")]
 use axum::Json;
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
-use axum::http::StatusCode;
+#[cfg(feature = "server")]
+use axum::extract::{FromRequest, FromRequestParts, Request};
+#[cfg(feature = "server")]
 use axum::http::request::Parts;
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -843,9 +846,9 @@ pub struct DbOpen {
 /// A refusal: a status and `{"error", "error_kind"}`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ApiError {
-    /// The HTTP status.
+    /// The HTTP status (400 but for the body's own refusals: 413, 415).
     #[serde(skip)]
-    pub status: StatusCode,
+    pub status: u16,
     /// What went wrong, for the user.
     pub error: String,
     /// What the page acts on: `bad_request`, `no_session` (the record is
@@ -858,7 +861,7 @@ impl ApiError {
     /// A request that does not say what it must (400, `bad_request`).
     pub fn bad_request(why: impl std::fmt::Display) -> ApiError {
         ApiError {
-            status: StatusCode::BAD_REQUEST,
+            status: 400,
             error: format!("bad request: {why}"),
             error_kind: Some("bad_request"),
         }
@@ -869,7 +872,7 @@ impl ApiError {
     pub fn refused(why: String) -> ApiError {
         let kind = why.starts_with(NO_SESSION).then_some("no_session");
         ApiError {
-            status: StatusCode::BAD_REQUEST,
+            status: 400,
             error: why,
             error_kind: kind,
         }
@@ -888,16 +891,39 @@ impl From<&str> for ApiError {
     }
 }
 
+#[cfg(feature = "server")]
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self)).into_response()
+        let status = axum::http::StatusCode::from_u16(self.status)
+            .unwrap_or(axum::http::StatusCode::BAD_REQUEST);
+        (status, Json(self)).into_response()
     }
 }
 
+/// A JSON body read as `T`; one that is not `T` is a 400 [`ApiError`]
+/// (what [`Body`] does, for a transport that has the bytes).
+///
+/// # Errors
+/// The body is not JSON of `T`'s shape.
+pub fn read_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(ApiError::bad_request)
+}
+
+/// A query string (without `?`, percent-encoded) read as `T`; one that is
+/// not `T` is a 400 [`ApiError`] (what [`Params`] does).
+///
+/// # Errors
+/// The query does not have `T`'s fields.
+pub fn read_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    serde_urlencoded::from_str(query).map_err(ApiError::bad_request)
+}
+
+#[cfg(feature = "server")]
 /// A JSON body read as `T` (whatever its `Content-Type`: the page's
 /// beacon sends text); a body that is not `T` is a 400 [`ApiError`].
 pub struct Body<T>(pub T);
 
+#[cfg(feature = "server")]
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
@@ -905,38 +931,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
             .map_err(|e| ApiError {
-                status: e.status(),
+                status: e.status().as_u16(),
                 error: e.body_text(),
                 error_kind: Some("bad_request"),
             })?;
-        serde_json::from_slice(&bytes)
-            .map(Body)
-            .map_err(ApiError::bad_request)
+        read_body(&bytes).map(Body)
     }
 }
 
+#[cfg(feature = "server")]
 /// A query string read as `T` (percent-decoded); one that is not `T` is
 /// a 400 [`ApiError`].
 pub struct Params<T>(pub T);
 
+#[cfg(feature = "server")]
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        Query::<T>::try_from_uri(&parts.uri)
-            .map(|Query(t)| Params(t))
-            .map_err(|e| ApiError::bad_request(query_error(&e.body_text())))
+        read_query(parts.uri.query().unwrap_or_default()).map(Params)
     }
 }
 
-/// axum's words for a bad query, without its prefix.
-fn query_error(text: &str) -> String {
-    text.strip_prefix("Failed to deserialize query string: ")
-        .unwrap_or(text)
-        .to_string()
-}
-
 /// The token of a URL (`?t=…`), for the page's links and its first load.
+#[cfg(feature = "server")]
 #[derive(Deserialize)]
 pub(crate) struct TokenQuery {
     pub(crate) t: Option<String>,

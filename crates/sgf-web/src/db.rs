@@ -25,6 +25,7 @@ use sgf_db::{Database, Pattern, Query};
 use crate::App;
 use crate::api::{ApiError, Body, DbOpen, DbSearch, Nav, On};
 use crate::respond::{answer, blocking, lock};
+use crate::responses::{DbInfo, RecordState};
 
 /// The database of a viewer, opened on first use.
 #[derive(Default)]
@@ -60,14 +61,20 @@ impl Db {
 
 pub(crate) async fn info(State(app): State<Arc<App>>) -> Response {
     let r = match &app.db.path {
-        None => Ok(json!({"database": null, "games": 0})),
+        None => Ok(DbInfo {
+            database: None,
+            games: 0,
+        }),
         Some(p) => app.db.get().and_then(|d| {
-            let n = d
+            let games = d
                 .lock()
                 .map_err(|_| "internal lock")?
                 .game_count()
                 .map_err(|e| e.to_string())?;
-            Ok(json!({"database": p.file_name().map(|n| n.to_string_lossy().into_owned()), "games": n}))
+            Ok(DbInfo {
+                database: p.file_name().map(|n| n.to_string_lossy().into_owned()),
+                games,
+            })
         }),
     };
     answer(r.map_err(ApiError::from))
@@ -120,7 +127,7 @@ pub(crate) async fn open(State(app): State<Arc<App>>, Body(req): Body<DbOpen>) -
     blocking(move || answer(open_blocking(&app, req))).await
 }
 
-fn open_blocking(app: &App, req: DbOpen) -> Result<Value, ApiError> {
+fn open_blocking(app: &App, req: DbOpen) -> Result<RecordState, ApiError> {
     let DbOpen { id, node } = req;
     let (name, bytes) = {
         let db = app.db.get()?;
@@ -149,7 +156,7 @@ fn open_blocking(app: &App, req: DbOpen) -> Result<Value, ApiError> {
         (name, out)
     };
     let st = app.new_session(name, bytes, false, None)?;
-    let sid = st["session"].as_u64().ok_or("no session")?;
+    let sid = st.session;
     let session = app.session(sid)?;
     let st = {
         let mut s = lock(&session);

@@ -24,30 +24,54 @@
 #![warn(missing_docs)]
 
 pub mod api;
+#[cfg(feature = "server")]
 mod assets;
+#[cfg(feature = "server")]
 mod db;
+mod handle;
+#[cfg(feature = "server")]
 mod kept;
+pub mod local;
+#[cfg(feature = "server")]
 mod respond;
+pub mod responses;
+#[cfg(feature = "server")]
 mod routes;
 mod session;
+#[cfg(feature = "server")]
 mod sessions;
 
+#[cfg(feature = "server")]
 use std::hash::{BuildHasher, Hasher};
+#[cfg(feature = "server")]
 use std::net::SocketAddr;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
+#[cfg(feature = "server")]
+use std::path::{Component, PathBuf};
+#[cfg(feature = "server")]
 use std::sync::{Arc, Mutex};
 
+#[cfg(feature = "server")]
 use axum::Router;
+#[cfg(feature = "server")]
 use axum::body::Body;
+#[cfg(feature = "server")]
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
+#[cfg(feature = "server")]
 use axum::http::{HeaderValue, StatusCode, header};
+#[cfg(feature = "server")]
 use axum::middleware::{self, Next};
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
+#[cfg(feature = "server")]
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+#[cfg(feature = "server")]
+use serde_json::Value;
+#[cfg(feature = "server")]
 use sgf_formats::input::InputError;
 
 pub use session::Session;
+#[cfg(feature = "server")]
 pub use sessions::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MEMORY_BUDGET};
 
 /// The most bytes a request body may have (an uploaded record).
@@ -59,6 +83,7 @@ pub const MAX_FILE_BYTES: u64 = MAX_BODY as u64;
 /// The record shown when `qipu view` is started without a path.
 pub static EXAMPLE: &[u8] = include_bytes!("../../../examples/qipu-example.sgf");
 
+#[cfg(feature = "server")]
 /// What to serve.
 #[derive(Clone, Debug)]
 pub struct ViewOptions {
@@ -87,6 +112,7 @@ pub struct ViewOptions {
     pub recovery_dir: Option<PathBuf>,
 }
 
+#[cfg(feature = "server")]
 impl Default for ViewOptions {
     fn default() -> Self {
         ViewOptions {
@@ -101,6 +127,7 @@ impl Default for ViewOptions {
     }
 }
 
+#[cfg(feature = "server")]
 /// The server's shared state.
 pub struct App {
     token: String,
@@ -125,6 +152,7 @@ pub struct App {
     db: db::Db,
 }
 
+#[cfg(feature = "server")]
 /// A random token: 128 bits from the operating system's generator.
 pub fn random_token() -> String {
     let mut bytes = [0u8; 16];
@@ -145,9 +173,11 @@ pub fn random_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+#[cfg(feature = "server")]
 /// The most files the viewer lists in a directory.
 const MAX_LISTED: usize = 100_000;
 
+#[cfg(feature = "server")]
 /// Record files under `dir` (the library's walker: links leaving `dir` are
 /// not followed, loops end), as relative paths with `/`.
 fn list_records(dir: &Path) -> Vec<String> {
@@ -166,10 +196,12 @@ fn list_records(dir: &Path) -> Vec<String> {
     list
 }
 
+#[cfg(feature = "server")]
 fn is_record(p: &Path) -> bool {
     sgf_formats::walk::is_record_path(p)
 }
 
+#[cfg(feature = "server")]
 impl App {
     /// The record files of the served directory (cached; `refresh` walks again).
     fn file_list(&self, refresh: bool) -> Arc<Vec<String>> {
@@ -244,7 +276,7 @@ impl App {
         bytes: Vec<u8>,
         text: bool,
         path: Option<(PathBuf, String)>,
-    ) -> Result<Value, String> {
+    ) -> Result<responses::RecordState, String> {
         let id = self.sessions.new_id();
         let hint = path
             .as_ref()
@@ -263,7 +295,7 @@ impl App {
         mut s: Session,
         path: Option<(PathBuf, String)>,
         on_disk: Option<sgf_formats::save::Fingerprint>,
-    ) -> Value {
+    ) -> responses::RecordState {
         if let Some((p, rel)) = path {
             s.path = Some(p);
             s.rel = Some(rel);
@@ -276,12 +308,12 @@ impl App {
 
     /// A record's state with its diagnostics, and the file list when a
     /// directory is served: what the page shows of a record it opens.
-    fn whole_state(&self, s: &Session, tree_version: Option<u64>) -> Value {
+    fn whole_state(&self, s: &Session, tree_version: Option<u64>) -> responses::RecordState {
         let mut st = s.state(tree_version);
-        st["diagnostics"] = s.diagnostics_json();
-        st["folder"] = json!(self.served);
+        st.diagnostics = Some(s.diagnostics_json());
+        st.folder = Some(self.served);
         if self.directory {
-            st["files"] = json!(*self.file_list(false));
+            st.files = Some(self.file_list(false).to_vec());
         }
         st
     }
@@ -292,7 +324,7 @@ impl App {
         self.sessions.close(id);
     }
 
-    fn open_path(&self, rel: &str) -> Result<Value, String> {
+    fn open_path(&self, rel: &str) -> Result<responses::RecordState, String> {
         let full = self.resolve(rel)?;
         if !is_record(&full) {
             return Err(format!("`{rel}` is not a record file"));
@@ -358,6 +390,7 @@ pub(crate) fn build_session(
     Ok(s)
 }
 
+#[cfg(feature = "server")]
 /// `X.suffix` beside `X`.
 pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -365,6 +398,7 @@ pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+#[cfg(feature = "server")]
 /// Why a file could not be read, for the page.
 pub(crate) fn input_error(e: &InputError) -> String {
     match e {
@@ -376,12 +410,14 @@ pub(crate) fn input_error(e: &InputError) -> String {
     }
 }
 
+#[cfg(feature = "server")]
 type ReadJob = (
     PathBuf,
     u64,
     std::sync::mpsc::Sender<Result<Vec<u8>, InputError>>,
 );
 
+#[cfg(feature = "server")]
 /// Reads a record file: a regular file only, at most `limit` bytes
 /// ([`sgf_formats::input::read_file`]: a FIFO or a device is refused at
 /// once, never waited on). The buffers are allocated on one thread, so
@@ -415,6 +451,7 @@ pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> 
     }
 }
 
+#[cfg(feature = "server")]
 /// Every request: the token, a loopback `Host`, and a same-origin `Origin`.
 async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let port = *app.port.lock().unwrap_or_else(|e| e.into_inner());
@@ -463,10 +500,12 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
     res
 }
 
+#[cfg(feature = "server")]
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+#[cfg(feature = "server")]
 /// The resident size of this process (Linux), in bytes.
 pub fn rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -475,6 +514,7 @@ pub fn rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+#[cfg(feature = "server")]
 /// A `Content-Disposition` that downloads as `name` (RFC 6266): an ASCII
 /// `filename` for old clients (`"`, `\\`, `%`, controls and other
 /// characters as `_`) and the name itself as `filename*`, UTF-8 and
@@ -506,6 +546,7 @@ pub fn attachment(name: &str) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
 }
 
+#[cfg(feature = "server")]
 /// The router of the app (used by the server and by in-process tests).
 pub fn router(app: Arc<App>) -> Router {
     let api = Router::new()
@@ -541,6 +582,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
 }
 
+#[cfg(feature = "server")]
 /// Builds the shared state for `opts`.
 ///
 /// # Errors
@@ -597,6 +639,7 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
     }))
 }
 
+#[cfg(feature = "server")]
 /// Starts the server; calls `ready` with the URL to open, then serves until stopped.
 ///
 /// # Errors
@@ -643,6 +686,7 @@ pub fn serve(opts: &ViewOptions, ready: impl FnOnce(&str)) -> Result<(), String>
     })
 }
 
+#[cfg(feature = "server")]
 /// The response body as text (for in-process tests).
 pub async fn body_text(res: Response) -> String {
     let bytes = axum::body::to_bytes(res.into_body(), MAX_BODY)
@@ -651,6 +695,7 @@ pub async fn body_text(res: Response) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+#[cfg(feature = "server")]
 /// A request for in-process tests.
 pub fn request(
     method: &str,

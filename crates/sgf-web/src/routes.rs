@@ -14,22 +14,18 @@ use serde_json::{Value, json};
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 use crate::api::{
-    ApiError, Body, CountAction, DbSearch, DeadSource, EditRequest, EngineAction, ExportFormat,
-    ExportQuery, FiguresQuery, GameSearch, Nav, On, Open, OpenRequest, Params, Player,
-    RepairPreview, Save, SessionQuery, SessionRef, StateQuery, UploadQuery, View,
+    ApiError, Body, CountAction, DbSearch, EditRequest, EngineAction, ExportQuery, FiguresQuery,
+    GameSearch, Nav, On, Open, OpenRequest, Params, Player, RepairPreview, Save, SessionQuery,
+    SessionRef, StateQuery, UploadQuery, View,
 };
+use crate::handle::{self, Download};
+use crate::responses::{Closed, EngineEntry, Engines, Files, RecordState, Saved};
 use crate::session::OpError;
 use crate::{App, EXAMPLE, Session, attachment, rss_bytes};
 
 pub(crate) use crate::respond::{answer, blocking, lock};
 
 type AppState = State<Arc<App>>;
-
-/// A state whose request was refused: the reason as its `message`.
-fn refused(st: &mut Value, why: String) {
-    st["message"] = json!(why);
-    st["error_kind"] = json!("refused");
-}
 
 /// Opens what the command line named (or the example).
 pub(crate) async fn start(State(app): AppState) -> Response {
@@ -50,7 +46,7 @@ pub(crate) async fn start(State(app): AppState) -> Response {
                 _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             },
         };
-        app.opened(r.as_ref().ok().and_then(|st| st["session"].as_u64()), None);
+        app.opened(r.as_ref().ok().map(|st| st.session), None);
         answer(r.map_err(ApiError::from))
     })
     .await
@@ -72,7 +68,7 @@ pub(crate) async fn open(State(app): AppState, Body(req): Body<OpenRequest>) -> 
         });
         // `replace`: the session the page showed before, now freed.
         if let Ok(st) = &r {
-            app.opened(st["session"].as_u64(), replace);
+            app.opened(Some(st.session), replace);
         }
         answer(r)
     })
@@ -89,7 +85,7 @@ pub(crate) async fn upload(
     blocking(move || {
         let r = app.new_session(q.name, bytes.to_vec(), false, None);
         if let Ok(st) = &r {
-            app.opened(st["session"].as_u64(), q.replace);
+            app.opened(Some(st.session), q.replace);
         }
         answer(r.map_err(ApiError::from))
     })
@@ -119,12 +115,6 @@ pub(crate) async fn memory(State(app): AppState) -> Response {
     .await
 }
 
-/// What `/api/close` answers.
-#[derive(Serialize)]
-struct Closed {
-    closed: u64,
-}
-
 /// Frees a session (the page was closed).
 pub(crate) async fn close(State(app): AppState, Body(req): Body<SessionRef>) -> Response {
     // On the blocking pool: freeing a large record, or waiting for one
@@ -147,37 +137,18 @@ fn with_session(
     view: View,
     whole: bool,
     f: impl FnOnce(&mut Session) -> Result<(), OpError>,
-) -> Result<Value, ApiError> {
+) -> Result<RecordState, ApiError> {
     let session = app.session(id)?;
     let mut s = lock(&session);
-    if let Some(n) = view.numbers {
-        s.numbers = n;
-    }
-    if let Some(d) = view.dark {
-        s.dark = d;
-    }
-    if let Some(sym) = view.sym {
-        if sym > 7 {
-            return Err(ApiError::bad_request(format!(
-                "`sym` {sym} is no symmetry: 0 to 7"
-            )));
-        }
-        s.view_sym = sym;
-    }
-    if let Some(i) = view.invert {
-        s.view_invert = i;
-    }
+    handle::apply_view(&mut s, view)?;
     let r = f(&mut s);
     s.engine_sync();
-    let mut st = if whole {
+    let st = if whole {
         app.whole_state(&s, view.tree_version)
     } else {
         s.state(view.tree_version)
     };
-    if let Err(e) = r {
-        refused(&mut st, e);
-    }
-    Ok(st)
+    Ok(handle::state_after(st, r))
 }
 
 pub(crate) async fn nav(State(app): AppState, Body(req): Body<On<Nav>>) -> Response {
@@ -220,22 +191,10 @@ fn save_error(e: SaveError, rel: &str) -> ApiError {
         e => format!("{rel} not saved: {e}"),
     };
     ApiError {
-        status: StatusCode::BAD_REQUEST,
+        status: 400,
         error,
         error_kind: Some(kind),
     }
-}
-
-/// What `/api/save` answers: the file written (relative to the served
-/// directory), the copy of what it replaced, the original kept at the
-/// first save, and the bytes written.
-#[derive(Serialize)]
-struct Saved {
-    saved: String,
-    backup: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    original: Option<Option<String>>,
-    bytes: usize,
 }
 
 pub(crate) async fn save(State(app): AppState, Body(req): Body<On<Save>>) -> Response {
@@ -328,22 +287,12 @@ pub(crate) async fn repair_preview(
     Body(req): Body<On<RepairPreview>>,
 ) -> Response {
     let level = req.body.variation_level;
-    query_session(
-        app,
-        req.session,
-        move |s| json!({ "changes": s.repair_preview(level) }),
-    )
-    .await
+    query_session(app, req.session, move |s| handle::repair_preview(s, level)).await
 }
 
 /// The game list of a session (see `Session::game_list`).
 pub(crate) async fn games(State(app): AppState, Body(req): Body<SessionRef>) -> Response {
-    query_session(
-        app,
-        req.session,
-        |s| json!({ "games": s.game_list(), "game": s.game() }),
-    )
-    .await
+    query_session(app, req.session, handle::games).await
 }
 
 /// The games whose comments hold `q`: `{"matches": [game…], "nodes":
@@ -354,17 +303,9 @@ pub(crate) async fn games_search(
     Body(req): Body<On<GameSearch>>,
 ) -> Response {
     query_session(app, req.session, move |s| {
-        let (games, nodes): (Vec<usize>, Vec<usize>) =
-            s.search_games(&req.body.q).into_iter().unzip();
-        json!({ "matches": games, "nodes": nodes })
+        handle::games_search(s, &req.body.q)
     })
     .await
-}
-
-/// What `/api/files` answers: the record files of the served directory.
-#[derive(Serialize)]
-struct Files<'a> {
-    files: &'a [String],
 }
 
 pub(crate) async fn files(State(app): AppState) -> Response {
@@ -390,45 +331,8 @@ pub(crate) async fn figures_page(
             Ok(s) => s,
             Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
         };
-        let s = lock(&session);
-        let game = s.local_game();
-        let opts = sgf_render::FigureOptions {
-            every: q.every.filter(|&n| n > 0),
-            ..Default::default()
-        };
-        let stem = s
-            .name
-            .rsplit_once('.')
-            .map_or(s.name.as_str(), |x| x.0)
-            .to_string();
-        // Drawn as the board is shown (turned, mirrored, colours swapped).
-        let (figs, title) = s.with_shown_document(|doc| {
-            (
-                sgf_render::figures(doc, game, &opts),
-                sgf_render::figures_title(doc, game, &stem),
-            )
-        });
-        let theme = if s.dark {
-            sgf_render::Theme::Dark
-        } else {
-            sgf_render::Theme::Light
-        };
-        drop(s);
-        let html = sgf_render::figures_html(&title, &figs, sgf_render::Pictures::InlineSvg(theme));
-        (
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("text/html; charset=utf-8"),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    attachment(&format!("{stem}-figures.html")),
-                ),
-            ],
-            html,
-        )
-            .into_response()
+        let figures = handle::figures(&lock(&session), q.every);
+        download(figures.page())
     })
     .await
 }
@@ -439,105 +343,32 @@ pub(crate) async fn export(State(app): AppState, Params(q): Params<ExportQuery>)
 }
 
 fn export_blocking(app: &App, q: &ExportQuery) -> Response {
-    let size = q.size.unwrap_or(1000).clamp(64, 4096);
     let session = match app.session(q.session) {
         Ok(s) => s,
         Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
     };
     // The diagram is made under the session's lock (quick); drawing it,
     // which can take seconds for a large PNG, is not.
-    let made = {
-        let s = lock(&session);
-        let mut opts = s.render_options(q.numbers);
-        opts.status = true;
-        let name = format!(
-            "{}-{}",
-            s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0),
-            s.document().node(s.node()).number()
-        );
-        // The picture looks as the board is shown (turned, mirrored,
-        // colours swapped); the record itself (format sgf) does not change.
-        s.with_shown_document(|doc| sgf_render::Diagram::at(doc, s.node(), &opts))
-            .map(|d| (d, opts, name))
-    };
-    let (diagram, opts, name) = match made {
-        Ok(x) => x,
-        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-    };
-    // png, jpg/jpeg (`quality`, 1-100) and bmp: the same pixels.
-    let image = sgf_render::ImageFormat::from_extension(q.format.as_str()).map(|f| match f {
-        sgf_render::ImageFormat::Jpeg { .. } => sgf_render::ImageFormat::Jpeg {
-            quality: q
-                .quality
-                .unwrap_or(sgf_render::ImageFormat::DEFAULT_JPEG_QUALITY)
-                .clamp(1, 100),
-        },
-        f => f,
-    });
-    let text = |style| diagram.to_text(&opts, style).into_bytes();
-    let (mime, ext, bytes) = match (image, q.format) {
-        (Some(image), _) => match diagram.to_image(&opts, size, image) {
-            Ok(b) => (image.mime_type(), image.extension(), b),
-            Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        },
-        // Text diagrams: Sensei's Library's wiki form, or qipu's ASCII.
-        (None, ExportFormat::Sensei) => (
-            "text/plain; charset=utf-8",
-            "txt",
-            text(sgf_render::TextStyle::Sensei),
-        ),
-        (None, ExportFormat::Txt | ExportFormat::Ascii) => (
-            "text/plain; charset=utf-8",
-            "txt",
-            text(sgf_render::TextStyle::Ascii),
-        ),
-        // The record itself, in the canonical FF[4] UTF-8 form.
-        (None, ExportFormat::Sgf) => {
-            let s = lock(&session);
-            let stem = s.name.rsplit_once('.').map_or(s.name.as_str(), |x| x.0);
-            return (
-                [
-                    (
-                        header::CONTENT_TYPE,
-                        HeaderValue::from_static("application/x-go-sgf; charset=utf-8"),
-                    ),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        attachment(&format!("{stem}.sgf")),
-                    ),
-                ],
-                s.canonical_bytes(),
-            )
-                .into_response();
-        }
-        (None, _) => ("image/svg+xml", "svg", diagram.to_svg(&opts).into_bytes()),
-    };
+    let made = handle::export(&lock(&session), q);
+    match made.and_then(|e| e.draw(q)) {
+        Ok(d) => download(d),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+    }
+}
+
+/// A file the browser downloads.
+fn download(d: Download) -> Response {
     (
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static(mime)),
             (
-                header::CONTENT_DISPOSITION,
-                attachment(&format!("{name}.{ext}")),
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(d.content_type),
             ),
+            (header::CONTENT_DISPOSITION, attachment(&d.filename)),
         ],
-        bytes,
+        d.bytes,
     )
         .into_response()
-}
-
-/// One engine of `engines.toml`.
-#[derive(Serialize)]
-struct EngineEntry {
-    name: String,
-    command: String,
-}
-
-/// What `/api/engines` answers.
-#[derive(Serialize)]
-struct Engines {
-    engines: Vec<EngineEntry>,
-    config: Option<String>,
-    error: Option<String>,
 }
 
 /// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
@@ -585,7 +416,7 @@ pub(crate) async fn engine(State(app): AppState, Body(req): Body<On<EngineAction
     blocking(move || answer(engine_blocking(&app, req))).await
 }
 
-fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> {
+fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiError> {
     let id = req.session;
     let session = app.session(id)?;
     // What to tell the user, and whether it is a failure.
@@ -717,12 +548,10 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<Value, ApiError> 
     let mut s = lock(&session);
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
-    if let Some(g) = gtp {
-        st["gtp"] = g;
-    }
+    st.gtp = gtp;
     match note {
-        Some((m, true)) => refused(&mut st, m),
-        Some((m, false)) => st["message"] = json!(m),
+        Some((m, true)) => st.refuse(m),
+        Some((m, false)) => st.message = Some(m),
         None => {}
     }
     Ok(st)
@@ -791,7 +620,7 @@ fn new_game(
     session: &Mutex<Session>,
     id: u64,
     game: &NewGame,
-) -> Result<Value, ApiError> {
+) -> Result<RecordState, ApiError> {
     let color = game.color.map(Into::into);
     let name = lock(session)
         .engine()
@@ -799,7 +628,7 @@ fn new_game(
         .ok_or("start an engine first")?;
     let sgf = crate::session::new_game_sgf(game.size, game.handicap, game.komi, color, &name)?;
     let st = app.new_session(format!("vs-{name}.sgf"), sgf.into_bytes(), true, None)?;
-    let new_id = st["session"].as_u64().ok_or("internal: no session")?;
+    let new_id = st.session;
     let (live, second) = {
         let mut old = lock(session);
         (old.set_engine(None), old.set_second(None))
@@ -814,7 +643,7 @@ fn new_game(
     drop(s);
     app.opened(Some(new_id), Some(id));
     if let Err(e) = r {
-        refused(&mut st, e);
+        st.refuse(e);
     }
     Ok(st)
 }
@@ -838,15 +667,15 @@ pub(crate) async fn count(State(app): AppState, Body(req): Body<On<CountAction>>
     blocking(move || answer(count_blocking(&app, &req))).await
 }
 
-fn count_blocking(app: &App, req: &On<CountAction>) -> Result<Value, ApiError> {
+fn count_blocking(app: &App, req: &On<CountAction>) -> Result<RecordState, ApiError> {
     let session = app.session(req.session)?;
     let mut failure: Option<String> = None;
     if let CountAction::Start { source } = req.body {
         let live = lock(&session).engine();
-        let by_engine =
-            source == DeadSource::Engine || (source == DeadSource::Auto && live.is_some());
-        match (by_engine, live) {
-            (false, _) => lock(&session).count_without_engine(source),
+        match (handle::by_engine(source, live.is_some()), live) {
+            (false, _) => {
+                let _ = handle::count_here(&mut lock(&session), req.body);
+            }
             (true, None) => {
                 failure =
                     Some("no engine is running: start one, or count with Qipu's estimator".into())
@@ -875,7 +704,7 @@ fn count_blocking(app: &App, req: &On<CountAction>) -> Result<Value, ApiError> {
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
     if let Some(m) = failure {
-        refused(&mut st, m);
+        st.refuse(m);
     }
     Ok(st)
 }

@@ -15,10 +15,16 @@ use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
+use crate::responses::{
+    AnnotationState, Captures, MoveRow, NextMove, NodeState, RecordState, TextPart, ViewState,
+};
 
 mod engine;
-pub use engine::NewRecord;
-pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf, new_record_sgf};
+mod new_record;
+#[cfg(feature = "server")]
+pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
+pub use new_record::NewRecord;
+pub(crate) use new_record::new_record_sgf;
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
@@ -133,14 +139,14 @@ impl GameRow {
 }
 
 /// The number (in file order) of the first node of game `local` whose
-/// comment (`C`) holds `needle` (folded: [`sgf_db::filter::fold`], as the
+/// comment (`C`) holds `needle` (folded: [`sgf_go::filter::fold`], as the
 /// database folds what it searches). Only comments: players and events
 /// are the game list's filter.
 fn comment_holds(doc: &Document, local: usize, needle: &str) -> Option<usize> {
     let game = doc.game(local)?;
     game.nodes().position(|n| {
         n.text("C")
-            .is_some_and(|t| sgf_db::filter::fold(&t).contains(needle))
+            .is_some_and(|t| sgf_go::filter::fold(&t).contains(needle))
     })
 }
 
@@ -226,6 +232,7 @@ pub struct Session {
     /// A record read back after it was put aside with unsaved changes:
     /// where the bytes it was first read from are (what its first save
     /// keeps as `X.orig`); `None`: [`Session::original`].
+    #[cfg(feature = "server")]
     pub(crate) original_aside: Option<crate::kept::Original>,
     /// A note for the page with the next state (the record came back).
     notice: std::cell::Cell<Option<String>>,
@@ -348,6 +355,7 @@ impl Session {
             last_child: HashMap::new(),
             engine: engine::EngineState::default(),
             from_text: false,
+            #[cfg(feature = "server")]
             original_aside: None,
             notice: std::cell::Cell::new(None),
             clipboard: None,
@@ -579,7 +587,7 @@ impl Session {
     /// `Lee`): each game's number and the number of its first node whose
     /// comment holds it.
     pub fn search_games(&self, q: &str) -> Vec<(usize, usize)> {
-        let needle = sgf_db::filter::fold(q);
+        let needle = sgf_go::filter::fold(q);
         let mut out = Vec::new();
         if needle.is_empty() {
             return out;
@@ -835,13 +843,13 @@ impl Session {
                 .ok_or_else(|| format!("no move at {} in this game", coords::human(p, size)))?;
             }
             Nav::FindText { ref q, backward } => {
-                let needle = sgf_db::filter::fold(q);
+                let needle = sgf_go::filter::fold(q);
                 if needle.is_empty() {
                     return Err("type the text to find".into());
                 }
                 self.find_in_game(backward, |_, n| {
                     n.text("C")
-                        .is_some_and(|t| sgf_db::filter::fold(&t).contains(&needle))
+                        .is_some_and(|t| sgf_go::filter::fold(&t).contains(&needle))
                 })
                 .ok_or_else(|| format!("no comment of this game holds “{q}”"))?;
             }
@@ -1451,6 +1459,7 @@ impl Session {
         Ok(out)
     }
 
+    #[cfg(feature = "server")]
     /// The record as bytes that read back to it, to put it aside: its
     /// lossless form, or its canonical form (`true`) when the lossless one
     /// would not read back the same.
@@ -1461,16 +1470,19 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Where the page is: the game, and the node's number in it.
     pub(crate) fn place(&self) -> (usize, usize) {
         (self.game, self.number(self.cursor.node()))
     }
 
+    #[cfg(feature = "server")]
     /// The version of the tree the page was last sent.
     pub(crate) fn tree_version(&self) -> u64 {
         self.tree_version
     }
 
+    #[cfg(feature = "server")]
     /// Back where the page was, in a record read again: game `game`, node
     /// number `number`; the tree is sent again (its version is past
     /// `tree_version`, the page's).
@@ -1485,6 +1497,7 @@ impl Session {
         self.tree_version = self.tree_version.max(tree_version.saturating_add(1));
     }
 
+    #[cfg(feature = "server")]
     /// A note the next state carries as its `message`.
     pub(crate) fn set_notice(&self, text: String) {
         self.notice.set(Some(text));
@@ -1543,7 +1556,10 @@ impl Session {
         self.undo.clear();
         self.redo.clear();
         // The file it continues on is the one first read now.
-        self.original_aside = None;
+        #[cfg(feature = "server")]
+        {
+            self.original_aside = None;
+        }
         self.from_text = false;
         let p = sgf_core::parse(bytes);
         self.diagnostics = p.diagnostics;
@@ -1588,7 +1604,7 @@ impl Session {
     /// The whole state as the page wants it; the tree only when the page's
     /// copy (`tree_version`) is stale. Its `message`, once, says when the
     /// record came back after it was put aside to free memory.
-    pub fn state(&self, tree_version: Option<u64>) -> Value {
+    pub fn state(&self, tree_version: Option<u64>) -> RecordState {
         let doc = &self.doc;
         let size = self.size();
         let here = self.cursor.node();
@@ -1612,14 +1628,21 @@ impl Session {
             ("IT", "interesting_move", ""),
         ] {
             if let Some(v) = node.value(id) {
-                annotations
-                    .push(json!({"code": id, "kind": kind, "strength": v.double(), "tone": tone}));
+                annotations.push(AnnotationState::Judgement {
+                    code: id,
+                    kind,
+                    strength: v.double(),
+                    tone,
+                });
             }
         }
         if let Some(v) = node.value("V") {
-            annotations.push(
-                json!({"code": "V", "kind": "value", "value": v.as_simple_text(), "tone": ""}),
-            );
+            annotations.push(AnnotationState::Value {
+                code: "V",
+                kind: "value",
+                value: v.as_simple_text().into_owned(),
+                tone: "",
+            });
         }
         // What the board's letters mark (`ST`, as the renderer reads it):
         // the list beside the board gives letters only to those.
@@ -1648,12 +1671,19 @@ impl Session {
             Some((c, Move::Pass)) => (Some(c.as_str()), Some("pass".to_string())),
             None => (None, None),
         };
-        let next_moves: Vec<Value> = node
+        let next_moves: Vec<MoveRow> = node
             .children()
             .take(40)
             .map(|c| {
                 let (color, point) = parts_of(&c);
-                json!({"number": self.number(c.id()), "label": label_of(&c), "color": color, "point": point})
+                MoveRow {
+                    number: self.number(c.id()),
+                    label: label_of(&c),
+                    color,
+                    point,
+                    current: None,
+                    index: None,
+                }
             })
             .collect();
         // The alternatives at this point: the siblings, as the variation list
@@ -1661,14 +1691,21 @@ impl Session {
         let siblings = node.siblings();
         let at = node.variation_index();
         let from = at.saturating_sub(20).min(siblings.len().saturating_sub(40));
-        let alternatives: Vec<Value> = siblings
+        let alternatives: Vec<MoveRow> = siblings
             .iter()
             .enumerate()
             .skip(from)
             .take(40)
             .map(|(i, s)| {
                 let (color, point) = parts_of(s);
-                json!({"number": self.number(s.id()), "label": label_of(s), "color": color, "point": point, "current": s.id() == here, "index": i})
+                MoveRow {
+                    number: self.number(s.id()),
+                    label: label_of(s),
+                    color,
+                    point,
+                    current: Some(s.id() == here),
+                    index: Some(i),
+                }
             })
             .collect();
         let info = doc.game(self.lg()).map(|g| {
@@ -1700,70 +1737,102 @@ impl Session {
             passes += 1;
             up = n.parent();
         }
-        let mut s = json!({
-            "session": self.id,
-            "name": self.name,
-            "size": [size.cols, size.rows],
-            "view": {"sym": self.shown_sym(), "invert": self.view_invert},
-            "clipboard": self.clipboard.is_some(),
-            "path": self.rel,
-            "format": self.format,
-            "charset": self.charset,
-            "dirty": self.dirty,
-            "can_undo": !self.undo.is_empty(),
-            "can_redo": !self.redo.is_empty(),
-            "game": self.game,
-            "games": self.game_count(),
-            "undo_bytes": self.undo_bytes(),
-            "dark": self.dark,
-            "info": info,
-            "komi": komi,
-            "board": board,
-            "marks": marks,
-            "node": {
-                "number": self.number(here),
-                "move_number": pos.move_number,
-                "color": mv.map(|(c, _)| c.as_str()),
-                "move": mv.map(|(_, m)| match m { Move::Pass => "pass".to_string(), Move::Play(p) => coords::human(p, size) }),
-                "to_play": self.cursor.next_player(doc).as_str(),
-                "captures": {"B": pos.captures[0], "W": pos.captures[1]},
-                "clock": clock(doc, here),
+        let text_part = |p: coords::TextPiece<'_>| match p {
+            coords::TextPiece::Text(t) => TextPart {
+                text: t.to_string(),
+                point: None,
+                url: None,
+            },
+            coords::TextPiece::Point(t, p) => TextPart {
+                text: t.to_string(),
+                point: Some(p.to_string()),
+                url: None,
+            },
+            coords::TextPiece::Link(u) => TextPart {
+                text: u.to_string(),
+                point: None,
+                url: Some(u.to_string()),
+            },
+        };
+        let comment = node.text("C").map(|t| t.into_owned());
+        RecordState {
+            session: self.id,
+            name: self.name.clone(),
+            size: [size.cols, size.rows],
+            view: ViewState {
+                sym: self.shown_sym(),
+                invert: self.view_invert,
+            },
+            clipboard: self.clipboard.is_some(),
+            path: self.rel.clone(),
+            format: self.format.clone(),
+            charset: self.charset.clone(),
+            dirty: self.dirty,
+            can_undo: !self.undo.is_empty(),
+            can_redo: !self.redo.is_empty(),
+            game: self.game,
+            games: self.game_count(),
+            undo_bytes: self.undo_bytes(),
+            dark: self.dark,
+            info,
+            komi,
+            board,
+            marks,
+            node: NodeState {
+                number: self.number(here),
+                move_number: pos.move_number,
+                color: mv.map(|(c, _)| c.as_str()),
+                mv: mv.map(|(_, m)| match m {
+                    Move::Pass => "pass".to_string(),
+                    Move::Play(p) => coords::human(p, size),
+                }),
+                to_play: self.cursor.next_player(doc).as_str(),
+                captures: Captures {
+                    black: pos.captures[0],
+                    white: pos.captures[1],
+                },
+                clock: clock(doc, here),
                 // What → plays next (for guessing it): colour and point, or "pass".
-                "next": self.next_child(here).and_then(|c| node_move(doc, c, size)).map(|(c, m)| json!({
-                    "color": c.as_str(),
-                    "point": match m { Move::Pass => None, Move::Play(p) => Some(p.to_string()) },
-                })),
-                "comment": node.text("C").map(|t| t.into_owned()),
+                next: self
+                    .next_child(here)
+                    .and_then(|c| node_move(doc, c, size))
+                    .map(|(c, m)| NextMove {
+                        color: c.as_str(),
+                        point: match m {
+                            Move::Pass => None,
+                            Move::Play(p) => Some(p.to_string()),
+                        },
+                    }),
                 // The comment with its points and web addresses marked, for
                 // the page to make them clickable.
-                "comment_parts": node.text("C").map(|t| coords::text_pieces(&t, size).into_iter().map(|p| match p {
-                    coords::TextPiece::Text(t) => json!({"text": t}),
-                    coords::TextPiece::Point(t, p) => json!({"text": t, "point": p.to_string()}),
-                    coords::TextPiece::Link(u) => json!({"text": u, "url": u}),
-                }).collect::<Vec<_>>()),
-                "name": node.text("N").map(|t| t.into_owned()),
-                "annotations": annotations,
-                "alternatives": alternatives,
-                "next_moves": next_moves,
-                "variation": at,
-                "variations": siblings.len(),
-                "depth": self.cursor.depth(),
-                "children": node.child_count(),
-                "passes": passes,
+                comment_parts: comment.as_deref().map(|t| {
+                    coords::text_pieces(t, size)
+                        .into_iter()
+                        .map(text_part)
+                        .collect()
+                }),
+                comment,
+                name: node.text("N").map(|t| t.into_owned()),
+                annotations,
+                alternatives,
+                next_moves,
+                variation: at,
+                variations: siblings.len(),
+                depth: self.cursor.depth(),
+                children: node.child_count(),
+                passes,
             },
-        });
-        if tree_version != Some(self.tree_version) {
-            s["tree"] = self.tree_json();
+            tree: (tree_version != Some(self.tree_version)).then(|| self.tree_json()),
+            illegal: self.illegal,
+            engine: self.engine_json(),
+            count: self.count_json(),
+            message: self.notice.take(),
+            error_kind: None,
+            diagnostics: None,
+            folder: None,
+            files: None,
+            gtp: None,
         }
-        if let Some(why) = self.illegal {
-            s["illegal"] = json!(why);
-        }
-        s["engine"] = self.engine_json();
-        s["count"] = self.count_json();
-        if let Some(note) = self.notice.take() {
-            s["message"] = json!(note);
-        }
-        s
     }
 
     /// The view's symmetry where this board has it (a quarter turn of a

@@ -6,45 +6,71 @@
 //! user asked for, and the server's handlers wait for those without the
 //! session's lock.
 
+//!
+//! Without the `server` feature (the static viewer) no engine runs: what
+//! stays is counting with Qipu's estimator and the graph of the record's
+//! own evaluations (`SBKV`).
+
 use std::collections::HashMap;
+#[cfg(feature = "server")]
 use std::sync::Arc;
+#[cfg(feature = "server")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(feature = "server")]
+use serde_json::json;
 use sgf_core::{Color, NodeId, Point};
 use sgf_go::edit::node_move;
 use sgf_go::score::{self, DeadFrom, Rules, Scoring, Settings};
-use sgf_go::{GameInfo, Move, Position, coords};
+use sgf_go::{GameInfo, Move};
+#[cfg(feature = "server")]
+use sgf_go::{Position, coords};
+#[cfg(feature = "server")]
 use sgf_gtp::{Analysis, EngineMove, GameLine, LiveEngine};
 
 use super::{OpError, Session};
-use crate::api::{BoardPoint, CountAction, DeadSource, Edit};
+#[cfg(feature = "server")]
+use crate::api::{BoardPoint, Edit};
+use crate::api::{CountAction, DeadSource};
+use crate::responses::{AnalysisAnswer, Count, Graph};
+#[cfg(feature = "server")]
+use crate::responses::{Candidate, EngineAnalysis};
 
 /// A session's engine and what it does for the session.
 #[derive(Default)]
 pub(crate) struct EngineState {
+    #[cfg(feature = "server")]
     live: Option<Arc<LiveEngine>>,
+    #[cfg(feature = "server")]
     /// A second engine, which plays White (the first then plays Black):
     /// engine against engine.
     second: Option<Arc<LiveEngine>>,
+    #[cfg(feature = "server")]
     /// Analysis of the position shown is wanted.
     analysing: bool,
+    #[cfg(feature = "server")]
     /// The tag of the last analysis asked for.
     tag: u64,
+    #[cfg(feature = "server")]
     /// The position under analysis: its node and line, asked for as `tag`.
     analysed: Option<(NodeId, GameLine)>,
     /// The latest evaluation of each node's position (for the graph).
     evals: HashMap<NodeId, Eval>,
+    #[cfg(feature = "server")]
     /// The colour the engine plays, in a game against it.
     playing: Option<Color>,
+    #[cfg(feature = "server")]
     /// The level asked for (1 to 10), in a game against it.
     level: Option<u32>,
     counting: Option<Counting>,
+    #[cfg(feature = "server")]
     /// "Analyse the whole game": the line's positions evaluated one
     /// after another on a thread (see [`Session::batch_start`]).
     batch: Option<Batch>,
 }
 
+#[cfg(feature = "server")]
 /// The whole line being analysed: how far it got, and the flag that
 /// stops its thread.
 #[derive(Debug)]
@@ -55,14 +81,17 @@ pub(crate) struct Batch {
     cancel: Arc<AtomicBool>,
 }
 
+#[cfg(feature = "server")]
 /// One position of the line analysed as a whole: its node, the way to
 /// it, and the node's move (kept with its evaluation, as the graph does).
 pub(crate) type BatchItem = (NodeId, GameLine, Option<(Color, Move)>);
 
+#[cfg(feature = "server")]
 /// What the thread of "analyse the whole game" is given: the engine, the
 /// positions, and the flag that stops it.
 pub(crate) type BatchStart = (Arc<LiveEngine>, Vec<BatchItem>, Arc<AtomicBool>);
 
+#[cfg(feature = "server")]
 /// The tags of the whole line's positions, apart from the position shown's.
 pub(crate) const BATCH_TAGS: u64 = 1 << 48;
 
@@ -86,18 +115,21 @@ pub(crate) struct Counting {
     rules: Rules,
 }
 
+#[cfg(feature = "server")]
 /// The SGF name of a point (`dd`), as the page's board speaks.
 fn sgf_point(p: Point) -> String {
     p.to_string()
 }
 
-fn engine_move_json(m: EngineMove) -> Value {
+#[cfg(feature = "server")]
+fn engine_move_json(m: EngineMove) -> Option<String> {
     match m {
-        EngineMove::Play(p) => json!(sgf_point(p)),
-        EngineMove::Pass | EngineMove::Resign => Value::Null,
+        EngineMove::Play(p) => Some(sgf_point(p)),
+        EngineMove::Pass | EngineMove::Resign => None,
     }
 }
 
+#[cfg(feature = "server")]
 /// A new game against an engine as SGF: board size, komi, handicap stones
 /// in the fixed placement, the engine's name on its side.
 pub(crate) fn new_game_sgf(
@@ -117,7 +149,7 @@ pub(crate) fn new_game_sgf(
             String::new()
         }
     };
-    new_record_sgf(&NewRecord {
+    crate::session::new_record_sgf(&crate::session::NewRecord {
         size,
         handicap,
         komi,
@@ -127,65 +159,7 @@ pub(crate) fn new_game_sgf(
     })
 }
 
-/// What a new record holds (File → New game, or a game against an engine).
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-pub struct NewRecord {
-    /// Lines of the square board (2 to 52).
-    pub size: u8,
-    /// Handicap stones (0, or 2 and more in the fixed placement).
-    #[serde(default)]
-    pub handicap: u32,
-    /// Komi.
-    pub komi: f64,
-    /// `RU` as written (empty: none).
-    #[serde(default)]
-    pub rules: String,
-    /// `PB` (empty: none).
-    #[serde(default)]
-    pub black: String,
-    /// `PW` (empty: none).
-    #[serde(default)]
-    pub white: String,
-}
-
-/// A new record as SGF: board size, komi, rules, handicap stones in the
-/// fixed placement, players.
-pub(crate) fn new_record_sgf(r: &NewRecord) -> Result<String, OpError> {
-    let (size, handicap, komi) = (r.size, r.handicap, r.komi);
-    if !(2..=52).contains(&size) {
-        return Err("a board has 2 to 52 lines".into());
-    }
-    if !komi.is_finite() || komi.abs() > 1000.0 {
-        return Err("komi must be a number".into());
-    }
-    let bs = coords::BoardSize::square(size);
-    // `AP` is `name:version` (an AP without its version is an error).
-    let ap = concat!("Qipu:", env!("CARGO_PKG_VERSION"));
-    let mut sgf = format!("(;GM[1]FF[4]CA[UTF-8]AP[{ap}]SZ[{size}]KM[{komi}]");
-    let text = |id: &str, v: &str| {
-        let v = v.trim();
-        if v.is_empty() {
-            String::new()
-        } else {
-            format!("{id}[{}]", sgf_core::text::escape(v, false))
-        }
-    };
-    sgf += &text("RU", &r.rules);
-    if handicap >= 2 {
-        let pts = coords::handicap_points(bs, handicap).ok_or_else(|| {
-            format!("a handicap of {handicap} stones cannot be placed on {size}×{size}")
-        })?;
-        sgf += &format!("HA[{handicap}]AB");
-        for p in pts {
-            sgf += &format!("[{}]", sgf_point(p));
-        }
-    }
-    sgf += &text("PB", &r.black);
-    sgf += &text("PW", &r.white);
-    sgf.push(')');
-    Ok(sgf)
-}
-
+#[cfg(feature = "server")]
 impl EngineState {
     /// The engine, for a request that waits on it without the session's lock.
     pub(crate) fn live(&self) -> Option<Arc<LiveEngine>> {
@@ -194,11 +168,13 @@ impl EngineState {
 }
 
 impl Session {
+    #[cfg(feature = "server")]
     /// The engine, if one runs for this session.
     pub(crate) fn engine(&self) -> Option<Arc<LiveEngine>> {
         self.engine.live()
     }
 
+    #[cfg(feature = "server")]
     /// Puts `live` in place of the session's engine (none: no engine) and
     /// returns the one it replaces, for the caller to shut down.
     pub(crate) fn set_engine(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
@@ -211,12 +187,14 @@ impl Session {
         std::mem::replace(&mut self.engine.live, live)
     }
 
+    #[cfg(feature = "server")]
     /// Puts `live` in place of White's second engine and returns the one
     /// it replaces, for the caller to shut down.
     pub(crate) fn set_second(&mut self, live: Option<Arc<LiveEngine>>) -> Option<Arc<LiveEngine>> {
         std::mem::replace(&mut self.engine.second, live)
     }
 
+    #[cfg(feature = "server")]
     /// The engine that moves for the player to move: White's second
     /// engine when there is one and White is to play, else the engine.
     pub(crate) fn engine_to_move(&self) -> Option<Arc<LiveEngine>> {
@@ -226,11 +204,13 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The way to the position shown, for an engine.
     pub(crate) fn engine_line(&self) -> Option<GameLine> {
         GameLine::of(&self.doc, self.lg(), self.cursor.node())
     }
 
+    #[cfg(feature = "server")]
     /// The position shown (for dead stones asked of the engine).
     pub(crate) fn position(&self) -> Position {
         self.cursor.position().clone()
@@ -250,6 +230,14 @@ impl Session {
         {
             self.engine.counting = None;
         }
+        #[cfg(feature = "server")]
+        self.engine_follow();
+    }
+
+    /// The analysis follows the position shown.
+    #[cfg(feature = "server")]
+    fn engine_follow(&mut self) {
+        let here = self.cursor.node();
         let Some(live) = self.engine.live.clone() else {
             return;
         };
@@ -273,6 +261,7 @@ impl Session {
         live.analyse(line, self.engine.tag);
     }
 
+    #[cfg(feature = "server")]
     /// Analysis of the position shown on or off.
     pub(crate) fn set_analysing(&mut self, on: bool) -> Result<(), OpError> {
         let live = self.engine.live.clone().ok_or("no engine is running")?;
@@ -290,6 +279,7 @@ impl Session {
         Ok(())
     }
 
+    #[cfg(feature = "server")]
     /// Starts "analyse the whole game": the positions of the line shown
     /// (the path here and on down the line visited last), for the
     /// caller's thread to evaluate with `visits` visits each, reporting
@@ -326,6 +316,7 @@ impl Session {
         Ok((live, items, cancel))
     }
 
+    #[cfg(feature = "server")]
     /// An evaluation of the whole line's analysis (`None`: the engine
     /// said nothing of that position in time).
     pub(crate) fn batch_record(
@@ -349,6 +340,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The whole line's analysis over (its thread's `cancel`): the
     /// position shown is analysed again when that is on.
     pub(crate) fn batch_end(&mut self, cancel: &Arc<AtomicBool>) {
@@ -364,6 +356,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Stops the whole line's analysis, if one runs.
     pub(crate) fn batch_stop(&mut self) {
         if let Some(b) = self.engine.batch.take() {
@@ -372,6 +365,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "server")]
     /// Who the engine plays (`color`: none to stop) and its `level`.
     pub(crate) fn set_playing(
         &mut self,
@@ -390,6 +384,7 @@ impl Session {
         Ok(())
     }
 
+    #[cfg(feature = "server")]
     /// Plays the engine's answer `mv` to the position of `line` at `node`
     /// into the record, by the edit a user's move takes (a resignation
     /// writes the result). Refused when the page has moved on meanwhile.
@@ -444,7 +439,14 @@ impl Session {
         }
     }
 
+    /// The engine's state for the page (in every state): `null`, none.
+    #[cfg(not(feature = "server"))]
+    pub(crate) fn engine_json(&self) -> Value {
+        Value::Null
+    }
+
     /// The engine's state for the page (in every state).
+    #[cfg(feature = "server")]
     pub(crate) fn engine_json(&self) -> Value {
         let Some(live) = &self.engine.live else {
             return Value::Null;
@@ -475,9 +477,11 @@ impl Session {
     /// lead]], current}}`. Win rates and leads of candidates are the
     /// player to move's; `point` and `pv` entries are SGF points (`null`:
     /// a pass).
-    pub(crate) fn analysis_json(&mut self) -> Value {
+    pub(crate) fn analysis_json(&mut self) -> AnalysisAnswer {
         self.engine_sync();
-        let mut analysis = Value::Null;
+        #[allow(unused_mut)]
+        let mut analysis = None;
+        #[cfg(feature = "server")]
         if let (Some(live), Some((node, line))) = (&self.engine.live, &self.engine.analysed) {
             let snap = live.snapshot();
             if snap.tag == Some(self.engine.tag)
@@ -492,28 +496,28 @@ impl Session {
                         black_lead: a.black_score_lead(),
                     },
                 );
-                analysis = analysis_value(a, self.number(node), snap.updates, size);
+                analysis = Some(analysis_value(a, self.number(node), snap.updates, size));
             }
         }
-        json!({
-            "engine": self.engine_json(),
-            "analysis": analysis,
-            "graph": self.graph_json(),
-        })
+        AnalysisAnswer {
+            engine: self.engine_json(),
+            analysis,
+            graph: self.graph_json(),
+        }
     }
 
     /// The nodes of the line shown (the path here and on down the line
     /// last visited), each with Black's win rate and lead where known:
     /// from the engine's evaluations, else the record's `SBKV` (Sabaki's
     /// win rate, which `qipu analyze` writes).
-    fn graph_json(&self) -> Value {
+    fn graph_json(&self) -> Graph {
         let size = self.size();
         let mut line: Vec<NodeId> = self.cursor.path().collect();
         let current = line.len().saturating_sub(1);
         while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
             line.push(c);
         }
-        let points: Vec<Value> = line
+        let points = line
             .iter()
             .map(|&n| {
                 let mv = node_move(&self.doc, n, size);
@@ -529,10 +533,10 @@ impl Session {
                         None,
                     ),
                 };
-                json!([self.number(n), w, l])
+                (self.number(n), w, l)
             })
             .collect();
-        json!({"points": points, "current": current})
+        Graph { points, current }
     }
 
     /// Starts counting the position shown with `dead` stones proposed by `from`.
@@ -601,12 +605,10 @@ impl Session {
     /// dead stones off, the borders are not closed: the game is still going
     /// on, the territory is estimated from influence, and the result is an
     /// estimate, not one to write into the record.
-    pub(crate) fn count_json(&self) -> Value {
-        let Some(c) = &self.engine.counting else {
-            return Value::Null;
-        };
+    pub(crate) fn count_json(&self) -> Option<Count> {
+        let c = self.engine.counting.as_ref()?;
         if c.node != self.cursor.node() {
-            return Value::Null;
+            return None;
         }
         let pos = self.cursor.position();
         let info = GameInfo::of(&self.doc, self.lg());
@@ -646,39 +648,44 @@ impl Session {
             })
             .collect();
         // The one shape of a count, with what the page draws besides.
-        let mut v = sgf_report::score_json(&s, &c.dame, c.from);
-        v["node"] = json!(self.number(c.node));
-        v["from"] = json!(c.from.as_str());
-        v["scoring"] = json!(match c.rules.scoring() {
-            Scoring::Area => "area",
-            Scoring::Territory => "territory",
-        });
-        v["territory"] = json!(territory);
-        v["cols"] = json!(cols);
-        v["area_result"] = json!(area_result);
-        v["territory_result"] = json!(territory_result);
-        v["finished"] = json!(e.finished);
-        v
+        Some(Count {
+            score: sgf_report::score_json(&s, &c.dame, c.from),
+            node: self.number(c.node),
+            from: c.from.as_str(),
+            scoring: match c.rules.scoring() {
+                Scoring::Area => "area",
+                Scoring::Territory => "territory",
+            },
+            territory,
+            cols,
+            area_result,
+            territory_result,
+            finished: e.finished,
+        })
     }
 }
 
+#[cfg(feature = "server")]
 /// An analysis as the page draws it.
-fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSize) -> Value {
+fn analysis_value(
+    a: &Analysis,
+    node: usize,
+    updates: u64,
+    size: coords::BoardSize,
+) -> EngineAnalysis {
     let mut cands: Vec<_> = a.candidates.iter().collect();
     cands.sort_by_key(|c| (c.order, std::cmp::Reverse(c.visits)));
-    let candidates: Vec<Value> = cands
+    let candidates = cands
         .iter()
         .take(20)
-        .map(|c| {
-            json!({
-                "point": engine_move_json(c.mv),
-                "move": c.mv.to_gtp(size),
-                "visits": c.visits,
-                "winrate": c.winrate,
-                "score_lead": c.score_lead,
-                "order": c.order,
-                "pv": c.pv.iter().take(30).map(|&m| engine_move_json(m)).collect::<Vec<_>>(),
-            })
+        .map(|c| Candidate {
+            point: engine_move_json(c.mv),
+            mv: c.mv.to_gtp(size),
+            visits: c.visits,
+            winrate: c.winrate,
+            score_lead: c.score_lead,
+            order: c.order,
+            pv: c.pv.iter().take(30).map(|&m| engine_move_json(m)).collect(),
         })
         .collect();
     // Who owns each point, from Black's point of view (-1 to 1, row by
@@ -688,21 +695,22 @@ fn analysis_value(a: &Analysis, node: usize, updates: u64, size: coords::BoardSi
             .map(|v| (v * 100.0).round() / 100.0)
             .collect::<Vec<f64>>()
     });
-    json!({
-        "node": node,
-        "to_play": a.to_play.as_str(),
-        "ownership": ownership,
-        "visits": a.visits(),
-        "black_winrate": a.black_winrate(),
-        "black_lead": a.black_score_lead(),
-        "updates": updates,
-        "candidates": candidates,
-    })
+    EngineAnalysis {
+        node,
+        to_play: a.to_play.as_str(),
+        ownership,
+        visits: a.visits(),
+        black_winrate: a.black_winrate(),
+        black_lead: a.black_score_lead(),
+        updates,
+        candidates,
+    }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
+    use crate::session::{NewRecord, new_record_sgf};
 
     #[test]
     fn new_games() {
@@ -744,14 +752,14 @@ mod tests {
             new_record_sgf(&r).unwrap()
         );
         assert!(
-            new_record_sgf(&NewRecord {
+            crate::session::new_record_sgf(&crate::session::NewRecord {
                 size: 53,
                 ..r.clone()
             })
             .is_err()
         );
         assert!(
-            new_record_sgf(&NewRecord {
+            crate::session::new_record_sgf(&crate::session::NewRecord {
                 size: 37,
                 komi: 6.5,
                 ..Default::default()

@@ -1,0 +1,381 @@
+// The shared scenarios, run against both transports of the one page:
+// `qipu view` (the server; started without a path, so that, as in the
+// static viewer, no folder is served) and the static viewer (the folder
+// crates/sgf-web/static/build.mjs writes, served by a plain static file
+// server on loopback, the session in the page as WebAssembly). Each
+// scenario opens its records as a user of either would: the file picker,
+// a drop, pasted text. What only one of them has is tested on that one,
+// the other skipped with the reason. Not shared: the served folder (its
+// file list, Save into it, records put aside) and engines and databases,
+// which need the server: view.test.mjs, evict.test.mjs, sabaki.test.mjs and
+// search.test.mjs test them on the server.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { launchBrowser, menu, missing, repo, screenPoint, shots, startViewer } from "./support.mjs";
+
+const staticDir = process.env.QIPU_STATIC_DIR || join(repo, "target", "static-viewer");
+const haveStatic = existsSync(join(staticDir, "qipu_viewer_bg.wasm"));
+if (!haveStatic) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".json": "application/json", ".wasm": "application/wasm", ".ico": "image/x-icon",
+};
+
+/** A plain static file server of `dir` on 127.0.0.1 (what any web host does). */
+function serveStatic(dir) {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const file = join(dir, path.endsWith("/") ? path + "index.html" : path);
+    if (req.method !== "GET" || !file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+}
+
+// "黑" and "白" in GBK, in a record that says so: decoded by the library.
+const GBK = Buffer.concat([
+  Buffer.from("(;GM[1]FF[4]CA[GB2312]SZ[9]PB["), Buffer.from([0xba, 0xda]), Buffer.from("]PW["),
+  Buffer.from([0xb0, 0xd7]), Buffer.from("]C["), Buffer.from([0xba, 0xda]), Buffer.from("];B[ee];W[cc])"),
+]);
+
+const TRANSPORTS = [
+  { name: "server", skip: false },
+  { name: "static", skip: haveStatic ? false : "the static viewer is not built" },
+];
+
+for (const t of TRANSPORTS) {
+  describe(`the page over ${t.name === "server" ? "qipu view's server" : "the static viewer's WebAssembly session"}`, { skip: t.skip }, () => {
+    let browser, viewer, web, url;
+    const isStatic = t.name === "static";
+
+    before(async () => {
+      if (isStatic) {
+        web = await serveStatic(staticDir);
+        url = web.url;
+      } else {
+        viewer = await startViewer([]);
+        url = viewer.url;
+      }
+      browser = await launchBrowser();
+      mkdirSync(shots, { recursive: true });
+    });
+    after(async () => {
+      if (browser) await browser.close();
+      if (viewer) viewer.server.kill();
+      if (web) web.server.close();
+    });
+
+    /** A fresh page (its own storage) on the viewer, the board drawn. */
+    async function open(viewport = { width: 1280, height: 860 }) {
+      const ctx = await browser.newContext({ viewport, acceptDownloads: true });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(url);
+      await page.waitForSelector("#board svg");
+      page.errors = errors;
+      return page;
+    }
+    const status = (page) => page.textContent("#status");
+    const titled = (page, name) => page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+    async function drop(page, text, name) {
+      await page.evaluate(([text, name]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], name));
+        document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, [text, name]);
+      await titled(page, name);
+    }
+    async function clickPoint(page, pt) {
+      const [x, y] = await screenPoint(page, pt);
+      await page.mouse.click(x, y);
+    }
+
+    test(`[${t.name}] the example opens; keys, buttons and the tree move through it`, async () => {
+      const page = await open();
+      await titled(page, "qipu-example.sgf");
+      assert.match(await status(page), /^Move 0/);
+      // The board has the keys (a click on it would play a move).
+      await page.focus("#board");
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+      await page.click("#last");
+      await page.waitForFunction(() => !document.querySelector("#status").textContent.startsWith("Move 1 "));
+      await page.keyboard.press("Home");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] a file chosen with the picker opens, its GBK decoded`, async () => {
+      const page = await open();
+      await page.click("#open");
+      await page.setInputFiles("#filepick", { name: "gbk.sgf", mimeType: "application/x-go-sgf", buffer: GBK });
+      await titled(page, "gbk.sgf");
+      await page.waitForFunction(() => document.querySelector("#info-PB").value === "黑");
+      assert.equal(await page.inputValue("#info-PW"), "白");
+      assert.equal(await page.inputValue("#comment"), "黑");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] a move played makes a variation; a comment; undo and redo`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9];B[ee];W[cc])", "moves.sgf");
+      await page.click("#next");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+      await page.selectOption("#tool", "play");
+      await clickPoint(page, "gg");
+      await page.waitForFunction(() => window.qipuPage.state().node.variations === 2);
+      assert.equal(await page.evaluate(() => window.qipuPage.state().dirty), true);
+      await page.fill("#comment", "a new try");
+      await page.click("#savecomment");
+      await page.waitForFunction(() => window.qipuPage.state().node.comment === "a new try");
+      await page.click("#undo");
+      await page.waitForFunction(() => window.qipuPage.state().node.comment === null);
+      await page.click("#redo");
+      await page.waitForFunction(() => window.qipuPage.state().node.comment === "a new try");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] a dropped file opens and its diagnostics are shown`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9]PB[Dropped];B[ee]W[cc])", "dropped.sgf");
+      assert.equal(await page.inputValue("#info-PB"), "Dropped");
+      await page.waitForSelector("#diagtoggle:not([hidden])");
+      assert.match(await page.textContent("#diagtoggle"), /1 error/);
+      await page.click("#diagtoggle");
+      assert.match(await page.textContent("#diagnostics"), /\[F004\]/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] pasted SGF text opens`, async () => {
+      const page = await open();
+      await page.click("#open");
+      await page.fill("#pastetext", "(;GM[1]SZ[9]PB[Pasted 貼り付け];B[ee];W[cc])");
+      await page.click("#pasteopen");
+      await titled(page, "pasted.sgf");
+      await page.waitForFunction(() => document.querySelector("#info-PB").value === "Pasted 貼り付け");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] exports: PNG, SVG, the record, figures, a Sensei's Library diagram`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9]PB[Ex];B[ee];W[cc];B[gg])", "export.sgf");
+      await page.click("#next");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+      for (const [item, magic, name] of [["png", "\x89PNG", /^export-1\.png$/], ["svg", "<svg", /^export-1\.svg$/]]) {
+        const [download] = await Promise.all([page.waitForEvent("download"), menu(page, item)]);
+        const head = readFileSync(await download.path()).subarray(0, 200).toString("latin1");
+        assert.ok(head.includes(magic), `${item} gives ${magic}`);
+        assert.match(download.suggestedFilename(), name);
+      }
+      page.once("dialog", (d) => d.accept("1"));
+      const [fig] = await Promise.all([page.waitForEvent("download"), menu(page, "figures")]);
+      assert.equal(fig.suggestedFilename(), "export-figures.html");
+      const html = readFileSync(await fig.path(), "utf8");
+      assert.ok((html.match(/<section class="figure"/g) || []).length >= 3, html.slice(0, 300));
+      // Save as, with no folder served: the canonical record downloaded.
+      const [sgf] = await Promise.all([page.waitForEvent("download"), menu(page, "saveas")]);
+      assert.equal(sgf.suggestedFilename(), "export.sgf");
+      const record = readFileSync(await sgf.path(), "utf8");
+      assert.ok(record.startsWith("(;") && record.includes("CA[UTF-8]") && record.includes("PB[Ex]"), record);
+      await menu(page, "copydiagram");
+      await page.waitForSelector("#diagramdialog[open]");
+      const diagram = await page.inputValue("#diagramtext");
+      assert.match(diagram, /^\$\$Wc\n/);
+      assert.equal((diagram.match(/X/g) || []).length, 1, diagram);
+      await page.keyboard.press("Escape");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the games of a collection: the list, a game opened`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]SZ[9]PB[Ann]PW[Bob]RE[B+R];B[ee])(;GM[1]SZ[9]PB[Cy]PW[Di]RE[W+2.5];B[cc];W[gg])", "two.sgf");
+      await page.waitForFunction(() => !document.querySelector("#games").hidden);
+      await page.click("#games");
+      await page.waitForSelector("#gamesdialog[open] tr.game");
+      const rows = await page.$$eval("#gamestable tr.game", (trs) => trs.map((t) => t.cells[1].textContent));
+      assert.deepEqual(rows, ["Ann", "Cy"]);
+      await page.locator("#gamestable tr.game").nth(1).click();
+      await page.waitForFunction(() => window.qipuPage.state().game === 1);
+      assert.equal(await page.inputValue("#info-PB"), "Cy");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] repair lists its changes before applying them, undo reverts it`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5];B[pd]W[dd])", "damaged.sgf");
+      await menu(page, "repair");
+      await page.waitForSelector("#repairdialog[open] #repairlist li");
+      const items = await page.$$eval("#repairlist li", (lis) => lis.map((l) => l.textContent));
+      assert.ok(items.some((x) => x.includes("DT[2018-04-27]")), items.join("\n"));
+      await page.click("#repairapply");
+      await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018-04-27");
+      await page.click("#undo");
+      await page.waitForFunction(() => document.querySelector("#info-DT").value === "2018.04.27");
+      await page.context().close();
+    });
+
+    test(`[${t.name}] counting with Qipu's estimate, a group toggled, the result set and undone`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]" +
+        "AB[da][db][dc][dd][de][df][dg][dh][di]AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][be];B[];W[])", "count.sgf");
+      await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
+      await page.click("#last");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+      await page.selectOption("#countfrom", "estimator");
+      await page.click("#count");
+      await page.waitForSelector("#board svg g.qipu-overlay path.dead");
+      assert.match(await page.textContent("#countresult"), /Result: B\+0\.5/);
+      await clickPoint(page, "be");
+      await page.waitForFunction(() => document.querySelector("#board svg g.qipu-overlay path.dead") === null);
+      await clickPoint(page, "be");
+      await page.waitForSelector("#board svg g.qipu-overlay path.dead");
+      await page.click("#writeresult");
+      await page.waitForFunction(() => window.qipuPage.state().info.RE === "B+0.5");
+      await page.click("#undo");
+      await page.waitForFunction(() => window.qipuPage.state().info.RE === undefined);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the page in 日本語, its translations loaded`, async () => {
+      const page = await open();
+      await page.selectOption("#lang", "ja");
+      await page.waitForFunction(() => document.querySelector("#open").textContent === "開く…");
+      assert.match(await status(page), /^0手目 · 黒の番/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] Save writes the record: in place, or downloaded`, { skip: isStatic ? false : "the server saves into the served folder: view.test.mjs and evict.test.mjs test it" }, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9]  ;B[ee]  )", "keep.sgf");
+      await page.fill("#comment", "saved");
+      await page.click("#savecomment");
+      await page.waitForFunction(() => window.qipuPage.state().dirty);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save")]);
+      assert.equal(download.suggestedFilename(), "keep.sgf");
+      // Only what was edited changed (lossless): the spaces stay.
+      assert.equal(readFileSync(await download.path(), "utf8"), "(;GM[1]FF[4]SZ[9]C[saved]  ;B[ee]  )");
+      await page.waitForFunction(() => !window.qipuPage.state().dirty);
+      assert.match(await page.textContent("#message"), /Saved keep\.sgf \(downloaded\)/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] a file opened by the browser's file access is saved in place`, { skip: isStatic ? false : "the server saves into the served folder: view.test.mjs tests it" }, async () => {
+      const page = await open();
+      // The browser's picker stood in for (a native dialog): the file it
+      // gives, and what is written back to it.
+      await page.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.written = [];
+        w.showOpenFilePicker = async () => [{
+          kind: "file",
+          name: "inplace.sgf",
+          getFile: async () => new File(["(;GM[1]FF[4]SZ[9] ;B[ee])"], "inplace.sgf"),
+          createWritable: async () => ({ write: async (b) => w.written.push(new TextDecoder().decode(b)), close: async () => {} }),
+        }];
+      });
+      await page.click("#open");
+      await page.click("#filepick");
+      await titled(page, "inplace.sgf");
+      await page.fill("#comment", "in place");
+      await page.click("#savecomment");
+      await page.waitForFunction(() => window.qipuPage.state().dirty);
+      await page.click("#save");
+      await page.waitForFunction(() => !window.qipuPage.state().dirty);
+      assert.deepEqual(await page.evaluate(() => window.written), ["(;GM[1]FF[4]SZ[9]C[in place] ;B[ee])"]);
+      assert.match(await page.textContent("#message"), /^Saved inplace\.sgf$/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the one-file page opens from the disk (file://)`, { skip: isStatic ? false : "the server's page is served, never a file" }, async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(`file://${join(staticDir, "qipu-viewer.html")}`);
+      await page.waitForSelector("#board svg");
+      await titled(page, "qipu-example.sgf");
+      await page.click("#next");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
+      await drop(page, "(;GM[1]FF[4]SZ[9]PB[Disk];B[ee])", "disk.sgf");
+      assert.equal(await page.inputValue("#info-PB"), "Disk");
+      const [svg] = await Promise.all([page.waitForEvent("download"), menu(page, "svg")]);
+      assert.match(readFileSync(await svg.path(), "utf8"), /^<svg/);
+      await page.selectOption("#lang", "ja");
+      await page.waitForFunction(() => document.querySelector("#open").textContent === "開く…");
+      assert.deepEqual(errors, []);
+      await ctx.close();
+    });
+
+    test(`[${t.name}] unsaved work comes back after a reload`, { skip: isStatic ? false : "the server keeps records while it runs (evict.test.mjs)" }, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gg])", "kept.sgf");
+      await page.click("#next");
+      await page.click("#next");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+      await page.fill("#comment", "not saved yet");
+      await page.click("#savecomment");
+      await page.waitForFunction(() => window.qipuPage.state().dirty);
+      page.on("dialog", (d) => d.accept());
+      // What the page keeps is written after each change: wait for it.
+      await page.waitForFunction(() => new Promise((resolve) => {
+        const req = indexedDB.open("qipu-static");
+        req.onsuccess = () => {
+          const get = req.result.transaction("kept").objectStore("kept").get("record");
+          get.onsuccess = () => resolve(!!get.result && get.result.node === 2);
+          get.onerror = () => resolve(false);
+        };
+        req.onerror = () => resolve(false);
+      }));
+      await page.reload();
+      await page.waitForSelector("#board svg");
+      await titled(page, "kept.sgf");
+      await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 2"));
+      assert.equal(await page.inputValue("#comment"), "not saved yet");
+      assert.equal(await page.evaluate(() => window.qipuPage.state().dirty), true);
+      assert.match(await page.textContent("#message"), /unsaved changes were kept/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] engines and database search say they need qipu view`, { skip: isStatic ? false : "the server runs engines and searches databases (view.test.mjs, sabaki.test.mjs, search.test.mjs)" }, async () => {
+      const page = await open();
+      await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
+      assert.match(await page.textContent("#enginepanel"), /Engines .* are available with qipu view/);
+      assert.equal(await page.isDisabled("#enginestart"), true);
+      assert.match(await page.textContent("#dbinfo"), /qipu view --db/);
+      // Asked anyway (the API as a script uses it): refused, saying where.
+      const st = await page.evaluate(async () => {
+        const { api } = await import("/api.js");
+        return api("/api/engine", { session: window.qipuPage.state().session, action: "start", engine: "gnugo" });
+      });
+      assert.match(st.message, /available with `qipu view`/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] screenshots at 1400×900 and 390×844`, async () => {
+      for (const [w, h] of [[1400, 900], [390, 844]]) {
+        const page = await open({ width: w, height: h });
+        await page.click("#last");
+        await page.waitForFunction(() => !document.querySelector("#status").textContent.startsWith("Move 0"));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${w}×${h}: ${overflow} px wider than the window`);
+        await page.screenshot({ path: join(shots, `${t.name}-${w}x${h}.png`) });
+        if (w > 1000) {
+          // The engine panel: what the static page says of engines.
+          await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
+          await page.screenshot({ path: join(shots, `${t.name}-${w}x${h}-engine.png`) });
+        }
+        await page.context().close();
+      }
+    });
+  });
+}
