@@ -110,10 +110,15 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
     let mut main_done = false;
     let mut work = vec![Task::Enter(g.root().id())];
     let mut first = true;
+    // `Close` tasks on the stack: none means no walk comes back up, so the
+    // cursor and the undo log keep nothing (a long main line is encoded in
+    // constant memory).
+    let mut closes = 0usize;
     while let Some(task) = work.pop() {
         match task {
             Task::Open => out.tokens.push(tok(OPEN, 0)),
             Task::Close(f) => {
+                closes -= 1;
                 out.tokens.push(tok(CLOSE, 0));
                 while undo.len() > f.undo_len {
                     let (i, old) = undo.pop().expect("non-empty");
@@ -125,6 +130,10 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
             Task::Enter(node) => {
                 if !std::mem::take(&mut first) {
                     cursor.down(doc, node);
+                }
+                if closes == 0 {
+                    cursor.forget();
+                    undo.clear();
                 }
                 out.nodes += 1;
                 let nd = doc.node(node);
@@ -213,6 +222,7 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                 let (&last, rest) = children.split_last().expect("non-empty");
                 work.push(Task::Enter(last));
                 for &c in rest.iter().rev() {
+                    closes += 1;
                     work.push(Task::Close(Frame {
                         node,
                         undo_len: undo.len(),
