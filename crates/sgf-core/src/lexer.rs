@@ -381,7 +381,14 @@ pub(crate) fn find_close(src: &[u8], from: usize, dbcs: Option<Dbcs>) -> Option<
         }
         return None;
     }
-    // Most values are short (`pd`): check a few bytes before memchr.
+    // Most values are a point or a move (`pd`), then short ones: a few
+    // bytes are checked before memchr.
+    if let Some(&[a, b, b']']) = src.get(i..i + 3)
+        && a.is_ascii_alphabetic()
+        && b.is_ascii_alphabetic()
+    {
+        return Some(i + 2);
+    }
     let short_end = (i + 8).min(src.len());
     while i < short_end {
         match src[i] {

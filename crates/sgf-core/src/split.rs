@@ -83,10 +83,7 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
             b'[' => {
                 // A value: up to the first `]` not escaped, read as the
                 // parser reads it in a game not read charset-aware.
-                let (end, flags) = lexer::scan_value(bytes, i + 1, None, false);
-                if flags & lexer::UNTERMINATED != 0 {
-                    return None;
-                }
+                let end = lexer::find_close(bytes, i + 1, None)? + 1;
                 if !utf8 && !dbcs_doubt {
                     dbcs_doubt = trail_byte_doubt(&bytes[i + 1..end]);
                 }
