@@ -7,9 +7,9 @@
 //! binary garbage) comes out as [`TokenKind::Junk`], so a caller that keeps
 //! the bytes between tokens loses nothing. Usable on its own for streaming
 //! tools. Besides the tokens, the layer has the quick scans the hot paths
-//! need: the common shapes `;B[pd]` and `XY[ab]` ([`lone_move`],
-//! [`short_ident`], [`short_value`]) and the skip to the next byte that
-//! matters inside a tree ([`next_structural`]).
+//! need: the common shapes `;B[pd]` and `XY[ab]` (`lone_move`,
+//! `short_ident`, `short_value`) and the skip to the next byte that
+//! matters inside a tree (`next_structural`).
 
 use crate::charset::Dbcs;
 
