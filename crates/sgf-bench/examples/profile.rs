@@ -1,5 +1,7 @@
-//! Profiling driver: `profile parse|fmt|write|pergame FILE N` (`pergame`
-//! parses each game of a collection on its own, split by its `.index.tsv`).
+//! Profiling driver: `profile parse|fmt|write|split|pergame FILE N`
+//! (`split` cuts the file into parts of 1 MB as `qipu check` does;
+//! `pergame` parses each game of a collection on its own, split by its
+//! `.index.tsv`).
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let b = std::fs::read(&a[2]).unwrap();
@@ -30,6 +32,15 @@ fn main() {
             pieces.len(),
             total as f64 / dt / 1e6
         );
+        return;
+    }
+    if a[1] == "split" {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(sgf_core::split::split_collection(&b, 1 << 20));
+        }
+        let dt = t.elapsed().as_secs_f64() / n as f64;
+        eprintln!("split: {:.1} MB/s", b.len() as f64 / dt / 1e6);
         return;
     }
     if a[1] == "write" {

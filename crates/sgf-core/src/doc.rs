@@ -519,6 +519,11 @@ impl<'d> Game<'d> {
     pub fn index(&self) -> usize {
         self.index
     }
+    /// Where the game tree starts in the source: its `(` (its first `;`
+    /// when it has no `(`), before its root node's span.
+    pub fn start(&self) -> u32 {
+        self.doc.games[self.index].start
+    }
     /// The root node.
     pub fn root(&self) -> Node<'d> {
         Node {

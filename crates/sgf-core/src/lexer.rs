@@ -1,9 +1,15 @@
-//! A borrowing tokenizer over raw SGF bytes.
+//! The one tokenizer over raw SGF bytes: the scanning layer that the
+//! parser, the splitter ([`crate::split`]) and the [`Lexer`] iterator all
+//! drive, so that a value, an identifier or a run of stray bytes ends at
+//! the same byte whoever reads it.
 //!
 //! White space is skipped; everything that is not a token (stray characters,
 //! binary garbage) comes out as [`TokenKind::Junk`], so a caller that keeps
 //! the bytes between tokens loses nothing. Usable on its own for streaming
-//! tools.
+//! tools. Besides the tokens, the layer has the quick scans the hot paths
+//! need: the common shapes `;B[pd]` and `XY[ab]` (`lone_move`,
+//! `short_ident`, `short_value`) and the skip to the next byte that
+//! matters inside a tree (`next_structural`).
 
 use crate::charset::Dbcs;
 
@@ -127,9 +133,7 @@ impl<'a> Lexer<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        while self.pos < self.src.len() && is_ws(self.src[self.pos]) {
-            self.pos += 1;
-        }
+        self.pos = skip_ws(self.src, self.pos);
     }
 
     /// The next token, reading a value leniently: an unescaped `]` that is
@@ -142,72 +146,220 @@ impl<'a> Lexer<'a> {
     #[inline]
     fn next_token(&mut self, lenient: bool) -> Option<Token> {
         self.skip_ws();
-        let start = self.pos;
-        let &b = self.src.get(start)?;
-        let (kind, flags) = match CLASS[b as usize] {
-            PUNCT => {
-                self.pos += 1;
-                match b {
-                    b'(' => (TokenKind::LParen, 0),
-                    b')' => (TokenKind::RParen, 0),
-                    b';' => (TokenKind::Semi, 0),
-                    _ => {
-                        let flags = self.scan_value(lenient);
-                        (TokenKind::Value, flags)
-                    }
-                }
-            }
-            ALPHA => {
-                let mut flags = 0;
-                let mut i = start;
-                while i < self.src.len() {
-                    let c = self.src[i];
-                    let cl = CLASS[c as usize];
-                    if cl == ALPHA {
-                        if c.is_ascii_lowercase() {
-                            flags |= LOWERCASE;
-                        }
-                    } else if cl != DIGIT {
-                        break;
-                    }
-                    i += 1;
-                }
-                self.pos = i;
-                (TokenKind::Ident, flags)
-            }
-            _ => {
-                let mut flags = 0;
-                let mut i = start;
-                while i < self.src.len() {
-                    let c = self.src[i];
-                    if c == 0 {
-                        flags |= NUL;
-                    }
-                    let cl = CLASS[c as usize];
-                    if cl == PUNCT || cl == ALPHA || cl == WS {
-                        break;
-                    }
-                    i += 1;
-                }
-                self.pos = i;
-                (TokenKind::Junk, flags)
-            }
-        };
-        Some(Token {
-            kind,
-            start: start as u32,
-            end: self.pos as u32,
-            flags,
-        })
+        let t = token_at(self.src, self.pos, self.dbcs, lenient)?;
+        self.pos = t.end as usize;
+        Some(t)
     }
+}
 
-    /// Scans a value after its `[`; leaves `pos` after the closing `]`.
-    #[inline]
-    fn scan_value(&mut self, lenient: bool) -> u8 {
-        let (end, flags) = scan_value(self.src, self.pos, self.dbcs, lenient);
-        self.pos = end;
-        flags
+/// The position of the first byte at or after `i` that is not white space
+/// (or the end).
+#[inline]
+pub(crate) fn skip_ws(src: &[u8], mut i: usize) -> usize {
+    while i < src.len() && is_ws(src[i]) {
+        i += 1;
     }
+    i
+}
+
+/// The token that starts at `pos` (which is not white space), or `None` at
+/// the end. A value is read in the double-byte charset `dbcs` if any, and
+/// `lenient`ly (see [`Lexer::next_lenient`]).
+#[inline]
+pub(crate) fn token_at(src: &[u8], pos: usize, dbcs: Option<Dbcs>, lenient: bool) -> Option<Token> {
+    let &b = src.get(pos)?;
+    let (kind, end, flags) = match CLASS[b as usize] {
+        PUNCT => match b {
+            b'(' => (TokenKind::LParen, pos + 1, 0),
+            b')' => (TokenKind::RParen, pos + 1, 0),
+            b';' => (TokenKind::Semi, pos + 1, 0),
+            _ => {
+                let (end, flags) = scan_value(src, pos + 1, dbcs, lenient);
+                (TokenKind::Value, end, flags)
+            }
+        },
+        ALPHA => {
+            let (end, flags) = scan_ident(src, pos);
+            (TokenKind::Ident, end, flags)
+        }
+        _ => {
+            let (end, flags) = scan_junk(src, pos);
+            (TokenKind::Junk, end, flags)
+        }
+    };
+    Some(Token {
+        kind,
+        start: pos as u32,
+        end: end as u32,
+        flags,
+    })
+}
+
+/// An identifier from `start`: letters and digits. Returns its end and
+/// [`LOWERCASE`] when it has lower-case letters.
+#[inline]
+fn scan_ident(src: &[u8], start: usize) -> (usize, u8) {
+    let mut flags = 0;
+    let mut i = start;
+    while i < src.len() {
+        let c = src[i];
+        let cl = CLASS[c as usize];
+        if cl == ALPHA {
+            if c.is_ascii_lowercase() {
+                flags |= LOWERCASE;
+            }
+        } else if cl != DIGIT {
+            break;
+        }
+        i += 1;
+    }
+    (i, flags)
+}
+
+/// Whether `b` starts no token but junk: not white space, a letter or one
+/// of `(`, `)`, `;`, `[`.
+#[inline]
+pub(crate) fn is_junk(b: u8) -> bool {
+    !matches!(CLASS[b as usize], PUNCT | ALPHA | WS)
+}
+
+/// Stray bytes from `start`, up to white space or a byte that starts a
+/// token. Returns their end and [`NUL`] when they hold a NUL byte.
+#[inline]
+pub(crate) fn scan_junk(src: &[u8], start: usize) -> (usize, u8) {
+    let mut flags = 0;
+    let mut i = start;
+    while i < src.len() {
+        let c = src[i];
+        if c == 0 {
+            flags |= NUL;
+        }
+        if !is_junk(c) {
+            break;
+        }
+        i += 1;
+    }
+    (i, flags)
+}
+
+/// Bytes that end the quick scan of a value ([`short_value`]): `]`, `\\`, `[`.
+pub(crate) static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b']' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'[' as usize] = true;
+    t
+};
+
+/// The same in a game read charset-aware, and any byte ≥ 0x80: a
+/// double-byte character may end in `]` or `\\` (the general scan reads it).
+pub(crate) static VALUE_STOP_DBCS: [bool; 256] = {
+    let mut t = VALUE_STOP;
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t
+};
+
+/// The most common node of all at `pos`, a move alone (`;B[pd]` from its
+/// `B`), followed by `;`, `(` or `)`, or by a line break and one of them.
+/// Returns whether it is Black's and the position after its `]` and the
+/// line break.
+#[inline(always)]
+pub(crate) fn lone_move(src: &[u8], pos: usize) -> Option<(bool, usize)> {
+    if let Some(&[c, b'[', x, y, b']', next, after]) = src.get(pos..pos + 7)
+        && (c == b'B' || c == b'W')
+        && x.is_ascii_lowercase()
+        && y.is_ascii_lowercase()
+        && (matches!(next, b';' | b'(' | b')')
+            || (next == b'\n' && matches!(after, b';' | b'(' | b')')))
+    {
+        return Some((c == b'B', pos + 5 + usize::from(next == b'\n')));
+    }
+    None
+}
+
+/// Room after `pos` that [`short_ident`] and [`short_value`] need, so that
+/// their indexing stays in bounds without tests.
+const SHORT_ROOM: usize = 24;
+
+/// A one- or two-letter upper-case identifier directly followed by `[` at
+/// `pos`, with room for the quick scan of its value after it: its letters
+/// (`A` = 0; 26 for no second letter) and the position of its `[`.
+#[inline(always)]
+pub(crate) fn short_ident(src: &[u8], pos: usize) -> Option<(usize, usize, usize)> {
+    if pos + SHORT_ROOM > src.len() {
+        return None;
+    }
+    let a = src[pos].wrapping_sub(b'A');
+    if a >= 26 {
+        return None;
+    }
+    let b = src[pos + 1];
+    if b == b'[' {
+        Some((a as usize, 26, pos + 1))
+    } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
+        Some((a as usize, (b - b'A') as usize, pos + 2))
+    } else {
+        None
+    }
+}
+
+/// A short value whose `[` is at `open` (as [`short_ident`] found it): up
+/// to 16 bytes, none of them in `stop` ([`VALUE_STOP`] or
+/// [`VALUE_STOP_DBCS`]), that is the only value of its property (no `[`
+/// follows, also across white space). Returns the position of its `]`
+/// and of what follows, white space skipped.
+#[inline(always)]
+pub(crate) fn short_value(src: &[u8], open: usize, stop: &[bool; 256]) -> Option<(usize, usize)> {
+    // Moves (two letters) first.
+    let mut i = open + 1;
+    let limit = open + 18;
+    if src[open + 3] == b']' && !stop[src[open + 1] as usize] && !stop[src[open + 2] as usize] {
+        i = open + 3;
+    } else {
+        while i < limit && !stop[src[i] as usize] {
+            i += 1;
+        }
+    }
+    if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+        return None;
+    }
+    let mut next = i + 1;
+    if is_ws(src[next]) {
+        next = skip_ws(src, next);
+        if src.get(next) == Some(&b'[') {
+            return None;
+        }
+    }
+    Some((i, next))
+}
+
+/// Bytes that matter inside a game tree to a reader that skips nodes and
+/// properties: `[`, `(`, `)`.
+static STRUCTURAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'[' as usize] = true;
+    t[b'(' as usize] = true;
+    t[b')' as usize] = true;
+    t
+};
+
+/// The offset of the first `[`, `(` or `)` in `bytes`: a table loop over
+/// the few bytes of a plain node (`;B[pd]`), memchr beyond.
+#[inline]
+pub(crate) fn next_structural(bytes: &[u8]) -> Option<usize> {
+    const SHORT: usize = 16;
+    let short = bytes.len().min(SHORT);
+    for (k, &c) in bytes[..short].iter().enumerate() {
+        if STRUCTURAL[c as usize] {
+            return Some(k);
+        }
+    }
+    let rest = bytes.get(SHORT..)?;
+    memchr::memchr3(b'[', b'(', b')', rest).map(|k| k + SHORT)
 }
 
 /// Position of the next unescaped `]` at or after `from`.
@@ -229,7 +381,14 @@ pub(crate) fn find_close(src: &[u8], from: usize, dbcs: Option<Dbcs>) -> Option<
         }
         return None;
     }
-    // Most values are short (`pd`): check a few bytes before memchr.
+    // Most values are a point or a move (`pd`), then short ones: a few
+    // bytes are checked before memchr.
+    if let Some(&[a, b, b']']) = src.get(i..i + 3)
+        && a.is_ascii_alphabetic()
+        && b.is_ascii_alphabetic()
+    {
+        return Some(i + 2);
+    }
     let short_end = (i + 8).min(src.len());
     while i < short_end {
         match src[i] {
@@ -254,11 +413,7 @@ pub(crate) fn find_close(src: &[u8], from: usize, dbcs: Option<Dbcs>) -> Option<
 
 /// Whether SGF structure (or the end) follows `pos`, after white space.
 pub(crate) fn structure_follows(src: &[u8], pos: usize) -> bool {
-    let mut i = pos;
-    while i < src.len() && is_ws(src[i]) {
-        i += 1;
-    }
-    match src.get(i) {
+    match src.get(skip_ws(src, pos)) {
         None => true,
         Some(&c) => matches!(c, b';' | b'(' | b')' | b'[') || c.is_ascii_uppercase(),
     }

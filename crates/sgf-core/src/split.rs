@@ -3,8 +3,8 @@
 //! cores, with memory for a few parts instead of the whole tree.
 //!
 //! The split is made only where it falls between game trees: the file is
-//! scanned with the grammar's rules (values end at an unescaped `]`, trees
-//! nest in parentheses), and refused when that scan could be wrong (UTF-16
+//! scanned with the parser's tokenizer ([`crate::lexer`]: values end at an
+//! unescaped `]`, trees nest in parentheses), and refused when that scan could be wrong (UTF-16
 //! or UTF-32; ISO-2022-JP; anything but white space between trees; a tree
 //! that does not start `(;`; a tree left open). Readers then
 //! fall back on reading the file whole, which is always right.
@@ -18,6 +18,8 @@
 //! that is valid UTF-8 and declares no other charset has no such doubt.
 
 use std::ops::Range;
+
+use crate::lexer;
 
 /// A collection cut into parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +73,7 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
     while i < n {
         if depth > 0 {
             // Inside a tree only values and parentheses matter.
-            match next_structural(&bytes[i..]) {
+            match lexer::next_structural(&bytes[i..]) {
                 Some(k) => i += k,
                 None => break,
             }
@@ -79,45 +81,20 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
         let b = bytes[i];
         match b {
             b'[' => {
-                // Most values are a move or a point (`[pd]`).
-                if let Some(&[a, b, b']']) = bytes.get(i + 1..i + 4)
-                    && a.is_ascii_alphabetic()
-                    && b.is_ascii_alphabetic()
-                {
-                    i += 4;
-                    continue;
+                // A value: up to the first `]` not escaped, read as the
+                // parser reads it in a game not read charset-aware.
+                let end = lexer::find_close(bytes, i + 1, None)? + 1;
+                if !utf8 && !dbcs_doubt {
+                    dbcs_doubt = trail_byte_doubt(&bytes[i + 1..end]);
                 }
-                // A value: up to the first `]` not escaped.
-                i += 1;
-                loop {
-                    let off = find_close(&bytes[i..])?;
-                    let at = i + off;
-                    if at > 0 && bytes[at - 1] >= 0x80 && !utf8 {
-                        // Possibly the trail byte of a double-byte character.
-                        dbcs_doubt = true;
-                    }
-                    if bytes[at] == b'\\' {
-                        i = at + 2;
-                        if i > n {
-                            return None;
-                        }
-                        continue;
-                    }
-                    i = at + 1;
-                    break;
-                }
+                i = end;
                 continue;
             }
             b'(' => {
                 // A game tree that does not start `(;` is read with the
                 // parser's recovery, whose guesses depend on what follows:
                 // such a file is read whole.
-                if depth == 0
-                    && bytes[i + 1..]
-                        .iter()
-                        .find(|&&c| !crate::lexer::is_ws(c))
-                        .is_none_or(|&c| c != b';')
-                {
+                if depth == 0 && bytes.get(lexer::skip_ws(bytes, i + 1)) != Some(&b';') {
                     return None;
                 }
                 depth += 1;
@@ -131,11 +108,7 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
                     // The next part starts at the line after this tree, so
                     // that a part's lines are the file's lines.
                     let end = i + 1;
-                    let ws = bytes[end..]
-                        .iter()
-                        .take_while(|&&c| crate::lexer::is_ws(c))
-                        .count();
-                    let next_tree = end + ws;
+                    let next_tree = lexer::skip_ws(bytes, end);
                     if next_tree < n && bytes[next_tree] != b'(' {
                         return None;
                     }
@@ -148,7 +121,7 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
                     continue;
                 }
             }
-            _ if depth == 0 && !crate::lexer::is_ws(b) => return None,
+            _ if depth == 0 && !lexer::is_ws(b) => return None,
             _ => {}
         }
         i += 1;
@@ -165,45 +138,12 @@ pub fn split_collection(bytes: &[u8], target: usize) -> Option<Split> {
     })
 }
 
-/// The offset of the first `]` or `\\` in `bytes`. Most values are a few
-/// bytes long (`[pd]`), where a plain loop beats memchr's set-up.
-#[inline]
-fn find_close(bytes: &[u8]) -> Option<usize> {
-    const SHORT: usize = 16;
-    let short = bytes.len().min(SHORT);
-    // An index loop: the iterator form (`take`, `position`) costs several
-    // times as many instructions here.
-    for (k, &c) in bytes[..short].iter().enumerate() {
-        if c == b']' || c == b'\\' {
-            return Some(k);
-        }
-    }
-    let rest = bytes.get(SHORT..)?;
-    memchr::memchr2(b']', b'\\', rest).map(|k| k + SHORT)
-}
-
-/// Bytes that matter inside a game tree: `[`, `(`, `)`.
-static STRUCTURAL: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'[' as usize] = true;
-    t[b'(' as usize] = true;
-    t[b')' as usize] = true;
-    t
-};
-
-/// The offset of the first `[`, `(` or `)` in `bytes`: a table loop over
-/// the few bytes of a plain node (`;B[pd]`), memchr beyond.
-#[inline]
-fn next_structural(bytes: &[u8]) -> Option<usize> {
-    const SHORT: usize = 16;
-    let short = bytes.len().min(SHORT);
-    for (k, &c) in bytes[..short].iter().enumerate() {
-        if STRUCTURAL[c as usize] {
-            return Some(k);
-        }
-    }
-    let rest = bytes.get(SHORT..)?;
-    memchr::memchr3(b'[', b'(', b')', rest).map(|k| k + SHORT)
+/// Whether a byte ≥ 0x80 stands right before a `]` or `\\` of a value
+/// (its text and closing `]`, as the value was read without a charset):
+/// possibly the trail byte of a double-byte character, which would not
+/// close or escape anything read in that charset.
+fn trail_byte_doubt(value: &[u8]) -> bool {
+    memchr::memchr2_iter(b']', b'\\', value).any(|at| at > 0 && value[at - 1] >= 0x80)
 }
 
 /// Whether `bytes` are valid UTF-8 and every `CA` they hold says UTF-8,

@@ -1,6 +1,7 @@
 //! The tree builder: one pass over the bytes, nodes and properties into the document, syntax problems as diagnostics.
 
 use super::*;
+use crate::lexer::{Token, TokenKind};
 use crate::work;
 
 #[derive(Copy, Clone, Debug)]
@@ -49,27 +50,6 @@ pub(super) static TEXT_KEY: [bool; 128] = {
                 | crate::props::ValueType::Figure
         );
         i += 1;
-    }
-    t
-};
-
-/// Bytes that end the fast scan of a value: `]`, `\\`, `[`.
-pub(super) static VALUE_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b']' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'[' as usize] = true;
-    t
-};
-
-/// The same in a game read charset-aware, and any byte ≥ 0x80: a
-/// double-byte character may end in `]` or `\\` (the general path reads it).
-pub(super) static VALUE_STOP_DBCS: [bool; 256] = {
-    let mut t = VALUE_STOP;
-    let mut b = 0x80;
-    while b < 256 {
-        t[b] = true;
-        b += 1;
     }
     t
 };
@@ -216,12 +196,7 @@ impl<'a> Builder<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        let src = self.src;
-        let mut p = self.pos;
-        while p < src.len() && lexer::is_ws(src[p]) {
-            p += 1;
-        }
-        self.pos = p;
+        self.pos = lexer::skip_ws(self.src, self.pos);
     }
 
     fn collection(&mut self) {
@@ -403,37 +378,38 @@ impl<'a> Builder<'a> {
         while !self.stopped {
             self.skip_ws();
             let pos = self.pos;
-            let Some(&b) = src.get(pos) else { break };
-            match b {
-                b';' => {
+            let Some(tok) = lexer::token_at(src, pos, self.dbcs, false) else {
+                break;
+            };
+            match tok.kind {
+                TokenKind::Semi => {
                     self.pos = pos + 1;
                     self.node(pos as u32);
                     self.node_run();
                 }
-                b'[' => {
-                    let (end, flags) = lexer::scan_value(src, pos + 1, self.dbcs, false);
-                    self.pos = end;
+                TokenKind::Value => {
+                    self.pos = tok.end as usize;
                     self.syntax(
                         Code::ValueWithoutProperty,
-                        Span::new(pos as u32, end as u32),
+                        Span::new(tok.start, tok.end),
                         "a value without a property identifier is ignored",
                     );
-                    if flags & lexer::UNTERMINATED != 0 {
+                    if tok.flags & lexer::UNTERMINATED != 0 {
                         self.unterminated(pos);
                     }
                 }
-                b'(' => {
+                TokenKind::LParen => {
                     self.pos = pos + 1;
                     self.lparen(pos as u32);
                 }
-                b')' => {
+                TokenKind::RParen => {
                     self.pos = pos + 1;
                     if self.rparen(pos as u32) {
                         return;
                     }
                 }
-                b'A'..=b'Z' | b'a'..=b'z' => self.property(),
-                _ => self.junk(),
+                TokenKind::Ident => self.property(tok),
+                TokenKind::Junk => self.junk(tok),
             }
         }
         if !self.stack.is_empty() && !self.stopped {
@@ -693,9 +669,9 @@ impl<'a> Builder<'a> {
             .last()
             .is_some_and(|f| !f.junk && f.last == cur && f.first != NONE && !f.after_var);
         let stop = if self.dbcs.is_some() {
-            &VALUE_STOP_DBCS
+            &lexer::VALUE_STOP_DBCS
         } else {
-            &VALUE_STOP
+            &lexer::VALUE_STOP
         };
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
@@ -704,19 +680,8 @@ impl<'a> Builder<'a> {
             // The most common node of all, a move alone (`;B[pd]`) followed
             // by `;`, `(` or `)`, or by a line break and one of them: what
             // `fast_props` would make, without its general tests.
-            if plain
-                && let Some(&[c, b'[', x, y, b']', next, after]) = src.get(pos..pos + 7)
-                && (c == b'B' || c == b'W')
-                && x.is_ascii_lowercase()
-                && y.is_ascii_lowercase()
-                && (matches!(next, b';' | b'(' | b')')
-                    || (next == b'\n' && matches!(after, b';' | b'(' | b')')))
-            {
-                let key = if c == b'B' {
-                    props::id::B
-                } else {
-                    props::id::W
-                } as Key;
+            if plain && let Some((black, after)) = lexer::lone_move(src, pos) {
+                let key = if black { props::id::B } else { props::id::W } as Key;
                 seen_at[key as usize] = cur;
                 first_at[key as usize] = doc.props.len() as u32;
                 let vstart = doc.values.len() as u32;
@@ -730,7 +695,7 @@ impl<'a> Builder<'a> {
                     ident_len: 1,
                 });
                 doc.nodes[cur as usize].plen += 1;
-                pos += 5 + usize::from(next == b'\n');
+                pos = after;
             } else {
                 let before = doc.props.len();
                 pos = fast_props(src, pos, cur, doc, seen_at, first_at, stop);
@@ -743,9 +708,7 @@ impl<'a> Builder<'a> {
                 if !plain {
                     break;
                 }
-                while pos < src.len() && lexer::is_ws(src[pos]) {
-                    pos += 1;
-                }
+                pos = lexer::skip_ws(src, pos);
             }
             if src.get(pos) != Some(&b';') {
                 break;
@@ -776,22 +739,11 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// An identifier and its values, at `self.pos`.
-    fn property(&mut self) {
+    /// An identifier (the token `ident`, at `self.pos`) and its values.
+    fn property(&mut self, ident: Token) {
         let src = self.src;
-        let start = self.pos;
-        let mut end = start;
-        let mut lower = false;
-        while end < src.len() {
-            let c = src[end];
-            if c.is_ascii_uppercase() {
-            } else if c.is_ascii_lowercase() {
-                lower = true;
-            } else if !c.is_ascii_digit() {
-                break;
-            }
-            end += 1;
-        }
+        let (start, end) = (ident.start as usize, ident.end as usize);
+        let lower = ident.flags & lexer::LOWERCASE != 0;
         self.pos = end;
         let top = self.stack[self.stack.len() - 1];
         // Inside a parenthesis read as junk, a node started there by `;`
@@ -1000,28 +952,17 @@ impl<'a> Builder<'a> {
         );
     }
 
-    /// A run of bytes that are not SGF, coalesced across white space.
+    /// A run of bytes that are not SGF (the token `junk`, at `self.pos`),
+    /// coalesced across white space with the junk that follows.
     #[cold]
-    fn junk(&mut self) {
+    fn junk(&mut self, junk: Token) {
         let src = self.src;
         let start = self.pos;
-        let mut end = start;
+        let mut end = junk.end as usize;
         loop {
-            while end < src.len()
-                && !matches!(src[end], b'(' | b')' | b';' | b'[')
-                && !src[end].is_ascii_alphabetic()
-                && !lexer::is_ws(src[end])
-            {
-                end += 1;
-            }
-            let mut next = end;
-            while next < src.len() && lexer::is_ws(src[next]) {
-                next += 1;
-            }
+            let next = lexer::skip_ws(src, end);
             match src.get(next) {
-                Some(&c) if !matches!(c, b'(' | b')' | b';' | b'[') && !c.is_ascii_alphabetic() => {
-                    end = next;
-                }
+                Some(&c) if lexer::is_junk(c) => end = lexer::scan_junk(src, next).0,
                 _ => break,
             }
         }
@@ -1052,49 +993,16 @@ fn fast_props(
     first_at: &mut [u32; 128],
     stop: &[bool; 256],
 ) -> usize {
-    // Room for the longest shape handled here, so indexing stays in bounds.
-    while pos + 24 <= src.len() {
-        let a = src[pos].wrapping_sub(b'A');
-        if a >= 26 {
-            break;
-        }
-        let b = src[pos + 1];
-        let (k, open) = if b == b'[' {
-            (props::SHORT[a as usize][26], pos + 1)
-        } else if b.wrapping_sub(b'A') < 26 && src[pos + 2] == b'[' {
-            (props::SHORT[a as usize][(b - b'A') as usize], pos + 2)
-        } else {
-            break;
-        };
+    while let Some((a, b, open)) = lexer::short_ident(src, pos) {
+        let k = props::SHORT[a][b];
         if k == props::NO || TEXT_KEY[k as usize] || seen_at[k as usize] == cur {
             break;
         }
         let key = k as Key;
-        // The value: up to 16 bytes, no escape, no bracket. Moves (two
-        // letters) first.
-        let mut i = open + 1;
-        let limit = open + 18;
-        if src[open + 3] == b']' && !stop[src[open + 1] as usize] && !stop[src[open + 2] as usize] {
-            i = open + 3;
-        } else {
-            while i < limit && !stop[src[i] as usize] {
-                i += 1;
-            }
-        }
-        // A list of values (`AB[aa][bb]`, also across white space) is
-        // left to the general path.
-        if i == limit || src[i] != b']' || src[i + 1] == b'[' {
+        // A list of values (`AB[aa][bb]`) is left to the general path.
+        let Some((i, next)) = lexer::short_value(src, open, stop) else {
             break;
-        }
-        let mut next = i + 1;
-        if lexer::is_ws(src[next]) {
-            while next < src.len() && lexer::is_ws(src[next]) {
-                next += 1;
-            }
-            if src.get(next) == Some(&b'[') {
-                break;
-            }
-        }
+        };
         seen_at[key as usize] = cur;
         first_at[key as usize] = doc.props.len() as u32;
         let vstart = doc.values.len() as u32;

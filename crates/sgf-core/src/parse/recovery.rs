@@ -1,6 +1,7 @@
 //! Recovery: where damaged input goes on (the next game tree, text that looks like SGF, previews of what is skipped).
 
 use super::*;
+pub(super) use crate::lexer::skip_ws;
 use crate::work;
 
 /// Stray bytes for a message: UTF-8 shown as text, other bytes and control
@@ -24,13 +25,6 @@ pub(super) fn preview(b: &[u8]) -> String {
         s.push('…');
     }
     s
-}
-
-pub(super) fn skip_ws(src: &[u8], mut i: usize) -> usize {
-    while i < src.len() && lexer::is_ws(src[i]) {
-        i += 1;
-    }
-    i
 }
 
 /// Whether an identifier followed by `[` starts at `i`.

@@ -133,7 +133,7 @@ class Game:
     def index(self) -> int: ...
     @property
     def diagnostics(self) -> List[Diagnostic]:
-        """Reading diagnostics in this game, then every FF[4] and Go rule checked on it."""
+        """What ``qipu check`` reports of the file (``Collection.check()``) that falls in this game."""
     @property
     def has_errors(self) -> bool:
         """A reading error in it, an unplayable main-line move, or a stone played over another."""

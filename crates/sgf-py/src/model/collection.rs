@@ -9,12 +9,12 @@ use pyo3::types::{PyBytes, PyList};
 
 use sgf_core::{Document, Parsed, PointLists, Severity, WriteOptions, to_canonical_bytes};
 
-use super::diagnostic::{Diagnostic, game_damaged};
+use super::diagnostic::{Diagnostic, check_file, game_damaged};
 use super::game::Game;
 use super::inner::{CollectionState, Inner, copied, restore};
 use super::reading::save_file;
 use crate::convert::Reduced;
-use crate::errors::{QipuError, guard};
+use crate::errors::guard;
 
 /// A parsed SGF collection: one or more games. Create one with
 /// `qipu.parse`, `qipu.read`, `qipu.read_many`, or `Collection()` for a new
@@ -136,43 +136,7 @@ impl Collection {
     /// input), or, once edited, for the file `write()` would write; lines,
     /// columns and offsets are that file's.
     fn check(&self) -> PyResult<Vec<Diagnostic>> {
-        let bytes = {
-            let doc = self.inner.lock();
-            match &self.inner.input {
-                Some(input) if !doc.is_edited() => input.to_vec(),
-                _ if !doc.is_edited() && self.inner.input_lines.is_none() => {
-                    doc.original().to_vec()
-                }
-                _ => guard("check", || {
-                    Ok(sgf_core::to_lossless_bytes_checked(&doc)
-                        .unwrap_or_else(|_| to_canonical_bytes(&doc, &WriteOptions::default())))
-                })?,
-            }
-        };
-        // The path's extension breaks ties between formats, as for `qipu check`.
-        let name = self
-            .inner
-            .path
-            .clone()
-            .unwrap_or_else(|| match self.inner.format {
-                "SGF" => "collection.sgf".to_string(),
-                f => format!("collection.{}", f.to_ascii_lowercase()),
-            });
-        let report = guard("check", || {
-            Ok(sgf_report::check::check_bytes(
-                &name,
-                bytes,
-                &sgf_report::check::CheckOptions::default(),
-            ))
-        })?;
-        if let Some(e) = report.error() {
-            return Err(QipuError::new_err(format!("check: {e}")));
-        }
-        Ok(report
-            .diagnostics_json(usize::MAX, |_| true)
-            .iter()
-            .map(Diagnostic::from_json)
-            .collect())
+        Ok(check_file(&self.inner)?.0)
     }
 
     /// The SGF bytes. `canonical=False` (default): lossless, the input byte

@@ -2,29 +2,89 @@
 
 use pyo3::prelude::*;
 
-use sgf_core::{Document, Severity};
+use sgf_core::{Document, Severity, WriteOptions, to_canonical_bytes};
 
-use super::inner::Inner;
+use std::sync::Arc;
 
-/// Diagnostics of reading, then those of the checks, for Python: a
-/// reading diagnostic points into the input (the file, for a converted
-/// record), a check's into the document.
-pub(super) fn with_checks(
-    inner: &Inner,
-    doc: &Document,
-    reading: &[sgf_core::Diagnostic],
-    found: &[sgf_core::Diagnostic],
-) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = reading.iter().map(|d| inner.diagnostic(doc, d)).collect();
-    out.extend(found.iter().map(|d| {
-        let (l, c) = doc.line_col(d.span.start);
-        Diagnostic::new(d, l, c)
-    }));
-    out
+use super::inner::{Inner, PerGame};
+use crate::errors::{QipuError, guard};
+
+/// The library's check of the file (`sgf_report::check`, as `qipu check
+/// --json` gives it; see `Collection.check`), the bytes it checked, and
+/// whether they are the file as read (the document not edited).
+pub(super) fn check_file(inner: &Inner) -> PyResult<(Vec<Diagnostic>, Vec<u8>, bool)> {
+    let (bytes, as_read) = {
+        let doc = inner.lock();
+        let as_read = !doc.is_edited();
+        let bytes = match &inner.input {
+            Some(input) if as_read => input.to_vec(),
+            _ if as_read && inner.input_lines.is_none() => doc.original().to_vec(),
+            _ => guard("check", || {
+                Ok(sgf_core::to_lossless_bytes_checked(&doc)
+                    .unwrap_or_else(|_| to_canonical_bytes(&doc, &WriteOptions::default())))
+            })?,
+        };
+        (bytes, as_read)
+    };
+    // The path's extension breaks ties between formats, as for `qipu check`.
+    let name = inner.path.clone().unwrap_or_else(|| match inner.format {
+        "SGF" => "collection.sgf".to_string(),
+        f => format!("collection.{}", f.to_ascii_lowercase()),
+    });
+    let report = guard("check", || {
+        Ok(sgf_report::check::check_bytes(
+            &name,
+            bytes,
+            &sgf_report::check::CheckOptions::default(),
+        ))
+    })?;
+    if let Some(e) = report.error() {
+        return Err(QipuError::new_err(format!("check: {e}")));
+    }
+    let found = report
+        .diagnostics_json(usize::MAX, |_| true)
+        .iter()
+        .map(Diagnostic::from_json)
+        .collect();
+    Ok((found, report.into_input(), as_read))
+}
+
+/// The library's check of the file ([`check_file`]) shared out to its
+/// games: a diagnostic belongs to the game that starts (at its `(`) at or
+/// before it (what stands before the first game is the first game's); a
+/// record converted from another format holds one game.
+/// The check of the file as read is made once for all its games.
+pub(super) fn checked_per_game(inner: &Inner) -> PyResult<PerGame> {
+    if let Some(c) = inner.checked.get()
+        && !inner.lock().is_edited()
+    {
+        return Ok(c.clone());
+    }
+    let (found, bytes, as_read) = check_file(inner)?;
+    let per_game = if inner.input_lines.is_some() {
+        vec![found]
+    } else {
+        // Where the games of the bytes checked start, as they read.
+        let starts: Vec<u32> = guard("diagnostics", || {
+            let doc = sgf_core::parse(&bytes).document;
+            Ok(doc.games().map(|g| g.start()).collect())
+        })?;
+        let mut per_game = vec![Vec::new(); starts.len().max(1)];
+        for d in found {
+            let gi = starts.partition_point(|&s| s <= d.start).saturating_sub(1);
+            per_game[gi].push(d);
+        }
+        per_game
+    };
+    let per_game = Arc::new(per_game);
+    if as_read {
+        let _ = inner.checked.set(per_game.clone());
+    }
+    Ok(per_game)
 }
 
 /// The diagnostics of reading that fall in game `gi`: each belongs to the
-/// game whose root starts at or before it (as `to_arrow` counts them); a
+/// game that starts at or before it (as for [`checked_per_game`]); a
 /// record converted from another format holds one game.
 pub(super) fn reading_of_game(
     inner: &Inner,
@@ -36,7 +96,7 @@ pub(super) fn reading_of_game(
         // the converted game's.
         return inner.diagnostics.clone();
     }
-    let starts: Vec<u32> = doc.games().map(|g| g.root().span().start).collect();
+    let starts: Vec<u32> = doc.games().map(|g| g.start()).collect();
     inner
         .diagnostics
         .iter()

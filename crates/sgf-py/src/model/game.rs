@@ -9,7 +9,7 @@ use sgf_core::{Document, NodeId};
 use sgf_go::Cursor;
 
 use super::collection::Collection;
-use super::diagnostic::{Diagnostic, game_damaged, reading_of_game, with_checks};
+use super::diagnostic::{Diagnostic, checked_per_game, game_damaged, reading_of_game};
 use super::inner::{Inner, copied, game_index, restore};
 use super::node::Node;
 use super::positions::Positions;
@@ -47,16 +47,18 @@ impl Game {
         self.index_in(&self.inner.lock())
     }
 
-    /// The game's diagnostics: those of reading that fall in it, then every
-    /// rule of FF[4] and Go checked on the game as it is now (what
-    /// `qipu check` reports of it).
+    /// The game's diagnostics: what `qipu check` reports of the file
+    /// (`Collection.check()`, the library's check) that falls in this
+    /// game, from its `(` to the next game's; what stands before the
+    /// first game is the first game's, and a rule about the whole file is
+    /// the game's it points into (`F018`, several games: the second).
+    /// Lines, columns and offsets are the file's: as read, or, once edited,
+    /// as `write()` would write it.
     #[getter]
     fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
-        let doc = self.inner.lock();
-        let gi = self.index_in(&doc)?;
-        let reading = reading_of_game(&self.inner, &doc, gi);
-        let found = guard("diagnostics", || Ok(sgf_go::check::check_game(&doc, gi)))?;
-        Ok(with_checks(&self.inner, &doc, &reading, &found))
+        let gi = self.index_in(&self.inner.lock())?;
+        let per_game = checked_per_game(&self.inner)?;
+        Ok(per_game.get(gi).cloned().unwrap_or_default())
     }
 
     /// Whether the game is damaged: a diagnostic of reading in it is an

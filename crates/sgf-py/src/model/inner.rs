@@ -1,7 +1,7 @@
 //! What a collection and all its handles share: the document, the
 //! diagnostics of reading and where they point; copies and pickles.
 
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,7 +31,13 @@ pub struct Inner {
     /// For a record converted from another format: its input, which
     /// [`Collection::check`] checks as `qipu check` checks the file.
     pub(super) input: Option<Arc<[u8]>>,
+    /// The library's check of the file as read, shared out to its games
+    /// (see [`super::diagnostic::checked_per_game`]); made when first asked.
+    pub(super) checked: OnceLock<PerGame>,
 }
+
+/// Diagnostics per game.
+pub(super) type PerGame = Arc<Vec<Vec<Diagnostic>>>;
 
 impl Inner {
     pub fn new(parsed: Parsed, path: Option<String>) -> Arc<Inner> {
@@ -43,6 +49,7 @@ impl Inner {
             input_lines: None,
             converted_from: None,
             input: None,
+            checked: OnceLock::new(),
         })
     }
 
@@ -56,6 +63,7 @@ impl Inner {
             input_lines: loaded.converted.then(|| LineIndex::new(input)),
             converted_from: loaded.converted.then_some(loaded.charset),
             input: loaded.converted.then(|| Arc::from(input)),
+            checked: OnceLock::new(),
         })
     }
 
@@ -118,6 +126,7 @@ impl Inner {
             input_lines: self.input_lines.clone(),
             converted_from: self.converted_from,
             input: self.input.clone(),
+            checked: OnceLock::new(),
         })
     }
 
@@ -215,6 +224,7 @@ impl Inner {
             converted_from,
             // Not pickled: `check()` checks the converted record's SGF.
             input: None,
+            checked: OnceLock::new(),
         }))
     }
 }
