@@ -1,10 +1,16 @@
-//! `qipu-estimate-bench [--gnugo CMD] [--sample N] [--offset K] [--threads T] [--finished] [-v] [KGS_DIR]`:
+//! `qipu-estimate-bench [--gnugo CMD] [--cache FILE] [--sample N] [--offset K] [--threads T]
+//! [--game FILE:N] [--dump TSV] [--finished] [-v] [KGS_DIR]`:
 //! how often Qipu's mid-game estimate (`sgf_go::score::estimate_position`)
 //! names the player who went on to win, over the KGS games that ended by
 //! counting (`RE[B+n]`, `RE[W+n]`) of `../shared/corpus/real/kgs` (or
 //! KGS_DIR), at move 150 and at three quarters of each game — and, with
 //! `--gnugo "gnugo --mode gtp"`, how often GNU Go's `estimate_score` does
-//! on the same positions.
+//! on the same positions. GNU Go's answers are kept in `--cache`
+//! (`target/estimate-gnugo.tsv`), so a rerun asks it only about new
+//! positions, and without `--gnugo` still compares with the answers
+//! kept. The table splits even and handicap games and gives each side's
+//! mean error on the margin (positive: too good for Black); `--dump`
+//! writes every position's margins, `--game` judges one game.
 //!
 //! Build with `cargo run --release -p sgf-bench --bin qipu-estimate-bench`.
 //! The sample is every k-th counted game, spread over all files, starting

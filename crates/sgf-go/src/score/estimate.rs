@@ -368,3 +368,90 @@ fn by_influence(pos: &Position, dead: &[Point], settings: &Settings, own: &[f64]
         finished: false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coords::BoardSize;
+    use crate::score::Rules;
+
+    fn settings(rules: Rules, komi: f64) -> Settings {
+        Settings {
+            rules,
+            komi,
+            handicap: 0,
+        }
+    }
+
+    fn estimate(pos: &Position, s: &Settings) -> Estimate {
+        estimate_position(pos, s, &EstimateOptions::default())
+    }
+
+    #[test]
+    fn an_empty_board_is_worth_komi() {
+        for n in [9, 19] {
+            let pos = Position::new(BoardSize::square(n));
+            for (rules, komi) in [(Rules::Japanese, 6.5), (Rules::Chinese, 7.5)] {
+                let e = estimate(&pos, &settings(rules, komi));
+                assert!(!e.finished);
+                assert!(e.score.dead.is_empty());
+                assert_eq!(e.score.black.territory + e.score.white.territory, 0);
+                assert_eq!(e.score.margin, -komi, "{n}×{n} {rules:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stone_inside_territory_is_dead_while_the_borders_are_open() {
+        let pos = Position::from_rows(&[
+            "....X.O..",
+            "....X.O..",
+            "..O.X.O..",
+            "....X.O..",
+            "....X.O..",
+            "....X.O..",
+            "....X.O..",
+            "....X.O..",
+            ".........",
+        ]);
+        let e = estimate(&pos, &settings(Rules::Japanese, 6.5));
+        assert!(!e.finished);
+        assert_eq!(e.score.dead, vec![Point::new(2, 2)]);
+        assert_eq!(e.score.owner[2 * 9 + 2], Some(Color::Black));
+        assert_eq!(e.score.black.captures, 1);
+        let (b, w) = (e.score.black.territory, e.score.white.territory);
+        assert!(b > w, "{b} {w}");
+        assert_eq!(e.winner(), Some(Color::Black), "{}", e.score.result());
+    }
+
+    #[test]
+    fn groups_in_seki_are_not_dead() {
+        // The inner black chain (b1–b3, c3) and the inner white one
+        // (d1–d3) share their only two liberties, c1 and c2: whoever
+        // plays there puts their own chain in atari.
+        let pos = Position::from_rows(&[
+            "OX.OX....",
+            "OX.OX....",
+            "OXXOX....",
+            "OOOXX....",
+            "..OX.....",
+            "..OX.....",
+            "..OX.....",
+            "..OX.....",
+            "..OX.....",
+        ]);
+        let s = settings(Rules::Japanese, 6.5);
+        let e = estimate(&pos, &s);
+        assert!(e.score.dead.is_empty(), "{:?}", e.score.dead);
+        assert_eq!(super::super::estimate_dead(&pos.board), Vec::<Point>::new());
+        // Open the right side to the middle of a game: still alive.
+        let mut open = pos.clone();
+        open.board.set(Point::new(3, 8), crate::board::Stone::Empty);
+        open.board.set(Point::new(3, 7), crate::board::Stone::Empty);
+        let e = estimate(&open, &s);
+        assert!(!e.finished);
+        for p in [(1, 0), (1, 1), (2, 2), (3, 0), (3, 1), (3, 2)] {
+            assert!(!e.score.dead.contains(&Point::new(p.0, p.1)), "{p:?}");
+        }
+    }
+}
