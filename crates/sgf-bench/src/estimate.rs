@@ -1,10 +1,16 @@
-//! `qipu-estimate-bench [--gnugo CMD] [--sample N] [--offset K] [--threads T] [--finished] [-v] [KGS_DIR]`:
+//! `qipu-estimate-bench [--gnugo CMD] [--cache FILE] [--sample N] [--offset K] [--threads T]
+//! [--game FILE:N] [--dump TSV] [--finished] [-v] [KGS_DIR]`:
 //! how often Qipu's mid-game estimate (`sgf_go::score::estimate_position`)
 //! names the player who went on to win, over the KGS games that ended by
 //! counting (`RE[B+n]`, `RE[W+n]`) of `../shared/corpus/real/kgs` (or
 //! KGS_DIR), at move 150 and at three quarters of each game — and, with
 //! `--gnugo "gnugo --mode gtp"`, how often GNU Go's `estimate_score` does
-//! on the same positions.
+//! on the same positions. GNU Go's answers are kept in `--cache`
+//! (`target/estimate-gnugo.tsv`), so a rerun asks it only about new
+//! positions, and without `--gnugo` still compares with the answers
+//! kept. The table splits even and handicap games and gives each side's
+//! mean error on the margin (positive: too good for Black); `--dump`
+//! writes every position's margins, `--game` judges one game.
 //!
 //! Build with `cargo run --release -p sgf-bench --bin qipu-estimate-bench`.
 //! The sample is every k-th counted game, spread over all files, starting
@@ -17,6 +23,7 @@
 
 mod kgs;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,6 +42,9 @@ struct Args {
     dir: PathBuf,
     verbose: bool,
     finished: bool,
+    cache: PathBuf,
+    dump: Option<PathBuf>,
+    game: Option<String>,
 }
 
 fn args() -> Args {
@@ -46,6 +56,9 @@ fn args() -> Args {
         dir: PathBuf::from("../shared/corpus/real/kgs"),
         verbose: false,
         finished: false,
+        cache: PathBuf::from("target/estimate-gnugo.tsv"),
+        dump: None,
+        game: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -55,6 +68,9 @@ fn args() -> Args {
             "--offset" => a.offset = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.offset),
             "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
             "--finished" => a.finished = true,
+            "--game" => a.game = it.next(),
+            "--dump" => a.dump = it.next().map(PathBuf::from),
+            "--cache" => a.cache = it.next().map_or(a.cache, PathBuf::from),
             "-v" | "--verbose" => a.verbose = true,
             _ => a.dir = PathBuf::from(x),
         }
@@ -73,24 +89,73 @@ fn counted(info: &GameInfo) -> Option<(Color, f64)> {
     }
 }
 
-/// The winner of GNU Go's `estimate_score` answer (`W+12.5 (upper bound: …)`).
-fn gnugo_winner(answer: &str) -> Option<Color> {
-    match answer.trim().as_bytes().first()? {
-        b'B' => Some(Color::Black),
-        b'W' => Some(Color::White),
-        _ => None,
-    }
-}
-
 /// One position judged: which move, who won, what Qipu and GNU Go say.
 struct Judged {
     /// 0: move 150, 1: three quarters of the game.
     at: usize,
-    qipu: bool,
-    gnugo: Option<bool>,
+    /// A handicap game (`HA` of 2 or more).
+    handicap: bool,
+    /// The recorded margin, positive for Black.
+    recorded: f64,
+    /// Qipu's margin, positive for Black.
+    qipu: f64,
+    /// GNU Go's margin, positive for Black, when it was asked or cached.
+    gnugo: Option<f64>,
     qipu_time: Duration,
-    gnugo_time: Duration,
     finished: bool,
+}
+
+/// GNU Go's answers already given, by `file \t game \t move`: it takes
+/// seconds a position, so reruns read them from this file instead.
+struct Cache {
+    path: PathBuf,
+    answers: HashMap<String, String>,
+}
+
+impl Cache {
+    fn open(path: PathBuf) -> Cache {
+        let answers = std::fs::read_to_string(&path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let (k, v) = l.rsplit_once('\t')?;
+                Some((k.to_string(), v.to_string()))
+            })
+            .collect();
+        Cache { path, answers }
+    }
+
+    fn add(&mut self, key: String, answer: String) {
+        use std::io::Write;
+        let line = format!("{key}\t{}\n", answer.replace(['\t', '\n'], " "));
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            eprintln!("cannot write {}: {e}", self.path.display());
+        }
+        self.answers.insert(key, answer);
+    }
+}
+
+/// The margin of GNU Go's `estimate_score` answer (`W+12.5 (upper bound: …)`),
+/// positive for Black.
+fn gnugo_margin(answer: &str) -> Option<f64> {
+    let a = answer.trim();
+    let sign = match a.as_bytes().first()? {
+        b'B' => 1.0,
+        b'W' => -1.0,
+        b'0' => return Some(0.0),
+        _ => return None,
+    };
+    let num: String = a[1..]
+        .trim_start_matches('+')
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    Some(sign * num.parse::<f64>().ok()?)
 }
 
 /// The points where games are judged, from their moves in the main line.
@@ -118,6 +183,9 @@ fn main() {
         finished(&a, &docs, &games);
         return;
     }
+    if let Some(only) = &a.game {
+        games.retain(|&(di, gi)| format!("{}:{}", docs[di].0, gi + 1) == *only);
+    }
     let total = games.len();
     let step = (total / a.sample.max(1)).max(1);
     let sample: Vec<(usize, usize)> = games
@@ -135,14 +203,12 @@ fn main() {
     );
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Judged>> = Mutex::new(Vec::new());
+    let cache = Mutex::new(Cache::open(a.cache.clone()));
     let opts = EstimateOptions::default();
     std::thread::scope(|s| {
         for _ in 0..a.threads.max(1) {
             s.spawn(|| {
-                let mut engine = a.gnugo.as_ref().map(|cmd| {
-                    let spec = EngineSpec::from_command_line(cmd).expect("engine command");
-                    Engine::start(&spec).expect("engine starts")
-                });
+                let mut engine: Option<Engine> = None;
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(di, gi)) = sample.get(k) else {
@@ -150,7 +216,13 @@ fn main() {
                     };
                     let (file, doc) = &docs[di];
                     let info = GameInfo::of(doc, gi);
-                    let (winner, _) = counted(&info).expect("counted game");
+                    let (winner, by) = counted(&info).expect("counted game");
+                    let recorded = if winner == Color::Black { by } else { -by };
+                    let handicap = info
+                        .handicap
+                        .as_ref()
+                        .and_then(|h| h.value)
+                        .is_some_and(|h| h >= 2);
                     let settings = Settings::of_game(&info);
                     let moves = main_line_moves(doc, gi);
                     for (at, m) in positions(moves.len()).into_iter().enumerate() {
@@ -161,14 +233,23 @@ fn main() {
                         let t = Instant::now();
                         let e = score::estimate_position(cursor.position(), &settings, &opts);
                         let qipu_time = t.elapsed();
-                        let qipu = e.winner() == Some(winner);
-                        let t = Instant::now();
-                        let gnugo = engine.as_mut().and_then(|eng| {
+                        let key = format!("{file}\t{}\t{m}", gi + 1);
+                        let cached = cache.lock().expect("lock").answers.get(&key).cloned();
+                        let answer = cached.or_else(|| {
+                            let cmd = a.gnugo.as_ref()?;
+                            let eng = engine.get_or_insert_with(|| {
+                                let spec =
+                                    EngineSpec::from_command_line(cmd).expect("engine command");
+                                Engine::start(&spec).expect("engine starts")
+                            });
                             match eng
                                 .replay(doc, gi, node)
                                 .and_then(|_| eng.command("estimate_score"))
                             {
-                                Ok(answer) => gnugo_winner(&answer).map(|w| w == winner),
+                                Ok(answer) => {
+                                    cache.lock().expect("lock").add(key, answer.clone());
+                                    Some(answer)
+                                }
                                 Err(err) => {
                                     eprintln!("{file} game {}: engine: {err}", gi + 1);
                                     if !eng.is_alive() {
@@ -178,28 +259,25 @@ fn main() {
                                 }
                             }
                         });
-                        let gnugo_time = t.elapsed();
+                        let gnugo = answer.as_deref().and_then(gnugo_margin);
                         if a.verbose {
                             println!(
-                                "{file} game {} move {m}: recorded {}, Qipu {} ({}{}){}",
+                                "{file} game {} move {m}: recorded {}, Qipu {} ({}{} dead){}",
                                 gi + 1,
                                 info.result.as_ref().map_or("", |r| r.raw.as_str()),
                                 e.score.result(),
                                 if e.finished { "finished, " } else { "" },
                                 e.score.dead.len(),
-                                match gnugo {
-                                    Some(true) => ", GNU Go right",
-                                    Some(false) => ", GNU Go wrong",
-                                    None => "",
-                                }
+                                answer.map(|g| format!(", GNU Go {g}")).unwrap_or_default()
                             );
                         }
                         results.lock().expect("lock").push(Judged {
                             at,
-                            qipu,
+                            handicap,
+                            recorded,
+                            qipu: e.score.margin,
                             gnugo,
                             qipu_time,
-                            gnugo_time,
                             finished: e.finished,
                         });
                     }
@@ -208,46 +286,92 @@ fn main() {
         }
     });
     let results = results.into_inner().expect("lock");
-    for (at, label) in [(0, "move 150"), (1, "3/4 of the game")] {
-        let r: Vec<&Judged> = results.iter().filter(|j| j.at == at).collect();
-        let n = r.len();
-        let q = r.iter().filter(|j| j.qipu).count();
-        let fin = r.iter().filter(|j| j.finished).count();
-        println!(
-            "{label}: Qipu {q} of {n} ({:.1}%), {fin} counted as finished",
-            pct(q, n)
-        );
-        let g: Vec<bool> = r.iter().filter_map(|j| j.gnugo).collect();
-        if !g.is_empty() {
-            let gr = g.iter().filter(|&&x| x).count();
-            println!(
-                "{label}: GNU Go {gr} of {} ({:.1}%)",
-                g.len(),
-                pct(gr, g.len())
+    if let Some(path) = &a.dump {
+        let mut out = String::from("at\thandicap\trecorded\tqipu\tgnugo\n");
+        for j in &results {
+            out += &format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                j.at,
+                u8::from(j.handicap),
+                j.recorded,
+                j.qipu,
+                j.gnugo.map_or(String::new(), |g| g.to_string())
             );
         }
-    }
-    let n = results.len();
-    let q = results.iter().filter(|j| j.qipu).count();
-    println!("all: Qipu {q} of {n} ({:.1}%)", pct(q, n));
-    let g: Vec<bool> = results.iter().filter_map(|j| j.gnugo).collect();
-    if !g.is_empty() {
-        let gr = g.iter().filter(|&&x| x).count();
-        println!("all: GNU Go {gr} of {} ({:.1}%)", g.len(), pct(gr, g.len()));
-    }
-    let qt: Duration = results.iter().map(|j| j.qipu_time).sum();
-    let gt: Duration = results.iter().map(|j| j.gnugo_time).sum();
-    println!(
-        "time per position: Qipu {:.1} ms{}",
-        qt.as_secs_f64() * 1000.0 / n.max(1) as f64,
-        if g.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", GNU Go {:.0} ms (replay and estimate_score)",
-                gt.as_secs_f64() * 1000.0 / g.len().max(1) as f64
-            )
+        if let Err(e) = std::fs::write(path, out) {
+            eprintln!("cannot write {}: {e}", path.display());
         }
+    }
+    println!(
+        "{:<16} {:<8} {:>5} {:>16} {:>16} {:>16} {:>8} {:>8}",
+        "position",
+        "games",
+        "n",
+        "Qipu=recorded",
+        "GNU Go=recorded",
+        "Qipu=GNU Go",
+        "Qipu-rec",
+        "GNU-rec"
+    );
+    for (at, label) in [(0, "move 150"), (1, "3/4 of the game")] {
+        for (kind, pick) in [
+            ("all", None),
+            ("even", Some(false)),
+            ("handicap", Some(true)),
+        ] {
+            let r: Vec<&Judged> = results
+                .iter()
+                .filter(|j| j.at == at && pick.is_none_or(|h| j.handicap == h))
+                .collect();
+            row(label, kind, &r);
+        }
+    }
+    let all: Vec<&Judged> = results.iter().collect();
+    row("all", "all", &all);
+    let fin = results.iter().filter(|j| j.finished).count();
+    let n = results.len();
+    let qt: Duration = results.iter().map(|j| j.qipu_time).sum();
+    println!(
+        "{fin} of {n} positions counted as finished; Qipu {:.1} ms per estimate",
+        qt.as_secs_f64() * 1000.0 / n.max(1) as f64
+    );
+}
+
+/// One row of the table: how often each side names the recorded winner,
+/// how often they agree, and their mean error on the margin (positive:
+/// too good for Black).
+fn row(label: &str, kind: &str, r: &[&Judged]) {
+    let n = r.len();
+    let same = |x: f64, y: f64| x.signum() == y.signum() && x != 0.0;
+    let q = r.iter().filter(|j| same(j.qipu, j.recorded)).count();
+    let g: Vec<(f64, f64, f64)> = r
+        .iter()
+        .filter_map(|j| Some((j.qipu, j.gnugo?, j.recorded)))
+        .collect();
+    let gr = g.iter().filter(|(_, x, rec)| same(*x, *rec)).count();
+    let qg = g.iter().filter(|(q, x, _)| same(*q, *x)).count();
+    let mean = |v: &mut dyn Iterator<Item = f64>, k: usize| v.sum::<f64>() / k.max(1) as f64;
+    let qbias = mean(&mut r.iter().map(|j| j.qipu - j.recorded), n);
+    let gbias = mean(&mut g.iter().map(|(_, x, rec)| x - rec), g.len());
+    let frac = |k: usize, m: usize| format!("{k}/{m} {:.1}%", pct(k, m));
+    println!(
+        "{label:<16} {kind:<8} {n:>5} {:>16} {:>16} {:>16} {qbias:>+8.1} {:>8}",
+        frac(q, n),
+        if g.is_empty() {
+            "-".into()
+        } else {
+            frac(gr, g.len())
+        },
+        if g.is_empty() {
+            "-".into()
+        } else {
+            frac(qg, g.len())
+        },
+        if g.is_empty() {
+            "-".into()
+        } else {
+            format!("{gbias:+.1}")
+        },
     );
 }
 

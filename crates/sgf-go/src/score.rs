@@ -21,8 +21,11 @@
 //! groups in seki when the caller names them ([`seki_points`],
 //! [`count_with`]). Qipu's estimator works at any move
 //! ([`estimate_position`]): at the end of a game it counts as above, in
-//! the middle it gives territory by influence. Limitations: the
-//! estimator knows no seki.
+//! the middle it gives territory by influence. Its playouts never put
+//! two stones or more in atari, so groups in seki stay on the board;
+//! limitations: it does not read (ladders, semeai and big groups with
+//! one eye are left to random play), and it counts seki eyes as
+//! territory unless the caller names them.
 
 use sgf_core::{Color, Node, Point};
 

@@ -237,15 +237,78 @@ impl PlayoutBoard {
                 return false;
             }
         }
-        if empty {
-            return true;
+        if !empty {
+            // Legal only if it captures or joins a chain with another liberty.
+            let legal = self.nbrs[p].iter().any(|&q| match self.colour[q] {
+                0 | BORDER => false,
+                c if c == colour => !self.in_atari(self.chain[q]),
+                _ => self.in_atari(self.chain[q]),
+            });
+            if !legal {
+                return false;
+            }
         }
-        // Legal only if it captures or joins a chain with another liberty.
-        self.nbrs[p].iter().any(|&q| match self.colour[q] {
-            0 | BORDER => false,
-            c if c == colour => !self.in_atari(self.chain[q]),
-            _ => self.in_atari(self.chain[q]),
-        })
+        !self.self_atari(p, colour)
+    }
+
+    /// Whether playing `colour` at `p` leaves a chain of two stones or
+    /// more with a single liberty, capturing nothing: random play that
+    /// does so gives away groups a player keeps (and kills groups in
+    /// seki). A single stone may still be thrown in, as a player does to
+    /// take an eye away.
+    fn self_atari(&self, p: usize, colour: u8) -> bool {
+        // The first two liberties found, besides `p`.
+        let mut libs = [NONE; 2];
+        let mut found = 0;
+        let mut add = |q: usize, found: &mut usize| {
+            if q != p && *found < 2 && !libs[..*found].contains(&q) {
+                libs[*found] = q;
+                *found += 1;
+            }
+        };
+        let mut joined = false;
+        for &q in &self.nbrs[p] {
+            match self.colour[q] {
+                0 => add(q, &mut found),
+                BORDER => {}
+                c if c == colour => joined = true,
+                _ if self.in_atari(self.chain[q]) => return false,
+                _ => {}
+            }
+        }
+        if found >= 2 || !joined {
+            return false;
+        }
+        for k in 0..4 {
+            let q = self.nbrs[p][k];
+            if self.colour[q] != colour {
+                continue;
+            }
+            let c = self.chain[q];
+            // Each chain once.
+            let seen = self.nbrs[p][..k]
+                .iter()
+                .any(|&r| self.colour[r] == colour && self.chain[r] == c);
+            if seen {
+                continue;
+            }
+            let mut s = c;
+            loop {
+                for &r in &self.nbrs[s] {
+                    if self.colour[r] == 0 {
+                        add(r, &mut found);
+                    }
+                }
+                if found >= 2 {
+                    return false;
+                }
+                s = self.next[s];
+                if s == c {
+                    break;
+                }
+            }
+        }
+        found < 2
     }
 
     /// Plays random moves, `first` (1 or 2) first, never filling an own
@@ -253,12 +316,20 @@ impl PlayoutBoard {
     pub(super) fn playout(&mut self, first: u8, rng: &mut Rng) {
         let mut colour = first;
         let mut passes = 0;
+        let mut last = NONE;
         // Long enough to fill the board several times; a ko fight ends there.
         let mut budget = 4 * self.cells().len() + 16;
         while passes < 2 && budget > 0 {
             budget -= 1;
-            let mut n = self.empties.len();
             let mut played = false;
+            if let Some(p) = self.reply(last, colour) {
+                let k = self.empties.iter().position(|&e| e == p).expect("empty");
+                self.empties.swap_remove(k);
+                self.play(p, colour);
+                played = true;
+                last = p;
+            }
+            let mut n = if played { 0 } else { self.empties.len() };
             while n > 0 {
                 let k = rng.below(n);
                 let p = self.empties[k];
@@ -266,6 +337,7 @@ impl PlayoutBoard {
                     self.empties.swap_remove(k);
                     self.play(p, colour);
                     played = true;
+                    last = p;
                     break;
                 }
                 n -= 1;
@@ -276,9 +348,41 @@ impl PlayoutBoard {
             } else {
                 passes += 1;
                 self.ko = NONE;
+                last = NONE;
             }
             colour ^= 3;
         }
+    }
+
+    /// The answer to the opponent's move at `last`, if it asks for one:
+    /// take the chain it left in atari, or else save a chain of ours it
+    /// put in atari by extending (when that gives it liberties). What a
+    /// player never misses, and uniform random play often does.
+    fn reply(&self, last: usize, colour: u8) -> Option<usize> {
+        if last == NONE {
+            return None;
+        }
+        let them = colour ^ 3;
+        let lib = |c: usize| (self.lsum[c] / u64::from(self.libs[c])) as usize;
+        let mut around = [last, NONE, NONE, NONE, NONE];
+        around[1..].copy_from_slice(&self.nbrs[last]);
+        for &q in &around {
+            if self.colour[q] == them && self.in_atari(self.chain[q]) {
+                let p = lib(self.chain[q]);
+                if self.playable(p, colour) {
+                    return Some(p);
+                }
+            }
+        }
+        for &q in &self.nbrs[last] {
+            if self.colour[q] == colour && self.in_atari(self.chain[q]) {
+                let p = lib(self.chain[q]);
+                if self.playable(p, colour) {
+                    return Some(p);
+                }
+            }
+        }
+        None
     }
 
     /// The owner of point `i` at the end of a playout: its stone, or the
