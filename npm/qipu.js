@@ -4,11 +4,12 @@
 // for what they read, decoded on access.
 import * as coreGlue from './pkg/qipu_core.js';
 
-// Two WebAssembly modules: the core one (reading SGF, the tree, editing,
-// lossless writing), loaded with this file, and the full one (other
-// formats, check, fix, game information, positions, diagrams), loaded by
-// `load()` or, in Node, when first needed. A collection read by the core
-// module moves to the full one when it needs it (see `Collection._full`).
+// Two WebAssembly modules: the core one (reading SGF in every charset and
+// walking the tree, read only), loaded with this file, and the full one
+// (other formats, editing, check, fix, game information, positions,
+// diagrams), loaded by `load()` or, in Node, when first needed. A
+// collection read by the core module moves to the full one when it needs
+// it (see `Collection._full`).
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 // Node reads the modules from the package's folder, the full one at once
 // when it is first needed (so the API stays synchronous there).
@@ -115,15 +116,15 @@ export function parse(data, options = {}) {
 function read(f, charset, name) {
   if (full !== null) return new Collection(full, f(full), null);
   const c = f(core);
-  if (c !== undefined) return new Collection(core, c, { charset, name, ops: [] });
+  if (c !== undefined) return new Collection(core, c, { charset, name });
   const m = needFull('reading this format');
   return new Collection(m, f(m), null);
 }
 
-/** A new collection of one empty game, to build a record from scratch. */
+/** A new collection of one empty game, to build a record from scratch (the full module). */
 export function newCollection() {
-  if (full !== null) return new Collection(full, full.api.newCollection(), null);
-  return new Collection(core, core.api.newCollection(), { fresh: true, ops: [] });
+  const m = needFull('newCollection()');
+  return new Collection(m, m.api.newCollection(), null);
 }
 
 function describe(v) {
@@ -137,49 +138,41 @@ export class Collection {
   /**
    * @param {Module} m the module it lives in
    * @param c its WebAssembly side
-   * @param log in the core module: how it was read and its edits, to do
-   *   again in the full module when it moves there (`_full`)
+   * @param read in the core module: how it was read (`{charset, name}`),
+   *   to read it again in the full module (`_full`); null in the full one
    */
-  constructor(m, c, log) {
+  constructor(m, c, read) {
     this._module = m;
     /** The WebAssembly side (see pkg/qipu_full.d.ts). */
     this.raw = c;
-    this._log = log;
+    this._read = read;
     this._decoded = null;
   }
 
   /**
    * The WebAssembly side in the full module, for what only it does
    * (`what`, named in the error when it is not loaded). A collection of
-   * the core module moves there: the full module reads its input again
-   * and repeats its edits, the same code on the same data, so that every
-   * node keeps its id (handles stay valid).
+   * the core module, never edited there, moves: the full module reads its
+   * input again, the same code on the same bytes, so that every node
+   * keeps its id (handles stay valid).
    */
   _full(what) {
-    if (this._log === null) return this.raw;
+    if (this._read === null) return this.raw;
     const m = needFull(what);
-    const log = this._log;
-    const c = log.fresh ? m.api.newCollection() : m.api.parseBytes(this.raw.inputBytes(), log.charset, 'SGF', log.name);
-    for (const [op, args] of log.ops) {
-      try {
-        c[op](...args);
-      } catch {
-        // It failed in the core module too (the same code): no change.
-      }
-    }
+    const c = m.api.parseBytes(this.raw.inputBytes(), this._read.charset, 'SGF', this._read.name);
     this.raw.free();
     this._module = m;
     this.raw = c;
-    this._log = null;
+    this._read = null;
     this._decoded = null;
     return c;
   }
 
-  /** Edits with `op(...args)` (logged while in the core module). */
+  /** Edits with `op(...args)` (in the full module). */
   _edit(op, ...args) {
+    const c = this._full('editing');
     this._decoded = null;
-    this._log?.ops.push([op, args]);
-    return this.raw[op](...args);
+    return c[op](...args);
   }
 
   /** The number of games. */
@@ -228,7 +221,10 @@ export class Collection {
   }
 
   /** The lossless bytes: the input byte for byte, only the edits changed. */
-  toBytes() { return this.raw.toBytes(); }
+  toBytes() {
+    // Read by the core module, it is not edited: its lossless bytes are its input.
+    return this._read === null ? this.raw.toBytes() : this.raw.inputBytes();
+  }
 
   /**
    * The canonical FF[4] UTF-8 text `qipu fmt` writes.

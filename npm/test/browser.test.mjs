@@ -20,16 +20,16 @@ try {
   const gb = new Uint8Array([0x28, 0x3b, 0x50, 0x42, 0x5b, 0xba, 0xda, 0x5d, 0x3b, 0x42, 0x5b, 0x70, 0x64, 0x5d, 0x29]);
   const c = parse(gb);
   const node = c.games[0].mainLine()[1];
-  node.set('C', 'edited in the core module');
   let before;
   try {
-    node.svg();
-    before = 'drawn';
+    node.set('C', 'edited');
+    before = 'edited';
   } catch (e) {
     before = e.message;
   }
-  const core = { loaded: isLoaded(), before };
+  const core = { loaded: isLoaded(), black: c.games[0].root.get('PB'), bytes: c.toBytes().length, before };
   await load();
+  node.set('C', 'edited in the full module');
   const out = {
     core,
     games: c.gameCount,
@@ -77,9 +77,9 @@ test('the package runs in a browser from a static server', async (t) => {
     const m = /RESULT(.*)END/.exec(dom);
     assert.ok(m, `no result in the page: ${dom.slice(0, 500)}`);
     assert.deepEqual(JSON.parse(m[1]), {
-      core: { loaded: false, before: "svg() needs Qipu's full module: call `await load()` first" },
+      core: { loaded: false, black: '黑', bytes: 15, before: "editing needs Qipu's full module: call `await load()` first" },
       games: 1, black: '黑', move: { color: 'B', point: 'pd' }, svg: true, check: true,
-      comment: 'edited in the core module', bytes: 43,
+      comment: 'edited in the full module', bytes: 43,
     });
   } finally {
     server.close();

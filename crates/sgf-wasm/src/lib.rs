@@ -17,18 +17,20 @@
 //! JavaScript's types.
 //!
 //! Two modules are built from it (`npm/build.mjs`): the core one (without
-//! the feature `full`: reading SGF, the tree, editing, lossless writing),
-//! loaded by every page, and the full one (everything: other formats,
-//! checking, repairing, game information, positions, diagrams), loaded
-//! when first needed. A collection read by the core module moves to the
-//! full one when it needs it: `npm/qipu.js` reads its input there again
-//! and repeats its edits ([`Collection::input_bytes`]).
+//! the feature `full`: reading SGF in every charset and the tree, read
+//! only), loaded by every page, and the full one (everything: other
+//! formats, editing, checking, repairing, game information, positions,
+//! diagrams), loaded when first needed. A collection read by the core
+//! module moves to the full one when it needs it: `npm/qipu.js` reads its
+//! input there again ([`Collection::input_bytes`]), which gives every node
+//! the same id.
 
 use std::path::Path;
 
 use sgf_core::{Diagnostic, Document, NodeId, ParseOptions, Parsed};
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "full")]
 mod edit;
 mod go;
 mod nodes;
@@ -242,6 +244,7 @@ impl Collection {
     }
 
     /// The node of index `id`, when it is still in a game's tree (for edits).
+    #[cfg(feature = "full")]
     fn attached(&self, id: u32) -> Result<NodeId, JsError> {
         let n = self.id(id)?;
         let root = self.doc.root_of(n);
@@ -274,7 +277,9 @@ impl Collection {
 #[wasm_bindgen]
 impl Collection {
     /// The bytes read (text: its UTF-8), as the parser holds them: the
-    /// full module reads them again when the collection moves there.
+    /// full module reads them again when the collection moves there, and
+    /// they are the lossless bytes of a collection the core module read
+    /// (it cannot edit).
     #[wasm_bindgen(js_name = inputBytes)]
     pub fn input_bytes(&self) -> Vec<u8> {
         self.doc.original().to_vec()
@@ -361,6 +366,7 @@ impl Collection {
     /// # Errors
     /// When an edit cannot be written without loss next to damage
     /// (`toSgf()` then writes the canonical form).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = toBytes)]
     pub fn to_bytes(&self) -> Result<Vec<u8>, JsError> {
         sgf_core::to_lossless_bytes_checked(&self.doc)
