@@ -1,9 +1,10 @@
 // `npm run build`: the package's two WebAssembly modules from the Rust
 // sources. cargo builds crates/sgf-wasm for wasm32-unknown-unknown twice,
-// in the `wasm` profile (release, opt-level "z": 22% smaller gzipped than
-// opt-level 3): the core module without the crate's feature `full`
-// (reading SGF, the tree, editing, lossless writing: what every page
-// loads) and the full one with it (everything; loaded when first needed).
+// in the `wasm` profile (release at opt-level "z", 22% smaller gzipped
+// than 3, with sgf-core and sgf-wasm at 3: see Cargo.toml): the core
+// module without the crate's feature `full` (reading SGF in every charset
+// and the tree, read only: what every page loads) and the full one with
+// it (everything; loaded when first needed).
 // wasm-bindgen (the CLI of the version in Cargo.lock: `cargo install
 // wasm-bindgen-cli --version X`) writes pkg/qipu_core.js and
 // pkg/qipu_full.js with their .wasm (--target web: ES modules that load in
