@@ -43,9 +43,14 @@ test('a collection moves to the full module when it needs it, and its handles st
   const c = parse(sgf);
   const [root, b1, w2] = c.games[0].mainLine();
   const ids = c.games[0].nodes().map((n) => n.id);
-  // Editing is the full module's: Node loads it by itself.
-  b1.set('C', ['a comment [with brackets]']);
+  // Another format is the full module's: Node loads it by itself.
+  const gib = '\\HS\n\\[GAMEBLACKNAME=kim (2D)\\]\n\\HE\n\\GS\nINI 0 1 0 &4\nSTO 0 2 1 15 3\n\\GE\n';
+  const g1 = parse(gib);
   assert.equal(isLoaded(), true);
+  assert.equal(g1.format, 'GIB');
+  assert.equal(g1.games[0].root.get('PB'), 'kim');
+  // So is editing: the collection read by the core module moves.
+  b1.set('C', ['a comment [with brackets]']);
   assert.deepEqual(c.games[0].nodes().map((n) => n.id), ids);
   assert.equal(root.get('C'), 'root');
   assert.equal(b1.get('C'), 'a comment [with brackets]');
@@ -58,8 +63,6 @@ test('a collection moves to the full module when it needs it, and its handles st
   g.games[0].root.set('PW', '白');
   assert.equal(g.games[0].root.get('PW'), '白');
   assert.equal(newCollection().gameCount, 1);
-  const gib = '\\HS\n\\[GAMEBLACKNAME=kim (2D)\\]\n\\HE\n\\GS\nINI 0 1 0 &4\nSTO 0 2 1 15 3\n\\GE\n';
-  assert.equal(parse(gib).format, 'GIB');
 });
 
 test('load() resolves once the full module is loaded', async () => {
