@@ -47,7 +47,7 @@ let full = null;
 let loading = null;
 
 /**
- * Loads the full module (about 520 KB gzipped): other formats, `check`,
+ * Loads the full module (about 590 KB gzipped): other formats, `check`,
  * `fix`, `info`, positions, checked play and diagrams. Needed before those
  * in browsers; Node loads it by itself when first needed. Resolves at once
  * when it is loaded.
