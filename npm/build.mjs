@@ -1,11 +1,15 @@
-// `npm run build`: the package's WebAssembly module from the Rust sources.
-// cargo builds crates/sgf-wasm for wasm32-unknown-unknown (release: at
-// opt-level "s" the module is 13% smaller gzipped but parses 30% slower),
-// and wasm-bindgen
-// (the CLI of the version in Cargo.lock: `cargo install wasm-bindgen-cli
-// --version X`) writes pkg/ (--target web: ES modules that load in
+// `npm run build`: the package's two WebAssembly modules from the Rust
+// sources. cargo builds crates/sgf-wasm for wasm32-unknown-unknown twice,
+// in the `wasm` profile (release at opt-level "z", 22% smaller gzipped
+// than 3, with sgf-core and sgf-wasm at 3: see Cargo.toml): the core
+// module without the crate's feature `full` (reading SGF in every charset
+// and the tree, read only: what every page loads) and the full one with
+// it (everything; loaded when first needed).
+// wasm-bindgen (the CLI of the version in Cargo.lock: `cargo install
+// wasm-bindgen-cli --version X`) writes pkg/qipu_core.js and
+// pkg/qipu_full.js with their .wasm (--target web: ES modules that load in
 // browsers; qipu.js hands Node the bytes). No wasm-opt: Debian's binaryen
-// 108 made the module larger once gzipped.
+// 108 made both modules larger once gzipped (-Oz: +2%).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -43,11 +47,14 @@ if (cli !== pinned) {
   process.exit(1);
 }
 
-run('cargo', ['build', '--locked', '--quiet', '--target', 'wasm32-unknown-unknown', '--release', '-p', 'sgf-wasm']);
 rmSync(pkg, { recursive: true, force: true });
-run('wasm-bindgen', ['--target', 'web', '--remove-name-section', '--out-dir', pkg,
-  join(root, 'target/wasm32-unknown-unknown/release/sgf_wasm.wasm')]);
-
-const wasm = join(pkg, 'sgf_wasm_bg.wasm');
-const bytes = readFileSync(wasm);
-console.log(`pkg/sgf_wasm_bg.wasm: ${statSync(wasm).size} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+const sizes = [];
+for (const [name, features] of [['core', ['--no-default-features']], ['full', []]]) {
+  run('cargo', ['build', '--locked', '--quiet', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm',
+    '-p', 'sgf-wasm', ...features]);
+  run('wasm-bindgen', ['--target', 'web', '--remove-name-section', '--out-dir', pkg, '--out-name', `qipu_${name}`,
+    join(root, 'target/wasm32-unknown-unknown/wasm/sgf_wasm.wasm')]);
+  const wasm = join(pkg, `qipu_${name}_bg.wasm`);
+  sizes.push(`pkg/qipu_${name}_bg.wasm: ${statSync(wasm).size} bytes, ${gzipSync(readFileSync(wasm), { level: 9 }).length} gzipped`);
+}
+console.log(sizes.join('\n'));

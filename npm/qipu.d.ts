@@ -1,6 +1,7 @@
 // Types of qipu.js, the package's API. The WebAssembly side it wraps
-// (`Collection.raw`) is typed by wasm-bindgen in pkg/sgf_wasm.d.ts.
-import type * as raw from './pkg/sgf_wasm.js';
+// (`Collection.raw`) is typed by wasm-bindgen in pkg/qipu_full.d.ts (the
+// core module's is a part of it).
+import type * as raw from './pkg/qipu_full.js';
 
 /** Options of `parse`. */
 export interface ParseOptions {
@@ -17,6 +18,16 @@ export function parse(data: Uint8Array | ArrayBuffer | string, options?: ParseOp
 
 /** A new collection of one empty game. */
 export function newCollection(): Collection;
+
+/**
+ * Loads the full WebAssembly module: other formats, `check`, `fix`,
+ * `info`, `toSgf`, positions, checked play and diagrams. Needed before
+ * those in browsers; Node loads it by itself when first needed.
+ */
+export function load(): Promise<void>;
+
+/** Whether the full module is loaded. */
+export function isLoaded(): boolean;
 
 /** A move the rules forbid, refused by `Node.play` without `force`. */
 export class IllegalMoveError extends Error {

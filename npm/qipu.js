@@ -1,19 +1,76 @@
-// Qipu for JavaScript: the wrapper over the WebAssembly module built from
+// Qipu for JavaScript: the wrapper over the WebAssembly modules built from
 // crates/sgf-wasm (see README.md). A parsed collection stays inside
 // WebAssembly; games, nodes and properties are light handles that ask it
 // for what they read, decoded on access.
-import init, * as raw from './pkg/sgf_wasm.js';
+import * as coreGlue from './pkg/qipu_core.js';
 
-/** The module's exports (its memory is read for node properties). */
-let wasm;
+// Two WebAssembly modules: the core one (reading SGF in every charset and
+// walking the tree, read only), loaded with this file, and the full one
+// (other formats, editing, check, fix, game information, positions,
+// diagrams), loaded by `load()` or, in Node, when first needed. A
+// collection read by the core module moves to the full one when it needs
+// it (see `Collection._full`).
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
-if (isNode) {
-  // Node: the .wasm read from the package's folder.
-  const { readFile } = await import('node:fs/promises');
-  wasm = raw.initSync({ module: await readFile(new URL('./pkg/sgf_wasm_bg.wasm', import.meta.url)) });
-} else {
+// Node reads the modules from the package's folder, the full one at once
+// when it is first needed (so the API stays synchronous there).
+const nodeFs = isNode ? await import('node:fs') : null;
+const fullGlue = isNode ? await import('./pkg/qipu_full.js') : null;
+
+/** A loaded module: its wasm-bindgen functions and its memory's scratch buffer. */
+class Module {
+  constructor(api, exports) {
+    this.api = api;
+    this.exports = exports;
+    this.scratch = null;
+  }
+
+  /** The lengths `nodeProps` wrote: a view of the memory, made again when the memory grows. */
+  lengths() {
+    if (this.scratch === null || this.scratch.buffer !== this.exports.memory.buffer) {
+      this.scratch = new Uint32Array(this.exports.memory.buffer, this.api.scratchPtr(), 4096);
+    }
+    return this.scratch;
+  }
+}
+
+function wasmUrl(name) { return new URL(`./pkg/qipu_${name}_bg.wasm`, import.meta.url); }
+
+async function instantiate(name, glue) {
+  if (isNode) return new Module(glue, glue.initSync({ module: nodeFs.readFileSync(wasmUrl(name)) }));
   // Browsers (and Deno, workers): fetched beside this file.
-  wasm = await init({ module_or_path: new URL('./pkg/sgf_wasm_bg.wasm', import.meta.url) });
+  return new Module(glue, await glue.default({ module_or_path: wasmUrl(name) }));
+}
+
+const core = await instantiate('core', coreGlue);
+/** The full module once loaded. */
+let full = null;
+let loading = null;
+
+/**
+ * Loads the full module (about 590 KB gzipped): other formats, `check`,
+ * `fix`, `info`, positions, checked play and diagrams. Needed before those
+ * in browsers; Node loads it by itself when first needed. Resolves at once
+ * when it is loaded.
+ * @returns {Promise<void>}
+ */
+export function load() {
+  if (full !== null) return Promise.resolve();
+  loading ??= (async () => {
+    const glue = fullGlue ?? await import('./pkg/qipu_full.js');
+    const m = await instantiate('full', glue);
+    full ??= m;
+  })();
+  return loading;
+}
+
+/** Whether the full module is loaded. */
+export function isLoaded() { return full !== null; }
+
+/** The full module: loaded now in Node, else it must have been by `load()`. */
+function needFull(what) {
+  if (full === null && isNode) full = new Module(fullGlue, fullGlue.initSync({ module: nodeFs.readFileSync(wasmUrl('full')) }));
+  if (full === null) throw new Error(`${what} needs Qipu's full module: call \`await load()\` first`);
+  return full;
 }
 
 /** A move the rules forbid, refused by `Node.play` without `force`. */
@@ -37,23 +94,37 @@ export class IllegalMoveError extends Error {
  */
 export function parse(data, options = {}) {
   const { charset, format, name } = options;
-  let c;
   if (typeof data === 'string') {
     if (charset !== undefined) throw new TypeError('charset applies to bytes only: a string is text already');
-    c = raw.parseText(data, format, name);
-  } else if (data instanceof Uint8Array) {
-    c = raw.parseBytes(data, charset, format, name);
+    return read((m) => m.api.parseText(data, format, name), 'UTF-8', name);
+  }
+  let bytes;
+  if (data instanceof Uint8Array) {
+    bytes = data;
   } else if (data instanceof ArrayBuffer) {
-    c = raw.parseBytes(new Uint8Array(data), charset, format, name);
+    bytes = new Uint8Array(data);
   } else {
     throw new TypeError(`expected a Uint8Array, ArrayBuffer or string to parse, got ${describe(data)}`);
   }
-  return new Collection(c);
+  return read((m) => m.api.parseBytes(bytes, charset, format, name), charset, name);
 }
 
-/** A new collection of one empty game, to build a record from scratch. */
+/**
+ * Reads with `f(module)`: in the full module when it is loaded, else in
+ * the core one, unless the format is one only the full module reads.
+ */
+function read(f, charset, name) {
+  if (full !== null) return new Collection(full, f(full), null);
+  const c = f(core);
+  if (c !== undefined) return new Collection(core, c, { charset, name });
+  const m = needFull('reading this format');
+  return new Collection(m, f(m), null);
+}
+
+/** A new collection of one empty game, to build a record from scratch (the full module). */
 export function newCollection() {
-  return new Collection(raw.newCollection());
+  const m = needFull('newCollection()');
+  return new Collection(m, m.api.newCollection(), null);
 }
 
 function describe(v) {
@@ -64,11 +135,44 @@ function describe(v) {
 
 /** A parsed collection: one or more games. */
 export class Collection {
-  /** @param {raw.Collection} c */
-  constructor(c) {
-    /** The WebAssembly side (see pkg/sgf_wasm.d.ts). */
+  /**
+   * @param {Module} m the module it lives in
+   * @param c its WebAssembly side
+   * @param read in the core module: how it was read (`{charset, name}`),
+   *   to read it again in the full module (`_full`); null in the full one
+   */
+  constructor(m, c, read) {
+    this._module = m;
+    /** The WebAssembly side (see pkg/qipu_full.d.ts). */
     this.raw = c;
+    this._read = read;
     this._decoded = null;
+  }
+
+  /**
+   * The WebAssembly side in the full module, for what only it does
+   * (`what`, named in the error when it is not loaded). A collection of
+   * the core module, never edited there, moves: the full module reads its
+   * input again, the same code on the same bytes, so that every node
+   * keeps its id (handles stay valid).
+   */
+  _full(what) {
+    if (this._read === null) return this.raw;
+    const m = needFull(what);
+    const c = m.api.parseBytes(this.raw.inputBytes(), this._read.charset, 'SGF', this._read.name);
+    this.raw.free();
+    this._module = m;
+    this.raw = c;
+    this._read = null;
+    this._decoded = null;
+    return c;
+  }
+
+  /** Edits with `op(...args)` (in the full module). */
+  _edit(op, ...args) {
+    const c = this._full('editing');
+    this._decoded = null;
+    return c[op](...args);
   }
 
   /** The number of games. */
@@ -95,7 +199,7 @@ export class Collection {
   get isEdited() { return this.raw.isEdited; }
 
   /** The diagnostics of reading, shaped as `qipu check --json` prints them. */
-  get diagnostics() { return JSON.parse(this.raw.diagnosticsJson()); }
+  get diagnostics() { return JSON.parse(this._full('diagnostics').diagnosticsJson()); }
 
   /**
    * Every FF[4] and Go rule checked: the object `qipu check --json` prints
@@ -103,23 +207,30 @@ export class Collection {
    * `toBytes()` writes.
    * @param {{path?: string}} [options]
    */
-  check(options = {}) { return JSON.parse(this.raw.checkJson(options.path)); }
+  check(options = {}) { return JSON.parse(this._full('check()').checkJson(options.path)); }
 
   /**
    * Repairs in place as `qipu check --fix` does; returns the changes
    * (`{code, message, line, column, before, after, …}`).
    * @param {{variationLevel?: boolean}} [options]
    */
-  fix(options = {}) { this._edited(); return JSON.parse(this.raw.fixJson(options.variationLevel)); }
+  fix(options = {}) {
+    const c = this._full('fix()');
+    this._edited();
+    return JSON.parse(c.fixJson(options.variationLevel));
+  }
 
   /** The lossless bytes: the input byte for byte, only the edits changed. */
-  toBytes() { return this.raw.toBytes(); }
+  toBytes() {
+    // Read by the core module, it is not edited: its lossless bytes are its input.
+    return this._read === null ? this.raw.toBytes() : this.raw.inputBytes();
+  }
 
   /**
    * The canonical FF[4] UTF-8 text `qipu fmt` writes.
    * @param {{pointLists?: 'as-written' | 'compressed' | 'expanded'}} [options]
    */
-  toSgf(options = {}) { return this.raw.toSgf(options.pointLists); }
+  toSgf(options = {}) { return this._full('toSgf()').toSgf(options.pointLists); }
 
   /** Frees the WebAssembly memory now (otherwise when garbage collected). */
   free() { this._decoded = null; this.raw.free(); }
@@ -136,7 +247,7 @@ export class Collection {
     let g = this._decoded;
     if (g === null || id < g.min || id > g.max || g.at[id - g.min] < 0) {
       const gi = this.raw.gameOf(id);
-      if (gi < 0) return readProps(this.raw.nodeProps(id), lengthsOf(this.raw, id), 0, 0);
+      if (gi < 0) return readProps(this.raw.nodeProps(id), lengthsOf(this._module, this.raw, id), 0, 0);
       g = this._decoded = decodeGame(this.raw, gi);
     }
     const i = id - g.min;
@@ -149,9 +260,9 @@ export class Collection {
   _node(id) { return id < 0 ? null : new Node(this, id); }
 }
 
-/** The lengths `nodeProps` wrote for node `id`. */
-function lengthsOf(c, id) {
-  const lens = lengths();
+/** The lengths `nodeProps` wrote for node `id` (module `m`). */
+function lengthsOf(m, c, id) {
+  const lens = m.lengths();
   return lens[0] === 0xffffffff ? c.propsLengths(id) : lens;
 }
 
@@ -201,15 +312,6 @@ function readProps(text, lens, k, at) {
   return out;
 }
 
-/** The lengths written by `nodeProps`: a view of WebAssembly memory, made again when the memory grows. */
-let scratch = null;
-function lengths() {
-  if (scratch === null || scratch.buffer !== wasm.memory.buffer) {
-    scratch = new Uint32Array(wasm.memory.buffer, raw.scratchPtr(), 4096);
-  }
-  return scratch;
-}
-
 /** A game tree of a collection. */
 export class Game {
   constructor(collection, root) {
@@ -237,7 +339,7 @@ export class Game {
    * `black_rank`, `white_rank`, `komi`, `handicap`, `result`, `outcome`,
    * `date`, `dates`, `rules`, `event`, …, `setup_black`, `moves`.
    */
-  get info() { return JSON.parse(this.collection.raw.summaryJson(this.index)); }
+  get info() { return JSON.parse(this.collection._full('info').summaryJson(this.index)); }
 
   /** The nodes in file order (pre-order, main line first). */
   nodes() { return Array.from(this.collection.raw.gameNodes(this.index), (id) => new Node(this.collection, id)); }
@@ -252,10 +354,10 @@ export class Game {
   nodeByNumber(k) { return this.collection._node(this.collection.raw.nodeByNumber(this.index, k)); }
 
   /** The number of moves of the main line (every `B` and `W`). */
-  get moveCount() { return this.collection.raw.moveCount(this.index); }
+  get moveCount() { return this.collection._full('moveCount').moveCount(this.index); }
 
   /** The position after move `n` of the main line (0: the root with its setup). */
-  positionAt(n) { return position(this.collection, this.collection.raw.positionAt(this.index, n)); }
+  positionAt(n) { return position(this.collection, this.collection._full('positionAt()').positionAt(this.index, n)); }
 
   /**
    * The boards after every node of the main line: `{count, cols, rows,
@@ -263,7 +365,7 @@ export class Game {
    * black, 2 white).
    */
   boards() {
-    const data = this.collection.raw.boards(this.index);
+    const data = this.collection._full('boards()').boards(this.index);
     const p = this.positionAt(0);
     return { count: data.length / (p.cols * p.rows), cols: p.cols, rows: p.rows, data };
   }
@@ -336,32 +438,30 @@ export class Node {
   /** Sets `ident` to one text value or an array of them (escaped for you). */
   set(ident, value) {
     const values = Array.isArray(value) ? value.map(String) : [String(value)];
-    this.collection._edited();
-    this.collection.raw.setValues(this.id, ident, values);
+    this.collection._edit('setValues', this.id, ident, values);
     return this;
   }
 
   /** Sets `ident` to raw values, as SGF writes them between brackets (escapes included). */
   setRaw(ident, raws) {
-    this.collection._edited();
-    this.collection.raw.setRaw(this.id, ident, Array.isArray(raws) ? raws : [raws]);
+    this.collection._edit('setRaw', this.id, ident, Array.isArray(raws) ? [...raws] : [raws]);
     return this;
   }
 
   /** Removes `ident`; whether it was there. */
-  remove(ident) { this.collection._edited(); return this.collection.raw.remove(this.id, ident); }
+  remove(ident) { return this.collection._edit('remove', this.id, ident); }
 
   /** Adds an empty child, last or at `index` (0: the main line). */
-  addChild(index) { this.collection._edited(); return new Node(this.collection, this.collection.raw.addChild(this.id, index)); }
+  addChild(index) { return new Node(this.collection, this.collection._edit('addChild', this.id, index)); }
 
   /** Removes this node and its subtree (a root: its game). */
-  delete() { this.collection._edited(); this.collection.raw.deleteNode(this.id); }
+  delete() { this.collection._edit('deleteNode', this.id); }
 
   /** Makes this node part of the main line. */
-  promote() { this.collection._edited(); this.collection.raw.promote(this.id); }
+  promote() { this.collection._edit('promote', this.id); }
 
   /** Moves this node to `index` among its siblings (0: the main line). */
-  moveTo(index) { this.collection._edited(); this.collection.raw.moveTo(this.id, index); }
+  moveTo(index) { this.collection._edit('moveTo', this.id, index); }
 
   /**
    * Plays `color` (`'B'`/`'W'`) at `point` (SGF letters such as `'pd'`,
@@ -371,7 +471,7 @@ export class Node {
    * `force` (SGF records such moves all the same).
    */
   play(color, point, options = {}) {
-    const raw = this.collection.raw;
+    const raw = this.collection._full('play()');
     if (!options.force) {
       const why = raw.illegalMove(this.id, color, point);
       if (why !== undefined) {
@@ -384,7 +484,7 @@ export class Node {
   }
 
   /** The position after this node. */
-  position() { return position(this.collection, this.collection.raw.positionOf(this.id)); }
+  position() { return position(this.collection, this.collection._full('position()').positionOf(this.id)); }
 
   /**
    * The board diagram at this node as an SVG document.
@@ -392,7 +492,7 @@ export class Node {
    */
   svg(options = {}) {
     const n = options.moveNumbers === 'all' ? -1 : options.moveNumbers;
-    return this.collection.raw.svg(this.id, options.coordinates, n, options.theme, options.status, options.idPrefix);
+    return this.collection._full('svg()').svg(this.id, options.coordinates, n, options.theme, options.status, options.idPrefix);
   }
 }
 

@@ -10,7 +10,7 @@
 // parse plus visiting every node, property and value from JavaScript;
 // Qipu parsing the collections whole; peak memory of parsing one large
 // collection whole (each library in a child process of its own, its peak
-// RSS); and the size of the WebAssembly module, raw and gzipped.
+// RSS); and the size of the WebAssembly modules, raw and gzipped.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import sabaki from '@sabaki/sgf';
-import { parse } from '../qipu.js';
+import { isLoaded, parse } from '../qipu.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpus = process.env.QIPU_CORPUS ?? resolve(here, '../../../shared/corpus');
@@ -162,9 +162,11 @@ const memMB = statSync(memFile).size / 1e6;
 const mq = memory('qipu', memFile);
 const ms = memory('sabaki', memFile);
 
-const wasmFile = join(here, '..', 'pkg', 'sgf_wasm_bg.wasm');
-const wasm = readFileSync(wasmFile);
-const gz = gzipSync(wasm, { level: 9 }).length;
+const modules = ['core', 'full'].map((name) => {
+  const wasm = readFileSync(join(here, '..', 'pkg', `qipu_${name}_bg.wasm`));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  return `pkg/qipu_${name}_bg.wasm: ${wasm.length} bytes, ${gz} gzipped (${(gz / 1024).toFixed(1)} KiB)`;
+});
 
 const f1 = (x) => x.toFixed(1);
 const mb = (x) => `${(x / 1e6).toFixed(0)} MB`;
@@ -182,5 +184,6 @@ Node ${process.versions.node}, ${files.length} collections of ${corpus}/real (${
 
 @sabaki/sgf's parseBuffer threw on ${sabakiThrew / 2} of the ${games.length} files (read as UTF-8 instead, counted in its time).
 
-WebAssembly module (pkg/sgf_wasm_bg.wasm): ${wasm.length} bytes, ${gz} gzipped (${f1(gz / 1024)} KiB)
+WebAssembly modules (the parsing above is the core one's; the full one was ${isLoaded() ? '' : 'not '}loaded):
+${modules.join('\n')}
 `);

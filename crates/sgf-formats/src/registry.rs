@@ -48,14 +48,15 @@ impl Registry {
         }
     }
 
-    /// SGF, GIB, NGF, UGF/UGI, WGS.
+    /// SGF, GIB, NGF, UGF/UGI, WGS (without the feature `other-formats`,
+    /// the last four are recognised but not read: see [`NotBuiltIn`]).
     pub fn builtin() -> Registry {
         let mut r = Registry::empty();
         r.register(Box::new(crate::sgf::Sgf));
-        r.register(Box::new(crate::gib::Gib));
-        r.register(Box::new(crate::ngf::Ngf));
-        r.register(Box::new(crate::ugf::Ugf));
-        r.register(Box::new(crate::wgs::Wgs));
+        r.register(other(crate::gib::Gib));
+        r.register(other(crate::ngf::Ngf));
+        r.register(other(crate::ugf::Ugf));
+        r.register(other(crate::wgs::Wgs));
         r
     }
 
@@ -206,6 +207,44 @@ impl Format for Unsupported {
                 "format not supported: Qipu cannot read {}, {}: no description, reader or sample of it is public (MultiGo can convert it to SGF)",
                 self.name, self.description
             ),
+            diagnostics: Vec::new(),
+        })
+    }
+}
+
+/// A format other than SGF, read when the feature `other-formats` is on.
+fn other<F: Format + 'static>(f: F) -> Box<dyn Format> {
+    if cfg!(feature = "other-formats") {
+        Box::new(f)
+    } else {
+        Box::new(NotBuiltIn(f))
+    }
+}
+
+/// A format recognised (same name, extensions and sniffing, so that a file
+/// is told apart as in a full build) but whose reader is left out of this
+/// build: reading says so. Only without the feature `other-formats`.
+#[derive(Debug)]
+pub struct NotBuiltIn<F>(pub F);
+
+impl<F: Format> Format for NotBuiltIn<F> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn description(&self) -> &'static str {
+        self.0.description()
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        self.0.extensions()
+    }
+    fn sniff(&self, bytes: &[u8]) -> u8 {
+        self.0.sniff(bytes)
+    }
+    fn read(&self, _bytes: &[u8], _opts: &ReadOptions) -> Result<Loaded, ReadError> {
+        Err(ReadError {
+            format: self.0.name(),
+            message: "this build does not read this format (sgf-formats' feature `other-formats`)"
+                .into(),
             diagnostics: Vec::new(),
         })
     }

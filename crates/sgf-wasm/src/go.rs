@@ -1,12 +1,19 @@
 //! Go: positions replayed by sgf-go, checked play, boards as typed arrays,
 //! and diagrams drawn by sgf-render.
 
-use sgf_core::{Color, NodeId, Point};
-use sgf_go::{BoardSize, Cursor, Move};
+use sgf_core::NodeId;
+#[cfg(feature = "full")]
+use sgf_core::{Color, Point};
+#[cfg(feature = "full")]
+use sgf_go::Cursor;
+use sgf_go::{BoardSize, Move};
 use wasm_bindgen::prelude::*;
 
-use crate::{Collection, err};
+use crate::Collection;
+#[cfg(feature = "full")]
+use crate::err;
 
+#[cfg(feature = "full")]
 /// A position: the board after a node, with the player to move, captures,
 /// ko and last move.
 #[wasm_bindgen]
@@ -22,6 +29,7 @@ pub struct Position {
     node: u32,
 }
 
+#[cfg(feature = "full")]
 impl Position {
     fn of(c: &Cursor, doc: &sgf_core::Document) -> Position {
         let p = c.position();
@@ -40,6 +48,7 @@ impl Position {
     }
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl Position {
     /// Columns of the board.
@@ -102,6 +111,7 @@ impl Position {
     }
 }
 
+#[cfg(feature = "full")]
 /// A colour from `B`/`W` (any case, or `black`/`white`).
 fn color_of(s: &str) -> Result<Color, JsError> {
     match s.to_ascii_lowercase().as_str() {
@@ -111,6 +121,7 @@ fn color_of(s: &str) -> Result<Color, JsError> {
     }
 }
 
+#[cfg(feature = "full")]
 /// A move from a point's SGF letters (`""`, or `"tt"` on boards up to
 /// 19×19: a pass), checked against the board.
 fn move_of(point: &str, size: BoardSize) -> Result<Move, JsError> {
@@ -124,6 +135,7 @@ fn move_of(point: &str, size: BoardSize) -> Result<Move, JsError> {
 
 impl Collection {
     /// A cursor on node `n` of its game.
+    #[cfg(feature = "full")]
     fn cursor_at(&self, n: NodeId) -> Result<Cursor, JsError> {
         let gi = self.game_of_root(self.doc.root_of(n))?;
         let mut c = Cursor::new(&self.doc, gi);
@@ -138,6 +150,26 @@ impl Collection {
     }
 }
 
+#[wasm_bindgen]
+impl Collection {
+    /// The move of node `id`: `"B pd"`, `"W "` for a pass, or undefined.
+    ///
+    /// # Errors
+    /// No such node.
+    #[wasm_bindgen(js_name = moveOf)]
+    pub fn move_of(&self, id: u32) -> Result<Option<String>, JsError> {
+        let n = self.id(id)?;
+        let size = self.size_at(n);
+        Ok(
+            sgf_go::edit::node_move(&self.doc, n, size).map(|(c, m)| match m {
+                Move::Play(p) => format!("{} {p}", c.as_str()),
+                Move::Pass => format!("{} ", c.as_str()),
+            }),
+        )
+    }
+}
+
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl Collection {
     /// The position after node `id`.
@@ -196,22 +228,6 @@ impl Collection {
             cells.extend_from_slice(c.position().board.cells());
         }
         Ok(cells)
-    }
-
-    /// The move of node `id`: `"B pd"`, `"W "` for a pass, or undefined.
-    ///
-    /// # Errors
-    /// No such node.
-    #[wasm_bindgen(js_name = moveOf)]
-    pub fn move_of(&self, id: u32) -> Result<Option<String>, JsError> {
-        let n = self.id(id)?;
-        let size = self.size_at(n);
-        Ok(
-            sgf_go::edit::node_move(&self.doc, n, size).map(|(c, m)| match m {
-                Move::Play(p) => format!("{} {p}", c.as_str()),
-                Move::Pass => format!("{} ", c.as_str()),
-            }),
-        )
     }
 
     /// Why the rules forbid `color` playing `point` below node `id` as a new

@@ -15,17 +15,29 @@
 //! [`sgf_formats::summary::GameSummary`], positions and checked play
 //! [`sgf_go`]'s, diagrams [`sgf_render`]'s. This crate only wires them to
 //! JavaScript's types.
+//!
+//! Two modules are built from it (`npm/build.mjs`): the core one (without
+//! the feature `full`: reading SGF in every charset and the tree, read
+//! only), loaded by every page, and the full one (everything: other
+//! formats, editing, checking, repairing, game information, positions,
+//! diagrams), loaded when first needed. A collection read by the core
+//! module moves to the full one when it needs it: `npm/qipu.js` reads its
+//! input there again ([`Collection::input_bytes`]), which gives every node
+//! the same id.
 
 use std::path::Path;
 
 use sgf_core::{Diagnostic, Document, NodeId, ParseOptions, Parsed};
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "full")]
 mod edit;
 mod go;
 mod nodes;
+#[cfg(feature = "full")]
 mod report;
 
+#[cfg(feature = "full")]
 pub use go::Position;
 
 /// Entries of the scratch buffer, where [`Collection::node_props`] writes
@@ -53,11 +65,13 @@ pub fn scratch_ptr() -> u32 {
 pub struct Collection {
     doc: Document,
     /// The diagnostics of reading.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     diagnostics: Vec<Diagnostic>,
     /// The format read (`SGF`, `GIB`, `NGF`, `UGF`, `WGS`).
     format: &'static str,
     /// For a record converted from another format: its input and charset,
     /// which the reading's diagnostics point into.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
     /// For a converted record: its file's charset (see
     /// [`sgf_formats::game_charset`]).
@@ -78,6 +92,9 @@ fn err(msg: impl std::fmt::Display) -> JsError {
 /// the content (the name's extension breaks ties) or forced, the charset
 /// from `CA` or detected, or forced (SGF only).
 ///
+/// Undefined from the core module when the format is not SGF: the full
+/// module reads it.
+///
 /// # Errors
 /// An unknown format or charset name, or a file the format cannot read at all.
 #[wasm_bindgen(js_name = parseBytes)]
@@ -86,7 +103,7 @@ pub fn parse_bytes(
     charset: Option<String>,
     format: Option<String>,
     name: Option<String>,
-) -> Result<Collection, JsError> {
+) -> Result<Option<Collection>, JsError> {
     Collection::read(bytes, charset.as_deref(), format.as_deref(), name)
 }
 
@@ -100,7 +117,7 @@ pub fn parse_text(
     text: &str,
     format: Option<String>,
     name: Option<String>,
-) -> Result<Collection, JsError> {
+) -> Result<Option<Collection>, JsError> {
     let bytes = text.as_bytes();
     let reader = reader(bytes, format.as_deref(), name.as_deref())?;
     if reader.name() == "SGF" {
@@ -168,12 +185,14 @@ impl Collection {
         }
     }
 
+    /// Reads `bytes` (see [`parse_bytes`]): `None` when this build does not
+    /// read its format.
     fn read(
         bytes: &[u8],
         charset: Option<&str>,
         format: Option<&str>,
         name: Option<String>,
-    ) -> Result<Collection, JsError> {
+    ) -> Result<Option<Collection>, JsError> {
         let reader = reader(bytes, format, name.as_deref())?;
         if let Some(label) = charset {
             if reader.name() != "SGF" {
@@ -188,7 +207,21 @@ impl Collection {
                     .ok_or_else(|| err(format!("unknown charset `{label}`")))?,
             );
             let parsed = sgf_core::parse_with(bytes, &o);
-            return Ok(Collection::new(parsed, "SGF", None, name));
+            return Ok(Some(Collection::new(parsed, "SGF", None, name)));
+        }
+        if reader.name() == "SGF" {
+            // What the SGF reader does without its dialect report (see
+            // `read_options`), which would bring the dialect code into the
+            // core module.
+            return Ok(Some(Collection::new(
+                sgf_core::parse(bytes),
+                "SGF",
+                None,
+                name,
+            )));
+        }
+        if !cfg!(feature = "full") {
+            return Ok(None);
         }
         let loaded = reader
             .read(bytes, &read_options())
@@ -200,7 +233,7 @@ impl Collection {
         if loaded.converted {
             c.converted_from = Some(loaded.charset);
         }
-        Ok(c)
+        Ok(Some(c))
     }
 
     /// The node of index `id`, when the arena has it.
@@ -211,6 +244,7 @@ impl Collection {
     }
 
     /// The node of index `id`, when it is still in a game's tree (for edits).
+    #[cfg(feature = "full")]
     fn attached(&self, id: u32) -> Result<NodeId, JsError> {
         let n = self.id(id)?;
         let root = self.doc.root_of(n);
@@ -222,6 +256,7 @@ impl Collection {
     }
 
     /// The index of the game whose root is `root`.
+    #[cfg(feature = "full")]
     fn game_of_root(&self, root: NodeId) -> Result<usize, JsError> {
         self.doc
             .games()
@@ -241,6 +276,15 @@ impl Collection {
 
 #[wasm_bindgen]
 impl Collection {
+    /// The bytes read (text: its UTF-8), as the parser holds them: the
+    /// full module reads them again when the collection moves there, and
+    /// they are the lossless bytes of a collection the core module read
+    /// (it cannot edit).
+    #[wasm_bindgen(js_name = inputBytes)]
+    pub fn input_bytes(&self) -> Vec<u8> {
+        self.doc.original().to_vec()
+    }
+
     /// The number of games.
     #[wasm_bindgen(js_name = gameCount)]
     pub fn game_count(&self) -> u32 {
@@ -307,6 +351,7 @@ impl Collection {
     ///
     /// # Errors
     /// No such game.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = summaryJson)]
     pub fn summary_json(&self, gi: u32) -> Result<String, JsError> {
         self.game(gi)?;
@@ -321,6 +366,7 @@ impl Collection {
     /// # Errors
     /// When an edit cannot be written without loss next to damage
     /// (`toSgf()` then writes the canonical form).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = toBytes)]
     pub fn to_bytes(&self) -> Result<Vec<u8>, JsError> {
         sgf_core::to_lossless_bytes_checked(&self.doc)
@@ -334,6 +380,7 @@ impl Collection {
     /// # Errors
     /// A bad `point_lists`, or a collection that cannot be written without
     /// loss (no game, an undecodable charset).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = toSgf)]
     pub fn to_sgf(&self, point_lists: Option<String>) -> Result<String, JsError> {
         let mut opts = sgf_core::WriteOptions::default();

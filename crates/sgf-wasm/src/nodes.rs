@@ -276,7 +276,8 @@ mod tests {
             None,
         )
         .map_err(|_| "read")
-        .unwrap();
+        .unwrap()
+        .expect("SGF is read by every build");
         let root = c.doc.game(0).unwrap().root().id().index() as u32;
         let (text, lens) = c.props_of(root).map_err(|_| "props").unwrap();
         assert_eq!(text, "CAUTF-8C黑]𝄞ABaabb");
