@@ -2,7 +2,7 @@
 //! page itself (the static viewer, crates/sgf-web-wasm, compiles this to
 //! WebAssembly). [`Local::request`] takes a request as the page sends it
 //! to `qipu view` — a path with its query and a body — and answers as the
-//! server does, through the same handlers ([`crate::handle`]).
+//! server does, through the same handlers (`handle.rs`).
 //!
 //! What needs a process, the disk or a database file is not here, and is
 //! refused with a message that says where it is: engines and database
