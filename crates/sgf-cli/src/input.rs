@@ -239,12 +239,16 @@ impl Loaded {
         self.original.is_some().then_some(self.charset)
     }
 
-    /// The summary of every game (see [`sgf_formats::summary`]), without
-    /// the diagnostics counted.
-    pub fn summaries(&self) -> Vec<sgf_formats::summary::GameSummary> {
+    /// The summary of every game (see [`sgf_formats::summary`]) without its
+    /// moves and setup, with the number of its main-line moves: what `info`
+    /// shows (a million-move line is counted, not held).
+    pub fn summaries_counted(&self) -> Vec<(sgf_formats::summary::GameSummary, usize)> {
         let doc = &self.parsed.document;
         (0..doc.game_count())
-            .filter_map(|gi| sgf_formats::summary::GameSummary::of(doc, gi, self.converted_from()))
+            .filter_map(|gi| {
+                let s = sgf_formats::summary::GameSummary::info_of(doc, gi, self.converted_from())?;
+                Some((s, sgf_go::main_line_move_count(doc, gi)))
+            })
             .collect()
     }
 

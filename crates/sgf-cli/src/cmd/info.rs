@@ -76,13 +76,13 @@ pub fn info_map(s: &GameSummary) -> Map<String, Value> {
 /// object per game (not yet indented in the array), or text after `game N:`.
 fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
     loaded
-        .summaries()
+        .summaries_counted()
         .into_iter()
-        .map(|f| {
+        .map(|(f, moves)| {
             if json {
                 let v = json!({
                     "size": f.size,
-                    "moves": f.moves.len(),
+                    "moves": moves,
                     "charset": f.charset,
                     "info": info_map(&f),
                     "nodes": f.nodes,
@@ -97,7 +97,7 @@ fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
             let mut out = format!(
                 " {} board, {} moves, {} nodes, {}\n",
                 size,
-                f.moves.len(),
+                moves,
                 f.nodes,
                 f.charset
             );
