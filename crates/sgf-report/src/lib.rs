@@ -30,6 +30,7 @@ use std::borrow::Cow;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use encoding_rs::Encoding;
+use serde::Serialize;
 use sgf_core::{Diagnostic, Document, LineIndex, Severity};
 
 /// The text diagnostics point into: a document's source, or the input
@@ -366,26 +367,54 @@ pub fn change_json(c: &sgf_formats::repair::Change, line: u32, column: u32) -> s
     })
 }
 
+/// A diagnostic as `qipu check --json` prints it and the viewer sends it
+/// (see [`DiagnosticJson::of`]; [`to_json`] is its JSON value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiagnosticJson {
+    /// The code (`V017`).
+    pub code: &'static str,
+    /// `error`, `warning` or `info`.
+    pub severity: &'static str,
+    /// The message.
+    pub message: String,
+    /// The line, 1-based.
+    pub line: u32,
+    /// The column, 1-based.
+    pub column: u32,
+    /// The byte offset of its start in the file as read.
+    pub start: u32,
+    /// The byte offset of its end in the file as read.
+    pub end: u32,
+    /// The code's name (`point-outside-board`).
+    pub name: &'static str,
+    /// What the repair does, when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl DiagnosticJson {
+    /// Diagnostic `d` with its place in the file it points into.
+    pub fn of(sources: &Sources<'_>, d: &Diagnostic) -> DiagnosticJson {
+        let src = sources.of(d);
+        let (line, column) = src.line_col(d.span.start);
+        DiagnosticJson {
+            code: d.code.as_str(),
+            severity: d.severity.as_str(),
+            message: d.message.clone(),
+            line,
+            column,
+            start: src.file_offset(d.span.start),
+            end: src.file_offset(d.span.end),
+            name: d.code.name(),
+            fix: d.fix.clone(),
+        }
+    }
+}
+
 /// The JSON object of a diagnostic, as `qipu check --json` prints it:
 /// `code`, `severity`, `message`, `line` and `column` (1-based), `start`
 /// and `end` (byte offsets in the file as read), `name`, and `fix` when the
-/// repair is known.
+/// repair is known ([`DiagnosticJson`]).
 pub fn to_json(sources: &Sources<'_>, d: &Diagnostic) -> serde_json::Value {
-    let src = sources.of(d);
-    let (line, column) = src.line_col(d.span.start);
-    let (start, end) = (src.file_offset(d.span.start), src.file_offset(d.span.end));
-    let mut o = serde_json::json!({
-        "code": d.code.as_str(),
-        "severity": d.severity.as_str(),
-        "message": d.message,
-        "line": line,
-        "column": column,
-        "start": start,
-        "end": end,
-        "name": d.code.name(),
-    });
-    if let Some(fix) = &d.fix {
-        o["fix"] = serde_json::json!(fix);
-    }
-    o
+    serde_json::to_value(DiagnosticJson::of(sources, d)).unwrap_or_default()
 }

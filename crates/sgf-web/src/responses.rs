@@ -2,8 +2,11 @@
 //! the page reads of each. The JSON shapes are the page's contract: fields
 //! are only ever added.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::Value;
+use sgf_report::DiagnosticJson;
 
 /// A record's state as the page shows it: what every request on a record
 /// answers (see `Session::state`). The transports add what they know: the
@@ -42,7 +45,7 @@ pub struct RecordState {
     /// The board drawn dark.
     pub dark: bool,
     /// The game information (`PB`, `RE`…) as written.
-    pub info: Option<Value>,
+    pub info: Option<GameInfo>,
     /// Komi as the library reads it.
     pub komi: Option<f64>,
     /// The board as SVG.
@@ -53,12 +56,12 @@ pub struct RecordState {
     pub node: NodeState,
     /// The tree's layout, when the page's copy is stale.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<Value>,
+    pub tree: Option<TreeLayout>,
     /// Why the last move was refused (`ko`, `suicide`, `occupied`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub illegal: Option<&'static str>,
     /// The engine's state (`null`: none).
-    pub engine: Value,
+    pub engine: Option<EngineStatus>,
     /// The count of the position shown (`null`: not counting).
     pub count: Option<Count>,
     /// A note for the user, or a refusal's reason.
@@ -69,7 +72,7 @@ pub struct RecordState {
     pub error_kind: Option<&'static str>,
     /// The record's diagnostics (when it is opened, and with `/api/state`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub diagnostics: Option<Value>,
+    pub diagnostics: Option<Vec<DiagnosticJson>>,
     /// Whether a folder is served (when a record is opened).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub folder: Option<bool>,
@@ -78,7 +81,7 @@ pub struct RecordState {
     pub files: Option<Vec<String>>,
     /// The engine's console: `{command, answer, ok}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gtp: Option<Value>,
+    pub gtp: Option<GtpExchange>,
 }
 
 impl RecordState {
@@ -87,6 +90,106 @@ impl RecordState {
         self.message = Some(why);
         self.error_kind = Some("refused");
     }
+}
+
+/// The game information of the game shown: each game-info property of
+/// its game-info node (`PB`, `RE`, `KM`…) and its first value as written.
+pub type GameInfo = BTreeMap<String, String>;
+
+/// The tree's layout (see `Session::tree_json`): the nodes in file order.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeLayout {
+    /// The tree's version: the page asks again with it and gets no tree
+    /// while the tree is unchanged.
+    pub version: u64,
+    /// Each node by number.
+    pub nodes: Vec<TreeNode>,
+}
+
+/// A node of the tree's layout: `[column, row, kind, parent, flags]`. Kind
+/// 1 a black move, 2 a white move, 3 stones set up, 0 anything else;
+/// parent -1 for the root; flags bit 0 a comment, bit 1 a name.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct TreeNode(pub usize, pub usize, pub u8, pub i64, pub u8);
+
+/// Each player's time left as last recorded on the path (`{"B": {left,
+/// periods}, "W": …}`), a player absent when never recorded.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Clock {
+    /// Black's (`BL`, `OB`).
+    #[serde(rename = "B", skip_serializing_if = "Option::is_none")]
+    pub black: Option<PlayerClock>,
+    /// White's (`WL`, `OW`).
+    #[serde(rename = "W", skip_serializing_if = "Option::is_none")]
+    pub white: Option<PlayerClock>,
+}
+
+/// A player's time left.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PlayerClock {
+    /// Seconds (`BL`/`WL`).
+    pub left: f64,
+    /// Moves or periods left (`OB`/`OW`), if recorded there.
+    pub periods: Option<i64>,
+}
+
+/// The engine of a record, as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineStatus {
+    /// Its name.
+    pub name: String,
+    /// Its command line.
+    pub command: String,
+    /// Its process runs.
+    pub alive: bool,
+    /// Its last failure.
+    pub error: Option<String>,
+    /// It can analyse (`kata-analyze` or `lz-analyze`).
+    pub can_analyse: bool,
+    /// It analyses the position shown.
+    pub analysing: bool,
+    /// The colour it plays (`B`, `W`), in a game against it.
+    pub playing: Option<&'static str>,
+    /// Its level (1 to 10), in a game against it.
+    pub level: Option<u32>,
+    /// The analysis of the whole game under way.
+    pub batch: Option<BatchState>,
+    /// The second engine, playing White.
+    pub second: Option<SecondEngine>,
+}
+
+/// The analysis of the whole game: positions done of all, and the visits
+/// asked for each.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct BatchState {
+    /// Positions done.
+    pub done: usize,
+    /// Positions in all.
+    pub total: usize,
+    /// The visits of each.
+    pub visits: u64,
+}
+
+/// A second engine.
+#[derive(Clone, Debug, Serialize)]
+pub struct SecondEngine {
+    /// Its name.
+    pub name: String,
+    /// Its process runs.
+    pub alive: bool,
+    /// Its last failure.
+    pub error: Option<String>,
+}
+
+/// A command typed in the engine's console and its answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct GtpExchange {
+    /// The command.
+    pub command: String,
+    /// The engine's answer.
+    pub answer: String,
+    /// The engine answered `=` (else `?` or it failed).
+    pub ok: bool,
 }
 
 /// How the board is shown: turned or mirrored (a symmetry, 0 as
@@ -116,7 +219,7 @@ pub struct NodeState {
     /// Stones captured by each.
     pub captures: Captures,
     /// Time left as last recorded on the path.
-    pub clock: Value,
+    pub clock: Clock,
     /// What → plays next.
     pub next: Option<NextMove>,
     /// The comment.
@@ -318,7 +421,7 @@ pub struct DbInfo {
 #[derive(Clone, Debug, Serialize)]
 pub struct AnalysisAnswer {
     /// The engine's state (`null`: none runs).
-    pub engine: Value,
+    pub engine: Option<EngineStatus>,
     /// The latest analysis.
     pub analysis: Option<EngineAnalysis>,
     /// The win-rate graph.

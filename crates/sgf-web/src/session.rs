@@ -15,8 +15,11 @@ use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
+use sgf_report::DiagnosticJson;
+
 use crate::responses::{
-    AnnotationState, Captures, MoveRow, NextMove, NodeState, RecordState, TextPart, ViewState,
+    AnnotationState, Captures, Clock, GameInfo, MoveRow, NextMove, NodeState, PlayerClock,
+    RecordState, TextPart, TreeLayout, TreeNode, ViewState,
 };
 
 mod engine;
@@ -63,7 +66,7 @@ struct Parts {
     /// The part shown (its document is `Session::doc`).
     current: usize,
     /// The diagnostics of the whole file, for the page.
-    diagnostics: Value,
+    diagnostics: Vec<DiagnosticJson>,
     /// The game list, read on its first request (see [`Session::game_list`]).
     rows: std::sync::OnceLock<Vec<Option<GameRow>>>,
 }
@@ -153,10 +156,13 @@ fn comment_holds(doc: &Document, local: usize, needle: &str) -> Option<usize> {
 /// The time left of each player at `node` as last recorded on its path
 /// (`BL`/`WL` seconds, `OB`/`OW` moves or periods left): `{"B": {"left",
 /// "periods"}, "W": …}`, a colour absent when never recorded.
-fn clock(doc: &Document, node: NodeId) -> Value {
+fn clock(doc: &Document, node: NodeId) -> Clock {
     use sgf_core::props::id;
-    let mut out = serde_json::Map::new();
-    for (c, left, periods) in [("B", id::BL, id::OB), ("W", id::WL, id::OW)] {
+    let mut out = Clock::default();
+    for (player, left, periods) in [
+        (&mut out.black, id::BL, id::OB),
+        (&mut out.white, id::WL, id::OW),
+    ] {
         let mut n = Some(doc.node(node));
         while let Some(x) = n {
             if let Some(l) = x
@@ -168,13 +174,16 @@ fn clock(doc: &Document, node: NodeId) -> Value {
                     .get_known(periods)
                     .and_then(|p| p.first())
                     .and_then(|v| v.number());
-                out.insert(c.into(), json!({"left": l, "periods": p}));
+                *player = Some(PlayerClock {
+                    left: l,
+                    periods: p,
+                });
                 break;
             }
             n = x.parent();
         }
     }
-    Value::Object(out)
+    out
 }
 
 /// Reads one part of a collection as the whole file would be read.
@@ -386,8 +395,7 @@ impl Session {
         let mut opts = sgf_report::check::CheckOptions::default();
         opts.max_per_code = MAX_DIAGNOSTICS;
         let report = sgf_report::check::check_bytes(&hint.to_string_lossy(), bytes, &opts);
-        let diagnostics =
-            report.diagnostics_json(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
+        let diagnostics = report.diagnostics(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
         let bytes = report.into_input();
         match Session::collection_parts(&bytes, hint) {
             Some((split, first_game, charset, first)) => {
@@ -406,7 +414,7 @@ impl Session {
                     first_game,
                     kept: HashMap::new(),
                     current: 0,
-                    diagnostics: Value::Array(diagnostics),
+                    diagnostics,
                     rows: std::sync::OnceLock::new(),
                 });
                 s.reindex();
@@ -1709,18 +1717,18 @@ impl Session {
             })
             .collect();
         let info = doc.game(self.lg()).map(|g| {
-            let mut m = serde_json::Map::new();
+            let mut m = GameInfo::new();
             if let Some(n) = sgf_go::info::game_info_node(&g) {
                 for p in n.props() {
                     if p.info().is_some_and(|i| i.kind == PropKind::GameInfo) {
                         m.insert(
                             p.ident().to_string(),
-                            json!(p.first().map(|v| v.text().into_owned()).unwrap_or_default()),
+                            p.first().map(|v| v.text().into_owned()).unwrap_or_default(),
                         );
                     }
                 }
             }
-            Value::Object(m)
+            m
         });
         // Komi as the library reads it (Fox's `KM[375]` is 7.5), for the
         // player bar; the form shows the text as written.
@@ -1886,7 +1894,7 @@ impl Session {
     /// row below its parent's where its line (the node and its main
     /// continuation) finds the columns free, so short variations at
     /// different moves share a row instead of one row each.
-    fn tree_json(&self) -> Value {
+    fn tree_json(&self) -> TreeLayout {
         let doc = &self.doc;
         let size = self.size();
         let mut rows: Vec<(usize, usize)> = vec![(0, 0); self.order.len()];
@@ -1937,7 +1945,7 @@ impl Session {
             };
             rows[i] = (col, row);
         }
-        let nodes: Vec<Value> = self
+        let nodes: Vec<TreeNode> = self
             .order
             .iter()
             .enumerate()
@@ -1950,26 +1958,27 @@ impl Session {
                     None => 0,
                 };
                 let parent = node.parent().map_or(-1, |p| self.number(p.id()) as i64);
-                let flags = i32::from(node.has("C")) | (i32::from(node.has("N")) << 1);
-                json!([rows[i].0, rows[i].1, kind, parent, flags])
+                let flags = u8::from(node.has("C")) | (u8::from(node.has("N")) << 1);
+                TreeNode(rows[i].0, rows[i].1, kind, parent, flags)
             })
             .collect();
-        json!({"version": self.tree_version, "nodes": nodes})
+        TreeLayout {
+            version: self.tree_version,
+            nodes,
+        }
     }
 
     /// The diagnostics of the file, for the page.
-    pub fn diagnostics_json(&self) -> Value {
+    pub fn diagnostics_json(&self) -> Vec<DiagnosticJson> {
         if let Some(p) = &self.parts {
             return p.diagnostics.clone();
         }
         let sources = sgf_report::Sources::new(&self.doc, self.input.as_ref());
-        let list: Vec<Value> = self
-            .diagnostics
+        self.diagnostics
             .iter()
             .filter(|d| d.severity != Severity::Info)
             .take(MAX_DIAGNOSTICS)
-            .map(|d| sgf_report::to_json(&sources, d))
-            .collect();
-        Value::Array(list)
+            .map(|d| DiagnosticJson::of(&sources, d))
+            .collect()
     }
 }
