@@ -361,9 +361,35 @@ pub struct Files<'a> {
 #[derive(Clone, Debug, Serialize)]
 pub struct GameList {
     /// One row per game (see `Session::game_list`).
-    pub games: Vec<Value>,
+    pub games: Vec<GameListRow>,
     /// The game shown.
     pub game: usize,
+}
+
+/// A game of the game list: its number, players, ranks, result, date,
+/// event, name (`null` when not recorded) and the moves of its main line.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameListRow {
+    /// The game's number (from 0).
+    pub game: usize,
+    /// `PB`.
+    pub black: Option<String>,
+    /// `BR`.
+    pub black_rank: Option<String>,
+    /// `PW`.
+    pub white: Option<String>,
+    /// `WR`.
+    pub white_rank: Option<String>,
+    /// `RE`.
+    pub result: Option<String>,
+    /// `DT`.
+    pub date: Option<String>,
+    /// `EV`.
+    pub event: Option<String>,
+    /// `GN`.
+    pub name: Option<String>,
+    /// The moves of the main line.
+    pub moves: u32,
 }
 
 /// `/api/games/search`: `nodes[i]` is the number of the first node of

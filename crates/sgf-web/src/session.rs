@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use sgf_core::{
     Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
@@ -18,8 +18,8 @@ use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
 use sgf_report::DiagnosticJson;
 
 use crate::responses::{
-    AnnotationState, Captures, Clock, GameInfo, MoveRow, NextMove, NodeState, PlayerClock,
-    RecordState, TextPart, TreeLayout, TreeNode, ViewState,
+    AnnotationState, Captures, Clock, GameInfo, GameListRow, MoveRow, NextMove, NodeState,
+    PlayerClock, RecordState, TextPart, TreeLayout, TreeNode, ViewState,
 };
 
 mod engine;
@@ -86,23 +86,12 @@ impl Parts {
 
 /// One row of the game list: players, ranks, result, date, event, name and
 /// the number of moves of the main line (kept compact: a large collection
-/// holds thousands).
+/// holds thousands; [`GameListRow`] is its answer).
 struct GameRow {
+    /// In the order of [`GameListRow`]'s fields.
     texts: [Option<Box<str>>; 8],
     moves: u32,
 }
-
-/// The keys of [`GameRow::texts`] in the JSON.
-const ROW_KEYS: [&str; 8] = [
-    "black",
-    "black_rank",
-    "white",
-    "white_rank",
-    "result",
-    "date",
-    "event",
-    "name",
-];
 
 impl GameRow {
     /// The row of game `local` of `doc`, from the library's one game
@@ -130,14 +119,32 @@ impl GameRow {
         }
     }
 
-    fn to_json(&self, number: usize) -> Value {
-        let mut m = serde_json::Map::new();
-        m.insert("game".into(), json!(number));
-        for (k, t) in ROW_KEYS.iter().zip(&self.texts) {
-            m.insert((*k).into(), json!(t.as_deref()));
+    fn to_json(&self, number: usize) -> GameListRow {
+        let [
+            black,
+            black_rank,
+            white,
+            white_rank,
+            result,
+            date,
+            event,
+            name,
+        ] = self
+            .texts
+            .each_ref()
+            .map(|t| t.as_deref().map(String::from));
+        GameListRow {
+            game: number,
+            black,
+            black_rank,
+            white,
+            white_rank,
+            result,
+            date,
+            event,
+            name,
+            moves: self.moves,
         }
-        m.insert("moves".into(), json!(self.moves));
-        Value::Object(m)
     }
 }
 
@@ -557,7 +564,7 @@ impl Session {
     /// A large collection's rows are read from all its parts on the first
     /// request and kept; the parts parsed now (shown or edited) are read
     /// again each time.
-    pub fn game_list(&self) -> Vec<Value> {
+    pub fn game_list(&self) -> Vec<GameListRow> {
         let Some(p) = &self.parts else {
             return (0..self.doc.game_count())
                 .map(|k| GameRow::of(&self.doc, k).to_json(k))
