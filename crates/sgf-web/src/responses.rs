@@ -5,8 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::Value;
-use sgf_report::DiagnosticJson;
+use sgf_report::{ChangeJson, DiagnosticJson, ScoreJson};
 
 /// A record's state as the page shows it: what every request on a record
 /// answers (see `Session::state`). The transports add what they know: the
@@ -408,7 +407,7 @@ pub struct GameMatches {
 #[derive(Clone, Debug, Serialize)]
 pub struct RepairChanges {
     /// `[{code, message, line, column, start, end, before, after}]`.
-    pub changes: Value,
+    pub changes: Vec<ChangeJson>,
 }
 
 /// One engine of `engines.toml`.
@@ -509,13 +508,13 @@ pub struct Graph {
 }
 
 /// Counting the position shown: the score in the one shape of a count
-/// (`sgf_report::score_json`, as `qipu score --json` writes it) and what
+/// (`sgf_report::ScoreJson`, as `qipu score --json` writes it) and what
 /// the page draws besides.
 #[derive(Clone, Debug, Serialize)]
 pub struct Count {
     /// The score's shape, shared with the command line.
     #[serde(flatten)]
-    pub score: Value,
+    pub score: ScoreJson,
     /// The node counted.
     pub node: usize,
     /// Where the dead stones came from (`engine`, `record`, `estimate`, `user`…).

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use serde_json::Value;
 use sgf_core::{
     Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
@@ -15,7 +14,7 @@ use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
-use sgf_report::DiagnosticJson;
+use sgf_report::{ChangeJson, DiagnosticJson};
 
 use crate::responses::{
     AnnotationState, Captures, Clock, GameInfo, GameListRow, MoveRow, NextMove, NodeState,
@@ -1398,22 +1397,20 @@ impl Session {
 
     /// What the repair would change (the library's pipeline, run on a
     /// copy): `[{code, message, line, column, start, end, before, after}]`
-    /// ([`sgf_report::change_json`]), lines and columns in the file as
+    /// ([`sgf_report::ChangeJson`]), lines and columns in the file as
     /// opened.
-    pub fn repair_preview(&self, variation_level: bool) -> Value {
+    pub fn repair_preview(&self, variation_level: bool) -> Vec<ChangeJson> {
         let mut copy = self.doc.clone();
         let mut opts = sgf_formats::repair::RepairOptions::default();
         opts.variation_level = variation_level;
         let changes = sgf_formats::repair::repair(&mut copy, &opts);
-        Value::Array(
-            changes
-                .iter()
-                .map(|c| {
-                    let (line, column) = self.doc.line_col(c.span.start);
-                    sgf_report::change_json(c, line, column)
-                })
-                .collect(),
-        )
+        changes
+            .iter()
+            .map(|c| {
+                let (line, column) = self.doc.line_col(c.span.start);
+                ChangeJson::of(c, line, column)
+            })
+            .collect()
     }
 
     /// After undo or redo: the diagnostics again when a repair may be undone.

@@ -652,7 +652,7 @@ impl Session {
             .collect();
         // The one shape of a count, with what the page draws besides.
         Some(Count {
-            score: sgf_report::score_json(&s, &c.dame, c.from),
+            score: sgf_report::ScoreJson::of(&s, &c.dame, c.from),
             node: self.number(c.node),
             from: c.from.as_str(),
             scoring: match c.rules.scoring() {
