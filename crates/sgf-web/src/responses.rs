@@ -391,6 +391,38 @@ pub struct GameListRow {
     pub moves: u32,
 }
 
+/// `/api/memory` of the server: sessions live and put aside, the memory
+/// budget, the idle time, the recovery folder once made, the bytes the live
+/// sessions hold and the process's resident memory (Linux).
+#[derive(Clone, Debug, Serialize)]
+pub struct Memory {
+    /// Sessions in memory.
+    pub sessions: usize,
+    /// Sessions put aside.
+    pub parked: usize,
+    /// Of those, the ones whose work is in the recovery folder.
+    pub parked_unsaved: usize,
+    /// The memory budget.
+    pub budget_bytes: usize,
+    /// Idle sessions are put aside after this (`null`: never).
+    pub idle_seconds: Option<u64>,
+    /// The recovery folder, once made.
+    pub recovery_dir: Option<String>,
+    /// The bytes the live sessions hold.
+    pub held_bytes: usize,
+    /// The process's resident memory, where known.
+    pub rss_bytes: Option<u64>,
+}
+
+/// `/api/memory` without a server: the sessions and the bytes they hold.
+#[derive(Clone, Debug, Serialize)]
+pub struct LocalMemory {
+    /// Sessions open.
+    pub sessions: usize,
+    /// The bytes they hold.
+    pub held_bytes: usize,
+}
+
 /// `/api/games/search`: `nodes[i]` is the number of the first node of
 /// game `matches[i]` whose comment holds the text (where the page opens
 /// the game).

@@ -10,7 +10,6 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::json;
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 use crate::api::{
@@ -21,7 +20,7 @@ use crate::api::{
 use crate::handle::{self, Download};
 use crate::responses::{Closed, EngineEntry, Engines, Files, GtpExchange, RecordState, Saved};
 use crate::session::OpError;
-use crate::{App, EXAMPLE, Session, attachment, rss_bytes};
+use crate::{App, EXAMPLE, Session, attachment};
 
 pub(crate) use crate::respond::{answer, blocking, lock};
 
@@ -107,10 +106,7 @@ pub(crate) async fn memory(State(app): AppState) -> Response {
             .iter()
             .map(|s| lock(s).held_bytes())
             .sum();
-        let mut v = app.sessions.memory_json();
-        v["held_bytes"] = json!(held);
-        v["rss_bytes"] = json!(rss_bytes());
-        answer(Ok(v))
+        answer(Ok(app.sessions.memory_json(held)))
     })
     .await
 }
