@@ -565,3 +565,60 @@ pub struct Count {
     /// estimate).
     pub finished: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The engine's state needs a live engine to reach the snapshot of
+    /// `tests/state_json.rs`: its keys as the page reads them, `null`
+    /// (not absent) for what is not there.
+    #[test]
+    fn the_engine_state_keeps_its_keys() {
+        let mut e = EngineStatus {
+            name: "katago".into(),
+            command: "katago gtp".into(),
+            alive: true,
+            error: None,
+            can_analyse: true,
+            analysing: false,
+            playing: Some("W"),
+            level: Some(3),
+            batch: Some(BatchState {
+                done: 2,
+                total: 5,
+                visits: 20,
+            }),
+            second: Some(SecondEngine {
+                name: "gnugo".into(),
+                alive: false,
+                error: Some("it stopped".into()),
+            }),
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({
+                "name": "katago", "command": "katago gtp", "alive": true, "error": null,
+                "can_analyse": true, "analysing": false, "playing": "W", "level": 3,
+                "batch": {"done": 2, "total": 5, "visits": 20},
+                "second": {"name": "gnugo", "alive": false, "error": "it stopped"},
+            })
+        );
+        (e.playing, e.level, e.batch, e.second) = (None, None, None, None);
+        let v = serde_json::to_value(&e).unwrap();
+        for k in ["playing", "level", "batch", "second"] {
+            assert_eq!(v.get(k), Some(&serde_json::Value::Null), "{k}");
+        }
+        let g = GtpExchange {
+            command: "name".into(),
+            answer: "KataGo".into(),
+            ok: true,
+        };
+        assert_eq!(
+            serde_json::to_value(&g).unwrap(),
+            json!({"command": "name", "answer": "KataGo", "ok": true})
+        );
+    }
+}
