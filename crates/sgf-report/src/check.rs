@@ -829,6 +829,26 @@ impl FileReport {
             .then_some(&self.output.held[..])
     }
 
+    /// The diagnostics kept, in their JSON shape ([`crate::DiagnosticJson`]),
+    /// in order, at most `limit` of those `shown` keeps.
+    pub fn diagnostics(
+        &self,
+        limit: usize,
+        shown: impl Fn(&Diagnostic) -> bool,
+    ) -> Vec<report::DiagnosticJson> {
+        let mut out = Vec::new();
+        for_each_part(
+            self,
+            |d| shown(d),
+            |src, d| {
+                if out.len() < limit {
+                    out.push(report::DiagnosticJson::of(src, d));
+                }
+            },
+        );
+        out
+    }
+
     /// The diagnostics kept as JSON values (see [`crate::to_json`]), in
     /// order, at most `limit` of those `shown` keeps.
     pub fn diagnostics_json(
@@ -836,17 +856,10 @@ impl FileReport {
         limit: usize,
         shown: impl Fn(&Diagnostic) -> bool,
     ) -> Vec<serde_json::Value> {
-        let mut out = Vec::new();
-        for_each_part(
-            self,
-            |d| shown(d),
-            |src, d| {
-                if out.len() < limit {
-                    out.push(report::to_json(src, d));
-                }
-            },
-        );
-        out
+        self.diagnostics(limit, shown)
+            .into_iter()
+            .filter_map(|d| serde_json::to_value(d).ok())
+            .collect()
     }
 
     /// The bytes checked, given back (the caller keeps the file without a

@@ -30,6 +30,7 @@ use std::borrow::Cow;
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use encoding_rs::Encoding;
+use serde::Serialize;
 use sgf_core::{Diagnostic, Document, LineIndex, Severity};
 
 /// The text diagnostics point into: a document's source, or the input
@@ -319,73 +320,181 @@ pub fn one_line_in(name: &str, source: &Source, d: &Diagnostic) -> String {
 /// count, Python's `score()`): `{"result", "rules", "komi", "handicap",
 /// "margin", "dead", "dame", "dead_from", "black", "white"}`, each side
 /// `{"territory", "captures", "area", "stones", "dead", "score"}`; points
-/// as SGF letters.
+/// as SGF letters ([`ScoreJson`] as a JSON value).
 pub fn score_json(
     s: &sgf_go::score::Score,
     dame: &[sgf_core::Point],
     from: sgf_go::score::DeadFrom,
 ) -> serde_json::Value {
-    let side = |x: &sgf_go::score::Side| {
-        serde_json::json!({
-            "territory": x.territory,
-            "captures": x.captures,
-            "area": x.area,
-            "stones": x.stones,
-            "dead": x.dead,
-            "score": x.score,
-        })
-    };
-    serde_json::json!({
-        "result": s.result().to_string(),
-        "rules": s.settings.rules.as_str(),
-        "komi": s.settings.komi,
-        "handicap": s.settings.handicap,
-        "margin": s.margin,
-        "dead": s.dead.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-        "dame": dame.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-        "dead_from": from.as_str(),
-        "black": side(&s.black),
-        "white": side(&s.white),
-    })
+    serde_json::to_value(ScoreJson::of(s, dame, from)).unwrap_or_default()
+}
+
+/// A count in its JSON shape (see [`score_json`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreJson {
+    /// The result (`B+3.5`).
+    pub result: String,
+    /// The rules' name.
+    pub rules: &'static str,
+    /// Komi.
+    pub komi: f64,
+    /// Handicap stones.
+    pub handicap: u32,
+    /// Black's score less White's.
+    pub margin: f64,
+    /// The dead stones, as SGF points.
+    pub dead: Vec<String>,
+    /// The neutral points, as SGF points.
+    pub dame: Vec<String>,
+    /// Where the dead stones came from.
+    pub dead_from: &'static str,
+    /// Black's side.
+    pub black: SideJson,
+    /// White's side.
+    pub white: SideJson,
+}
+
+/// A side of a count (see [`score_json`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SideJson {
+    /// Empty points it surrounds.
+    pub territory: u32,
+    /// Prisoners (captures and the opponent's dead stones).
+    pub captures: u32,
+    /// Live stones plus territory.
+    pub area: u32,
+    /// Its live stones.
+    pub stones: u32,
+    /// Its stones counted as dead.
+    pub dead: u32,
+    /// Its total under the rules.
+    pub score: f64,
+}
+
+impl ScoreJson {
+    /// Count `s` with its neutral points, the dead stones from `from`.
+    pub fn of(
+        s: &sgf_go::score::Score,
+        dame: &[sgf_core::Point],
+        from: sgf_go::score::DeadFrom,
+    ) -> ScoreJson {
+        let side = |x: &sgf_go::score::Side| SideJson {
+            territory: x.territory,
+            captures: x.captures,
+            area: x.area,
+            stones: x.stones,
+            dead: x.dead,
+            score: x.score,
+        };
+        ScoreJson {
+            result: s.result().to_string(),
+            rules: s.settings.rules.as_str(),
+            komi: s.settings.komi,
+            handicap: s.settings.handicap,
+            margin: s.margin,
+            dead: s.dead.iter().map(|p| p.to_string()).collect(),
+            dame: dame.iter().map(|p| p.to_string()).collect(),
+            dead_from: from.as_str(),
+            black: side(&s.black),
+            white: side(&s.white),
+        }
+    }
 }
 
 /// A repair as every face reports it (`qipu check --fix --json`'s
 /// `changes`, the viewer's repair preview, Python's `Collection.repair()`):
 /// `{"code", "message", "line", "column", "start", "end", "before",
-/// "after"}`, at `line`:`column` (1-based) of what was repaired.
+/// "after"}`, at `line`:`column` (1-based) of what was repaired
+/// ([`ChangeJson`] as a JSON value).
 pub fn change_json(c: &sgf_formats::repair::Change, line: u32, column: u32) -> serde_json::Value {
-    serde_json::json!({
-        "code": c.code.as_str(),
-        "message": c.message,
-        "line": line,
-        "column": column,
-        "start": c.span.start,
-        "end": c.span.end,
-        "before": c.before,
-        "after": c.after,
-    })
+    serde_json::to_value(ChangeJson::of(c, line, column)).unwrap_or_default()
+}
+
+/// A repair in its JSON shape (see [`change_json`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChangeJson {
+    /// The code of what was repaired.
+    pub code: &'static str,
+    /// What was done.
+    pub message: String,
+    /// The line, 1-based.
+    pub line: u32,
+    /// The column, 1-based.
+    pub column: u32,
+    /// The byte offset in the input where the place repaired starts.
+    pub start: u32,
+    /// Where it ends.
+    pub end: u32,
+    /// The text changed (empty: a change to the tree).
+    pub before: String,
+    /// What it became (empty: deleted).
+    pub after: String,
+}
+
+impl ChangeJson {
+    /// Repair `c`, at `line`:`column` of the file.
+    pub fn of(c: &sgf_formats::repair::Change, line: u32, column: u32) -> ChangeJson {
+        ChangeJson {
+            code: c.code.as_str(),
+            message: c.message.clone(),
+            line,
+            column,
+            start: c.span.start,
+            end: c.span.end,
+            before: c.before.clone(),
+            after: c.after.clone(),
+        }
+    }
+}
+
+/// A diagnostic as `qipu check --json` prints it and the viewer sends it
+/// (see [`DiagnosticJson::of`]; [`to_json`] is its JSON value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiagnosticJson {
+    /// The code (`V017`).
+    pub code: &'static str,
+    /// `error`, `warning` or `info`.
+    pub severity: &'static str,
+    /// The message.
+    pub message: String,
+    /// The line, 1-based.
+    pub line: u32,
+    /// The column, 1-based.
+    pub column: u32,
+    /// The byte offset of its start in the file as read.
+    pub start: u32,
+    /// The byte offset of its end in the file as read.
+    pub end: u32,
+    /// The code's name (`point-outside-board`).
+    pub name: &'static str,
+    /// What the repair does, when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl DiagnosticJson {
+    /// Diagnostic `d` with its place in the file it points into.
+    pub fn of(sources: &Sources<'_>, d: &Diagnostic) -> DiagnosticJson {
+        let src = sources.of(d);
+        let (line, column) = src.line_col(d.span.start);
+        DiagnosticJson {
+            code: d.code.as_str(),
+            severity: d.severity.as_str(),
+            message: d.message.clone(),
+            line,
+            column,
+            start: src.file_offset(d.span.start),
+            end: src.file_offset(d.span.end),
+            name: d.code.name(),
+            fix: d.fix.clone(),
+        }
+    }
 }
 
 /// The JSON object of a diagnostic, as `qipu check --json` prints it:
 /// `code`, `severity`, `message`, `line` and `column` (1-based), `start`
 /// and `end` (byte offsets in the file as read), `name`, and `fix` when the
-/// repair is known.
+/// repair is known ([`DiagnosticJson`]).
 pub fn to_json(sources: &Sources<'_>, d: &Diagnostic) -> serde_json::Value {
-    let src = sources.of(d);
-    let (line, column) = src.line_col(d.span.start);
-    let (start, end) = (src.file_offset(d.span.start), src.file_offset(d.span.end));
-    let mut o = serde_json::json!({
-        "code": d.code.as_str(),
-        "severity": d.severity.as_str(),
-        "message": d.message,
-        "line": line,
-        "column": column,
-        "start": start,
-        "end": end,
-        "name": d.code.name(),
-    });
-    if let Some(fix) = &d.fix {
-        o["fix"] = serde_json::json!(fix);
-    }
-    o
+    serde_json::to_value(DiagnosticJson::of(sources, d)).unwrap_or_default()
 }

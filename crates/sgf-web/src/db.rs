@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde::Serialize;
 use sgf_db::{Database, Pattern, Query};
 
 use crate::App;
@@ -108,18 +108,30 @@ fn query_of(req: &DbSearch, cells: &[u8], cols: u8, rows: u8) -> Result<(Query, 
     Ok((q, origin))
 }
 
+/// `/api/db/search`: `qipu db find --json`'s object and where the pattern
+/// searched has its top left corner on the board.
+#[derive(Serialize)]
+pub(crate) struct DbFound {
+    /// What the database found.
+    #[serde(flatten)]
+    found: sgf_db::FindResult,
+    /// `[x0, y0]`: `[0, 0]` for the whole board.
+    pattern_origin: [u8; 2],
+}
+
 /// The position shown (or a region of it) searched in the database.
-pub(crate) fn search(app: &App, req: &On<DbSearch>) -> Result<Value, ApiError> {
+pub(crate) fn search(app: &App, req: &On<DbSearch>) -> Result<DbFound, ApiError> {
     // The board of the session's current position: cells, columns, rows.
     let session = app.session(req.session)?;
     let (cells, cols, rows) = lock(&session).board();
     let (q, origin) = query_of(&req.body, &cells, cols, rows)?;
     let db = app.db.get()?;
     let db = db.lock().map_err(|_| "internal lock".to_string())?;
-    let res = db.find(&q).map_err(|e| e.to_string())?;
-    let mut v = serde_json::to_value(&res).map_err(|e| e.to_string())?;
-    v["pattern_origin"] = json!([origin.0, origin.1]);
-    Ok(v)
+    let found = db.find(&q).map_err(|e| e.to_string())?;
+    Ok(DbFound {
+        found,
+        pattern_origin: [origin.0, origin.1],
+    })
 }
 
 /// A hit opened as a new session, at its node.

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::api::{
     ApiError, CountAction, DeadSource, EditRequest, EngineAction, ExportQuery, FiguresQuery,
@@ -25,7 +25,7 @@ use crate::api::{
     UploadQuery, View, read_body, read_query,
 };
 use crate::handle::{self, Download};
-use crate::responses::{Closed, DbInfo, Engines, Files, RecordState, Saved};
+use crate::responses::{Closed, DbInfo, Engines, Files, LocalMemory, RecordState, Saved};
 use crate::session::{OpError, Session};
 use crate::{EXAMPLE, build_session};
 
@@ -235,7 +235,10 @@ impl Local {
             }
             "/api/memory" => {
                 let held: usize = self.sessions.values().map(Session::held_bytes).sum();
-                Ok(json!({"sessions": self.sessions.len(), "held_bytes": held}))
+                to(&LocalMemory {
+                    sessions: self.sessions.len(),
+                    held_bytes: held,
+                })
             }
             "/api/db/info" => to(&DbInfo {
                 database: None,

@@ -2,8 +2,10 @@
 //! the page reads of each. The JSON shapes are the page's contract: fields
 //! are only ever added.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
-use serde_json::Value;
+use sgf_report::{ChangeJson, DiagnosticJson, ScoreJson};
 
 /// A record's state as the page shows it: what every request on a record
 /// answers (see `Session::state`). The transports add what they know: the
@@ -42,7 +44,7 @@ pub struct RecordState {
     /// The board drawn dark.
     pub dark: bool,
     /// The game information (`PB`, `RE`…) as written.
-    pub info: Option<Value>,
+    pub info: Option<GameInfo>,
     /// Komi as the library reads it.
     pub komi: Option<f64>,
     /// The board as SVG.
@@ -53,12 +55,12 @@ pub struct RecordState {
     pub node: NodeState,
     /// The tree's layout, when the page's copy is stale.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<Value>,
+    pub tree: Option<TreeLayout>,
     /// Why the last move was refused (`ko`, `suicide`, `occupied`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub illegal: Option<&'static str>,
     /// The engine's state (`null`: none).
-    pub engine: Value,
+    pub engine: Option<EngineStatus>,
     /// The count of the position shown (`null`: not counting).
     pub count: Option<Count>,
     /// A note for the user, or a refusal's reason.
@@ -69,7 +71,7 @@ pub struct RecordState {
     pub error_kind: Option<&'static str>,
     /// The record's diagnostics (when it is opened, and with `/api/state`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub diagnostics: Option<Value>,
+    pub diagnostics: Option<Vec<DiagnosticJson>>,
     /// Whether a folder is served (when a record is opened).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub folder: Option<bool>,
@@ -78,7 +80,7 @@ pub struct RecordState {
     pub files: Option<Vec<String>>,
     /// The engine's console: `{command, answer, ok}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gtp: Option<Value>,
+    pub gtp: Option<GtpExchange>,
 }
 
 impl RecordState {
@@ -87,6 +89,106 @@ impl RecordState {
         self.message = Some(why);
         self.error_kind = Some("refused");
     }
+}
+
+/// The game information of the game shown: each game-info property of
+/// its game-info node (`PB`, `RE`, `KM`…) and its first value as written.
+pub type GameInfo = BTreeMap<String, String>;
+
+/// The tree's layout (see `Session::tree_json`): the nodes in file order.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeLayout {
+    /// The tree's version: the page asks again with it and gets no tree
+    /// while the tree is unchanged.
+    pub version: u64,
+    /// Each node by number.
+    pub nodes: Vec<TreeNode>,
+}
+
+/// A node of the tree's layout: `[column, row, kind, parent, flags]`. Kind
+/// 1 a black move, 2 a white move, 3 stones set up, 0 anything else;
+/// parent -1 for the root; flags bit 0 a comment, bit 1 a name.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct TreeNode(pub usize, pub usize, pub u8, pub i64, pub u8);
+
+/// Each player's time left as last recorded on the path (`{"B": {left,
+/// periods}, "W": …}`), a player absent when never recorded.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Clock {
+    /// Black's (`BL`, `OB`).
+    #[serde(rename = "B", skip_serializing_if = "Option::is_none")]
+    pub black: Option<PlayerClock>,
+    /// White's (`WL`, `OW`).
+    #[serde(rename = "W", skip_serializing_if = "Option::is_none")]
+    pub white: Option<PlayerClock>,
+}
+
+/// A player's time left.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PlayerClock {
+    /// Seconds (`BL`/`WL`).
+    pub left: f64,
+    /// Moves or periods left (`OB`/`OW`), if recorded there.
+    pub periods: Option<i64>,
+}
+
+/// The engine of a record, as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineStatus {
+    /// Its name.
+    pub name: String,
+    /// Its command line.
+    pub command: String,
+    /// Its process runs.
+    pub alive: bool,
+    /// Its last failure.
+    pub error: Option<String>,
+    /// It can analyse (`kata-analyze` or `lz-analyze`).
+    pub can_analyse: bool,
+    /// It analyses the position shown.
+    pub analysing: bool,
+    /// The colour it plays (`B`, `W`), in a game against it.
+    pub playing: Option<&'static str>,
+    /// Its level (1 to 10), in a game against it.
+    pub level: Option<u32>,
+    /// The analysis of the whole game under way.
+    pub batch: Option<BatchState>,
+    /// The second engine, playing White.
+    pub second: Option<SecondEngine>,
+}
+
+/// The analysis of the whole game: positions done of all, and the visits
+/// asked for each.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct BatchState {
+    /// Positions done.
+    pub done: usize,
+    /// Positions in all.
+    pub total: usize,
+    /// The visits of each.
+    pub visits: u64,
+}
+
+/// A second engine.
+#[derive(Clone, Debug, Serialize)]
+pub struct SecondEngine {
+    /// Its name.
+    pub name: String,
+    /// Its process runs.
+    pub alive: bool,
+    /// Its last failure.
+    pub error: Option<String>,
+}
+
+/// A command typed in the engine's console and its answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct GtpExchange {
+    /// The command.
+    pub command: String,
+    /// The engine's answer.
+    pub answer: String,
+    /// The engine answered `=` (else `?` or it failed).
+    pub ok: bool,
 }
 
 /// How the board is shown: turned or mirrored (a symmetry, 0 as
@@ -116,7 +218,7 @@ pub struct NodeState {
     /// Stones captured by each.
     pub captures: Captures,
     /// Time left as last recorded on the path.
-    pub clock: Value,
+    pub clock: Clock,
     /// What → plays next.
     pub next: Option<NextMove>,
     /// The comment.
@@ -258,9 +360,67 @@ pub struct Files<'a> {
 #[derive(Clone, Debug, Serialize)]
 pub struct GameList {
     /// One row per game (see `Session::game_list`).
-    pub games: Vec<Value>,
+    pub games: Vec<GameListRow>,
     /// The game shown.
     pub game: usize,
+}
+
+/// A game of the game list: its number, players, ranks, result, date,
+/// event, name (`null` when not recorded) and the moves of its main line.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameListRow {
+    /// The game's number (from 0).
+    pub game: usize,
+    /// `PB`.
+    pub black: Option<String>,
+    /// `BR`.
+    pub black_rank: Option<String>,
+    /// `PW`.
+    pub white: Option<String>,
+    /// `WR`.
+    pub white_rank: Option<String>,
+    /// `RE`.
+    pub result: Option<String>,
+    /// `DT`.
+    pub date: Option<String>,
+    /// `EV`.
+    pub event: Option<String>,
+    /// `GN`.
+    pub name: Option<String>,
+    /// The moves of the main line.
+    pub moves: u32,
+}
+
+/// `/api/memory` of the server: sessions live and put aside, the memory
+/// budget, the idle time, the recovery folder once made, the bytes the live
+/// sessions hold and the process's resident memory (Linux).
+#[derive(Clone, Debug, Serialize)]
+pub struct Memory {
+    /// Sessions in memory.
+    pub sessions: usize,
+    /// Sessions put aside.
+    pub parked: usize,
+    /// Of those, the ones whose work is in the recovery folder.
+    pub parked_unsaved: usize,
+    /// The memory budget.
+    pub budget_bytes: usize,
+    /// Idle sessions are put aside after this (`null`: never).
+    pub idle_seconds: Option<u64>,
+    /// The recovery folder, once made.
+    pub recovery_dir: Option<String>,
+    /// The bytes the live sessions hold.
+    pub held_bytes: usize,
+    /// The process's resident memory, where known.
+    pub rss_bytes: Option<u64>,
+}
+
+/// `/api/memory` without a server: the sessions and the bytes they hold.
+#[derive(Clone, Debug, Serialize)]
+pub struct LocalMemory {
+    /// Sessions open.
+    pub sessions: usize,
+    /// The bytes they hold.
+    pub held_bytes: usize,
 }
 
 /// `/api/games/search`: `nodes[i]` is the number of the first node of
@@ -279,7 +439,7 @@ pub struct GameMatches {
 #[derive(Clone, Debug, Serialize)]
 pub struct RepairChanges {
     /// `[{code, message, line, column, start, end, before, after}]`.
-    pub changes: Value,
+    pub changes: Vec<ChangeJson>,
 }
 
 /// One engine of `engines.toml`.
@@ -318,7 +478,7 @@ pub struct DbInfo {
 #[derive(Clone, Debug, Serialize)]
 pub struct AnalysisAnswer {
     /// The engine's state (`null`: none runs).
-    pub engine: Value,
+    pub engine: Option<EngineStatus>,
     /// The latest analysis.
     pub analysis: Option<EngineAnalysis>,
     /// The win-rate graph.
@@ -380,13 +540,13 @@ pub struct Graph {
 }
 
 /// Counting the position shown: the score in the one shape of a count
-/// (`sgf_report::score_json`, as `qipu score --json` writes it) and what
+/// (`sgf_report::ScoreJson`, as `qipu score --json` writes it) and what
 /// the page draws besides.
 #[derive(Clone, Debug, Serialize)]
 pub struct Count {
     /// The score's shape, shared with the command line.
     #[serde(flatten)]
-    pub score: Value,
+    pub score: ScoreJson,
     /// The node counted.
     pub node: usize,
     /// Where the dead stones came from (`engine`, `record`, `estimate`, `user`…).
@@ -404,4 +564,61 @@ pub struct Count {
     /// The borders are closed: a result to write into the record (else an
     /// estimate).
     pub finished: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The engine's state needs a live engine to reach the snapshot of
+    /// `tests/state_json.rs`: its keys as the page reads them, `null`
+    /// (not absent) for what is not there.
+    #[test]
+    fn the_engine_state_keeps_its_keys() {
+        let mut e = EngineStatus {
+            name: "katago".into(),
+            command: "katago gtp".into(),
+            alive: true,
+            error: None,
+            can_analyse: true,
+            analysing: false,
+            playing: Some("W"),
+            level: Some(3),
+            batch: Some(BatchState {
+                done: 2,
+                total: 5,
+                visits: 20,
+            }),
+            second: Some(SecondEngine {
+                name: "gnugo".into(),
+                alive: false,
+                error: Some("it stopped".into()),
+            }),
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({
+                "name": "katago", "command": "katago gtp", "alive": true, "error": null,
+                "can_analyse": true, "analysing": false, "playing": "W", "level": 3,
+                "batch": {"done": 2, "total": 5, "visits": 20},
+                "second": {"name": "gnugo", "alive": false, "error": "it stopped"},
+            })
+        );
+        (e.playing, e.level, e.batch, e.second) = (None, None, None, None);
+        let v = serde_json::to_value(&e).unwrap();
+        for k in ["playing", "level", "batch", "second"] {
+            assert_eq!(v.get(k), Some(&serde_json::Value::Null), "{k}");
+        }
+        let g = GtpExchange {
+            command: "name".into(),
+            answer: "KataGo".into(),
+            ok: true,
+        };
+        assert_eq!(
+            serde_json::to_value(&g).unwrap(),
+            json!({"command": "name", "answer": "KataGo", "ok": true})
+        );
+    }
 }

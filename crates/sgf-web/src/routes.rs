@@ -10,7 +10,6 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::{Value, json};
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 use crate::api::{
@@ -19,9 +18,9 @@ use crate::api::{
     SessionRef, StateQuery, UploadQuery, View,
 };
 use crate::handle::{self, Download};
-use crate::responses::{Closed, EngineEntry, Engines, Files, RecordState, Saved};
+use crate::responses::{Closed, EngineEntry, Engines, Files, GtpExchange, RecordState, Saved};
 use crate::session::OpError;
-use crate::{App, EXAMPLE, Session, attachment, rss_bytes};
+use crate::{App, EXAMPLE, Session, attachment};
 
 pub(crate) use crate::respond::{answer, blocking, lock};
 
@@ -107,10 +106,7 @@ pub(crate) async fn memory(State(app): AppState) -> Response {
             .iter()
             .map(|s| lock(s).held_bytes())
             .sum();
-        let mut v = app.sessions.memory_json();
-        v["held_bytes"] = json!(held);
-        v["rss_bytes"] = json!(rss_bytes());
-        answer(Ok(v))
+        answer(Ok(app.sessions.memory_json(held)))
     })
     .await
 }
@@ -422,7 +418,7 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
     // What to tell the user, and whether it is a failure.
     let mut note: Option<(String, bool)> = None;
     // The console's exchange: the command, the engine's answer, success.
-    let mut gtp: Option<Value> = None;
+    let mut gtp: Option<GtpExchange> = None;
     match req.body {
         EngineAction::Start { engine, second } => {
             let text = engine.trim();
@@ -472,7 +468,11 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
                 Ok(a) => (a, true),
                 Err(e) => (e.to_string(), false),
             };
-            gtp = Some(json!({"command": command.trim(), "answer": answer, "ok": ok}));
+            gtp = Some(GtpExchange {
+                command: command.trim().to_string(),
+                answer,
+                ok,
+            });
         }
         EngineAction::AnalyseGame {
             on,

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
 use sgf_core::{
     Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
@@ -15,8 +14,11 @@ use sgf_go::{Cursor, Move, Stone};
 use sgf_render::{MoveNumbers, RenderOptions};
 
 use crate::api::{AutoLabel, BoardPoint, Edit, LineKind, Nav, SetupStone};
+use sgf_report::{ChangeJson, DiagnosticJson};
+
 use crate::responses::{
-    AnnotationState, Captures, MoveRow, NextMove, NodeState, RecordState, TextPart, ViewState,
+    AnnotationState, Captures, Clock, GameInfo, GameListRow, MoveRow, NextMove, NodeState,
+    PlayerClock, RecordState, TextPart, TreeLayout, TreeNode, ViewState,
 };
 
 mod engine;
@@ -63,7 +65,7 @@ struct Parts {
     /// The part shown (its document is `Session::doc`).
     current: usize,
     /// The diagnostics of the whole file, for the page.
-    diagnostics: Value,
+    diagnostics: Vec<DiagnosticJson>,
     /// The game list, read on its first request (see [`Session::game_list`]).
     rows: std::sync::OnceLock<Vec<Option<GameRow>>>,
 }
@@ -83,23 +85,12 @@ impl Parts {
 
 /// One row of the game list: players, ranks, result, date, event, name and
 /// the number of moves of the main line (kept compact: a large collection
-/// holds thousands).
+/// holds thousands; [`GameListRow`] is its answer).
 struct GameRow {
+    /// In the order of [`GameListRow`]'s fields.
     texts: [Option<Box<str>>; 8],
     moves: u32,
 }
-
-/// The keys of [`GameRow::texts`] in the JSON.
-const ROW_KEYS: [&str; 8] = [
-    "black",
-    "black_rank",
-    "white",
-    "white_rank",
-    "result",
-    "date",
-    "event",
-    "name",
-];
 
 impl GameRow {
     /// The row of game `local` of `doc`, from the library's one game
@@ -127,14 +118,32 @@ impl GameRow {
         }
     }
 
-    fn to_json(&self, number: usize) -> Value {
-        let mut m = serde_json::Map::new();
-        m.insert("game".into(), json!(number));
-        for (k, t) in ROW_KEYS.iter().zip(&self.texts) {
-            m.insert((*k).into(), json!(t.as_deref()));
+    fn to_json(&self, number: usize) -> GameListRow {
+        let [
+            black,
+            black_rank,
+            white,
+            white_rank,
+            result,
+            date,
+            event,
+            name,
+        ] = self
+            .texts
+            .each_ref()
+            .map(|t| t.as_deref().map(String::from));
+        GameListRow {
+            game: number,
+            black,
+            black_rank,
+            white,
+            white_rank,
+            result,
+            date,
+            event,
+            name,
+            moves: self.moves,
         }
-        m.insert("moves".into(), json!(self.moves));
-        Value::Object(m)
     }
 }
 
@@ -153,10 +162,13 @@ fn comment_holds(doc: &Document, local: usize, needle: &str) -> Option<usize> {
 /// The time left of each player at `node` as last recorded on its path
 /// (`BL`/`WL` seconds, `OB`/`OW` moves or periods left): `{"B": {"left",
 /// "periods"}, "W": …}`, a colour absent when never recorded.
-fn clock(doc: &Document, node: NodeId) -> Value {
+fn clock(doc: &Document, node: NodeId) -> Clock {
     use sgf_core::props::id;
-    let mut out = serde_json::Map::new();
-    for (c, left, periods) in [("B", id::BL, id::OB), ("W", id::WL, id::OW)] {
+    let mut out = Clock::default();
+    for (player, left, periods) in [
+        (&mut out.black, id::BL, id::OB),
+        (&mut out.white, id::WL, id::OW),
+    ] {
         let mut n = Some(doc.node(node));
         while let Some(x) = n {
             if let Some(l) = x
@@ -168,13 +180,16 @@ fn clock(doc: &Document, node: NodeId) -> Value {
                     .get_known(periods)
                     .and_then(|p| p.first())
                     .and_then(|v| v.number());
-                out.insert(c.into(), json!({"left": l, "periods": p}));
+                *player = Some(PlayerClock {
+                    left: l,
+                    periods: p,
+                });
                 break;
             }
             n = x.parent();
         }
     }
-    Value::Object(out)
+    out
 }
 
 /// Reads one part of a collection as the whole file would be read.
@@ -386,8 +401,7 @@ impl Session {
         let mut opts = sgf_report::check::CheckOptions::default();
         opts.max_per_code = MAX_DIAGNOSTICS;
         let report = sgf_report::check::check_bytes(&hint.to_string_lossy(), bytes, &opts);
-        let diagnostics =
-            report.diagnostics_json(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
+        let diagnostics = report.diagnostics(MAX_DIAGNOSTICS, |d| d.severity != Severity::Info);
         let bytes = report.into_input();
         match Session::collection_parts(&bytes, hint) {
             Some((split, first_game, charset, first)) => {
@@ -406,7 +420,7 @@ impl Session {
                     first_game,
                     kept: HashMap::new(),
                     current: 0,
-                    diagnostics: Value::Array(diagnostics),
+                    diagnostics,
                     rows: std::sync::OnceLock::new(),
                 });
                 s.reindex();
@@ -549,7 +563,7 @@ impl Session {
     /// A large collection's rows are read from all its parts on the first
     /// request and kept; the parts parsed now (shown or edited) are read
     /// again each time.
-    pub fn game_list(&self) -> Vec<Value> {
+    pub fn game_list(&self) -> Vec<GameListRow> {
         let Some(p) = &self.parts else {
             return (0..self.doc.game_count())
                 .map(|k| GameRow::of(&self.doc, k).to_json(k))
@@ -1383,22 +1397,20 @@ impl Session {
 
     /// What the repair would change (the library's pipeline, run on a
     /// copy): `[{code, message, line, column, start, end, before, after}]`
-    /// ([`sgf_report::change_json`]), lines and columns in the file as
+    /// ([`sgf_report::ChangeJson`]), lines and columns in the file as
     /// opened.
-    pub fn repair_preview(&self, variation_level: bool) -> Value {
+    pub fn repair_preview(&self, variation_level: bool) -> Vec<ChangeJson> {
         let mut copy = self.doc.clone();
         let mut opts = sgf_formats::repair::RepairOptions::default();
         opts.variation_level = variation_level;
         let changes = sgf_formats::repair::repair(&mut copy, &opts);
-        Value::Array(
-            changes
-                .iter()
-                .map(|c| {
-                    let (line, column) = self.doc.line_col(c.span.start);
-                    sgf_report::change_json(c, line, column)
-                })
-                .collect(),
-        )
+        changes
+            .iter()
+            .map(|c| {
+                let (line, column) = self.doc.line_col(c.span.start);
+                ChangeJson::of(c, line, column)
+            })
+            .collect()
     }
 
     /// After undo or redo: the diagnostics again when a repair may be undone.
@@ -1709,18 +1721,18 @@ impl Session {
             })
             .collect();
         let info = doc.game(self.lg()).map(|g| {
-            let mut m = serde_json::Map::new();
+            let mut m = GameInfo::new();
             if let Some(n) = sgf_go::info::game_info_node(&g) {
                 for p in n.props() {
                     if p.info().is_some_and(|i| i.kind == PropKind::GameInfo) {
                         m.insert(
                             p.ident().to_string(),
-                            json!(p.first().map(|v| v.text().into_owned()).unwrap_or_default()),
+                            p.first().map(|v| v.text().into_owned()).unwrap_or_default(),
                         );
                     }
                 }
             }
-            Value::Object(m)
+            m
         });
         // Komi as the library reads it (Fox's `KM[375]` is 7.5), for the
         // player bar; the form shows the text as written.
@@ -1886,7 +1898,7 @@ impl Session {
     /// row below its parent's where its line (the node and its main
     /// continuation) finds the columns free, so short variations at
     /// different moves share a row instead of one row each.
-    fn tree_json(&self) -> Value {
+    fn tree_json(&self) -> TreeLayout {
         let doc = &self.doc;
         let size = self.size();
         let mut rows: Vec<(usize, usize)> = vec![(0, 0); self.order.len()];
@@ -1937,7 +1949,7 @@ impl Session {
             };
             rows[i] = (col, row);
         }
-        let nodes: Vec<Value> = self
+        let nodes: Vec<TreeNode> = self
             .order
             .iter()
             .enumerate()
@@ -1950,26 +1962,27 @@ impl Session {
                     None => 0,
                 };
                 let parent = node.parent().map_or(-1, |p| self.number(p.id()) as i64);
-                let flags = i32::from(node.has("C")) | (i32::from(node.has("N")) << 1);
-                json!([rows[i].0, rows[i].1, kind, parent, flags])
+                let flags = u8::from(node.has("C")) | (u8::from(node.has("N")) << 1);
+                TreeNode(rows[i].0, rows[i].1, kind, parent, flags)
             })
             .collect();
-        json!({"version": self.tree_version, "nodes": nodes})
+        TreeLayout {
+            version: self.tree_version,
+            nodes,
+        }
     }
 
     /// The diagnostics of the file, for the page.
-    pub fn diagnostics_json(&self) -> Value {
+    pub fn diagnostics_json(&self) -> Vec<DiagnosticJson> {
         if let Some(p) = &self.parts {
             return p.diagnostics.clone();
         }
         let sources = sgf_report::Sources::new(&self.doc, self.input.as_ref());
-        let list: Vec<Value> = self
-            .diagnostics
+        self.diagnostics
             .iter()
             .filter(|d| d.severity != Severity::Info)
             .take(MAX_DIAGNOSTICS)
-            .map(|d| sgf_report::to_json(&sources, d))
-            .collect();
-        Value::Array(list)
+            .map(|d| DiagnosticJson::of(&sources, d))
+            .collect()
     }
 }

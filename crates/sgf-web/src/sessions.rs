@@ -39,9 +39,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
 use sgf_formats::save::{Fingerprint, SaveOptions, replace_file};
 
+use crate::responses::Memory;
 use crate::session::Session;
 
 pub(crate) use crate::kept::{KeptFile, Original};
@@ -643,16 +643,21 @@ impl Table {
         }
     }
 
-    /// The memory figures of [`crate`]'s `/api/memory`.
-    pub(crate) fn memory_json(&self) -> Value {
+    /// The memory figures of [`crate`]'s `/api/memory`, with the bytes
+    /// the live sessions hold (`held_bytes`).
+    pub(crate) fn memory_json(&self, held_bytes: usize) -> Memory {
         let st = self.stats();
-        json!({
-            "sessions": st.live,
-            "parked": st.parked,
-            "parked_unsaved": st.parked_work,
-            "budget_bytes": self.budget,
-            "idle_seconds": self.idle.map(|d| d.as_secs()),
-            "recovery_dir": lock(&self.recovery.dir).as_ref().map(|d| d.display().to_string()),
-        })
+        Memory {
+            sessions: st.live,
+            parked: st.parked,
+            parked_unsaved: st.parked_work,
+            budget_bytes: self.budget,
+            idle_seconds: self.idle.map(|d| d.as_secs()),
+            recovery_dir: lock(&self.recovery.dir)
+                .as_ref()
+                .map(|d| d.display().to_string()),
+            held_bytes,
+            rss_bytes: crate::rss_bytes(),
+        }
     }
 }

@@ -17,9 +17,6 @@ use std::sync::Arc;
 #[cfg(feature = "server")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde_json::Value;
-#[cfg(feature = "server")]
-use serde_json::json;
 use sgf_core::{Color, NodeId, Point};
 use sgf_go::edit::node_move;
 use sgf_go::score::{self, DeadFrom, Rules, Scoring, Settings};
@@ -33,9 +30,9 @@ use super::{OpError, Session};
 #[cfg(feature = "server")]
 use crate::api::{BoardPoint, Edit};
 use crate::api::{CountAction, DeadSource};
-use crate::responses::{AnalysisAnswer, Count, Graph};
+use crate::responses::{AnalysisAnswer, Count, EngineStatus, Graph};
 #[cfg(feature = "server")]
-use crate::responses::{Candidate, EngineAnalysis};
+use crate::responses::{BatchState, Candidate, EngineAnalysis, SecondEngine};
 
 /// A session's engine and what it does for the session.
 #[derive(Default)]
@@ -441,30 +438,36 @@ impl Session {
 
     /// The engine's state for the page (in every state): `null`, none.
     #[cfg(not(feature = "server"))]
-    pub(crate) fn engine_json(&self) -> Value {
-        Value::Null
+    pub(crate) fn engine_json(&self) -> Option<EngineStatus> {
+        None
     }
 
     /// The engine's state for the page (in every state).
     #[cfg(feature = "server")]
-    pub(crate) fn engine_json(&self) -> Value {
-        let Some(live) = &self.engine.live else {
-            return Value::Null;
-        };
+    pub(crate) fn engine_json(&self) -> Option<EngineStatus> {
+        let live = self.engine.live.as_ref()?;
         let snap = live.snapshot();
-        json!({
-            "name": live.spec().name,
-            "command": live.spec().command_line(),
-            "alive": snap.alive,
-            "error": snap.error,
-            "can_analyse": live.can_analyse(),
-            "analysing": self.engine.analysing,
-            "playing": self.engine.playing.map(|c| c.as_str()),
-            "level": self.engine.level,
-            "batch": self.engine.batch.as_ref().map(|b| json!({"done": b.done, "total": b.total, "visits": b.visits})),
-            "second": self.engine.second.as_ref().map(|w| {
+        Some(EngineStatus {
+            name: live.spec().name.clone(),
+            command: live.spec().command_line(),
+            alive: snap.alive,
+            error: snap.error,
+            can_analyse: live.can_analyse(),
+            analysing: self.engine.analysing,
+            playing: self.engine.playing.map(|c| c.as_str()),
+            level: self.engine.level,
+            batch: self.engine.batch.as_ref().map(|b| BatchState {
+                done: b.done,
+                total: b.total,
+                visits: b.visits,
+            }),
+            second: self.engine.second.as_ref().map(|w| {
                 let snap = w.snapshot();
-                json!({"name": w.spec().name, "alive": snap.alive, "error": snap.error})
+                SecondEngine {
+                    name: w.spec().name.clone(),
+                    alive: snap.alive,
+                    error: snap.error,
+                }
             }),
         })
     }
@@ -649,7 +652,7 @@ impl Session {
             .collect();
         // The one shape of a count, with what the page draws besides.
         Some(Count {
-            score: sgf_report::score_json(&s, &c.dame, c.from),
+            score: sgf_report::ScoreJson::of(&s, &c.dame, c.from),
             node: self.number(c.node),
             from: c.from.as_str(),
             scoring: match c.rules.scoring() {
