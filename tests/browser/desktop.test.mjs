@@ -4,12 +4,14 @@
 // mirrored, inverted), "Set result" greyed out with its reason for a
 // mid-game estimate, every layout's screenshot, and no English left in
 // a translated page.
-import { test, before, after } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openInPage } from "./support.mjs";
+import {
+  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openInPage, openRecord, serveStatic, staticSkip,
+} from "./support.mjs";
 
 let dir, server, url, browser, page;
 
@@ -430,8 +432,18 @@ function englishLeft(p) {
   });
 }
 
-test("no English left in a translated page: every panel, every menu, the dialogs (hard-coded strings found)", async () => {
-  const p = await openViewer(browser, url, { width: 1400, height: 900 });
+const NO_ENGLISH = "no English left in a translated page: every panel, every menu, the dialogs (hard-coded strings found)";
+test(NO_ENGLISH, () => noEnglishLeft(url));
+
+/**
+ * Every panel, menu and dialog of the page at `pageUrl` (either transport)
+ * in each language: the English words left, none expected.
+ * @param {string} pageUrl
+ */
+async function noEnglishLeft(pageUrl) {
+  const p = await openViewer(browser, pageUrl, { width: 1400, height: 900 });
+  const isStatic = await p.evaluate(() => !!window.QIPU_STATIC);
+  const openInPage = (page, name) => openRecord(page, dir, name);
   await openInPage(p, "example.sgf");
   await p.evaluate(() => { for (const d of document.querySelectorAll("#side details")) d.open = true; });
   const found = [];
@@ -470,10 +482,58 @@ test("no English left in a translated page: every panel, every menu, the dialogs
     for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
     await p.click("#gamesdialog button[value=cancel]");
     await openInPage(p, "example.sgf");
+    if (isStatic) {
+      // The static viewer's own words: Save's download, and the unsaved
+      // work a reload brings back.
+      await p.click("#next");
+      await p.waitForFunction(() => window.qipuPage.state().node.move_number === 1);
+      await p.fill("#comment", "kept");
+      await p.click("#savecomment");
+      await p.waitForFunction(() => document.title.startsWith("•"));
+      await Promise.all([p.waitForEvent("download"), p.click("#save")]);
+      await p.waitForFunction(() => !document.title.startsWith("•"));
+      for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+      await p.fill("#comment", "kept again");
+      await p.click("#savecomment");
+      await p.waitForFunction(() => document.title.startsWith("•"));
+      // Kept in IndexedDB (written after the state is shown), then reloaded.
+      for (let i = 0; !(await keptHas(p, "kept again")); i++) {
+        assert.ok(i < 200, "the unsaved comment is kept in IndexedDB");
+        await p.waitForTimeout(50);
+      }
+      await p.reload();
+      await p.waitForFunction(() => document.querySelector("#message").textContent.includes("example.sgf"));
+      for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+      await Promise.all([p.waitForEvent("download"), p.click("#save")]);
+      await p.waitForFunction(() => !document.title.startsWith("•"));
+      await openInPage(p, "example.sgf");
+    }
   }
   await p.selectOption("#lang", "en");
   await p.close();
   assert.deepEqual([...new Set(found)], []);
+}
+
+/** Whether the static viewer's record kept in IndexedDB holds `text`. */
+function keptHas(p, text) {
+  return p.evaluate((text) => new Promise((resolve) => {
+    const req = indexedDB.open("qipu-static", 1);
+    req.onerror = () => resolve(false);
+    req.onsuccess = () => {
+      const get = req.result.transaction("kept").objectStore("kept").get("record");
+      get.onsuccess = () => resolve(!!get.result && new TextDecoder().decode(get.result.bytes).includes(text));
+      get.onerror = () => resolve(false);
+    };
+  }), text);
+}
+
+// The static viewer's page, in the 4 languages: its own words (the note
+// on engines, Save's download, the work kept across a reload) too.
+describe("the static viewer", { skip: staticSkip }, () => {
+  let web;
+  before(async () => { web = await serveStatic(); });
+  after(() => web.server.close());
+  test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(web.url));
 });
 
 test("a screenshot of each layout, with the panels open: nothing overflows, no panel under 120 px", async () => {

@@ -1,13 +1,14 @@
 // End-to-end tests of `qipu view` in headless Chromium (Debian's, driven
 // by playwright-core). Run by tests/browser/run.sh, which builds qipu.
-import { test, before, after } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu, openInPage as openIn,
+  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu,
+  openRecord, serveStatic, staticSkip,
 } from "./support.mjs";
 
 let dir, server, url, browser, page, engineLog;
@@ -108,8 +109,43 @@ test("navigates by keys, by the tree and by the wheel", async () => {
 });
 
 // Opens a record of the served directory in place of the one shown, as
-// the file list does, and waits for it.
-const openInPage = (name) => openIn(page, name);
+// the file list does (on the static viewer: its bytes dropped), and waits
+// for it.
+const openInPage = (name) => openRecord(page, dir, name);
+
+/** Whether the page is the static viewer's. */
+const isStatic = () => page.evaluate(() => !!(/** @type {any} */ (window).QIPU_STATIC));
+
+/**
+ * Save, and the file written: the record in the served folder, or on the
+ * static viewer the download (in a folder of its own).
+ * @param {string} name the record's name in the folder
+ */
+async function saved(name) {
+  if (!(await isStatic())) {
+    await page.click("#save");
+    await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
+    return join(dir, name);
+  }
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save")]);
+  await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
+  const out = join(mkdtempSync(join(tmpdir(), "qipu-saved-")), name);
+  await download.saveAs(out);
+  return out;
+}
+
+/**
+ * The scenarios that run on both transports: on the server here, then
+ * again on the static viewer (the describe at the end of the file), the
+ * records dropped there rather than opened by path.
+ * @type {[string, () => Promise<void>][]}
+ */
+const SHARED = [];
+/** A test of the server that runs on the static viewer too. */
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
 
 const clickPoint = (pt) => clickAt(page, pt);
 
@@ -542,7 +578,7 @@ test("memory: 200 edits in a 10,000-game collection, then re-opened six times", 
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("collection.sgf"));
 });
 
-test("the game list: players, result, date, sorting, filtering, comment search", async () => {
+shared("the game list: players, result, date, sorting, filtering, comment search", async () => {
   const games = [
     ["Lee Sedol", "9p", "Gu Li", "9p", "B+R", "2014-01-26", "MLily Cup", "good fight"],
     ["Ke Jie", "9p", "AlphaGo", "", "W+R", "2017-05-23", "Future of Go", "the machine"],
@@ -632,7 +668,7 @@ test("the game list of a large collection appears quickly", async () => {
   await page.keyboard.press("Escape");
 });
 
-test("the player bar: names, ranks, captures, time left, komi, result", async () => {
+shared("the player bar: names, ranks, captures, time left, komi, result", async () => {
   // White captures the black stone at aa on move 4; time left as recorded.
   const sgf = "(;GM[1]FF[4]SZ[9]PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]WR[9p]KM[5.5]RE[W+1.5]" +
     ";B[aa]BL[3590.4];W[ba]WL[3541];B[ee]BL[3500]OB[5];W[ab]WL[59]OW[3])";
@@ -658,7 +694,7 @@ test("the player bar: names, ranks, captures, time left, komi, result", async ()
   await page.screenshot({ path: join(shots, "player-bar.png") });
 });
 
-test("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
+shared("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
   const sgf = "(;GM[1]FF[4]SZ[9];B[aa];W[bb](;B[cc];W[dd];B[ee])(;B[cd];W[de];B[ef]))";
   writeFileSync(join(dir, "sabaki.sgf"), sgf);
   await openInPage("sabaki.sgf");
@@ -710,7 +746,7 @@ test("navigation as in Sabaki: the variation visited last, forks, jumps, autopla
   await page.keyboard.press("Escape");
 });
 
-test("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
+shared("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
   writeFileSync(join(dir, "markup.sgf"), "(;GM[1]FF[4]SZ[9];B[ee])");
   await openInPage("markup.sgf");
   await page.click("#last");
@@ -745,9 +781,7 @@ test("every markup: arrows and lines in two clicks, dimming, territory, automati
   await changed(() => clickPoint("fd"));
   await page.screenshot({ path: join(shots, "markup.png") });
   await tool("play");
-  await page.click("#save");
-  await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
-  const node = dump(join(dir, "markup.sgf")).games[0].nodes[1];
+  const node = dump(await saved("markup.sgf")).games[0].nodes[1];
   const props = Object.fromEntries(node.props);
   assert.deepEqual(props.AR, ["aa:cc"]);
   assert.deepEqual(props.LN, ["ga:gc"]);
@@ -782,7 +816,7 @@ test("a phone-sized and a tablet-sized window: nothing overflows, the file list 
   }
 });
 
-test("themes (light, dark, wood board) and stone sounds, remembered", async () => {
+shared("themes (light, dark, wood board) and stone sounds, remembered", async () => {
   await openInPage("example.sgf");
   const look = () => page.evaluate(() => ({
     page: getComputedStyle(document.body).backgroundColor,
@@ -823,7 +857,7 @@ test("themes (light, dark, wood board) and stone sounds, remembered", async () =
   await page.uncheck("#sound");
 });
 
-test("copy the position as a Sensei's Library diagram", async () => {
+shared("copy the position as a Sensei's Library diagram", async () => {
   await page.click("#first");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
   await page.click("#next");
@@ -871,7 +905,7 @@ test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from
   assert.match(await page.textContent("#status"), /^Move 0 · Black to play/);
 });
 
-test("letters mean one thing: the board's variation markers, beside it as on it", async () => {
+shared("letters mean one thing: the board's variation markers, beside it as on it", async () => {
   // ST[0] (the default): the board letters the next moves; the alternatives to a move are numbered.
   const open = async (name, sgf) => {
     writeFileSync(join(dir, name), sgf);
@@ -895,7 +929,7 @@ test("letters mean one thing: the board's variation markers, beside it as on it"
   assert.deepEqual(await badges(), ["A W C7", "B W G3"]);
 });
 
-test("the game as book figures: one page with the figures inline", async () => {
+shared("the game as book figures: one page with the figures inline", async () => {
   await openInPage("example.sgf");
   page.once("dialog", (d) => d.accept("10"));
   const [download] = await Promise.all([page.waitForEvent("download"), menu(page, "figures")]);
@@ -1036,4 +1070,26 @@ test("an engine that crashes is reported in the page; the viewer goes on", { ski
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
   await page.click("#enginestop");
   await page.waitForFunction(() => document.querySelector("#enginestatus").textContent === "No engine is running.");
+});
+
+// ---- the same scenarios on the static viewer ----
+
+// The static viewer (the session as WebAssembly in the page, served by a
+// plain file server) runs the scenarios marked `shared` above, on a page
+// of its own, the records dropped on it. Not shared: the served folder
+// (its file list, Save into it with a backup, the token), the engines,
+// and what measures the server (memory, a large collection's list).
+describe("the same scenarios on the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage;
+  before(async () => {
+    web = await serveStatic();
+    serverPage = page;
+    page = await openViewer(browser, web.url);
+  });
+  after(async () => {
+    await page.close();
+    page = serverPage;
+    web.server.close();
+  });
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });
