@@ -11,34 +11,13 @@
 // search.test.mjs test them on the server.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { extname, join, normalize } from "node:path";
-import { launchBrowser, menu, missing, repo, screenPoint, shots, startViewer } from "./support.mjs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  dropRecord, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
+} from "./support.mjs";
 
-const staticDir = process.env.QIPU_STATIC_DIR || join(repo, "target", "static-viewer");
-const haveStatic = existsSync(join(staticDir, "qipu_viewer_bg.wasm"));
-if (!haveStatic) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-  ".json": "application/json", ".wasm": "application/wasm", ".ico": "image/x-icon",
-};
-
-/** A plain static file server of `dir` on 127.0.0.1 (what any web host does). */
-function serveStatic(dir) {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(dir, path.endsWith("/") ? path + "index.html" : path);
-    if (req.method !== "GET" || !file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end("not found");
-      return;
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
-}
+if (staticSkip) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
 
 // "黑" and "白" in GBK, in a record that says so: decoded by the library.
 const GBK = Buffer.concat([
@@ -48,7 +27,7 @@ const GBK = Buffer.concat([
 
 const TRANSPORTS = [
   { name: "server", skip: false },
-  { name: "static", skip: haveStatic ? false : "the static viewer is not built" },
+  { name: "static", skip: staticSkip },
 ];
 
 for (const t of TRANSPORTS) {
@@ -86,14 +65,7 @@ for (const t of TRANSPORTS) {
     }
     const status = (page) => page.textContent("#status");
     const titled = (page, name) => page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
-    async function drop(page, text, name) {
-      await page.evaluate(([text, name]) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([text], name));
-        document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }, [text, name]);
-      await titled(page, name);
-    }
+    const drop = dropRecord;
     async function clickPoint(page, pt) {
       const [x, y] = await screenPoint(page, pt);
       await page.mouse.click(x, y);

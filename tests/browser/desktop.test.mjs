@@ -4,12 +4,14 @@
 // mirrored, inverted), "Set result" greyed out with its reason for a
 // mid-game estimate, every layout's screenshot, and no English left in
 // a translated page.
-import { test, before, after } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openInPage } from "./support.mjs";
+import {
+  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, serveStatic, staticSkip,
+} from "./support.mjs";
 
 let dir, server, url, browser, page;
 
@@ -26,6 +28,22 @@ before(async () => {
 });
 
 after(() => stop({ browser, server }));
+
+/**
+ * Opens `name` of the folder in `p`: by path on the server, dropped on the
+ * static viewer (agreeing to replace unsaved work, as the page asks there).
+ */
+async function openInPage(p, name) {
+  if (await p.evaluate(() => !!window.QIPU_STATIC && document.title.startsWith("•"))) p.once("dialog", (d) => d.accept());
+  await openRecord(p, dir, name);
+}
+
+/** The scenarios run on the static viewer too (the describe at the end). */
+const SHARED = [];
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
 
 const at = (p, text) => p.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
 const height = (p, sel) => p.$eval(sel, (e) => e.getBoundingClientRect().height);
@@ -131,7 +149,7 @@ test("side panels: a grip under each sets its height (mouse or keys), the splitt
   await page.keyboard.press("Delete");
 });
 
-test("the menu bar from the keyboard: F10 or Alt, ← → between menus, ↑ ↓ in one, Enter runs, Escape closes; ARIA roles", async () => {
+shared("the menu bar from the keyboard: F10 or Alt, ← → between menus, ↑ ↓ in one, Enter runs, Escape closes; ARIA roles", async () => {
   await openInPage(page, "example.sgf");
   await page.click("#first");
   await at(page, "Move 0");
@@ -220,7 +238,7 @@ test("the menu bar from the keyboard: F10 or Alt, ← → between menus, ↑ ↓
   assert.equal(await page.$$eval(".menupop:not([hidden])", (x) => x.length), 0);
 });
 
-test("game information comes into view (I, or Edit → Edit the game information), not below the side column's fold", async () => {
+shared("game information comes into view (I, or Edit → Edit the game information), not below the side column's fold", async () => {
   const p = await openViewer(browser, url, { width: 1024, height: 768 });
   await openInPage(p, "example.sgf");
   // The engine panel open above it pushes game information far down.
@@ -269,7 +287,7 @@ function recordSgf(p) {
   });
 }
 
-test("exports look as the board is shown: turned, mirrored or inverted, the picture, diagram and figures are those of the record written so", async () => {
+shared("exports look as the board is shown: turned, mirrored or inverted, the picture, diagram and figures are those of the record written so", async () => {
   await openInPage(page, "example.sgf");
   await page.fill("#jump", "12");
   await page.press("#jump", "Enter");
@@ -309,7 +327,7 @@ test("exports look as the board is shown: turned, mirrored or inverted, the pict
   page.removeAllListeners("dialog");
 });
 
-test("Set result is greyed out, with its reason, while the count is a mid-game estimate (finished: false)", async () => {
+shared("Set result is greyed out, with its reason, while the count is a mid-game estimate (finished: false)", async () => {
   await openInPage(page, "games.sgf");
   await page.click("#last");
   await at(page, "Move 3");
@@ -430,8 +448,17 @@ function englishLeft(p) {
   });
 }
 
-test("no English left in a translated page: every panel, every menu, the dialogs (hard-coded strings found)", async () => {
-  const p = await openViewer(browser, url, { width: 1400, height: 900 });
+const NO_ENGLISH = "no English left in a translated page: every panel, every menu, the dialogs (hard-coded strings found)";
+test(NO_ENGLISH, () => noEnglishLeft(url));
+
+/**
+ * Every panel, menu and dialog of the page at `pageUrl` (either transport)
+ * in each language: the English words left, none expected.
+ * @param {string} pageUrl
+ */
+async function noEnglishLeft(pageUrl) {
+  const p = await openViewer(browser, pageUrl, { width: 1400, height: 900 });
+  const isStatic = await p.evaluate(() => !!window.QIPU_STATIC);
   await openInPage(p, "example.sgf");
   await p.evaluate(() => { for (const d of document.querySelectorAll("#side details")) d.open = true; });
   const found = [];
@@ -470,10 +497,68 @@ test("no English left in a translated page: every panel, every menu, the dialogs
     for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
     await p.click("#gamesdialog button[value=cancel]");
     await openInPage(p, "example.sgf");
+    if (isStatic) {
+      // The static viewer's own words: Save's download, and the unsaved
+      // work a reload brings back.
+      await p.click("#next");
+      await p.waitForFunction(() => window.qipuPage.state().node.move_number === 1);
+      await p.fill("#comment", "kept");
+      await p.click("#savecomment");
+      await p.waitForFunction(() => document.title.startsWith("•"));
+      await Promise.all([p.waitForEvent("download"), p.click("#save")]);
+      await p.waitForFunction(() => !document.title.startsWith("•"));
+      for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+      await p.fill("#comment", "kept again");
+      await p.click("#savecomment");
+      await p.waitForFunction(() => document.title.startsWith("•"));
+      // Kept in IndexedDB (written after the state is shown), then reloaded.
+      for (let i = 0; !(await keptHas(p, "kept again")); i++) {
+        assert.ok(i < 200, "the unsaved comment is kept in IndexedDB");
+        await p.waitForTimeout(50);
+      }
+      await p.reload();
+      await p.waitForFunction(() => document.querySelector("#message").textContent.includes("example.sgf"));
+      for (const w of await englishLeft(p)) found.push(`${lang}: ${w}`);
+      await Promise.all([p.waitForEvent("download"), p.click("#save")]);
+      await p.waitForFunction(() => !document.title.startsWith("•"));
+      await openInPage(p, "example.sgf");
+    }
   }
   await p.selectOption("#lang", "en");
   await p.close();
   assert.deepEqual([...new Set(found)], []);
+}
+
+/** Whether the static viewer's record kept in IndexedDB holds `text`. */
+function keptHas(p, text) {
+  return p.evaluate((text) => new Promise((resolve) => {
+    const req = indexedDB.open("qipu-static", 1);
+    req.onerror = () => resolve(false);
+    req.onsuccess = () => {
+      const get = req.result.transaction("kept").objectStore("kept").get("record");
+      get.onsuccess = () => resolve(!!get.result && new TextDecoder().decode(get.result.bytes).includes(text));
+      get.onerror = () => resolve(false);
+    };
+  }), text);
+}
+
+// The static viewer's page, in the 4 languages: its own words (the note
+// on engines, Save's download, the work kept across a reload) too.
+// And the scenarios marked `shared` above, on a page of its own.
+describe("the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage;
+  before(async () => {
+    web = await serveStatic();
+    serverPage = page;
+    page = await openViewer(browser, web.url, { width: 1400, height: 900 });
+  });
+  after(async () => {
+    await page.close();
+    page = serverPage;
+    web.server.close();
+  });
+  test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(web.url));
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });
 
 test("a screenshot of each layout, with the panels open: nothing overflows, no panel under 120 px", async () => {

@@ -3,8 +3,10 @@
 // read from its output), headless Chromium (Debian's, driven by
 // playwright-core) on the viewer's page, and helpers over the page.
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
+import { join, dirname, extname, basename, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -128,4 +130,65 @@ export async function openInPage(page, name) {
     window.qipuPage.show(await api("/api/open", { path: name, replace: window.qipuPage.state().session }));
   }, name);
   await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+}
+
+// ---- the static viewer (crates/sgf-web/static/build.mjs's folder) ----
+
+/** The static viewer's folder, built by run.sh. */
+export const staticDir = process.env.QIPU_STATIC_DIR || join(repo, "target", "static-viewer");
+/** Why the static viewer's scenarios are skipped, or false when it is built. */
+export const staticSkip = existsSync(join(staticDir, "qipu_viewer_bg.wasm")) ? false : "the static viewer is not built";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".json": "application/json", ".wasm": "application/wasm", ".ico": "image/x-icon",
+};
+
+/** A plain static file server of `dir` on 127.0.0.1 (what any web host does). */
+export function serveStatic(dir = staticDir) {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const file = join(dir, path.endsWith("/") ? path + "index.html" : path);
+    if (req.method !== "GET" || !file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+}
+
+/**
+ * Bytes dropped on the page as the file `name`, as a user of either
+ * transport opens a record (the static viewer has no folder to open from).
+ * @param {import("playwright-core").Page} page
+ * @param {Uint8Array | string} bytes
+ * @param {string} name
+ */
+export async function dropRecord(page, bytes, name) {
+  const data = typeof bytes === "string" ? [...Buffer.from(bytes)] : [...bytes];
+  // A new session, not the record shown (which may have the same name).
+  const before = await page.evaluate(() => window.qipuPage.state().session);
+  await page.evaluate(([data, name]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(data)], name));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [data, name]);
+  await page.waitForFunction(([n, b]) => window.qipuPage.state().session !== b &&
+    document.querySelector("#title").textContent.includes(n), [name, before]);
+}
+
+/**
+ * The record `name` of the served folder `dir` opened in `page`, on
+ * either transport: by its path on `qipu view`'s server, dropped (its
+ * bytes read from `dir`) on the static viewer.
+ * @param {import("playwright-core").Page} page
+ * @param {string} dir
+ * @param {string} name
+ */
+export async function openRecord(page, dir, name) {
+  const isStatic = await page.evaluate(() => !!(/** @type {any} */ (window).QIPU_STATIC));
+  if (isStatic) await dropRecord(page, readFileSync(join(dir, name)), basename(name));
+  else await openInPage(page, name);
 }

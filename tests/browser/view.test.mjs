@@ -1,13 +1,14 @@
 // End-to-end tests of `qipu view` in headless Chromium (Debian's, driven
 // by playwright-core). Run by tests/browser/run.sh, which builds qipu.
-import { test, before, after } from "node:test";
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu, openInPage as openIn,
+  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu,
+  openRecord, serveStatic, staticSkip,
 } from "./support.mjs";
 
 let dir, server, url, browser, page, engineLog;
@@ -108,12 +109,67 @@ test("navigates by keys, by the tree and by the wheel", async () => {
 });
 
 // Opens a record of the served directory in place of the one shown, as
-// the file list does, and waits for it.
-const openInPage = (name) => openIn(page, name);
+// the file list does (on the static viewer: its bytes dropped), and waits
+// for it.
+// The page asks before a drop replaces a record with unsaved changes (the
+// server's path, opened through the API, does not): agreed to.
+async function openInPage(name) {
+  if ((await isStatic()) && (await page.evaluate(() => document.title.startsWith("•")))) page.once("dialog", (d) => d.accept());
+  await openRecord(page, dir, name);
+}
+
+/** Whether the page is the static viewer's. */
+const isStatic = () => page.evaluate(() => !!(/** @type {any} */ (window).QIPU_STATIC));
+
+/**
+ * Save, and the file written: the record in the served folder, or on the
+ * static viewer the download, put in the folder's file's place (as Save
+ * does there where the browser lets the page write the file), so that
+ * the next scenarios find the folder as on the server.
+ * @param {string} name the record's name in the folder
+ */
+async function saved(name) {
+  if (!(await isStatic())) {
+    await page.click("#save");
+    await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
+    return join(dir, name);
+  }
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save")]);
+  await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
+  await download.saveAs(join(dir, name));
+  return join(dir, name);
+}
+
+/**
+ * Opens `name` of the folder as a user does: from the file list on the
+ * server, dropped on the static viewer (which has no list).
+ * @param {string} name
+ */
+async function openListed(name) {
+  if (await isStatic()) return openInPage(name);
+  await page.click(`#filelist li:text-is('${name}')`);
+  await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
+}
+
+/**
+ * The scenarios that run on both transports: on the server here, then
+ * again on the static viewer (the describe at the end of the file), the
+ * records dropped there rather than opened by path.
+ * @type {[string, () => Promise<void>][]}
+ */
+const SHARED = [];
+/** A test of the server that runs on the static viewer too. */
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
 
 const clickPoint = (pt) => clickAt(page, pt);
 
-test("plays a move that creates a variation, comments, marks and saves", async () => {
+shared("plays a move that creates a variation, comments, marks and saves", async () => {
+  // The static viewer has opened no record of the folder yet.
+  if (await isStatic()) await openInPage("example.sgf");
+  const before = readFileSync(join(dir, "example.sgf"), "utf8");
   // At move 5 (B F3), the record continues with W C6; play W at K10 instead.
   await page.keyboard.press("Home");
   for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
@@ -136,10 +192,11 @@ test("plays a move that creates a variation, comments, marks and saves", async (
   await page.waitForFunction(() => document.querySelector("#board svg .mark.tr") === null);
   await page.click("#redo");
   await page.waitForFunction(() => document.querySelector("#board svg .mark.tr") !== null);
-  await page.click("#save");
+  const file = await saved("example.sgf");
   await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
-  assert.ok(existsSync(join(dir, "example.sgf.bak")));
-  const d = dump(join(dir, "example.sgf"));
+  // The server keeps the file it replaced, as it was.
+  if (!(await isStatic())) assert.equal(readFileSync(join(dir, "example.sgf.bak"), "utf8"), before);
+  const d = dump(file);
   const nodes = d.games[0].nodes;
   const added = nodes.find((n) => n.props.some(([id, v]) => id === "W" && v[0] === "jj"));
   assert.ok(added, "the new move is in the saved file");
@@ -150,14 +207,12 @@ test("plays a move that creates a variation, comments, marks and saves", async (
   const parent = added.parent;
   assert.equal(nodes.filter((n) => n.parent === parent).length, 2);
   // Only what was edited changed: the rest of the file is as it was.
-  const before = readFileSync(join(dir, "example.sgf.bak"), "utf8");
-  const after = readFileSync(join(dir, "example.sgf"), "utf8");
+  const after = readFileSync(file, "utf8");
   assert.ok(after.startsWith(before.slice(0, before.indexOf(";W[cn]"))));
 });
 
-test("setup stones, labels, game information, promote and delete", async () => {
-  await page.click("#filelist li:nth-child(2)");
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+shared("setup stones, labels, game information, promote and delete", async () => {
+  await openListed("example.sgf");
   await page.keyboard.press("Home");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
   // Setup stones on the root (it has no move).
@@ -183,9 +238,7 @@ test("setup stones, labels, game information, promote and delete", async () => {
   await page.waitForFunction(() => document.querySelector("#status").textContent.includes("C6"));
   await menu(page, "promote");
   await page.waitForFunction(() => document.querySelector("#variations .badge").textContent.includes("C6"));
-  await page.click("#save");
-  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
-  let d = dump(join(dir, "example.sgf"));
+  let d = dump(await saved("example.sgf"));
   let root = Object.fromEntries(d.games[0].nodes[0].props);
   assert.ok(root.AB.includes("cc") && root.AW.includes("ee"));
   assert.deepEqual(root.LB, ["gg:甲"]);
@@ -197,13 +250,11 @@ test("setup stones, labels, game information, promote and delete", async () => {
   page.once("dialog", (dlg) => dlg.accept());
   await menu(page, "delete");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 4"));
-  await page.click("#save");
-  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
-  d = dump(join(dir, "example.sgf"));
+  d = dump(await saved("example.sgf"));
   assert.ok(!d.games[0].nodes.some((n) => n.props.some(([id, v]) => id === "B" && v[0] === "cn")));
 });
 
-test("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
+shared("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
   let sgf = "(;GM[1]FF[4]SZ[19]";
   const pts = [];
   for (let y = 0; y < 19; y++) for (let x = 0; x < 19; x++) pts.push(String.fromCharCode(97 + x, 97 + y));
@@ -214,7 +265,7 @@ test("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
   }
   sgf += ")";
   writeFileSync(join(dir, "big.sgf"), sgf);
-  await page.evaluate(async () => (await import("/api.js")).api("/api/files"));
+  if (!(await isStatic())) await page.evaluate(async () => (await import("/api.js")).api("/api/files"));
   await page.click("#open");
   await page.fill("#pastetext", sgf);
   await page.click("#pasteopen");
@@ -259,7 +310,7 @@ test("a 300-move game: every step shows the next move", async () => {
   console.log(`300-move game: ${stepMs.toFixed(1)} ms a step (→ with the page redrawn), Home + End ${Date.now() - t1} ms`);
 });
 
-test("points and web addresses in a comment are clickable", async () => {
+shared("points and web addresses in a comment are clickable", async () => {
   const sgf = "(;GM[1]FF[4]SZ[19]C[Black should play Q16, not D4 (see https://senseis.xmp.net/?Joseki).];B[pd])";
   await page.click("#open");
   await page.fill("#pastetext", sgf);
@@ -311,7 +362,7 @@ test("a request without the token is refused", async () => {
   assert.match(raw, /^HTTP\/1\.1 403/);
 });
 
-test("pasted SGF text opens", async () => {
+shared("pasted SGF text opens", async () => {
   await page.evaluate(async () => {
     const { api } = await import("/api.js");
     await api("/api/open", { text: "(;GM[1]SZ[9]PB[Paste];B[ee];W[cc])", name: "pasted.sgf" });
@@ -324,9 +375,8 @@ test("pasted SGF text opens", async () => {
   assert.equal(await page.inputValue("#info-PB"), "Pasted 貼り付け");
 });
 
-test("jump to a move, click a stone, export PNG and SVG", async () => {
-  await page.click("#filelist li:text-is('example.sgf')");
-  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
+shared("jump to a move, click a stone, export PNG and SVG", async () => {
+  await openListed("example.sgf");
   await page.fill("#jump", "12");
   await page.press("#jump", "Enter");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 12"));
@@ -344,7 +394,7 @@ test("jump to a move, click a stone, export PNG and SVG", async () => {
   }
 });
 
-test("a dropped file opens and its diagnostics are shown", async () => {
+shared("a dropped file opens and its diagnostics are shown", async () => {
   // B and W in one node: an error the checker reports (F004).
   await page.evaluate(() => {
     const dt = new DataTransfer();
@@ -360,7 +410,7 @@ test("a dropped file opens and its diagnostics are shown", async () => {
   await page.screenshot({ path: join(shots, "dropped.png") });
 });
 
-test("repair lists every change before applying it, and undo reverts it", async () => {
+shared("repair lists every change before applying it, and undo reverts it", async () => {
   await page.evaluate(() => {
     const dt = new DataTransfer();
     dt.items.add(new File(["(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5]RE[黑胜2又3/4子];B[pd]W[dd])"], "damaged.sgf"));
@@ -442,7 +492,10 @@ test("unsaved work: asked before discarding, comments and game information appli
   await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Saved"));
 });
 
-test("board keys work after choosing in a drop-down, not in text fields", async () => {
+shared("board keys work after choosing in a drop-down, not in text fields", async () => {
+  // On the server, the example is open (the scenario before this one, not
+  // shared, opened it); here the repaired record, its changes discarded.
+  if (await isStatic()) await openInPage("example.sgf");
   await page.keyboard.press("Home");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
   await page.selectOption("#tool", "TR");
@@ -467,7 +520,7 @@ test("board keys work after choosing in a drop-down, not in text fields", async 
   await page.selectOption("#tool", "play");
 });
 
-test("illegal moves are warned of, and played when the user insists", async () => {
+shared("illegal moves are warned of, and played when the user insists", async () => {
   // After B[cb] takes the white stone on bb, White's retake there is a ko.
   await page.click("#open");
   await page.fill("#pastetext", "(;GM[1]FF[4]SZ[9]PB[Ko]AB[ab][ba][bc]AW[ca][db][cc][bb];B[cb])");
@@ -542,7 +595,7 @@ test("memory: 200 edits in a 10,000-game collection, then re-opened six times", 
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("collection.sgf"));
 });
 
-test("the game list: players, result, date, sorting, filtering, comment search", async () => {
+shared("the game list: players, result, date, sorting, filtering, comment search", async () => {
   const games = [
     ["Lee Sedol", "9p", "Gu Li", "9p", "B+R", "2014-01-26", "MLily Cup", "good fight"],
     ["Ke Jie", "9p", "AlphaGo", "", "W+R", "2017-05-23", "Future of Go", "the machine"],
@@ -632,7 +685,7 @@ test("the game list of a large collection appears quickly", async () => {
   await page.keyboard.press("Escape");
 });
 
-test("the player bar: names, ranks, captures, time left, komi, result", async () => {
+shared("the player bar: names, ranks, captures, time left, komi, result", async () => {
   // White captures the black stone at aa on move 4; time left as recorded.
   const sgf = "(;GM[1]FF[4]SZ[9]PB[Cho Chikun]BR[9p]PW[Kobayashi Koichi]WR[9p]KM[5.5]RE[W+1.5]" +
     ";B[aa]BL[3590.4];W[ba]WL[3541];B[ee]BL[3500]OB[5];W[ab]WL[59]OW[3])";
@@ -658,7 +711,7 @@ test("the player bar: names, ranks, captures, time left, komi, result", async ()
   await page.screenshot({ path: join(shots, "player-bar.png") });
 });
 
-test("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
+shared("navigation as in Sabaki: the variation visited last, forks, jumps, autoplay, guessing, the keys", async () => {
   const sgf = "(;GM[1]FF[4]SZ[9];B[aa];W[bb](;B[cc];W[dd];B[ee])(;B[cd];W[de];B[ef]))";
   writeFileSync(join(dir, "sabaki.sgf"), sgf);
   await openInPage("sabaki.sgf");
@@ -710,7 +763,7 @@ test("navigation as in Sabaki: the variation visited last, forks, jumps, autopla
   await page.keyboard.press("Escape");
 });
 
-test("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
+shared("every markup: arrows and lines in two clicks, dimming, territory, automatic labels", async () => {
   writeFileSync(join(dir, "markup.sgf"), "(;GM[1]FF[4]SZ[9];B[ee])");
   await openInPage("markup.sgf");
   await page.click("#last");
@@ -745,9 +798,7 @@ test("every markup: arrows and lines in two clicks, dimming, territory, automati
   await changed(() => clickPoint("fd"));
   await page.screenshot({ path: join(shots, "markup.png") });
   await tool("play");
-  await page.click("#save");
-  await page.waitForFunction(() => !document.querySelector("#title").textContent.startsWith("•"));
-  const node = dump(join(dir, "markup.sgf")).games[0].nodes[1];
+  const node = dump(await saved("markup.sgf")).games[0].nodes[1];
   const props = Object.fromEntries(node.props);
   assert.deepEqual(props.AR, ["aa:cc"]);
   assert.deepEqual(props.LN, ["ga:gc"]);
@@ -782,7 +833,7 @@ test("a phone-sized and a tablet-sized window: nothing overflows, the file list 
   }
 });
 
-test("themes (light, dark, wood board) and stone sounds, remembered", async () => {
+shared("themes (light, dark, wood board) and stone sounds, remembered", async () => {
   await openInPage("example.sgf");
   const look = () => page.evaluate(() => ({
     page: getComputedStyle(document.body).backgroundColor,
@@ -823,7 +874,7 @@ test("themes (light, dark, wood board) and stone sounds, remembered", async () =
   await page.uncheck("#sound");
 });
 
-test("copy the position as a Sensei's Library diagram", async () => {
+shared("copy the position as a Sensei's Library diagram", async () => {
   await page.click("#first");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
   await page.click("#next");
@@ -871,7 +922,7 @@ test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from
   assert.match(await page.textContent("#status"), /^Move 0 · Black to play/);
 });
 
-test("letters mean one thing: the board's variation markers, beside it as on it", async () => {
+shared("letters mean one thing: the board's variation markers, beside it as on it", async () => {
   // ST[0] (the default): the board letters the next moves; the alternatives to a move are numbered.
   const open = async (name, sgf) => {
     writeFileSync(join(dir, name), sgf);
@@ -895,7 +946,7 @@ test("letters mean one thing: the board's variation markers, beside it as on it"
   assert.deepEqual(await badges(), ["A W C7", "B W G3"]);
 });
 
-test("the game as book figures: one page with the figures inline", async () => {
+shared("the game as book figures: one page with the figures inline", async () => {
   await openInPage("example.sgf");
   page.once("dialog", (d) => d.accept("10"));
   const [download] = await Promise.all([page.waitForEvent("download"), menu(page, "figures")]);
@@ -1036,4 +1087,31 @@ test("an engine that crashes is reported in the page; the viewer goes on", { ski
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
   await page.click("#enginestop");
   await page.waitForFunction(() => document.querySelector("#enginestatus").textContent === "No engine is running.");
+});
+
+// ---- the same scenarios on the static viewer ----
+
+// The static viewer (the session as WebAssembly in the page, served by a
+// plain file server) runs the scenarios marked `shared` above, on a page
+// of its own, the records dropped on it. Not shared: the served folder
+// (its file list, Save into it with a backup, the token, discarding
+// unsaved work by opening another file of the list), the engines, the
+// windows' layout with the file list, the page's language from the
+// browser's (a page of its own on the server's URL), and what measures
+// the server (memory, a large collection's list, the 300-move game).
+describe("the same scenarios on the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage;
+  before(async () => {
+    // The folder's example as the server's scenarios found it.
+    copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "example.sgf"));
+    web = await serveStatic();
+    serverPage = page;
+    page = await openViewer(browser, web.url);
+  });
+  after(async () => {
+    await page.close();
+    page = serverPage;
+    web.server.close();
+  });
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });

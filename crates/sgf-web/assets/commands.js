@@ -36,10 +36,9 @@ async function save(force = false) {
     return;
   }
   await refreshState();
-  let text = `Saved ${r.saved}`;
-  if (r.backup) text += ` (the previous version kept as ${r.backup}`;
-  if (r.original) text += `, the original as ${r.original}`;
-  if (r.backup) text += ")";
+  let text = tr("Saved {path}", { path: r.saved });
+  if (r.backup && r.original) text += " " + tr("(the previous version kept as {backup}, the original as {original})", { backup: r.backup, original: r.original });
+  else if (r.backup) text += " " + tr("(the previous version kept as {backup})", { backup: r.backup });
   message(text);
 }
 

@@ -77,7 +77,15 @@ for (const f of readdirSync(out)) {
   if (!f.endsWith('.js')) continue;
   const js = readFileSync(join(out, f), 'utf8')
     .replace(/(from\s*|import\s*\(?\s*)(["'])\.\/([\w.-]+\.js)\2/g, '$1$2qipu/$3$2')
-    .replace('const STATIC_MODULE = "./static.js";', 'const STATIC_MODULE = "qipu/static.js";');
+    .replace('const STATIC_MODULE = "./static.js";', 'const STATIC_MODULE = "qipu/static.js";')
+    .replace('const I18N = "./i18n.js";', 'const I18N = "qipu/i18n.js";');
+  // A module named by a constant (imported later) must be renamed too: a
+  // data: URL has no folder to find `./x.js` in.
+  const left = /=\s*"\.\/[\w.-]+\.js"/.exec(js);
+  if (left) {
+    console.error(`qipu-viewer.html: ${f} still imports ${left[0]}`);
+    process.exit(1);
+  }
   modules[`qipu/${f}`] = `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`;
 }
 const i18n = {};

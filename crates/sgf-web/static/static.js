@@ -21,8 +21,19 @@ const inline = typeof w.QIPU_WASM === "string" ? Uint8Array.from(atob(w.QIPU_WAS
 await init({ module_or_path: inline || new URL("./qipu_viewer_bg.wasm", import.meta.url) });
 const viewer = new Viewer();
 
-/** What needs `qipu view`, said where the page offers it. */
-const NEEDS_SERVER = "available with `qipu view`, which runs on your computer";
+/**
+ * `text` in the page's language (i18n.js's `tr`). Imported when first
+ * needed: i18n.js imports api.js, which is still loading this module.
+ * @param {string} text
+ * @param {Record<string, unknown>} [vars]
+ */
+async function tr(text, vars) {
+  /** @type {typeof import("../assets/i18n.js")} */
+  const i18n = await import(I18N);
+  return i18n.tr(text, vars);
+}
+/** The page's i18n.js: beside this module in the built folder. */
+const I18N = "./i18n.js";
 
 /**
  * The files opened through the File System Access API, by session: Save
@@ -147,7 +158,7 @@ async function start() {
       const id = parse(r).session;
       await ask("/api/nav", JSON.stringify({ session: id, action: "game", game: k.game || 0, node: k.node || 0 }));
       const st = parse(await ask(`/api/state?session=${id}`));
-      st.message = `${k.name}: your unsaved changes were kept in this browser`;
+      st.message = await tr("{name}: your unsaved changes were kept in this browser", { name: k.name });
       return json(st);
     }
   }
@@ -182,7 +193,7 @@ async function save(req) {
   const r = await ask(`/api/record?session=${req.session}`);
   if (r.status !== 200) return response(r);
   const name = r.filename || "game.sgf";
-  let where = `${name} (downloaded)`;
+  let where = await tr("{name} (downloaded)", { name });
   const handle = handles.get(req.session);
   let written = false;
   if (handle && handle.createWritable) {
@@ -254,10 +265,11 @@ const pick = /** @type {HTMLInputElement | null} */ (document.getElementById("fi
 if (pick && w.showOpenFilePicker) {
   pick.addEventListener("click", async (e) => {
     e.preventDefault();
+    const description = await tr("Go records");
     let handle;
     try {
       [handle] = await w.showOpenFilePicker({
-        types: [{ description: "Go records", accept: { "application/x-go-sgf": [".sgf", ".gib", ".ngf", ".ugf", ".ugi"] } }],
+        types: [{ description, accept: { "application/x-go-sgf": [".sgf", ".gib", ".ngf", ".ugf", ".ugi"] } }],
       });
     } catch (err) {
       return; // the user cancelled
@@ -278,7 +290,8 @@ document.addEventListener("drop", (e) => {
 }, true);
 
 // Engines and the database need `qipu view`: said where the page offers
-// them, their controls off (counting with Qipu's estimate stays).
+// them, their controls off (counting with Qipu's estimate stays). The
+// note's words are the page's: i18n.js translates them with the rest.
 const engineNote = document.createElement("p");
 engineNote.className = "staticnote";
 engineNote.style.cssText = "border-left: 3px solid currentColor; padding-left: 8px; opacity: 0.85";

@@ -21,9 +21,12 @@ fn placeholders(s: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_language_translates_the_same_strings_the_page_uses() {
-    // The page: its HTML and every script (the annotations' words too).
+    // The page: its HTML and every script (the annotations' words too),
+    // the static viewer's own (static/static.js) with them.
+    let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
     let mut files: Vec<_> = std::fs::read_dir(assets())
         .unwrap()
+        .chain(std::fs::read_dir(&static_dir).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "js" || x == "html"))
         .collect();
