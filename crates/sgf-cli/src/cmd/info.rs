@@ -96,10 +96,7 @@ fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
             };
             let mut out = format!(
                 " {} board, {} moves, {} nodes, {}\n",
-                size,
-                moves,
-                f.nodes,
-                f.charset
+                size, moves, f.nodes, f.charset
             );
             for (k, v) in &f.info {
                 let name = sgf_core::props::info_of(k).map_or("", |i| i.name);
