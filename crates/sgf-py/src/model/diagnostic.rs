@@ -42,9 +42,9 @@ pub(super) fn check_file(inner: &Inner) -> PyResult<(Vec<Diagnostic>, Vec<u8>, b
         return Err(QipuError::new_err(format!("check: {e}")));
     }
     let found = report
-        .diagnostics_json(usize::MAX, |_| true)
-        .iter()
-        .map(Diagnostic::from_json)
+        .diagnostics(usize::MAX, |_| true)
+        .into_iter()
+        .map(Diagnostic::from)
         .collect();
     Ok((found, report.into_input(), as_read))
 }
@@ -167,26 +167,20 @@ impl Diagnostic {
     }
 }
 
-impl Diagnostic {
-    /// A diagnostic from its JSON object (`sgf_report::to_json`, what
-    /// `qipu check --json` prints).
-    pub(super) fn from_json(v: &serde_json::Value) -> Diagnostic {
-        let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
-        let num = |k: &str| v[k].as_u64().unwrap_or_default() as u32;
+/// A diagnostic as `qipu check --json` prints it: the same values, no
+/// JSON in between.
+impl From<sgf_report::DiagnosticJson> for Diagnostic {
+    fn from(d: sgf_report::DiagnosticJson) -> Diagnostic {
         Diagnostic {
-            code: text("code"),
-            name: text("name"),
-            severity: match v["severity"].as_str() {
-                Some("info") => "info",
-                Some("warning") => "warning",
-                _ => "error",
-            },
-            message: text("message"),
-            line: num("line"),
-            column: num("column"),
-            start: num("start"),
-            end: num("end"),
-            fix: v["fix"].as_str().map(str::to_string),
+            code: d.code.to_string(),
+            name: d.name.to_string(),
+            severity: d.severity,
+            message: d.message,
+            line: d.line,
+            column: d.column,
+            start: d.start,
+            end: d.end,
+            fix: d.fix,
         }
     }
 }
