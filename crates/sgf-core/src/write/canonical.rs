@@ -76,17 +76,7 @@ pub fn to_canonical_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
 /// When `game` is out of range.
 pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions) -> Vec<u8> {
     assert!(game < doc.games.len(), "no game {game}");
-    let mut cw = Canon {
-        doc,
-        opts,
-        out: Vec::new(),
-        col: 0,
-        scratch: Vec::new(),
-        enc: UTF_8,
-        dbcs: None,
-        lists: opts.point_lists,
-        budget: doc.src.len() * 4 + 52 * 52,
-    };
+    let mut cw = Canon::new(doc, opts, Vec::new());
     cw.game(game);
     cw.newline();
     cw.out
@@ -100,21 +90,12 @@ fn canonical<W: Write>(
     mut sink: Option<&mut W>,
     max_capacity: usize,
 ) -> io::Result<Vec<u8>> {
-    let mut cw = Canon {
-        doc,
-        opts,
-        // The canonical form adds about one line break per node, and the
-        // root's `CA`, `FF` and line breaks: reserved once, never regrown.
-        out: Vec::with_capacity(
-            (doc.src.len() + doc.src.len() / 8 + doc.nodes.len() + 1024).min(max_capacity),
-        ),
-        col: 0,
-        scratch: Vec::new(),
-        enc: UTF_8,
-        dbcs: None,
-        lists: opts.point_lists,
-        budget: doc.src.len() * 4 + 52 * 52,
-    };
+    // The canonical form adds about one line break per node, and the
+    // root's `CA`, `FF` and line breaks: reserved once, never regrown.
+    let out = Vec::with_capacity(
+        (doc.src.len() + doc.src.len() / 8 + doc.nodes.len() + 1024).min(max_capacity),
+    );
+    let mut cw = Canon::new(doc, opts, out);
     let outside = doc.outside_texts();
     for gi in 0..doc.games.len() {
         if gi > 0 {
@@ -164,6 +145,22 @@ struct Canon<'a> {
     /// (`AB[aa:ZZ]` in every node, 2,704 points from ten bytes) costs work
     /// linear in its size; lists past it are written as they are.
     budget: usize,
+}
+
+impl<'a> Canon<'a> {
+    fn new(doc: &'a Document, opts: &'a WriteOptions, out: Vec<u8>) -> Canon<'a> {
+        Canon {
+            doc,
+            opts,
+            out,
+            col: 0,
+            scratch: Vec::new(),
+            enc: UTF_8,
+            dbcs: None,
+            lists: opts.point_lists,
+            budget: doc.src.len() * 4 + 52 * 52,
+        }
+    }
 }
 
 impl Canon<'_> {
