@@ -275,6 +275,29 @@ impl Grid {
         }
         out
     }
+
+    /// Every empty region of `cells` (0 empty, 1 black, 2 white) with the
+    /// colours that border it, or-ed (1 Black only, 2 White only, 3 both,
+    /// 0 none).
+    fn empty_regions(&self, cells: &[u8]) -> Vec<(Vec<usize>, u8)> {
+        let mut done = vec![false; cells.len()];
+        let mut out = Vec::new();
+        for start in 0..cells.len() {
+            if cells[start] != 0 || done[start] {
+                continue;
+            }
+            let region = self.component(cells, start, |c| c == 0);
+            let mut borders = 0u8;
+            for &i in &region {
+                done[i] = true;
+                for j in self.neighbours(i) {
+                    borders |= cells[j];
+                }
+            }
+            out.push((region, borders));
+        }
+        out
+    }
 }
 
 /// Counts a position with `dead` stones removed (points not holding a
@@ -330,19 +353,7 @@ pub fn count_with(pos: &Position, dead: &[Point], dame: &[Point], settings: &Set
             _ => None,
         })
         .collect();
-    let mut done = vec![false; cells.len()];
-    for start in 0..cells.len() {
-        if cells[start] != 0 || done[start] {
-            continue;
-        }
-        let region = grid.component(&cells, start, |c| c == 0);
-        let mut borders = 0u8;
-        for &i in &region {
-            done[i] = true;
-            for j in grid.neighbours(i) {
-                borders |= cells[j];
-            }
-        }
+    for (region, borders) in grid.empty_regions(&cells) {
         let who = match borders {
             1 => Some(Color::Black),
             2 => Some(Color::White),

@@ -141,19 +141,7 @@ fn settled_or_estimated(
 pub fn is_settled(board: &Board, dead: &[Point]) -> bool {
     let grid = Grid::of(board.size());
     let cells = without_dead(board, &grid, dead);
-    let mut done = vec![false; cells.len()];
-    for start in 0..cells.len() {
-        if cells[start] != 0 || done[start] {
-            continue;
-        }
-        let region = grid.component(&cells, start, |c| c == 0);
-        let mut borders = 0u8;
-        for &i in &region {
-            done[i] = true;
-            for j in grid.neighbours(i) {
-                borders |= cells[j];
-            }
-        }
+    for (region, borders) in grid.empty_regions(&cells) {
         if borders == 1 || borders == 2 {
             continue;
         }
