@@ -41,34 +41,26 @@ mod session;
 #[cfg(feature = "server")]
 mod sessions;
 
-#[cfg(feature = "server")]
-use std::hash::{BuildHasher, Hasher};
-#[cfg(feature = "server")]
-use std::net::SocketAddr;
 use std::path::Path;
-#[cfg(feature = "server")]
-use std::path::{Component, PathBuf};
-#[cfg(feature = "server")]
-use std::sync::{Arc, Mutex};
 
+// What only the HTTP server uses: without the feature the crate is the
+// session and its API (the static viewer's WebAssembly).
 #[cfg(feature = "server")]
-use axum::Router;
-#[cfg(feature = "server")]
-use axum::body::Body;
-#[cfg(feature = "server")]
-use axum::extract::{DefaultBodyLimit, Query, Request, State};
-#[cfg(feature = "server")]
-use axum::http::{HeaderValue, StatusCode, header};
-#[cfg(feature = "server")]
-use axum::middleware::{self, Next};
-#[cfg(feature = "server")]
-use axum::response::{IntoResponse, Response};
-#[cfg(feature = "server")]
-use axum::routing::{get, post};
-#[cfg(feature = "server")]
-use serde_json::Value;
-#[cfg(feature = "server")]
-use sgf_formats::input::InputError;
+use {
+    axum::Router,
+    axum::body::Body,
+    axum::extract::{DefaultBodyLimit, Query, Request, State},
+    axum::http::{HeaderValue, StatusCode, header},
+    axum::middleware::{self, Next},
+    axum::response::{IntoResponse, Response},
+    axum::routing::{get, post},
+    serde_json::Value,
+    sgf_formats::input::InputError,
+    std::hash::{BuildHasher, Hasher},
+    std::net::SocketAddr,
+    std::path::{Component, PathBuf},
+    std::sync::{Arc, Mutex},
+};
 
 pub use session::Session;
 #[cfg(feature = "server")]
