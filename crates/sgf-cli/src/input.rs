@@ -246,8 +246,7 @@ impl Loaded {
         let doc = &self.parsed.document;
         (0..doc.game_count())
             .filter_map(|gi| {
-                let s = sgf_formats::summary::GameSummary::info_of(doc, gi, self.converted_from())?;
-                Some((s, sgf_go::main_line_move_count(doc, gi)))
+                sgf_formats::summary::GameSummary::counted(doc, gi, self.converted_from())
             })
             .collect()
     }

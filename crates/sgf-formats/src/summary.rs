@@ -252,6 +252,18 @@ impl GameSummary {
         })
     }
 
+    /// [`GameSummary::info_of`] with the number of main-line moves its
+    /// `moves` would hold: for a caller that shows the count only (`qipu
+    /// info`, the viewer's game list), so a long game is counted, not held.
+    pub fn counted(
+        doc: &Document,
+        gi: usize,
+        converted_from: Option<&'static str>,
+    ) -> Option<(GameSummary, usize)> {
+        let s = GameSummary::info_of(doc, gi, converted_from)?;
+        Some((s, sgf_go::main_line_move_count(doc, gi)))
+    }
+
     /// The year of the first date of `DT`, when it reads as one.
     pub fn year(&self) -> Option<u16> {
         self.dates.as_ref()?.first().map(|d| d.year)

@@ -96,7 +96,7 @@ impl GameRow {
     /// The row of game `local` of `doc`, from the library's one game
     /// summary (what `qipu export` and Python's rows hold).
     fn of(doc: &Document, local: usize) -> GameRow {
-        let Some(s) = sgf_formats::summary::GameSummary::of(doc, local, None) else {
+        let Some((s, moves)) = sgf_formats::summary::GameSummary::counted(doc, local, None) else {
             return GameRow {
                 texts: Default::default(),
                 moves: 0,
@@ -114,7 +114,7 @@ impl GameRow {
                 b(s.event),
                 b(s.name),
             ],
-            moves: s.moves.len() as u32,
+            moves: moves as u32,
         }
     }
 
