@@ -44,7 +44,7 @@ pub struct PropId(pub(crate) u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValueId(pub(crate) u32);
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct NodeData {
     pub parent: u32,
     pub first_child: u32,
@@ -82,7 +82,7 @@ pub(crate) struct Parens {
     pub close: u32,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PropData {
     /// Offset of the identifier in the source, or NONE for edited properties.
     pub ident: u32,
@@ -164,6 +164,7 @@ pub(crate) struct OutsideSpan {
 /// reuses memory instead of faulting in fresh pages for every file.
 #[derive(Default)]
 pub(crate) struct Arenas {
+    pub slots: Vec<u32>,
     pub nodes: Vec<NodeData>,
     pub props: Vec<PropData>,
     pub values: Vec<ValueData>,
@@ -186,7 +187,8 @@ impl Arenas {
     }
 
     fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<NodeData>()
+        self.slots.capacity() * 4
+            + self.nodes.capacity() * std::mem::size_of::<NodeData>()
             + self.props.capacity() * std::mem::size_of::<PropData>()
             + self.values.capacity() * std::mem::size_of::<ValueData>()
     }
@@ -200,6 +202,7 @@ impl Arenas {
         if size == 0 || size > POOL_MAX_BYTES {
             return;
         }
+        self.slots.clear();
         self.nodes.clear();
         self.props.clear();
         self.values.clear();
@@ -209,5 +212,374 @@ impl Arenas {
                 *p = Some(self);
             }
         });
+    }
+}
+
+// The node store. Most nodes of a game are a move alone, `;B[pd]`, each
+// the only child of the node before it: such a node is kept as nothing
+// but the offset of its `;` (a compact slot), its links and its one
+// property and value read back from its place in the id order and the
+// source. A main line of a million moves then takes 4 bytes a move, not
+// the 48 of a full node, property and value. Every other node has a full
+// record in `Document::full`; ids stay the same when a compact node is
+// given one (by an edit, or a variation added to it while parsing).
+
+/// Slot bit: the node is compact, and the rest of the slot is the offset
+/// of its `;`, followed by `B[xy]` or `W[xy]` (two lower-case letters).
+/// A compact node is the first child of the node before it (id − 1), has
+/// no next sibling, and its first child is id + 1 when that node's parent
+/// is it. Without the bit, the slot indexes `Document::full`.
+pub(crate) const COMPACT: u32 = 1 << 31;
+
+/// Property and value ids with this bit are the one property and value of
+/// a compact node (or of a node made full with its property left as read):
+/// the rest is the node's id.
+pub(crate) const VIRTUAL: u32 = 1 << 31;
+
+/// A node's properties (or a property's values): the arena's slice, or the
+/// one read back from the source for a compact node.
+pub(crate) enum Few<'a, T> {
+    Slice(&'a [T]),
+    One([T; 1]),
+}
+
+impl<T> std::ops::Deref for Few<'_, T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Few::Slice(s) => s,
+            Few::One(o) => o,
+        }
+    }
+}
+
+impl crate::Document {
+    /// Number of node ids (including detached nodes).
+    #[inline]
+    pub(crate) fn node_len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the node is compact.
+    #[inline]
+    pub(crate) fn is_compact(&self, id: u32) -> bool {
+        self.slots[id as usize] & COMPACT != 0
+    }
+
+    /// The parent of a node.
+    #[inline]
+    pub(crate) fn parent_of(&self, id: u32) -> u32 {
+        let s = self.slots[id as usize];
+        if s & COMPACT != 0 {
+            id - 1
+        } else {
+            self.full[s as usize].parent
+        }
+    }
+
+    /// A node's record, read back for a compact node.
+    #[inline]
+    pub(crate) fn nd(&self, id: u32) -> NodeData {
+        let s = self.slots[id as usize];
+        if s & COMPACT == 0 {
+            return self.full[s as usize];
+        }
+        let next = id + 1;
+        let first_child = if (next as usize) < self.slots.len() && self.parent_of(next) == id {
+            next
+        } else {
+            NONE
+        };
+        NodeData {
+            parent: id - 1,
+            first_child,
+            next_sibling: NONE,
+            pstart: VIRTUAL | id,
+            semi: s & !COMPACT,
+            plen: 1,
+            flags: 0,
+        }
+    }
+
+    /// A node's record to change: a compact node (and a compact parent,
+    /// whose first child is read from this node's parent link) is given a
+    /// full one first. Its property stays as read (see [`VIRTUAL`]).
+    pub(crate) fn nd_mut(&mut self, id: u32) -> &mut NodeData {
+        if id > 0 && self.is_compact(id - 1) && self.parent_of(id) == id - 1 {
+            self.make_full(id - 1);
+        }
+        if self.is_compact(id) {
+            self.make_full(id);
+        }
+        let s = self.slots[id as usize];
+        &mut self.full[s as usize]
+    }
+
+    /// A node's record to change where its parent link stays as it is
+    /// (its properties, next sibling, first child or flags): a compact node
+    /// is given a full one, its parent left compact.
+    pub(crate) fn full_mut(&mut self, id: u32) -> &mut NodeData {
+        if self.is_compact(id) {
+            self.make_full(id);
+        }
+        let s = self.slots[id as usize];
+        &mut self.full[s as usize]
+    }
+
+    fn make_full(&mut self, id: u32) {
+        let nd = self.nd(id);
+        self.slots[id as usize] = self.full.len() as u32;
+        self.full.push(nd);
+    }
+
+    /// Adds a full node; returns its id.
+    pub(crate) fn push_node(&mut self, nd: NodeData) -> u32 {
+        let id = self.slots.len() as u32;
+        self.slots.push(self.full.len() as u32);
+        self.full.push(nd);
+        id
+    }
+
+    /// Gives the last node a full record when it is compact: an edit
+    /// about to add a node whose parent it is records the parent's links
+    /// as they were, before the new id makes them read differently.
+    pub(crate) fn freeze_last(&mut self) {
+        if let Some(last) = self.slots.len().checked_sub(1)
+            && self.is_compact(last as u32)
+        {
+            self.make_full(last as u32);
+        }
+    }
+
+    /// Adds a compact node, a move alone whose `;` is at `semi` (`;B[xy]`
+    /// or `;W[xy]` in the source), as the first child of the last node.
+    pub(crate) fn push_compact(&mut self, semi: u32) -> u32 {
+        debug_assert!(semi & COMPACT == 0 && !self.slots.is_empty());
+        let id = self.slots.len() as u32;
+        self.slots.push(COMPACT | semi);
+        id
+    }
+
+    /// Whether a compact node may stand at `semi` (offsets of files past
+    /// 2 GiB take the full form).
+    #[inline]
+    pub(crate) fn compact_fits(semi: usize) -> bool {
+        semi < COMPACT as usize
+    }
+
+    /// Links `child` as the first child of `parent`, when it is not already
+    /// (a compact parent of the node right after it needs no change).
+    pub(crate) fn set_first_child(&mut self, parent: u32, child: u32) {
+        if self.is_compact(parent) && self.nd(parent).first_child == child {
+            return;
+        }
+        self.full_mut(parent).first_child = child;
+    }
+
+    /// The `;` of a node whose property is [`VIRTUAL`].
+    #[inline]
+    fn virtual_semi(&self, id: u32) -> u32 {
+        let s = self.slots[id as usize];
+        if s & COMPACT != 0 {
+            s & !COMPACT
+        } else {
+            self.full[s as usize].semi
+        }
+    }
+
+    /// A property's record, read back for a compact node's.
+    #[inline]
+    pub(crate) fn pd(&self, pid: u32) -> PropData {
+        if pid & VIRTUAL == 0 {
+            return self.props[pid as usize];
+        }
+        let id = pid & !VIRTUAL;
+        let semi = self.virtual_semi(id);
+        let key = if self.src[semi as usize + 1] == b'B' {
+            crate::props::id::B
+        } else {
+            crate::props::id::W
+        } as Key;
+        PropData {
+            ident: semi + 1,
+            vstart: VIRTUAL | id,
+            vlen: 1,
+            key,
+            ident_len: 1,
+        }
+    }
+
+    /// A value's record, read back for a compact node's.
+    #[inline]
+    pub(crate) fn vd(&self, vid: u32) -> ValueData {
+        if vid & VIRTUAL == 0 {
+            return self.values[vid as usize];
+        }
+        let semi = self.virtual_semi(vid & !VIRTUAL);
+        ValueData::source(semi + 2, semi + 6, true)
+    }
+
+    /// The properties of a node record.
+    #[inline]
+    pub(crate) fn props_of(&self, nd: &NodeData) -> Few<'_, PropData> {
+        if nd.pstart & VIRTUAL != 0 {
+            return Few::One([self.pd(nd.pstart)]);
+        }
+        Few::Slice(&self.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize])
+    }
+
+    /// The values of a property record.
+    #[inline]
+    pub(crate) fn values_of(&self, p: &PropData) -> Few<'_, ValueData> {
+        if p.vstart & VIRTUAL != 0 {
+            return Few::One([self.vd(p.vstart)]);
+        }
+        Few::Slice(&self.values[p.vstart as usize..(p.vstart + p.vlen) as usize])
+    }
+
+    /// Gives a node whose property is [`VIRTUAL`] records of its own in
+    /// `props` and `values` (the node made full first), so that its
+    /// properties can change; returns the node's record.
+    pub(crate) fn own_props(&mut self, id: u32) -> &mut NodeData {
+        let nd = self.nd(id);
+        if nd.pstart & VIRTUAL != 0 {
+            let p = self.pd(nd.pstart);
+            let v = self.vd(p.vstart);
+            let vstart = self.values.len() as u32;
+            self.values.push(v);
+            let pstart = self.props.len() as u32;
+            self.props.push(PropData { vstart, ..p });
+            let n = self.full_mut(id);
+            n.pstart = pstart;
+            n.plen = 1;
+        }
+        self.full_mut(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{NodeId, parse, to_canonical_bytes, to_lossless_bytes};
+
+    const LINE: &[u8] = b"(;GM[1]SZ[19];B[pd];W[dd];B[pp]\n;W[dp];B[cc]C[x];W[qq])";
+
+    fn ids(doc: &crate::Document) -> Vec<u32> {
+        doc.game(0).unwrap().nodes().map(|n| n.id().0).collect()
+    }
+
+    #[test]
+    fn a_line_of_moves_is_compact_and_reads_the_same() {
+        let doc = parse(LINE).document;
+        let compact: Vec<bool> = (0..doc.node_len() as u32)
+            .map(|i| doc.is_compact(i))
+            .collect();
+        // The root is full, so is the node with a comment; the move after
+        // it starts no run of its own.
+        assert_eq!(compact, [false, true, true, true, true, false, false]);
+        let line: Vec<String> = doc
+            .game(0)
+            .unwrap()
+            .main_line()
+            .map(|n| {
+                n.props()
+                    .map(|p| {
+                        let v: Vec<String> = p.values().map(|v| v.raw_text().into()).collect();
+                        format!("{}{:?}", p.ident(), v)
+                    })
+                    .collect::<String>()
+            })
+            .collect();
+        assert_eq!(
+            line,
+            [
+                "GM[\"1\"]SZ[\"19\"]",
+                "B[\"pd\"]",
+                "W[\"dd\"]",
+                "B[\"pp\"]",
+                "W[\"dp\"]",
+                "B[\"cc\"]C[\"x\"]",
+                "W[\"qq\"]"
+            ]
+        );
+        let n3 = doc.node(NodeId(3));
+        assert_eq!(n3.parent().unwrap().id(), NodeId(2));
+        assert_eq!(n3.first_child().unwrap().id(), NodeId(4));
+        assert_eq!(n3.simple_move(), Some((crate::Color::Black, *b"pp")));
+        assert_eq!(n3.span(), crate::Span::new(25, 31));
+        assert_eq!(to_lossless_bytes(&doc), LINE);
+        let canon = String::from_utf8(to_canonical_bytes(&doc, &Default::default())).unwrap();
+        assert!(canon.contains(";B[pd]\n;W[dd]\n;B[pp]\n;W[dp]"), "{canon}");
+    }
+
+    #[test]
+    fn edits_of_compact_nodes_write_and_undo() {
+        let mut doc = parse(LINE).document;
+        let n3 = NodeId(3);
+        // A comment on a compact move, a variation below another, a move removed.
+        doc.begin_change();
+        doc.set_text(n3, "C", "note").unwrap();
+        let var = doc.add_child(NodeId(2)).unwrap();
+        doc.set_raw(var, "W", &["qd".into()]).unwrap();
+        let undo = doc.end_change();
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(
+            out,
+            "(;GM[1]SZ[19];B[pd];W[dd](;B[pp]C[note]\n;W[dp];B[cc]C[x];W[qq])(;W[qd]))"
+        );
+        assert_eq!(doc.node(n3).text("C").as_deref(), Some("note"));
+        let redo = doc.revert(undo);
+        assert_eq!(to_lossless_bytes(&doc), LINE);
+        assert_eq!(ids(&doc), [0, 1, 2, 3, 4, 5, 6]);
+        doc.revert(redo);
+        assert_eq!(to_lossless_bytes(&doc), out.as_bytes());
+
+        let mut doc = parse(LINE).document;
+        doc.begin_change();
+        doc.remove_node(NodeId(4)).unwrap();
+        let undo = doc.end_change();
+        assert_eq!(to_lossless_bytes(&doc), b"(;GM[1]SZ[19];B[pd];W[dd];B[pp])");
+        doc.revert(undo);
+        assert_eq!(to_lossless_bytes(&doc), LINE);
+        // A new node as the child of the last compact one.
+        let mut doc = parse(b"(;GM[1];B[aa];W[bb];B[cc])\n").document;
+        let last = NodeId(doc.node_len() as u32 - 1);
+        assert!(doc.is_compact(last.0));
+        doc.begin_change();
+        let child = doc.add_child(last).unwrap();
+        doc.set_raw(child, "W", &["dd".into()]).unwrap();
+        let undo = doc.end_change();
+        assert_eq!(
+            to_lossless_bytes(&doc),
+            b"(;GM[1];B[aa];W[bb];B[cc]\n;W[dd])\n"
+        );
+        doc.revert(undo);
+        assert_eq!(to_lossless_bytes(&doc), b"(;GM[1];B[aa];W[bb];B[cc])\n");
+        assert!(doc.node(last).first_child().is_none());
+    }
+
+    #[test]
+    fn properties_after_a_compact_node_join_it() {
+        // After a parenthesis read as junk, properties go to the node before.
+        let src = b"(;GM[1];B[aa];W[bb]((C[x]B[cc])))";
+        let r = parse(src);
+        let doc = &r.document;
+        assert_eq!(to_lossless_bytes(doc), src);
+        let texts: Vec<String> = doc
+            .game(0)
+            .unwrap()
+            .nodes()
+            .map(|n| n.props().map(|p| p.ident().to_string()).collect())
+            .collect();
+        let plain = parse(b"(;GM[1];B[aa] ;W[bb] ((C[x]B[cc])))");
+        let want: Vec<String> = plain
+            .document
+            .game(0)
+            .unwrap()
+            .nodes()
+            .map(|n| n.props().map(|p| p.ident().to_string()).collect())
+            .collect();
+        assert_eq!(texts, want);
+        let codes = |d: &[crate::Diagnostic]| d.iter().map(|d| d.code).collect::<Vec<_>>();
+        assert_eq!(codes(&r.diagnostics), codes(&plain.diagnostics));
     }
 }

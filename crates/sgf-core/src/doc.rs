@@ -52,7 +52,11 @@ pub struct Document {
     /// The transcoded file was UTF-32 (`transcoded_from` then names the
     /// UTF-16 of the same byte order, which encoding_rs knows).
     pub(crate) utf32: bool,
-    pub(crate) nodes: Vec<NodeData>,
+    /// Each node id's slot: a compact node, or its index in `full` (see
+    /// the node store in `arena.rs`).
+    pub(crate) slots: Vec<u32>,
+    /// Full node records.
+    pub(crate) full: Vec<NodeData>,
     /// Source parentheses, sorted by node.
     pub(crate) parens: Vec<Parens>,
     pub(crate) props: Vec<PropData>,
@@ -92,7 +96,8 @@ impl Document {
             original: None,
             transcoded_from: None,
             utf32: false,
-            nodes: Vec::new(),
+            slots: Vec::new(),
+            full: Vec::new(),
             parens: Vec::new(),
             props: Vec::new(),
             values: Vec::new(),
@@ -117,7 +122,7 @@ impl Document {
         let mut d = Document::empty(Arc::from(&b""[..]));
         let mut n = NodeData::new(NONE);
         n.flags = F_SYNTHETIC;
-        d.nodes.push(n);
+        d.push_node(n);
         d.games.push(GameData {
             root: 0,
             encoding: encoding_rs::UTF_8,
@@ -173,7 +178,8 @@ impl Document {
     pub fn heap_bytes(&self) -> usize {
         self.src.len()
             + self.original.as_ref().map_or(0, |o| o.len())
-            + self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.slots.capacity() * 4
+            + self.full.capacity() * std::mem::size_of::<NodeData>()
             + self.parens.capacity() * std::mem::size_of::<Parens>()
             + self.props.capacity() * std::mem::size_of::<PropData>()
             + self.values.capacity() * std::mem::size_of::<ValueData>()
@@ -234,10 +240,10 @@ impl Document {
                 if let Some(slot) = index.get_mut(n as usize) {
                     *slot = gi as u32;
                 }
-                let mut c = self.nodes[n as usize].first_child;
+                let mut c = self.nd(n).first_child;
                 while c != NONE {
                     stack.push(c);
-                    c = self.nodes[c as usize].next_sibling;
+                    c = self.nd(c).next_sibling;
                 }
             }
         }
@@ -277,7 +283,7 @@ impl Document {
 
     /// Number of arena slots (including detached nodes).
     pub fn node_capacity(&self) -> usize {
-        self.nodes.len()
+        self.node_len()
     }
 
     /// The node whose arena index is `index` ([`NodeId::index`]), when
@@ -285,7 +291,7 @@ impl Document {
     /// another language (JavaScript) takes them back. The node may have
     /// been removed from the tree by an edit since.
     pub fn node_id(&self, index: usize) -> Option<NodeId> {
-        (index < self.nodes.len()).then_some(NodeId(index as u32))
+        (index < self.node_len()).then_some(NodeId(index as u32))
     }
 
     /// The encoding values of `node` are decoded from.
@@ -300,9 +306,9 @@ impl Document {
     /// The root of the game that holds `node`.
     pub fn root_of(&self, node: NodeId) -> NodeId {
         let mut n = node.0;
-        while self.nodes[n as usize].parent != NONE {
+        while self.parent_of(n) != NONE {
             work::add(1);
-            n = self.nodes[n as usize].parent;
+            n = self.parent_of(n);
         }
         NodeId(n)
     }
@@ -365,10 +371,9 @@ impl Document {
 
     /// The source parentheses of a node's tree: (`(` offset, `)` offset), NONE when absent.
     pub(crate) fn parens_of(&self, node: u32) -> (u32, u32) {
-        if self
-            .nodes
-            .get(node as usize)
-            .is_none_or(|d| d.flags & F_PARENS == 0)
+        if node as usize >= self.node_len()
+            || self.is_compact(node)
+            || self.nd(node).flags & F_PARENS == 0
         {
             return (NONE, NONE);
         }
@@ -417,7 +422,8 @@ impl Document {
 impl Drop for Document {
     fn drop(&mut self) {
         Arenas {
-            nodes: std::mem::take(&mut self.nodes),
+            slots: std::mem::take(&mut self.slots),
+            nodes: std::mem::take(&mut self.full),
             props: std::mem::take(&mut self.props),
             values: std::mem::take(&mut self.values),
         }
@@ -483,8 +489,8 @@ impl Preorder<'_> {
     /// Moves past `n` by the links: to its first child, else to the next
     /// sibling of it or of its nearest ancestor below the root.
     fn step(&mut self, n: u32) {
-        let nodes = &self.doc.nodes;
-        let nd = &nodes[n as usize];
+        let doc = self.doc;
+        let nd = doc.nd(n);
         self.next = if nd.first_child != NONE {
             nd.first_child
         } else {
@@ -494,7 +500,7 @@ impl Preorder<'_> {
                 if c == self.root {
                     break NONE;
                 }
-                let cd = &nodes[c as usize];
+                let cd = doc.nd(c);
                 if cd.next_sibling != NONE {
                     break cd.next_sibling;
                 }
@@ -576,7 +582,7 @@ impl<'d> Game<'d> {
         let mut cur = Some(NodeId(doc.games[self.index].root));
         std::iter::from_fn(move || {
             let id = cur?;
-            let fc = doc.nodes[id.0 as usize].first_child;
+            let fc = doc.nd(id.0).first_child;
             cur = (fc != NONE).then_some(NodeId(fc));
             Some(Node { doc, id })
         })
@@ -595,8 +601,8 @@ impl<'d> Node<'d> {
     pub fn id(&self) -> NodeId {
         self.id
     }
-    fn data(&self) -> &'d NodeData {
-        &self.doc.nodes[self.id.0 as usize]
+    fn data(&self) -> NodeData {
+        self.doc.nd(self.id.0)
     }
     /// The document.
     pub fn document(&self) -> &'d Document {
@@ -636,7 +642,7 @@ impl<'d> Node<'d> {
             }
             work::add(1);
             let id = NodeId(c);
-            c = doc.nodes[c as usize].next_sibling;
+            c = doc.nd(c).next_sibling;
             Some(Node { doc, id })
         })
     }
@@ -650,9 +656,7 @@ impl<'d> Node<'d> {
     /// parent, which walks every sibling.
     pub fn is_only_child(&self) -> bool {
         let d = self.data();
-        d.parent != NONE
-            && d.next_sibling == NONE
-            && self.doc.nodes[d.parent as usize].first_child == self.id.0
+        d.parent != NONE && d.next_sibling == NONE && self.doc.nd(d.parent).first_child == self.id.0
     }
     /// The node and its siblings (the parent's children), main line first;
     /// a root alone.
@@ -767,11 +771,22 @@ impl<'d> Node<'d> {
     #[inline]
     pub fn simple_move(&self) -> Option<(crate::Color, [u8; 2])> {
         let doc = self.doc;
-        let d = self.data();
+        let slot = doc.slots[self.id.0 as usize];
+        if slot & COMPACT != 0 {
+            // `;B[pd]` at the slot's offset, checked when it was read.
+            let at = (slot & !COMPACT) as usize;
+            let color = if doc.src[at + 1] == b'B' {
+                crate::Color::Black
+            } else {
+                crate::Color::White
+            };
+            return Some((color, [doc.src[at + 3], doc.src[at + 4]]));
+        }
+        let d = doc.full[slot as usize];
         if d.plen != 1 {
             return None;
         }
-        let p = doc.props.get(d.pstart as usize)?;
+        let p = doc.pd(d.pstart);
         if p.vlen != 1 {
             return None;
         }
@@ -782,7 +797,7 @@ impl<'d> Node<'d> {
         } else {
             return None;
         };
-        let v = doc.values.get(p.vstart as usize)?;
+        let v = doc.vd(p.vstart);
         // A closed source value `[pd]` spans four bytes from its `[` (an
         // unclosed or edited one has the flag bit in `end` or `start`).
         let pair = if v.start & OWNED == 0 && v.end.wrapping_sub(v.start) == 4 {
@@ -792,7 +807,7 @@ impl<'d> Node<'d> {
                 _ => return None,
             }
         } else {
-            doc.edited_pair(v)?
+            doc.edited_pair(&v)?
         };
         let lower = |c: u8| c.wrapping_sub(b'a') < 26;
         (lower(pair[0]) & lower(pair[1])).then_some((color, pair))
@@ -836,7 +851,7 @@ impl<'d> Node<'d> {
         let mut n = self.data().parent;
         while n != NONE {
             d += 1;
-            n = self.doc.nodes[n as usize].parent;
+            n = self.doc.parent_of(n);
         }
         d
     }
@@ -851,8 +866,8 @@ pub struct Prop<'d> {
 }
 
 impl<'d> Prop<'d> {
-    fn data(&self) -> &'d PropData {
-        &self.doc.props[self.id.0 as usize]
+    fn data(&self) -> PropData {
+        self.doc.pd(self.id.0)
     }
     /// Its id.
     pub fn id(&self) -> PropId {
@@ -949,8 +964,8 @@ pub struct Value<'d> {
 }
 
 impl<'d> Value<'d> {
-    fn data(&self) -> &'d ValueData {
-        &self.doc.values[self.id.0 as usize]
+    fn data(&self) -> ValueData {
+        self.doc.vd(self.id.0)
     }
     /// Its id.
     pub fn id(&self) -> ValueId {
@@ -958,7 +973,7 @@ impl<'d> Value<'d> {
     }
     /// The bytes between the brackets, as written (escapes included).
     pub fn raw(&self) -> &'d [u8] {
-        self.doc.raw_value(self.data())
+        self.doc.raw_value(&self.data())
     }
     /// Whether the value is `[]` (or only white space).
     pub fn is_empty(&self) -> bool {

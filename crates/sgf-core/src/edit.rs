@@ -84,7 +84,7 @@ impl Document {
             self.journal = Some(Box::new(Change {
                 uniform: self.uniform,
                 edited: self.edited,
-                node_len: self.nodes.len() as u32,
+                node_len: self.node_len() as u32,
                 ..Change::default()
             }));
         }
@@ -102,12 +102,12 @@ impl Document {
         };
         for (i, d) in &mut c.nodes {
             if *i >= c.node_len {
-                *d = gone.clone();
+                *d = gone;
             }
         }
-        for i in c.node_len..self.nodes.len() as u32 {
+        for i in c.node_len..self.node_len() as u32 {
             if c.seen.insert(i) {
-                c.nodes.push((i, gone.clone()));
+                c.nodes.push((i, gone));
             }
         }
         c
@@ -117,8 +117,8 @@ impl Document {
     pub fn revert(&mut self, mut change: Change) -> Change {
         self.journal = None;
         for (i, d) in &mut change.nodes {
-            if let Some(n) = self.nodes.get_mut(*i as usize) {
-                std::mem::swap(n, d);
+            if (*i as usize) < self.node_len() {
+                std::mem::swap(self.nd_mut(*i), d);
             }
         }
         if let Some(g) = &mut change.games {
@@ -126,17 +126,20 @@ impl Document {
         }
         std::mem::swap(&mut self.uniform, &mut change.uniform);
         std::mem::swap(&mut self.edited, &mut change.edited);
-        change.node_len = self.nodes.len() as u32;
+        change.node_len = self.node_len() as u32;
         change
     }
 
     /// Records node `i` before it changes.
     pub(crate) fn touch(&mut self, i: u32) {
         if let Some(j) = &mut self.journal
-            && (i as usize) < self.nodes.len()
+            && (i as usize) < self.slots.len()
             && j.seen.insert(i)
         {
-            j.nodes.push((i, self.nodes[i as usize].clone()));
+            let nd = self.nd(i);
+            if let Some(j) = &mut self.journal {
+                j.nodes.push((i, nd));
+            }
         }
     }
 
@@ -156,9 +159,10 @@ impl Document {
     }
 
     fn check_node(&self, n: NodeId) -> Result<(), EditError> {
-        match self.nodes.get(n.0 as usize) {
-            Some(d) if d.flags & F_DETACHED == 0 => Ok(()),
-            _ => Err(EditError::BadNode),
+        if (n.0 as usize) < self.node_len() && self.nd(n.0).flags & F_DETACHED == 0 {
+            Ok(())
+        } else {
+            Err(EditError::BadNode)
         }
     }
 
@@ -253,13 +257,10 @@ impl Document {
         type NewValues = Vec<(usize, Vec<Box<[u8]>>)>;
         let mut rewrites: Vec<(NodeId, NewValues)> = Vec::new();
         for id in ids {
-            let nd = &self.nodes[id.0 as usize];
+            let nd = self.nd(id.0);
             let mut props = Vec::new();
-            for (j, p) in self.props[nd.pstart as usize..(nd.pstart + u32::from(nd.plen)) as usize]
-                .iter()
-                .enumerate()
-            {
-                let vals = &self.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
+            for (j, p) in self.props_of(&nd).iter().enumerate() {
+                let vals = self.values_of(p);
                 // ASCII reads the same in UTF-8 — but not in a charset that
                 // is no ASCII superset: ISO-2022-JP's 7-bit escapes
                 // (`\x1b$B$O`) are text to decode.
@@ -268,7 +269,7 @@ impl Document {
                 }
                 let vt = Document::value_type_of(self.key_ident(p.key));
                 let mut new = Vec::with_capacity(vals.len());
-                for v in vals {
+                for v in vals.iter() {
                     let raw = self.raw_value(v);
                     if !lossy
                         && enc
@@ -385,16 +386,22 @@ impl Document {
         Ok((vstart, raws.len() as u32))
     }
 
+    /// A copy of a node's property records, the node given its own first.
+    fn owned_props(&mut self, node: u32) -> Vec<PropData> {
+        let nd = *self.own_props(node);
+        self.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize].to_vec()
+    }
+
     fn rewrite_props(&mut self, node: NodeId, f: impl FnOnce(&mut Vec<PropData>)) {
-        let nd = &self.nodes[node.0 as usize];
-        let mut ps: Vec<PropData> =
-            self.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize].to_vec();
+        let nd = self.nd(node.0);
+        let _ = nd;
+        let mut ps: Vec<PropData> = self.owned_props(node.0);
         f(&mut ps);
         let start = self.props.len() as u32;
         let len = ps.len().min(crate::doc::MAX_PROPS_PER_NODE as usize) as u16;
         self.props.extend(ps);
         self.touch(node.0);
-        let nd = &mut self.nodes[node.0 as usize];
+        let nd = self.nd_mut(node.0);
         nd.pstart = start;
         nd.plen = len;
         self.edited = true;
@@ -424,7 +431,7 @@ impl Document {
             match ps.iter().position(|p| p.key == key) {
                 Some(i) => {
                     // Keep the source identifier (and its leading white space).
-                    let keep = ps[i].clone();
+                    let keep = ps[i];
                     ps[i] = PropData {
                         ident: keep.ident,
                         ident_len: keep.ident_len,
@@ -472,11 +479,7 @@ impl Document {
         if !valid_ident(to) {
             return Err(EditError::BadIdentifier(to.into()));
         }
-        let has = |k: Key| {
-            self.node(node)
-                .props()
-                .any(|p| self.props[p.id().0 as usize].key == k)
-        };
+        let has = |k: Key| self.node(node).props().any(|p| self.pd(p.id().0).key == k);
         Ok(self.find_key(from).filter(|&k| has(k)))
     }
 
@@ -581,16 +584,13 @@ impl Document {
         }
         let key = self.key_or_err(ident)?;
         let (vstart, vlen) = self.push_owned_values(node, raws)?;
-        let nd = &self.nodes[node.0 as usize];
+        let nd = self.nd(node.0);
         let mut vals: Vec<ValueData> = Vec::new();
         let mut exists = false;
-        for pi in nd.pstart..nd.pstart + nd.plen as u32 {
-            let p = &self.props[pi as usize];
+        for p in self.props_of(&nd).iter() {
             if p.key == key {
                 exists = true;
-                vals.extend_from_slice(
-                    &self.values[p.vstart as usize..(p.vstart + p.vlen) as usize],
-                );
+                vals.extend_from_slice(&self.values_of(p));
             }
         }
         vals.extend_from_slice(&self.values[vstart as usize..(vstart + vlen) as usize]);
@@ -627,11 +627,11 @@ impl Document {
         let Some(key) = self.find_key(ident) else {
             return;
         };
-        let nd = &self.nodes[node.0 as usize];
+        let nd = *self.own_props(node.0);
         let mut changed = false;
         let mut newprops = Vec::new();
         for pi in nd.pstart..nd.pstart + nd.plen as u32 {
-            let p = self.props[pi as usize].clone();
+            let p = self.props[pi as usize];
             if p.key != key {
                 newprops.push(p);
                 continue;
@@ -674,11 +674,13 @@ impl Document {
         let Some(key) = self.find_key(ident) else {
             return false;
         };
+        // Moved records must be the arena's own (not read back from `from`'s place).
+        self.own_props(from.0);
         let moved: Vec<PropData> = self
             .node(from)
             .props()
-            .filter(|p| self.props[p.id().0 as usize].key == key)
-            .map(|p| self.props[p.id().0 as usize].clone())
+            .map(|p| self.pd(p.id().0))
+            .filter(|p| p.key == key)
             .collect();
         if moved.is_empty() {
             return false;
@@ -701,10 +703,11 @@ impl Document {
         }
         let mut moved: Vec<Vec<PropData>> = vec![Vec::new(); idents.len()];
         let mut count = 0;
+        self.own_props(from.0);
         for p in self.node(from).props() {
-            let data = &self.props[p.id().0 as usize];
+            let data = self.pd(p.id().0);
             if let Some(&i) = order.get(&data.key) {
-                moved[i].push(data.clone());
+                moved[i].push(data);
                 count += 1;
             }
         }
@@ -737,11 +740,11 @@ impl Document {
         index: Option<usize>,
     ) -> Result<NodeId, EditError> {
         self.check_node(parent)?;
-        let id = self.nodes.len() as u32;
         let mut nd = NodeData::new(parent.0);
         nd.flags = F_SYNTHETIC;
         nd.pstart = self.props.len() as u32;
-        self.nodes.push(nd);
+        self.freeze_last();
+        let id = self.push_node(nd);
         self.link_child(parent.0, id, index)?;
         self.edited = true;
         Ok(NodeId(id))
@@ -756,11 +759,11 @@ impl Document {
     pub fn split_below(&mut self, node: NodeId) -> Result<NodeId, EditError> {
         self.check_node(node)?;
         let kids = self.children_vec(node.0);
-        let id = self.nodes.len() as u32;
         let mut nd = NodeData::new(node.0);
         nd.flags = F_SYNTHETIC;
         nd.pstart = self.props.len() as u32;
-        self.nodes.push(nd);
+        self.freeze_last();
+        let id = self.push_node(nd);
         self.set_children(id, &kids);
         self.set_children(node.0, &[id]);
         self.edited = true;
@@ -777,10 +780,10 @@ impl Document {
 
     fn children_vec(&self, parent: u32) -> Vec<u32> {
         let mut v = Vec::new();
-        let mut c = self.nodes[parent as usize].first_child;
+        let mut c = self.nd(parent).first_child;
         while c != NONE {
             v.push(c);
-            c = self.nodes[c as usize].next_sibling;
+            c = self.nd(c).next_sibling;
         }
         v
     }
@@ -790,10 +793,10 @@ impl Document {
         for &k in kids {
             self.touch(k);
         }
-        let p = &mut self.nodes[parent as usize];
+        let p = self.nd_mut(parent);
         p.first_child = kids.first().copied().unwrap_or(NONE);
         for (i, &k) in kids.iter().enumerate() {
-            let n = &mut self.nodes[k as usize];
+            let n = self.nd_mut(k);
             n.parent = parent;
             n.next_sibling = kids.get(i + 1).copied().unwrap_or(NONE);
         }
@@ -801,13 +804,15 @@ impl Document {
             // Siblings must each stand in their own parentheses.
             for &k in kids {
                 if self.parens_of(k).0 == NONE {
-                    self.nodes[k as usize].flags |= F_SYN_PAREN;
+                    self.nd_mut(k).flags |= F_SYN_PAREN;
                 }
             }
-        } else if let [only] = kids {
+        } else if let [only] = kids
+            && self.nd(*only).flags & F_SYN_PAREN != 0
+        {
             // An only child needs none: the ones an edit added go again, so
             // that deleting an added variation writes the file as it was.
-            self.nodes[*only as usize].flags &= !F_SYN_PAREN;
+            self.nd_mut(*only).flags &= !F_SYN_PAREN;
         }
         self.edited = true;
     }
@@ -834,7 +839,7 @@ impl Document {
     /// A removed node.
     pub fn remove_node(&mut self, node: NodeId) -> Result<(), EditError> {
         self.check_node(node)?;
-        let parent = self.nodes[node.0 as usize].parent;
+        let parent = self.parent_of(node.0);
         if parent == NONE {
             self.touch_games();
             self.games.retain(|g| g.root != node.0);
@@ -847,7 +852,7 @@ impl Document {
             self.set_children(parent, &kids);
         }
         self.touch(node.0);
-        let n = &mut self.nodes[node.0 as usize];
+        let n = self.nd_mut(node.0);
         n.flags |= F_DETACHED;
         n.parent = NONE;
         n.next_sibling = NONE;
@@ -861,7 +866,7 @@ impl Document {
     /// A root or removed node, or an index out of range.
     pub fn move_variation(&mut self, node: NodeId, index: usize) -> Result<(), EditError> {
         self.check_node(node)?;
-        let parent = self.nodes[node.0 as usize].parent;
+        let parent = self.parent_of(node.0);
         if parent == NONE {
             return Err(EditError::BadNode);
         }
@@ -882,9 +887,9 @@ impl Document {
     pub fn promote_to_main_line(&mut self, node: NodeId) -> Result<(), EditError> {
         self.check_node(node)?;
         let mut n = node.0;
-        while self.nodes[n as usize].parent != NONE {
-            let p = self.nodes[n as usize].parent;
-            if self.nodes[p as usize].first_child != n {
+        while self.parent_of(n) != NONE {
+            let p = self.parent_of(n);
+            if self.nd(p).first_child != n {
                 self.move_variation(NodeId(n), 0)?;
             }
             n = p;
@@ -910,12 +915,12 @@ impl Document {
             if a == node.0 {
                 return Err(EditError::BadNode);
             }
-            a = self.nodes[a as usize].parent;
+            a = self.parent_of(a);
             if a == NONE {
                 break;
             }
         }
-        let parent = self.nodes[node.0 as usize].parent;
+        let parent = self.parent_of(node.0);
         if parent == NONE {
             self.touch_games();
             self.games.retain(|g| g.root != node.0);
@@ -949,11 +954,11 @@ impl Document {
         let mut first = None;
         let mut stack: Vec<(u32, Option<u32>)> = vec![(src_node.0, parent.map(|p| p.0))];
         while let Some((s, np)) = stack.pop() {
-            let id = self.nodes.len() as u32;
             let mut nd = NodeData::new(np.unwrap_or(NONE));
             nd.flags = F_SYNTHETIC;
             nd.pstart = self.props.len() as u32;
-            self.nodes.push(nd);
+            self.freeze_last();
+            let id = self.push_node(nd);
             match np {
                 Some(p) => self.link_child(p, id, None)?,
                 None => {
@@ -999,7 +1004,7 @@ impl Document {
                     vstart,
                     vlen,
                 });
-                let nd = &mut self.nodes[id as usize];
+                let nd = self.nd_mut(id);
                 if nd.plen == 0 {
                     nd.pstart = start;
                 }

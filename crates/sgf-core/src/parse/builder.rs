@@ -1,6 +1,7 @@
 //! The tree builder: one pass over the bytes, nodes and properties into the document, syntax problems as diagnostics.
 
 use super::*;
+use crate::arena::VIRTUAL;
 use crate::lexer::{Token, TokenKind};
 use crate::work;
 
@@ -112,14 +113,16 @@ impl<'a> Builder<'a> {
         let bytes: &[u8] = &src;
         let mut doc = Document::empty(src.clone());
         let arenas = crate::doc::Arenas::take();
-        doc.nodes = arenas.nodes;
+        doc.slots = arenas.slots;
+        doc.full = arenas.nodes;
         doc.props = arenas.props;
         doc.values = arenas.values;
         // Exact upper bounds (semicolons and brackets inside text only
         // overestimate): growing these arrays would copy them.
         let semis = memchr::memchr_iter(b';', bytes).count();
         let brackets = memchr::memchr_iter(b'[', bytes).count();
-        doc.nodes.reserve(semis + 1);
+        doc.slots.reserve(semis + 1);
+        doc.full.reserve(semis + 1);
         doc.props.reserve(brackets);
         doc.values.reserve(brackets);
         let mut b = Builder {
@@ -152,9 +155,9 @@ impl<'a> Builder<'a> {
         for o in &mut doc.outside {
             o.root = doc.games.get(o.root as usize).map_or(NONE, |g| g.root);
         }
-        doc.parsed_nodes = doc.nodes.len() as u32;
+        doc.parsed_nodes = doc.node_len() as u32;
         if in_order {
-            let n = doc.nodes.len() as u32;
+            let n = doc.node_len() as u32;
             let ends = (0..doc.games.len())
                 .map(|gi| doc.games.get(gi + 1).map_or(n, |g| g.root))
                 .collect();
@@ -453,7 +456,7 @@ impl<'a> Builder<'a> {
                     let top = &mut self.stack[i];
                     top.after_var = true;
                     // The closed tree's first node is the latest child of `top.last`.
-                    if self.doc.nodes[f.first as usize].parent == top.last {
+                    if self.doc.parent_of(f.first) == top.last {
                         top.last_child = f.first;
                     }
                 }
@@ -506,7 +509,7 @@ impl<'a> Builder<'a> {
 
     #[inline(always)]
     fn node(&mut self, semi: u32) {
-        let id = self.doc.nodes.len() as u32;
+        let id = self.doc.node_len() as u32;
         if let Some(f) = self.stack.last_mut()
             && !f.junk
             && f.first != NONE
@@ -518,10 +521,10 @@ impl<'a> Builder<'a> {
             let parent = f.last;
             f.last = id;
             f.last_child = NONE;
-            if parent + 1 != id || self.doc.nodes[parent as usize].first_child != NONE {
+            if parent + 1 != id || self.doc.nd(parent).first_child != NONE {
                 self.order_check(parent, id, true);
             }
-            self.doc.nodes.push(NodeData {
+            self.doc.push_node(NodeData {
                 parent,
                 first_child: NONE,
                 next_sibling: NONE,
@@ -530,7 +533,7 @@ impl<'a> Builder<'a> {
                 plen: 0,
                 flags: 0,
             });
-            self.doc.nodes[parent as usize].first_child = id;
+            self.doc.set_first_child(parent, id);
             self.cur = id;
             return;
         }
@@ -546,16 +549,15 @@ impl<'a> Builder<'a> {
         if !self.in_order {
             return;
         }
-        let nodes = &self.doc.nodes;
         let mut a = id.checked_sub(1).unwrap_or(NONE);
         while a != NONE && a != parent {
-            a = nodes[a as usize].parent;
+            a = self.doc.parent_of(a);
         }
         self.in_order = last && a == parent;
     }
 
     fn node_slow(&mut self, semi: u32) {
-        if self.doc.nodes.len() >= self.opts.max_nodes {
+        if self.doc.node_len() >= self.opts.max_nodes {
             let p = if semi == NONE { self.pos as u32 } else { semi };
             self.syntax(
                 Code::LimitReached,
@@ -568,7 +570,7 @@ impl<'a> Builder<'a> {
             self.stopped = true;
             return;
         }
-        let id = self.doc.nodes.len() as u32;
+        let id = self.doc.node_len() as u32;
         let top = self.stack.len() - 1;
         let fi = self.real_frame().unwrap_or(top);
         let in_junk = fi != top || self.stack[fi].junk;
@@ -598,7 +600,7 @@ impl<'a> Builder<'a> {
             }
         }
         let parent = nd.parent;
-        self.doc.nodes.push(nd);
+        self.doc.push_node(nd);
         if parent == NONE {
             self.doc.games.push(GameData {
                 root: id,
@@ -622,17 +624,17 @@ impl<'a> Builder<'a> {
             } else {
                 f.last_child
             };
-            let first = prev == NONE || self.doc.nodes[parent as usize].first_child == NONE;
+            let first = prev == NONE || self.doc.nd(parent).first_child == NONE;
             let free = if first {
-                self.doc.nodes[parent as usize].first_child == NONE
+                self.doc.nd(parent).first_child == NONE
             } else {
-                self.doc.nodes[prev as usize].next_sibling == NONE
+                self.doc.nd(prev).next_sibling == NONE
             };
             self.order_check(parent, id, free);
             if first {
-                self.doc.nodes[parent as usize].first_child = id;
+                self.doc.set_first_child(parent, id);
             } else {
-                self.doc.nodes[prev as usize].next_sibling = id;
+                self.doc.full_mut(prev).next_sibling = id;
             }
             if let Some(g) = below {
                 self.stack[g].last_child = id;
@@ -676,7 +678,7 @@ impl<'a> Builder<'a> {
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
         let first_at = &mut self.first_at;
-        loop {
+        'nodes: loop {
             // The most common node of all, a move alone (`;B[pd]`) followed
             // by `;`, `(` or `)`, or by a line break and one of them: what
             // `fast_props` would make, without its general tests.
@@ -694,7 +696,7 @@ impl<'a> Builder<'a> {
                     key,
                     ident_len: 1,
                 });
-                doc.nodes[cur as usize].plen += 1;
+                doc.full_mut(cur).plen += 1;
                 pos = after;
             } else {
                 let before = doc.props.len();
@@ -703,32 +705,51 @@ impl<'a> Builder<'a> {
                 // here, right after its `;`: far from `MAX_PROPS_PER_NODE`.
                 let added = doc.props.len() - before;
                 if added > 0 {
-                    doc.nodes[cur as usize].plen += added as u16;
+                    doc.full_mut(cur).plen += added as u16;
                 }
                 if !plain {
                     break;
                 }
                 pos = lexer::skip_ws(src, pos);
             }
-            if src.get(pos) != Some(&b';') {
+            // The nodes that follow. A move alone that continues the line
+            // takes a compact slot and nothing else (see the node store in
+            // `arena.rs`).
+            loop {
+                if src.get(pos) != Some(&b';') {
+                    break 'nodes;
+                }
+                let id = doc.node_len();
+                if id >= max_nodes {
+                    break 'nodes;
+                }
+                if cur as usize + 1 == id
+                    && Document::compact_fits(pos)
+                    && let Some((black, after)) = lexer::lone_move(src, pos + 1)
+                {
+                    let id = doc.push_compact(pos as u32);
+                    doc.set_first_child(cur, id);
+                    let key = if black { props::id::B } else { props::id::W } as Key;
+                    seen_at[key as usize] = id;
+                    first_at[key as usize] = VIRTUAL | id;
+                    cur = id;
+                    pos = after;
+                    continue;
+                }
+                let id = doc.push_node(NodeData {
+                    parent: cur,
+                    first_child: NONE,
+                    next_sibling: NONE,
+                    pstart: doc.props.len() as u32,
+                    semi: pos as u32,
+                    plen: 0,
+                    flags: 0,
+                });
+                doc.set_first_child(cur, id);
+                cur = id;
+                pos += 1;
                 break;
             }
-            let id = doc.nodes.len();
-            if id >= max_nodes {
-                break;
-            }
-            doc.nodes.push(NodeData {
-                parent: cur,
-                first_child: NONE,
-                next_sibling: NONE,
-                pstart: doc.props.len() as u32,
-                semi: pos as u32,
-                plen: 0,
-                flags: 0,
-            });
-            doc.nodes[cur as usize].first_child = id as u32;
-            cur = id as u32;
-            pos += 1;
         }
         self.pos = pos;
         if cur != self.cur {
@@ -794,6 +815,16 @@ impl<'a> Builder<'a> {
             }
         };
 
+        // A node read compact takes more properties (after a parenthesis
+        // read as junk): its move becomes records of its own first.
+        if self.cur != NONE && self.doc.is_compact(self.cur) {
+            let pstart = self.doc.own_props(self.cur).pstart;
+            for f in &mut self.first_at {
+                if *f == VIRTUAL | self.cur {
+                    *f = pstart;
+                }
+            }
+        }
         // Values.
         let lenient = self.opts.lenient_brackets
             && key.is_some_and(|k| (k as usize) < 128 && TEXT_KEY[k as usize]);
@@ -892,7 +923,7 @@ impl<'a> Builder<'a> {
         if dup {
             self.duplicate(key, span);
         }
-        if self.doc.nodes[self.cur as usize].plen == MAX_PROPS_PER_NODE {
+        if self.doc.nd(self.cur).plen == MAX_PROPS_PER_NODE {
             self.doc.values.truncate(vstart as usize);
             self.syntax(
                 Code::LimitReached,
@@ -910,12 +941,12 @@ impl<'a> Builder<'a> {
             key,
             ident_len: (end - start) as u16,
         });
-        self.doc.nodes[self.cur as usize].plen += 1;
+        self.doc.full_mut(self.cur).plen += 1;
     }
 
     #[cold]
     fn duplicate(&mut self, key: Key, span: Span) {
-        let nd = &self.doc.nodes[self.cur as usize];
+        let nd = self.doc.nd(self.cur);
         let at = if key < 128 {
             self.first_at[key as usize]
         } else {
@@ -926,7 +957,7 @@ impl<'a> Builder<'a> {
             .contains(&at)
             .then_some(at)
             .map(|i| {
-                let p = &self.doc.props[i as usize];
+                let p = self.doc.pd(i);
                 Span::new(p.ident, p.ident + p.ident_len as u32)
             });
         let mut d = Diagnostic::new(

@@ -93,7 +93,7 @@ fn canonical<W: Write>(
     // The canonical form adds about one line break per node, and the
     // root's `CA`, `FF` and line breaks: reserved once, never regrown.
     let out = Vec::with_capacity(
-        (doc.src.len() + doc.src.len() / 8 + doc.nodes.len() + 1024).min(max_capacity),
+        (doc.src.len() + doc.src.len() / 8 + doc.node_len() + 1024).min(max_capacity),
     );
     let mut cw = Canon::new(doc, opts, out);
     let outside = doc.outside_texts();
@@ -220,21 +220,21 @@ impl Canon<'_> {
                         stack.push(Item::Close);
                     }
                     // Follow a line of single children directly.
-                    let nodes = &self.doc.nodes;
-                    let mut fc = nodes[n as usize].first_child;
-                    while fc != NONE && nodes[fc as usize].next_sibling == NONE {
+                    let doc = self.doc;
+                    let mut fc = doc.nd(n).first_child;
+                    while fc != NONE && doc.nd(fc).next_sibling == NONE {
                         if !self.move_line(fc) {
                             self.newline();
                             self.node(fc);
                         }
-                        fc = nodes[fc as usize].first_child;
+                        fc = doc.nd(fc).first_child;
                     }
                     {
                         let at = stack.len();
                         let mut c = fc;
                         while c != NONE {
                             stack.push(Item::Node(c, true));
-                            c = self.doc.nodes[c as usize].next_sibling;
+                            c = self.doc.nd(c).next_sibling;
                         }
                         stack[at..].reverse();
                     }
@@ -246,13 +246,13 @@ impl Canon<'_> {
 
     fn node(&mut self, n: u32) {
         let doc = self.doc;
-        let nd = &doc.nodes[n as usize];
+        let nd = doc.nd(n);
         let is_root = nd.parent == NONE;
         self.byte(b';');
-        if nd.plen == 1 && !is_root && self.fast_node(nd) {
+        if nd.plen == 1 && !is_root && self.fast_node(&nd) {
             return;
         }
-        let props = &doc.props[nd.pstart as usize..nd.pstart as usize + nd.plen as usize];
+        let props = doc.props_of(&nd);
         // Repeated identifiers are merged into their first occurrence.
         let mut seen: u128 = 0;
         let mut dups = false;
@@ -306,14 +306,15 @@ impl Canon<'_> {
                 continue;
             }
             if dups {
-                let vals: Vec<&ValueData> = props[i..]
+                let vals: Vec<ValueData> = props[i..]
                     .iter()
                     .filter(|q| q.key == p.key)
-                    .flat_map(|q| &doc.values[q.vstart as usize..(q.vstart + q.vlen) as usize])
+                    .flat_map(|q| doc.values_of(q).to_vec())
                     .collect();
+                let vals: Vec<&ValueData> = vals.iter().collect();
                 self.values(vt, ident.len(), &vals);
             } else {
-                let vals = &doc.values[p.vstart as usize..(p.vstart + p.vlen) as usize];
+                let vals = doc.values_of(p);
                 if vt.is_point_list() && self.lists != PointLists::AsWritten {
                     let v: Vec<&ValueData> = vals.iter().collect();
                     self.values(vt, ident.len(), &v);
@@ -333,11 +334,11 @@ impl Canon<'_> {
     fn move_line(&mut self, n: u32) -> bool {
         const VAL: usize = 16;
         let doc = self.doc;
-        let nd = &doc.nodes[n as usize];
+        let nd = doc.nd(n);
         if nd.plen != 1 || nd.parent == NONE || !self.enc.is_ascii_compatible() {
             return false;
         }
-        let p = &doc.props[nd.pstart as usize];
+        let p = doc.pd(nd.pstart);
         if p.key >= UNKNOWN_BASE || p.vlen != 1 {
             return false;
         }
@@ -347,9 +348,9 @@ impl Canon<'_> {
         if self.lists != PointLists::AsWritten && props::info(p.key).value.is_point_list() {
             return false;
         }
-        let v = &doc.values[p.vstart as usize];
+        let v = doc.vd(p.vstart);
         let Some(open) = v.open() else { return false };
-        let raw = doc.raw_value(v);
+        let raw = doc.raw_value(&v);
         let ident = props::info(p.key).ident.as_bytes();
         let from = open as usize + 1;
         if ident.len() > 4
@@ -388,7 +389,7 @@ impl Canon<'_> {
     #[inline]
     fn fast_node(&mut self, nd: &NodeData) -> bool {
         let doc = self.doc;
-        let p = &doc.props[nd.pstart as usize];
+        let p = doc.pd(nd.pstart);
         if p.key >= UNKNOWN_BASE || p.vlen != 1 || !self.enc.is_ascii_compatible() {
             return false;
         }
@@ -396,7 +397,7 @@ impl Canon<'_> {
         if self.lists != PointLists::AsWritten && props::info(p.key).value.is_point_list() {
             return false;
         }
-        let raw = doc.raw_value(&doc.values[p.vstart as usize]);
+        let raw = doc.raw_value(&doc.vd(p.vstart));
         if raw.len() > 16
             || !raw
                 .iter()

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use crate::arena::{COMPACT, VIRTUAL};
 use crate::doc::{Document, F_SYN_PAREN, F_SYNTHETIC, NONE};
 
 use super::canonical::{WriteOptions, to_canonical_bytes};
@@ -153,10 +154,28 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
     // Every token any arena entry refers to, in source order: the white
     // space and junk before a token belong to it.
     let mut toks: Vec<(u32, u32)> = Vec::with_capacity(doc.values.len() + doc.props.len() * 2);
-    for n in &doc.nodes {
+    // A compact node's three tokens (`;`, `B`, `[xy]`) are contiguous:
+    // its `;` alone stands for them, in a list of its own (ids follow the
+    // source, so it is sorted).
+    let mut compact: Vec<u32> = Vec::new();
+    for (id, &slot) in doc.slots.iter().enumerate() {
+        if slot & COMPACT != 0 {
+            compact.push(slot & !COMPACT);
+            continue;
+        }
+        let n = &doc.full[slot as usize];
         if n.semi != NONE {
             toks.push((n.semi, n.semi + 1));
         }
+        if n.pstart & VIRTUAL != 0 {
+            let p = doc.pd(VIRTUAL | id as u32);
+            toks.push((p.ident, p.ident + 1));
+            let v = doc.vd(p.vstart);
+            toks.push((v.start, v.end()));
+        }
+    }
+    if !compact.is_sorted() {
+        compact.sort_unstable();
     }
     for p in &doc.parens {
         for x in [p.open, p.close] {
@@ -177,12 +196,31 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
     }
     toks.sort_unstable();
     toks.dedup();
-    let lead = |start: u32| -> usize {
-        match toks.binary_search_by(|t| t.0.cmp(&start)) {
-            Ok(0) | Err(0) => 0,
-            Ok(i) | Err(i) => toks[i - 1].1.min(start) as usize,
+    // The token that starts last before `start`, of either list.
+    let before = |start: u32| -> Option<(u32, u32)> {
+        let a = match toks.binary_search_by(|t| t.0.cmp(&start)) {
+            Ok(0) | Err(0) => None,
+            Ok(i) | Err(i) => Some(toks[i - 1]),
+        };
+        let b = match compact.binary_search(&start) {
+            Ok(0) | Err(0) => None,
+            Ok(i) | Err(i) => {
+                let c = compact[i - 1];
+                Some(if start > c + 2 {
+                    (c + 2, c + 6)
+                } else if start == c + 2 {
+                    (c + 1, c + 2)
+                } else {
+                    (c, c + 1)
+                })
+            }
+        };
+        match (a, b) {
+            (Some(a), Some(b)) => Some(if a.0 >= b.0 { a } else { b }),
+            (a, b) => a.or(b),
         }
     };
+    let lead = |start: u32| -> usize { before(start).map_or(0, |t| t.1.min(start) as usize) };
     let mut out = Out {
         buf: Vec::with_capacity(src.len() + 256),
         open_value: false,
@@ -200,7 +238,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
         while let Some(item) = stack.pop() {
             match item {
                 Item::Node(n) => {
-                    let nd = &doc.nodes[n as usize];
+                    let nd = doc.nd(n);
                     let (open, close) = doc.parens_of(n);
                     let synthetic = nd.flags & F_SYNTHETIC != 0;
                     let is_root = nd.parent == NONE;
@@ -235,21 +273,20 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                         // property, or was empty), the `;` is written, or
                         // the node would merge into its neighbours.
                         let last = out.buf.iter().rev().find(|&&b| !crate::lexer::is_ws(b));
-                        let first_from_input =
-                            nd.plen > 0 && doc.props[nd.pstart as usize].ident != NONE;
+                        let first_from_input = nd.plen > 0 && doc.pd(nd.pstart).ident != NONE;
                         if !(matches!(last, Some(b'(' | b')')) && first_from_input) {
                             out.put(b";");
                         }
                     }
                     for pi in nd.pstart..nd.pstart + nd.plen as u32 {
-                        let p = &doc.props[pi as usize];
+                        let p = doc.pd(pi);
                         if p.ident != NONE {
                             emit(&mut out, p.ident, p.ident + p.ident_len as u32);
                         } else {
                             out.put(doc.key_ident(p.key).as_bytes());
                         }
                         for vi in p.vstart..p.vstart + p.vlen {
-                            let v = &doc.values[vi as usize];
+                            let v = doc.vd(vi);
                             if let Some(open) = v.open() {
                                 emit(&mut out, open, v.end());
                                 // The input may end inside this value.
@@ -257,7 +294,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                                     !value_closes(&src[open as usize..v.end() as usize]);
                             } else {
                                 out.put(b"[");
-                                out.buf.extend_from_slice(doc.raw_value(v));
+                                out.buf.extend_from_slice(doc.raw_value(&v));
                                 out.buf.push(b']');
                             }
                         }
@@ -269,7 +306,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
                     let mut c = nd.first_child;
                     while c != NONE {
                         kids.push(c);
-                        c = doc.nodes[c as usize].next_sibling;
+                        c = doc.nd(c).next_sibling;
                     }
                     for &k in kids.iter().rev() {
                         stack.push(Item::Node(k));
@@ -287,7 +324,10 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
             }
         }
     }
-    let tail = toks.last().map_or(0, |t| t.1 as usize);
+    let tail = toks
+        .last()
+        .map_or(0, |t| t.1)
+        .max(compact.last().map_or(0, |c| c + 6)) as usize;
     out.src(&src[tail.min(src.len())..]);
     out.buf
 }
