@@ -1,6 +1,7 @@
 //! Reading inputs: files, `-` for stdin, in any format `sgf-formats` reads.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use sgf_core::Parsed;
@@ -24,13 +25,17 @@ pub struct Loaded {
 
 /// Reads a path, `-` meaning standard input: only regular files, at most
 /// [`sgf_formats::input::MAX_INPUT_BYTES`] (see [`sgf_formats::input`]).
-pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file, read_stream};
+/// The bytes are shared: a parsed SGF file keeps them as its source
+/// instead of a copy.
+pub fn read_bytes(path: &str) -> Result<Arc<[u8]>> {
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stream};
     if path == "-" {
         read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map(Arc::from)
             .context("cannot read standard input")
     } else {
-        read_file(Path::new(path), MAX_INPUT_BYTES).with_context(|| format!("cannot read {path}"))
+        read_file_shared(Path::new(path), MAX_INPUT_BYTES)
+            .with_context(|| format!("cannot read {path}"))
     }
 }
 
@@ -39,7 +44,7 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>> {
 /// (the extension breaks ties).
 pub fn load_bytes(
     path: &str,
-    bytes: Vec<u8>,
+    bytes: Arc<[u8]>,
     format: Option<&str>,
     opts: &sgf_formats::ReadOptions,
 ) -> Result<Loaded> {
@@ -53,9 +58,11 @@ pub fn load_bytes(
         None => registry.detect(&bytes, hint),
     };
     let loaded = reader
-        .read(&bytes, opts)
+        .read_shared(&bytes, opts)
         .with_context(|| format!("cannot read {path}"))?;
-    let original = loaded.converted.then(|| (bytes, loaded.encoding()));
+    let original = loaded
+        .converted
+        .then(|| (bytes.to_vec(), loaded.encoding()));
     Ok(Loaded {
         name: display_name(path),
         parsed: loaded.parsed,
@@ -137,7 +144,7 @@ pub struct GameAt {
     /// Where the part stands in the file.
     pub piece: sgf_formats::parts::Piece,
     /// The whole file.
-    pub bytes: Vec<u8>,
+    pub bytes: Arc<[u8]>,
 }
 
 /// Reads game `game` (from 0) of the record at `path`, printing the

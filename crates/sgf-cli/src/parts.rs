@@ -35,7 +35,7 @@ pub struct Worked<R> {
 /// fails.
 pub fn read<R: Send>(
     path: &str,
-    bytes: &[u8],
+    bytes: &std::sync::Arc<[u8]>,
     opts: &PartOptions,
     quiet: bool,
     prepare: impl Fn(&mut input::Loaded) + Sync,
@@ -243,5 +243,42 @@ impl Write for PartWriter<'_> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// A part of at least this many bytes is written in canonical form as it
+/// is made (see [`Canonical`]).
+const STREAM_BYTES: usize = 1 << 20;
+
+/// A part's canonical form: made where the part was read (the parts of a
+/// collection side by side), or, for a file read whole or a part of one
+/// huge game, its document, written as it is made so that the output is
+/// never held whole beside it.
+pub enum Canonical {
+    /// The canonical bytes.
+    Bytes(Vec<u8>),
+    /// The document, to write.
+    Doc(Box<sgf_core::Document>),
+}
+
+impl Canonical {
+    /// The canonical form of the part `piece` read as `doc`.
+    pub fn of(piece: &Piece, doc: sgf_core::Document, opts: &sgf_core::WriteOptions) -> Canonical {
+        if piece.whole || piece.range.len() >= STREAM_BYTES {
+            Canonical::Doc(Box::new(doc))
+        } else {
+            Canonical::Bytes(sgf_core::to_canonical_bytes(&doc, opts))
+        }
+    }
+
+    /// Writes it as the output of `piece` (a failed write shows when the
+    /// output is put in place, as for [`Staged::part`]).
+    pub fn write(&self, out: &mut Staged, piece: &Piece, opts: &sgf_core::WriteOptions) {
+        match self {
+            Canonical::Bytes(b) => out.part(b, piece),
+            Canonical::Doc(doc) => {
+                let _ = sgf_core::write_canonical(doc, opts, &mut out.writer(piece));
+            }
+        }
     }
 }

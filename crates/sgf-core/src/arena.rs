@@ -160,11 +160,149 @@ pub(crate) struct OutsideSpan {
     pub root: u32,
 }
 
+/// Ids per block of [`Slots`].
+const BLOCK_SHIFT: u32 = 8;
+const BLOCK: u32 = 1 << BLOCK_SHIFT;
+/// A narrow slot's compact bit.
+const NARROW_COMPACT: u16 = 1 << 15;
+
+/// The slot of every node id (see the node store below): two bytes each,
+/// relative to what its block of 256 ids starts from; a block whose slots
+/// do not fit (offsets more than 32 KB apart, records made far away by
+/// edits) keeps them as four bytes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Slots {
+    narrow: Vec<u16>,
+    blocks: Vec<Block>,
+    wide: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// The `;` that compact slots count from (NONE until the first one).
+    semi_base: u32,
+    /// The full record that full slots count from (NONE until the first).
+    full_base: u32,
+    /// The block's slots in `wide` from here, or NONE while narrow.
+    wide: u32,
+}
+
+impl Slots {
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.narrow.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.narrow.is_empty()
+    }
+
+    /// The slot of `id`: [`COMPACT`] and the offset of its `;`, or the
+    /// index of its full record.
+    #[inline]
+    pub(crate) fn get(&self, id: u32) -> u32 {
+        let b = self.blocks[(id >> BLOCK_SHIFT) as usize];
+        if b.wide != NONE {
+            return self.wide[(b.wide + (id & (BLOCK - 1))) as usize];
+        }
+        let s = self.narrow[id as usize];
+        if s & NARROW_COMPACT != 0 {
+            COMPACT | (b.semi_base + u32::from(s & !NARROW_COMPACT))
+        } else {
+            b.full_base + u32::from(s)
+        }
+    }
+
+    /// Sets the slot of `id`.
+    pub(crate) fn set(&mut self, id: u32, slot: u32) {
+        let bi = (id >> BLOCK_SHIFT) as usize;
+        let b = &mut self.blocks[bi];
+        if b.wide == NONE {
+            let narrow = if slot & COMPACT != 0 {
+                let semi = slot & !COMPACT;
+                if b.semi_base == NONE {
+                    b.semi_base = semi;
+                }
+                semi.checked_sub(b.semi_base)
+                    .filter(|&d| d < u32::from(NARROW_COMPACT))
+                    .map(|d| d as u16 | NARROW_COMPACT)
+            } else {
+                if b.full_base == NONE {
+                    b.full_base = slot;
+                }
+                slot.checked_sub(b.full_base)
+                    .filter(|&d| d < u32::from(NARROW_COMPACT))
+                    .map(|d| d as u16)
+            };
+            if let Some(n) = narrow {
+                self.narrow[id as usize] = n;
+                return;
+            }
+            self.widen(bi);
+        }
+        let b = self.blocks[bi];
+        self.wide[(b.wide + (id & (BLOCK - 1))) as usize] = slot;
+    }
+
+    /// Gives block `bi` four-byte slots.
+    #[cold]
+    fn widen(&mut self, bi: usize) {
+        let first = bi as u32 * BLOCK;
+        let at = self.wide.len() as u32;
+        for id in first..first + BLOCK {
+            let v = if (id as usize) < self.narrow.len() {
+                self.get(id)
+            } else {
+                0
+            };
+            self.wide.push(v);
+        }
+        self.blocks[bi].wide = at;
+    }
+
+    /// Adds the slot of the next id.
+    pub(crate) fn push(&mut self, slot: u32) {
+        let id = self.narrow.len() as u32;
+        if id & (BLOCK - 1) == 0 {
+            self.blocks.push(Block {
+                semi_base: NONE,
+                full_base: NONE,
+                wide: NONE,
+            });
+        }
+        self.narrow.push(0);
+        self.set(id, slot);
+    }
+
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.narrow.reserve(n);
+        self.blocks.reserve(n / BLOCK as usize + 1);
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.narrow.clear();
+        self.blocks.clear();
+        self.wide.clear();
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.narrow.capacity() * 2
+            + self.blocks.capacity() * std::mem::size_of::<Block>()
+            + self.wide.capacity() * 4
+    }
+
+    /// The slots in id order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.narrow.len() as u32).map(|id| self.get(id))
+    }
+}
+
 /// Arena vectors kept by a thread for the next parse: a batch of files then
 /// reuses memory instead of faulting in fresh pages for every file.
 #[derive(Default)]
 pub(crate) struct Arenas {
-    pub slots: Vec<u32>,
+    pub slots: Slots,
     pub nodes: Vec<NodeData>,
     pub props: Vec<PropData>,
     pub values: Vec<ValueData>,
@@ -187,7 +325,7 @@ impl Arenas {
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * 4
+        self.slots.bytes()
             + self.nodes.capacity() * std::mem::size_of::<NodeData>()
             + self.props.capacity() * std::mem::size_of::<PropData>()
             + self.values.capacity() * std::mem::size_of::<ValueData>()
@@ -263,13 +401,13 @@ impl crate::Document {
     /// Whether the node is compact.
     #[inline]
     pub(crate) fn is_compact(&self, id: u32) -> bool {
-        self.slots[id as usize] & COMPACT != 0
+        self.slots.get(id) & COMPACT != 0
     }
 
     /// The parent of a node.
     #[inline]
     pub(crate) fn parent_of(&self, id: u32) -> u32 {
-        let s = self.slots[id as usize];
+        let s = self.slots.get(id);
         if s & COMPACT != 0 {
             id - 1
         } else {
@@ -280,7 +418,7 @@ impl crate::Document {
     /// A node's record, read back for a compact node.
     #[inline]
     pub(crate) fn nd(&self, id: u32) -> NodeData {
-        let s = self.slots[id as usize];
+        let s = self.slots.get(id);
         if s & COMPACT == 0 {
             return self.full[s as usize];
         }
@@ -311,7 +449,7 @@ impl crate::Document {
         if self.is_compact(id) {
             self.make_full(id);
         }
-        let s = self.slots[id as usize];
+        let s = self.slots.get(id);
         &mut self.full[s as usize]
     }
 
@@ -322,13 +460,13 @@ impl crate::Document {
         if self.is_compact(id) {
             self.make_full(id);
         }
-        let s = self.slots[id as usize];
+        let s = self.slots.get(id);
         &mut self.full[s as usize]
     }
 
     fn make_full(&mut self, id: u32) {
         let nd = self.nd(id);
-        self.slots[id as usize] = self.full.len() as u32;
+        self.slots.set(id, self.full.len() as u32);
         self.full.push(nd);
     }
 
@@ -379,7 +517,7 @@ impl crate::Document {
     /// The `;` of a node whose property is [`VIRTUAL`].
     #[inline]
     fn virtual_semi(&self, id: u32) -> u32 {
-        let s = self.slots[id as usize];
+        let s = self.slots.get(id);
         if s & COMPACT != 0 {
             s & !COMPACT
         } else {

@@ -54,7 +54,7 @@ pub struct Document {
     pub(crate) utf32: bool,
     /// Each node id's slot: a compact node, or its index in `full` (see
     /// the node store in `arena.rs`).
-    pub(crate) slots: Vec<u32>,
+    pub(crate) slots: crate::arena::Slots,
     /// Full node records.
     pub(crate) full: Vec<NodeData>,
     /// Source parentheses, sorted by node.
@@ -96,7 +96,7 @@ impl Document {
             original: None,
             transcoded_from: None,
             utf32: false,
-            slots: Vec::new(),
+            slots: Default::default(),
             full: Vec::new(),
             parens: Vec::new(),
             props: Vec::new(),
@@ -178,7 +178,7 @@ impl Document {
     pub fn heap_bytes(&self) -> usize {
         self.src.len()
             + self.original.as_ref().map_or(0, |o| o.len())
-            + self.slots.capacity() * 4
+            + self.slots.bytes()
             + self.full.capacity() * std::mem::size_of::<NodeData>()
             + self.parens.capacity() * std::mem::size_of::<Parens>()
             + self.props.capacity() * std::mem::size_of::<PropData>()
@@ -688,9 +688,44 @@ impl<'d> Node<'d> {
         v.reverse();
         v
     }
+    /// The nodes from the root down to this node, as [`Node::path`] but
+    /// holding only the variations taken on the way: walking down a main
+    /// line of a million moves to its end costs no memory.
+    pub fn descent(&self) -> Descent<'d> {
+        let doc = self.doc;
+        let mut turns = Vec::new();
+        let mut n = self.id.0;
+        loop {
+            let p = doc.parent_of(n);
+            if p == NONE {
+                break;
+            }
+            if doc.nd(p).first_child != n {
+                turns.push((p, n));
+            }
+            n = p;
+        }
+        Descent {
+            doc,
+            turns,
+            next: n,
+            target: self.id.0,
+        }
+    }
     /// Whether the node is on the main line of its game (every ancestor a first child).
     pub fn is_main_line(&self) -> bool {
-        self.path().iter().all(|n| n.variation_index() == 0)
+        let doc = self.doc;
+        let mut n = self.id.0;
+        loop {
+            let p = doc.parent_of(n);
+            if p == NONE {
+                return true;
+            }
+            if doc.nd(p).first_child != n {
+                return false;
+            }
+            n = p;
+        }
     }
     /// Whether the node stood after its parent's variations in the source.
     pub fn is_after_variations(&self) -> bool {
@@ -771,7 +806,7 @@ impl<'d> Node<'d> {
     #[inline]
     pub fn simple_move(&self) -> Option<(crate::Color, [u8; 2])> {
         let doc = self.doc;
-        let slot = doc.slots[self.id.0 as usize];
+        let slot = doc.slots.get(self.id.0);
         if slot & COMPACT != 0 {
             // `;B[pd]` at the slot's offset, checked when it was read.
             let at = (slot & !COMPACT) as usize;
@@ -854,6 +889,41 @@ impl<'d> Node<'d> {
             n = self.doc.parent_of(n);
         }
         d
+    }
+}
+
+/// The nodes from a game's root down to a node (see [`Node::descent`]).
+pub struct Descent<'d> {
+    doc: &'d Document,
+    /// (parent, child) where the way leaves the main line, deepest first.
+    turns: Vec<(u32, u32)>,
+    /// The next node, NONE once past the target.
+    next: u32,
+    target: u32,
+}
+
+impl<'d> Iterator for Descent<'d> {
+    type Item = Node<'d>;
+    fn next(&mut self) -> Option<Node<'d>> {
+        let n = self.next;
+        if n == NONE {
+            return None;
+        }
+        self.next = if n == self.target {
+            NONE
+        } else {
+            match self.turns.last() {
+                Some(&(p, c)) if p == n => {
+                    self.turns.pop();
+                    c
+                }
+                _ => self.doc.nd(n).first_child,
+            }
+        };
+        Some(Node {
+            doc: self.doc,
+            id: NodeId(n),
+        })
     }
 }
 

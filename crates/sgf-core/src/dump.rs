@@ -29,15 +29,13 @@ pub fn write_listing(doc: &Document, first_game: usize, out: &mut dyn Write) -> 
             game.index() + first_game,
             game.charset()
         )?;
-        let mut depth = Depths::default();
-        for (i, node) in game.nodes().enumerate() {
-            // More than one child: asked of the first two, not counted (a
-            // node of a million variations would be counted for each).
-            let d = node.parent().map_or(0, |p| {
-                let branches = p.first_child().and_then(|c| c.next_sibling()).is_some();
-                depth.get(p.id().index()) + usize::from(branches)
-            });
-            depth.set(node.id().index(), d);
+        for Visit {
+            index: i,
+            node,
+            depth: d,
+            ..
+        } in visits(&game)
+        {
             line.clear();
             use std::fmt::Write as _;
             let _ = write!(line, "{:>5} {}", i, "  ".repeat(d.min(40)));
@@ -67,39 +65,45 @@ pub fn write_listing(doc: &Document, first_game: usize, out: &mut dyn Write) -> 
     Ok(())
 }
 
-/// A value per node, indexed by arena index (a game's nodes are mostly
-/// contiguous in the arena: a vector, not a map).
-#[derive(Default)]
-struct Depths {
-    base: usize,
-    v: Vec<u32>,
+/// A node as [`visits`] meets it.
+struct Visit<'d> {
+    /// Its number in file order (pre-order) within the game.
+    index: usize,
+    node: crate::Node<'d>,
+    /// How many of its ancestors have more than one child.
+    depth: usize,
+    /// The number of its parent.
+    parent: Option<usize>,
 }
 
-impl Depths {
-    fn set(&mut self, index: usize, d: usize) {
-        if self.v.is_empty() {
-            self.base = index;
+/// The nodes of a game in file order (pre-order, first variation first),
+/// each with what its parent gives it. Only the variations still to visit
+/// are held: a main line of a million moves costs nothing.
+fn visits<'d>(game: &Game<'d>) -> impl Iterator<Item = Visit<'d>> + use<'d> {
+    let mut stack = vec![(game.root(), 0usize, None)];
+    let mut index = 0;
+    std::iter::from_fn(move || {
+        let (node, depth, parent) = stack.pop()?;
+        if let Some(first) = node.first_child() {
+            // More than one child: asked of the first two, not counted (a
+            // node of a million variations would be counted for each).
+            let d = depth + usize::from(first.next_sibling().is_some());
+            let at = stack.len();
+            let mut c = Some(first);
+            while let Some(n) = c {
+                stack.push((n, d, Some(index)));
+                c = n.next_sibling();
+            }
+            stack[at..].reverse();
         }
-        if index < self.base {
-            // Nodes of a game before its root in the arena (an edit):
-            // make room in front.
-            let more = self.base - index;
-            self.v.splice(0..0, std::iter::repeat_n(0, more));
-            self.base = index;
-        }
-        let i = index - self.base;
-        if i >= self.v.len() {
-            self.v.resize(i + 1, 0);
-        }
-        self.v[i] = d as u32;
-    }
-
-    fn get(&self, index: usize) -> usize {
-        index
-            .checked_sub(self.base)
-            .and_then(|i| self.v.get(i))
-            .map_or(0, |&d| d as usize)
-    }
+        index += 1;
+        Some(Visit {
+            index: index - 1,
+            node,
+            depth,
+            parent,
+        })
+    })
 }
 
 /// Writes the games of `doc` as the members of the `games` array of `qipu
@@ -127,15 +131,19 @@ pub fn write_json_games(doc: &Document, first: &mut bool, out: &mut dyn Write) -
 }
 
 fn json_nodes(game: &Game<'_>, buf: &mut Vec<u8>, out: &mut dyn Write) -> io::Result<()> {
-    let mut index = Depths::default();
-    for (i, node) in game.nodes().enumerate() {
-        index.set(node.id().index(), i);
+    for Visit {
+        index: i,
+        node,
+        parent,
+        ..
+    } in visits(game)
+    {
         if i > 0 {
             buf.push(b',');
         }
         buf.extend_from_slice(b"{\"parent\":");
-        match node.parent() {
-            Some(p) => buf.extend_from_slice(index.get(p.id().index()).to_string().as_bytes()),
+        match parent {
+            Some(p) => buf.extend_from_slice(p.to_string().as_bytes()),
             None => buf.extend_from_slice(b"null"),
         }
         buf.extend_from_slice(b",\"props\":[");

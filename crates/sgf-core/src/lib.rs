@@ -70,9 +70,9 @@ pub mod write;
 mod linear_tests;
 
 pub use diag::{Code, Diagnostic, LineIndex, Severity, Span};
-pub use doc::{Document, Game, Node, NodeId, OutsideText, Prop, Value};
+pub use doc::{Descent, Document, Game, Node, NodeId, OutsideText, Prop, Value};
 pub use edit::{Change, EditError};
-pub use parse::{ParseOptions, Parsed, parse, parse_str, parse_with};
+pub use parse::{ParseOptions, Parsed, parse, parse_shared, parse_str, parse_with};
 pub use props::{PropInfo, PropKind, ValueType};
 pub use value::{Color, Point};
 pub use write::{

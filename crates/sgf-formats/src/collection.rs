@@ -38,10 +38,11 @@
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::input::{InputError, MAX_INPUT_BYTES, read_file, read_stream};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_file_shared, read_stream};
 use crate::parts::{PartOptions, Piece, Step, map_parts};
 use crate::walk::{Walk, WalkOptions, is_archive_path};
 
@@ -197,7 +198,7 @@ fn hint(p: &Path) -> Option<&Path> {
 type Unread = (String, Option<InputError>);
 
 /// Reads a file (or standard input for `-`): only regular files, bounded.
-fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, Unread>) {
+fn read_input(p: &Path, index: usize) -> (Input, Result<Arc<[u8]>, Unread>) {
     let stdin = p == Path::new("-");
     let name = if stdin {
         "<stdin>".to_string()
@@ -206,23 +207,28 @@ fn read_input(p: &Path, index: usize) -> (Input, Result<Vec<u8>, Unread>) {
     };
     let bytes = if stdin {
         read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map(Arc::from)
             .map_err(|e| (format!("cannot read standard input: {e}"), Some(e)))
     } else {
-        read_file(p, MAX_INPUT_BYTES).map_err(|e| (format!("cannot read {name}: {e}"), Some(e)))
+        read_file_shared(p, MAX_INPUT_BYTES)
+            .map_err(|e| (format!("cannot read {name}: {e}"), Some(e)))
     };
     let size = bytes.as_ref().map_or(0, |b| b.len() as u64);
     (Input { name, size, index }, bytes)
 }
 
 /// Reads one input's bytes in parts and hands over its records.
-fn read_one<R: Send, E>(
+fn read_one<R: Send, E, B: std::ops::Deref<Target = [u8]> + Sync>(
     input: &Input,
-    bytes: Result<Vec<u8>, Unread>,
+    bytes: Result<B, Unread>,
     hint: Option<&Path>,
     opts: &PartOptions,
     work: &(impl Fn(Part<'_>) -> R + Sync),
     join: &mut dyn FnMut(Record<R>) -> Result<(), E>,
-) -> Result<(), E> {
+) -> Result<(), E>
+where
+    for<'x> &'x B: Into<crate::input::Bytes<'x>>,
+{
     let bytes = match bytes {
         Ok(b) => b,
         Err((message, input)) => {

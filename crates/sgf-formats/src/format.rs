@@ -4,6 +4,7 @@
 //! registry (`registry.rs`) both depend on this module, not on each
 //! other.
 
+use crate::input::Bytes;
 use sgf_core::{Diagnostic, Parsed};
 
 /// Options for reading.
@@ -133,4 +134,29 @@ pub trait Format: Send + Sync {
     /// # Errors
     /// When the file cannot be read as this format at all.
     fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError>;
+
+    /// [`Format::read`] of bytes held shared: a reader whose record keeps
+    /// its input (an SGF document keeps the bytes it is read from) takes
+    /// them without a copy.
+    ///
+    /// # Errors
+    /// As [`Format::read`].
+    fn read_shared(
+        &self,
+        bytes: &std::sync::Arc<[u8]>,
+        opts: &ReadOptions,
+    ) -> Result<Loaded, ReadError> {
+        self.read(bytes, opts)
+    }
+
+    /// [`Format::read`] or [`Format::read_shared`], as the bytes are held.
+    ///
+    /// # Errors
+    /// As [`Format::read`].
+    fn read_bytes(&self, bytes: Bytes<'_>, opts: &ReadOptions) -> Result<Loaded, ReadError> {
+        match bytes {
+            Bytes::Shared(a) => self.read_shared(a, opts),
+            Bytes::Borrowed(b) => self.read(b, opts),
+        }
+    }
 }

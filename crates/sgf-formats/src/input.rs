@@ -13,8 +13,9 @@
 //!   so that nothing downstream (a repair, a conversion) can write a
 //!   truncated record over a whole one.
 
-use std::io::Read;
+use std::io::{Read, Seek};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The largest input read, in bytes: 1 GiB, what the parser reads whole
 /// (`sgf_core::ParseOptions::max_bytes`). Larger files would be cut.
@@ -118,6 +119,37 @@ pub fn check_regular(path: &Path) -> Result<std::fs::Metadata, InputError> {
 /// When it cannot be opened or read, is not a regular file, or is larger
 /// than `limit`.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let (mut file, len) = open_regular(path, limit)?;
+    // The file may grow while it is read: the limit holds whatever it says.
+    read_bounded(&mut file, limit, len)
+}
+
+/// [`read_file`] into bytes held shared, read in place: a record that keeps
+/// its input (see [`Format::read_shared`](crate::Format::read_shared))
+/// then holds the file once, not a copy of it beside the bytes read.
+///
+/// # Errors
+/// As [`read_file`].
+pub fn read_file_shared(path: &Path, limit: u64) -> Result<Arc<[u8]>, InputError> {
+    let (mut file, len) = open_regular(path, limit)?;
+    // One allocation of the size the file has (filled, then read over).
+    let mut buf: Arc<[u8]> = std::iter::repeat_n(0u8, len as usize).collect();
+    let whole = {
+        let b = Arc::get_mut(&mut buf).expect("not shared yet");
+        let mut probe = [0u8; 1];
+        file.read_exact(b).is_ok() && matches!(file.read(&mut probe), Ok(0))
+    };
+    if whole {
+        return Ok(buf);
+    }
+    // The file changed size while it was read: read again, as it is now.
+    drop(buf);
+    file.seek(std::io::SeekFrom::Start(0))?;
+    read_bounded(&mut file, limit, len).map(Arc::from)
+}
+
+/// Opens the regular file at `path` for reading: its handle and size.
+fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), InputError> {
     // Refused before opening: opening a FIFO for reading blocks until a
     // writer comes (the non-blocking open below is the guard for a file
     // swapped in between).
@@ -129,7 +161,7 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
         use std::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let mut file = opts.open(path)?;
+    let file = opts.open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(InputError::NotRegular(kind_of(meta.file_type())));
@@ -137,8 +169,53 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     if meta.len() > limit {
         return Err(InputError::TooLarge(limit));
     }
-    // The file may grow while it is read: the limit holds whatever it says.
-    read_bounded(&mut file, limit, meta.len())
+    Ok((file, meta.len()))
+}
+
+/// Bytes to read: borrowed, or shared with the caller, so that a reader
+/// whose record keeps its input takes them without a copy (see
+/// [`Format::read_shared`](crate::Format::read_shared)). Made from a
+/// slice, a `Vec` or an `Arc<[u8]>`.
+#[derive(Clone, Copy, Debug)]
+pub enum Bytes<'a> {
+    /// Bytes the reader copies if it keeps them.
+    Borrowed(&'a [u8]),
+    /// Bytes the reader may keep as they are.
+    Shared(&'a Arc<[u8]>),
+}
+
+impl std::ops::Deref for Bytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Borrowed(b) => b,
+            Bytes::Shared(a) => a,
+        }
+    }
+}
+
+impl<'a> From<&'a [u8]> for Bytes<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        Bytes::Borrowed(b)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for Bytes<'a> {
+    fn from(b: &'a [u8; N]) -> Self {
+        Bytes::Borrowed(b)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for Bytes<'a> {
+    fn from(b: &'a Vec<u8>) -> Self {
+        Bytes::Borrowed(b)
+    }
+}
+
+impl<'a> From<&'a Arc<[u8]>> for Bytes<'a> {
+    fn from(b: &'a Arc<[u8]>) -> Self {
+        Bytes::Shared(b)
+    }
 }
 
 /// Reads a stream (standard input) to its end, at most `limit` bytes.

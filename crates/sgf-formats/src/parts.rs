@@ -39,6 +39,7 @@ use std::path::Path;
 use sgf_core::split::{Split, split_collection};
 
 use crate::format::{Format, Loaded, ReadError, ReadOptions};
+use crate::input::Bytes;
 
 /// How a record is read in parts.
 #[derive(Clone, Debug)]
@@ -181,13 +182,15 @@ pub fn plan(
 /// # Errors
 /// When the file cannot be read as its format at all (the error of the
 /// whole file's reader).
-pub fn map_parts<R: Send>(
-    bytes: &[u8],
+pub fn map_parts<'b, R: Send>(
+    bytes: impl Into<Bytes<'b>>,
     hint: Option<&Path>,
     opts: &PartOptions,
     work: impl Fn(&Piece, Loaded) -> R + Sync,
     mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
 ) -> Result<(), ReadError> {
+    let input: Bytes<'b> = bytes.into();
+    let bytes: &[u8] = &input;
     let (reader, split) = plan(bytes, hint, opts)?;
     if let Some(split) = &split {
         let mut part_opts = opts.read.clone();
@@ -201,7 +204,7 @@ pub fn map_parts<R: Send>(
                     .is_ok_and(|l| split.holds_for(&l.parsed.document))
             });
             if !holds {
-                return read_whole(bytes, reader, &opts.read, &work, join);
+                return read_whole(input, reader, &opts.read, &work, join);
             }
             may_restart = false;
         }
@@ -232,7 +235,7 @@ pub fn map_parts<R: Send>(
                 if joined_any && join(Step::Restart).is_break() {
                     return Ok(());
                 }
-                return read_whole(bytes, reader, &opts.read, &work, join);
+                return read_whole(input, reader, &opts.read, &work, join);
             }
             for ((range, r), &lines_before) in batch.iter().zip(results).zip(batch_lines) {
                 let (games, result) = r.expect("checked above");
@@ -253,7 +256,7 @@ pub fn map_parts<R: Send>(
         }
         return Ok(());
     }
-    read_whole(bytes, reader, &opts.read, &work, join)
+    read_whole(input, reader, &opts.read, &work, join)
 }
 
 /// How the parts of a cut are read.
@@ -304,13 +307,13 @@ fn read_batch<R: Send>(
 }
 
 fn read_whole<R>(
-    bytes: &[u8],
+    bytes: Bytes<'_>,
     reader: &dyn Format,
     opts: &ReadOptions,
     work: &(impl Fn(&Piece, Loaded) -> R + Sync),
     mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
 ) -> Result<(), ReadError> {
-    let loaded = reader.read(bytes, opts)?;
+    let loaded = reader.read_bytes(bytes, opts)?;
     let piece = Piece {
         range: 0..bytes.len(),
         whole: true,
@@ -352,12 +355,14 @@ impl Found {
 ///
 /// # Errors
 /// When the file cannot be read as its format at all.
-pub fn read_game(
-    bytes: &[u8],
+pub fn read_game<'b>(
+    bytes: impl Into<Bytes<'b>>,
     hint: Option<&Path>,
     opts: &PartOptions,
     game: usize,
 ) -> Result<Found, ReadError> {
+    let input: Bytes<'b> = bytes.into();
+    let bytes: &[u8] = &input;
     let (reader, split) = plan(bytes, hint, opts)?;
     if let Some(split) = &split {
         let mut part_opts = opts.read.clone();
@@ -396,7 +401,7 @@ pub fn read_game(
             return Ok(Found::Missing(first_game));
         }
     }
-    let loaded = reader.read(bytes, &opts.read)?;
+    let loaded = reader.read_bytes(input, &opts.read)?;
     let games = loaded.parsed.document.game_count();
     let piece = Piece {
         range: 0..bytes.len(),

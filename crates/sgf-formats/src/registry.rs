@@ -22,7 +22,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub use crate::format::{Format, Loaded, ReadError, ReadOptions};
+use crate::format::{Format, Loaded, ReadError, ReadOptions};
+pub use crate::input::Bytes;
 
 /// Content scores at or above this decide the format without the extension.
 const SURE: u8 = 50;
@@ -133,13 +134,14 @@ impl Registry {
     ///
     /// # Errors
     /// See [`Format::read`].
-    pub fn read(
+    pub fn read<'b>(
         &self,
-        bytes: &[u8],
+        bytes: impl Into<Bytes<'b>>,
         path: Option<&Path>,
         opts: &ReadOptions,
     ) -> Result<Loaded, ReadError> {
-        self.detect(bytes, path).read(bytes, opts)
+        let bytes = bytes.into();
+        self.detect(&bytes, path).read_bytes(bytes, opts)
     }
 }
 
@@ -271,6 +273,9 @@ pub fn builtin() -> &'static Registry {
 ///
 /// # Errors
 /// When the sniffed format cannot read the file at all.
-pub fn read_any(bytes: &[u8], path_hint: Option<&Path>) -> Result<Loaded, ReadError> {
+pub fn read_any<'b>(
+    bytes: impl Into<Bytes<'b>>,
+    path_hint: Option<&Path>,
+) -> Result<Loaded, ReadError> {
     builtin().read(bytes, path_hint, &ReadOptions::default())
 }

@@ -696,17 +696,27 @@ impl Destination {
     }
 
     fn flush_buf(&mut self) -> std::io::Result<()> {
+        let buf = std::mem::take(&mut self.buf);
+        let r = self.write_through(&buf);
+        self.buf = buf;
+        self.buf.clear();
+        r
+    }
+
+    /// Writes `bytes` to the sink (the first failure is kept and given
+    /// again).
+    fn write_through(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         if let Some(e) = &self.failed {
             return Err(std::io::Error::new(e.kind(), e.to_string()));
         }
-        if self.buf.is_empty() {
+        if bytes.is_empty() {
             return Ok(());
         }
         let r = match &mut self.sink {
-            Sink::Stdout => std::io::stdout().lock().write_all(&self.buf),
-            Sink::Special(f) => write_blocking(f, &self.buf),
+            Sink::Stdout => std::io::stdout().lock().write_all(bytes),
+            Sink::Special(f) => write_blocking(f, bytes),
             Sink::File(r) => {
-                if r.write(&self.buf) {
+                if r.write(bytes) {
                     Ok(())
                 } else {
                     Err(std::io::Error::other(r.failed.as_ref().map_or_else(
@@ -716,7 +726,6 @@ impl Destination {
                 }
             }
         };
-        self.buf.clear();
         if let Err(e) = &r {
             self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
         }
@@ -780,8 +789,8 @@ impl Write for Destination {
             self.flush_buf()?;
         }
         if bytes.len() >= DEST_BUF {
-            self.buf.extend_from_slice(bytes);
-            self.flush_buf()?;
+            // Large enough to go as it is, not copied into the buffer.
+            self.write_through(bytes)?;
         } else {
             self.buf.extend_from_slice(bytes);
         }

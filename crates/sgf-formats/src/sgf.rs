@@ -48,7 +48,23 @@ impl Format for Sgf {
         }
     }
     fn read(&self, bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
-        let mut parsed = sgf_core::parse(bytes);
+        Ok(loaded(sgf_core::parse(bytes), opts))
+    }
+    fn read_shared(
+        &self,
+        bytes: &std::sync::Arc<[u8]>,
+        opts: &ReadOptions,
+    ) -> Result<Loaded, ReadError> {
+        Ok(loaded(
+            sgf_core::parse_shared(bytes.clone(), &Default::default()),
+            opts,
+        ))
+    }
+}
+
+/// A parsed SGF file as read, its dialects reported when asked.
+fn loaded(mut parsed: sgf_core::Parsed, opts: &ReadOptions) -> Loaded {
+    {
         let charset = crate::game_charset(&parsed.document, 0, None);
         if opts.dialect_report {
             parsed
@@ -58,11 +74,11 @@ impl Format for Sgf {
                 .diagnostics
                 .sort_by_key(|d| (d.span.start, d.span.end));
         }
-        Ok(Loaded {
+        Loaded {
             format: "SGF",
             charset,
             converted: false,
             parsed,
-        })
+        }
     }
 }

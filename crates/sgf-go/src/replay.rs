@@ -546,31 +546,24 @@ impl Cursor {
     }
 
     fn goto_with(&mut self, doc: &Document, node: NodeId, forget: bool) -> bool {
-        let mut target = Vec::new();
-        let mut n = Some(doc.node(node));
-        while let Some(x) = n {
-            target.push(x.id());
-            n = x.parent();
+        // The way down from the root, of which the path as kept starts
+        // `base` nodes below the root; it holds only the variations taken.
+        let mut way = doc.node(node).descent().skip(self.base).peekable();
+        let mut common = 0;
+        while let Some(n) = way.peek()
+            && self.path.get(common).is_some_and(|f| f.node == n.id())
+        {
+            common += 1;
+            way.next();
         }
-        target.reverse();
-        // The path as kept starts `base` nodes below the root.
-        let Some(target) = target.get(self.base..) else {
-            return false;
-        };
-        if target.first() != self.path.first().map(|f| f.node).as_ref() {
+        if common == 0 {
             return false;
         }
-        let common = self
-            .path
-            .iter()
-            .zip(target)
-            .take_while(|(f, t)| f.node == **t)
-            .count();
         while self.path.len() > common {
             self.up();
         }
-        for &t in &target[common..] {
-            self.enter(doc, t);
+        for t in way {
+            self.enter(doc, t.id());
             if forget {
                 self.forget();
             }

@@ -230,13 +230,9 @@ impl Diagram {
             return Err(RenderError::NoSuchNode);
         }
         let game = doc.game_of(node).ok_or(RenderError::NoSuchNode)?;
-        let mut path = Vec::new();
-        let mut n = Some(doc.node(node));
-        while let Some(x) = n {
-            path.push(x.id());
-            n = x.parent();
-        }
-        path.reverse();
+        // Down from the root holding only the variations taken, not the path.
+        let mut way = doc.node(node).descent();
+        let root = way.next().ok_or(RenderError::NoSuchNode)?;
         let mut cursor = Cursor::new(doc, game);
         let size = cursor.size();
         // The move number that placed each stone still on the board (0: setup or none).
@@ -257,13 +253,13 @@ impl Diagram {
                 }
             }
         };
-        track(&cursor, doc.node(path[0]));
-        for &id in &path[1..] {
-            if !cursor.down(doc, id) {
+        track(&cursor, root);
+        for n in way {
+            if !cursor.down(doc, n.id()) {
                 return Err(RenderError::NoSuchNode);
             }
             cursor.forget();
-            track(&cursor, doc.node(id));
+            track(&cursor, n);
         }
         let pos = cursor.position();
         let mut d = Diagram::empty(size);
@@ -280,12 +276,8 @@ impl Diagram {
         }
         let here = doc.node(node);
         // DD and VW are inherited: the nearest node on the path that sets them wins.
-        if let Some(n) = path
-            .iter()
-            .rev()
-            .map(|&id| doc.node(id))
-            .find(|n| n.has("DD"))
-        {
+        let up = || std::iter::successors(Some(here), |n| n.parent());
+        if let Some(n) = up().find(|n| n.has("DD")) {
             for p in coords::each_point(&n, "DD", size) {
                 let i = d.idx(p);
                 d.dimmed[i] = true;
@@ -294,10 +286,7 @@ impl Diagram {
         if opts.view {
             // Before FF[4], `VW` gave the two corners of the view.
             let ff = sgf_core::validate::ff_version(doc, game);
-            let view = path
-                .iter()
-                .rev()
-                .map(|&id| doc.node(id))
+            let view = up()
                 .find(|n| n.has("VW"))
                 .map(|n| coords::view_points(&n, size, ff))
                 .unwrap_or_default();
@@ -310,7 +299,6 @@ impl Diagram {
         {
             d.last_move = Some(p);
         }
-        let root = doc.node(path[0]);
         let st = root.value("ST").and_then(|v| v.number()).unwrap_or(0);
         let mode = match opts.variations {
             Variations::Auto if st & 2 != 0 => Variations::None,

@@ -19,6 +19,7 @@
 //! ```
 
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::json;
@@ -425,7 +426,7 @@ pub struct FileReport {
     unwritten: bool,
     /// The input and the repaired output, which the parts' diagnostics
     /// point into.
-    bytes: Vec<u8>,
+    bytes: Arc<[u8]>,
     output: Output,
 }
 
@@ -441,7 +442,7 @@ impl FileReport {
             counts: (0, 0),
             error: Some(error),
             unwritten: false,
-            bytes: Vec::new(),
+            bytes: Arc::from(&[][..]),
             output: Output::memory(),
         }
     }
@@ -569,12 +570,14 @@ fn check_loaded(
 /// it first with [`CheckOptions::fix`]: only a regular file, at most
 /// [`sgf_formats::input::MAX_INPUT_BYTES`]. Failures are in the report.
 pub fn check_path(path: &str, opts: &CheckOptions) -> FileReport {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file, read_stream};
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stream};
     let bytes = if path == "-" {
         read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map(Arc::from)
             .map_err(|e| format!("cannot read standard input: {e}"))
     } else {
-        read_file(Path::new(path), MAX_INPUT_BYTES).map_err(|e| format!("cannot read {path}: {e}"))
+        read_file_shared(Path::new(path), MAX_INPUT_BYTES)
+            .map_err(|e| format!("cannot read {path}: {e}"))
     };
     match bytes {
         Ok(b) => check_bytes(path, b, opts),
@@ -585,7 +588,9 @@ pub fn check_path(path: &str, opts: &CheckOptions) -> FileReport {
 /// Checks `bytes`, read from `path` (`-`: standard input; its extension
 /// breaks ties between formats), repairing them first with
 /// [`CheckOptions::fix`].
-pub fn check_bytes(path: &str, bytes: Vec<u8>, opts: &CheckOptions) -> FileReport {
+pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions) -> FileReport {
+    // Shared: a document read whole keeps them as its source, no copy.
+    let bytes: Arc<[u8]> = bytes.into();
     let allow = &opts.allow[..];
     let fix = opts.fix.as_ref();
     // A repair reports what it changes, not the dialects it reads.
@@ -864,7 +869,7 @@ impl FileReport {
 
     /// The bytes checked, given back (the caller keeps the file without a
     /// copy).
-    pub fn into_input(self) -> Vec<u8> {
+    pub fn into_input(self) -> Arc<[u8]> {
         self.bytes
     }
 

@@ -36,7 +36,7 @@ pub(crate) enum Original {
 
 impl Original {
     /// The bytes, if they can still be had (`path`: the record's file).
-    pub(crate) fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+    pub(crate) fn bytes(&self, path: &Path) -> Option<std::sync::Arc<[u8]>> {
         let limit = sgf_formats::input::MAX_INPUT_BYTES;
         match self {
             Original::OnDisk(fp) => crate::read_file(path, limit)

@@ -265,10 +265,11 @@ impl App {
     fn new_session(
         &self,
         name: String,
-        bytes: Vec<u8>,
+        bytes: impl Into<Arc<[u8]>>,
         text: bool,
         path: Option<(PathBuf, String)>,
     ) -> Result<responses::RecordState, String> {
+        let bytes: Arc<[u8]> = bytes.into();
         let id = self.sessions.new_id();
         let hint = path
             .as_ref()
@@ -339,11 +340,13 @@ impl App {
 pub(crate) fn build_session(
     id: u64,
     name: String,
-    bytes: Vec<u8>,
+    bytes: impl Into<Arc<[u8]>>,
     text: bool,
     hint: &Path,
 ) -> Result<Session, String> {
-    // The file's bytes are moved, not copied: memory for one.
+    // The file's bytes are shared, not copied: memory for one (a document
+    // read whole keeps them as its source).
+    let bytes: Arc<[u8]> = bytes.into();
     let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
         bytes
     } else {
@@ -352,7 +355,8 @@ pub(crate) fn build_session(
             Err(bytes) => bytes,
         }
     };
-    let bytes = &bytes[..];
+    let shared = bytes;
+    let bytes = &shared[..];
     let mut input = None;
     let (doc, diags, format, charset) = if text {
         let s = String::from_utf8_lossy(bytes);
@@ -364,7 +368,7 @@ pub(crate) fn build_session(
             "UTF-8".to_string(),
         )
     } else {
-        let r = sgf_formats::read_any(bytes, Some(hint))
+        let r = sgf_formats::read_any(&shared, Some(hint))
             .map_err(|e| format!("{name}: {}", e.message))?;
         if r.converted {
             input = Some((bytes.to_vec(), r.encoding()));
@@ -406,7 +410,7 @@ pub(crate) fn input_error(e: &InputError) -> String {
 type ReadJob = (
     PathBuf,
     u64,
-    std::sync::mpsc::Sender<Result<Vec<u8>, InputError>>,
+    std::sync::mpsc::Sender<Result<Arc<[u8]>, InputError>>,
 );
 
 #[cfg(feature = "server")]
@@ -416,7 +420,7 @@ type ReadJob = (
 /// that the allocator reuses the memory of the files closed for the next
 /// one (allocated on whichever thread served the request, freed buffers of
 /// several megabytes can stay in that thread's arena).
-pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Arc<[u8]>, InputError> {
     static LOADER: std::sync::OnceLock<Option<Mutex<std::sync::mpsc::Sender<ReadJob>>>> =
         std::sync::OnceLock::new();
     let loader = LOADER.get_or_init(|| {
@@ -425,7 +429,7 @@ pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> 
             .name("qipu-read".into())
             .spawn(move || {
                 for (p, limit, reply) in rx {
-                    let _ = reply.send(sgf_formats::input::read_file(&p, limit));
+                    let _ = reply.send(sgf_formats::input::read_file_shared(&p, limit));
                 }
             })
             .ok()
@@ -439,7 +443,7 @@ pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> 
     });
     match sent.then(|| answer.recv().ok()).flatten() {
         Some(r) => r,
-        None => sgf_formats::input::read_file(path, limit),
+        None => sgf_formats::input::read_file_shared(path, limit),
     }
 }
 

@@ -56,7 +56,7 @@ struct Step {
 /// A large collection kept as its bytes: each part (whole game trees, cut
 /// by `sgf_core::split`) is parsed when shown; edited parts stay parsed.
 struct Parts {
-    bytes: Vec<u8>,
+    bytes: std::sync::Arc<[u8]>,
     ranges: Vec<Range<usize>>,
     /// The global number of each part's first game (and the total last).
     first_game: Vec<usize>,
@@ -389,9 +389,9 @@ impl Session {
     pub fn open_collection(
         id: u64,
         name: String,
-        bytes: Vec<u8>,
+        bytes: std::sync::Arc<[u8]>,
         hint: &std::path::Path,
-    ) -> Result<Session, Vec<u8>> {
+    ) -> Result<Session, std::sync::Arc<[u8]>> {
         if bytes.len() < PARTS_FROM_BYTES {
             return Err(bytes);
         }
@@ -643,7 +643,7 @@ impl Session {
     /// the variation copied.
     pub fn held_bytes(&self) -> usize {
         let parts = self.parts.as_ref().map_or(0, |p| {
-            p.bytes.capacity()
+            p.bytes.len()
                 + p.ranges.capacity() * std::mem::size_of::<Range<usize>>()
                 + p.first_game.capacity() * std::mem::size_of::<usize>()
                 + p.kept.values().map(Document::heap_bytes).sum::<usize>()
@@ -1547,7 +1547,9 @@ impl Session {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if let Ok(mut s) = Session::open_collection(self.id, name, bytes.to_vec(), &path) {
+            if let Ok(mut s) =
+                Session::open_collection(self.id, name, std::sync::Arc::from(bytes), &path)
+            {
                 s.path = Some(path);
                 s.rel = Some(rel);
                 s.format = "SGF".into();

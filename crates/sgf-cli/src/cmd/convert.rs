@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use sgf_core::write::GAME_SEPARATOR;
-use sgf_core::{WriteOptions, game_to_canonical_bytes, to_canonical_bytes};
+use sgf_core::{WriteOptions, game_to_canonical_bytes};
 use sgf_formats::parts::{PartOptions, Piece, Step};
 
 use crate::input;
-use crate::parts::Staged;
+use crate::parts::{Canonical, Staged};
 
 /// Convert records to canonical FF[4] UTF-8 SGF.
 ///
@@ -81,13 +81,46 @@ fn out_path(
 
 /// What a part of an input makes: its format and its canonical bytes
 /// (one piece per game with `--split`).
-type Converted = (&'static str, Vec<Vec<u8>>);
+type Converted = (&'static str, Made);
+
+/// What a part becomes: with `--split`, each game's canonical form; else
+/// the part's.
+enum Made {
+    Games(Vec<Vec<u8>>),
+    All(Canonical),
+}
+
+impl Made {
+    /// Writes the part's canonical form to `out`, after a separator
+    /// unless it is the first thing written.
+    fn write(&self, out: &mut Staged, piece: &Piece, first: &mut bool) {
+        if piece.games == 0 {
+            return;
+        }
+        match self {
+            Made::All(c) => {
+                if !std::mem::take(first) {
+                    out.part(GAME_SEPARATOR, piece);
+                }
+                c.write(out, piece, &WriteOptions::default());
+            }
+            Made::Games(games) => {
+                for g in games {
+                    if !std::mem::take(first) {
+                        out.part(GAME_SEPARATOR, piece);
+                    }
+                    out.part(g, piece);
+                }
+            }
+        }
+    }
+}
 
 /// Reads an input a part at a time (see [`crate::parts::read`]), in
 /// canonical form, and hands each part's output to `join`.
 fn convert_parts(
     file: &str,
-    bytes: &[u8],
+    bytes: &std::sync::Arc<[u8]>,
     opts: &PartOptions,
     args: &Args,
     join: impl FnMut(&Piece, Converted) -> Result<()>,
@@ -108,11 +141,13 @@ fn convert_parts(
                 sgf_formats::repair::writable(doc).map_err(|e| e.in_file(piece.first_game))?;
             }
             let out = if args.split {
-                (0..doc.game_count())
-                    .map(|gi| game_to_canonical_bytes(doc, gi, &wo))
-                    .collect()
+                Made::Games(
+                    (0..doc.game_count())
+                        .map(|gi| game_to_canonical_bytes(doc, gi, &wo))
+                        .collect(),
+                )
             } else {
-                vec![to_canonical_bytes(doc, &wo)]
+                Made::All(Canonical::of(piece, loaded.parsed.document, &wo))
             };
             Ok::<_, sgf_formats::repair::Refusal>((loaded.format, out))
         },
@@ -186,14 +221,8 @@ fn convert_one(
     let mut format = "SGF";
     if let Some(out) = collection {
         let mut first = true;
-        convert_parts(file, &bytes, opts, args, |piece, (_, parts)| {
-            for p in parts.iter().filter(|_| piece.games > 0) {
-                if !first {
-                    out.part(GAME_SEPARATOR, piece);
-                }
-                first = false;
-                out.part(p, piece);
-            }
+        convert_parts(file, &bytes, opts, args, |piece, (_, made)| {
+            made.write(out, piece, &mut first);
             Ok(())
         })?;
         return Ok(true);
@@ -203,15 +232,9 @@ fn convert_one(
         let p = out_path(Path::new(d), file, None, used);
         let mut out = Staged::new(Some(&p.to_string_lossy()))?;
         let mut first = true;
-        convert_parts(file, &bytes, opts, args, |piece, (f, parts)| {
+        convert_parts(file, &bytes, opts, args, |piece, (f, made)| {
             format = f;
-            for p in parts.iter().filter(|_| piece.games > 0) {
-                if !first {
-                    out.part(GAME_SEPARATOR, piece);
-                }
-                first = false;
-                out.part(p, piece);
-            }
+            made.write(&mut out, piece, &mut first);
             Ok(())
         })?;
         out.commit()?;
@@ -238,6 +261,9 @@ fn convert_one(
     .with_context(|| format!("cannot read {file}"))?;
     convert_parts(file, &bytes, opts, args, |piece, (f, games)| {
         format = f;
+        let Made::Games(games) = games else {
+            anyhow::bail!("{file}: --split made no output per game");
+        };
         for (i, g) in games.iter().enumerate() {
             let p = out_path(Path::new(d), file, Some((piece.first_game + i, n)), used);
             input::write_file(&p, g)?;

@@ -3,10 +3,11 @@
 use anyhow::Result;
 use clap::Args as ClapArgs;
 use sgf_core::write::GAME_SEPARATOR;
-use sgf_core::{PointLists, WriteOptions, to_canonical_bytes};
+use sgf_core::{PointLists, WriteOptions};
 use sgf_formats::parts::Step;
 
 use crate::input;
+use crate::parts::Canonical;
 
 /// Write the canonical FF[4] UTF-8 form of a record.
 ///
@@ -67,27 +68,28 @@ pub fn run(args: &Args) -> Result<u8> {
                 input::normalize(loaded);
             }
         },
-        |_, loaded| {
+        |piece, loaded| {
             // What cannot be written without loss is not written (a file
             // without a game tree is refused by the reading).
             let doc = &loaded.parsed.document;
             if doc.game_count() > 0 {
                 sgf_formats::repair::writable(doc)?;
             }
-            Ok::<_, sgf_formats::repair::Refusal>(to_canonical_bytes(doc, &opts))
+            let doc = loaded.parsed.document;
+            Ok::<_, sgf_formats::repair::Refusal>(Canonical::of(piece, doc, &opts))
         },
         |step| {
             match step {
                 Step::Part(piece, Err(e)) => {
                     anyhow::bail!("{}: {}", args.file, e.in_file(piece.first_game))
                 }
-                Step::Part(piece, Ok(bytes)) => {
+                Step::Part(piece, Ok(made)) => {
                     if piece.games > 0 {
                         if !first {
                             out.part(GAME_SEPARATOR, &piece);
                         }
                         first = false;
-                        out.part(&bytes, &piece);
+                        made.write(&mut out, &piece, &opts);
                     }
                 }
                 Step::Restart => {

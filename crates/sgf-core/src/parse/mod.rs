@@ -116,6 +116,36 @@ pub fn parse_str(input: &str) -> Parsed {
 
 /// Parses SGF bytes.
 pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
+    parse_from(input, None, opts)
+}
+
+/// [`parse_with`] of bytes the caller holds shared: the document keeps
+/// them as its source instead of a copy (unless they are transcoded from
+/// UTF-16 or cut at [`ParseOptions::max_bytes`]), so that a large file is
+/// in memory once.
+///
+/// ```
+/// use std::sync::Arc;
+/// let bytes: Arc<[u8]> = Arc::from(&b"(;GM[1];B[pd])"[..]);
+/// let parsed = sgf_core::parse_shared(bytes.clone(), &Default::default());
+/// assert!(std::ptr::eq(parsed.document.source(), &bytes[..]));
+/// ```
+pub fn parse_shared(input: Arc<[u8]>, opts: &ParseOptions) -> Parsed {
+    parse_from(&input, Some(&input), opts)
+}
+
+/// `input`, and the shared bytes it is all of when there are some.
+fn parse_from(input: &[u8], shared: Option<&Arc<[u8]>>, opts: &ParseOptions) -> Parsed {
+    // The bytes as the document keeps them: shared when they are all of
+    // `shared`, else a copy.
+    let keep = |bytes: &[u8]| -> Arc<[u8]> {
+        match shared {
+            Some(a) if a.len() == bytes.len() && std::ptr::eq(a.as_ptr(), bytes.as_ptr()) => {
+                a.clone()
+            }
+            _ => Arc::from(bytes),
+        }
+    };
     let mut pre = Vec::new();
     let limit = opts.max_bytes.min((u32::MAX - 2) as usize >> 1);
     let mut input = input;
@@ -169,14 +199,14 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
                 transcoded = Some((enc, bom));
                 Arc::from(text.as_bytes())
             }
-            _ => Arc::from(input),
+            _ => keep(input),
         },
     };
 
     if src.iter().all(|&b| lexer::is_ws(b)) {
         let mut doc = Document::empty(src);
         if transcoded.is_some() {
-            doc.original = Some(Arc::from(input));
+            doc.original = Some(keep(input));
             doc.transcoded_from = transcoded;
             doc.utf32 = utf32;
         }
@@ -261,7 +291,7 @@ pub fn parse_with(input: &[u8], opts: &ParseOptions) -> Parsed {
     }
 
     if let Some((enc, bom)) = transcoded {
-        doc.original = Some(Arc::from(input));
+        doc.original = Some(keep(input));
         doc.transcoded_from = Some((enc, bom));
         doc.utf32 = utf32;
     }

@@ -87,7 +87,7 @@ pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions)
 fn canonical<W: Write>(
     doc: &Document,
     opts: &WriteOptions,
-    mut sink: Option<&mut W>,
+    sink: Option<&mut W>,
     max_capacity: usize,
 ) -> io::Result<Vec<u8>> {
     // The canonical form adds about one line break per node, and the
@@ -96,6 +96,7 @@ fn canonical<W: Write>(
         (doc.src.len() + doc.src.len() / 8 + doc.node_len() + 1024).min(max_capacity),
     );
     let mut cw = Canon::new(doc, opts, out);
+    cw.sink = sink.map(|w| w as &mut dyn Write);
     let outside = doc.outside_texts();
     for gi in 0..doc.games.len() {
         if gi > 0 {
@@ -113,12 +114,7 @@ fn canonical<W: Write>(
         }
         cw.game(gi);
         cw.newline();
-        if let Some(w) = sink.as_mut()
-            && cw.out.len() > 1 << 20
-        {
-            w.write_all(&cw.out)?;
-            cw.out.clear();
-        }
+        cw.spill();
     }
     // Text after the last game, after a blank line.
     for o in outside.iter().filter(|o| o.in_place && o.before.is_none()) {
@@ -126,7 +122,10 @@ fn canonical<W: Write>(
         cw.put_text(o.text.as_bytes());
         cw.newline();
     }
-    Ok(cw.out)
+    match cw.failed.take() {
+        Some(e) => Err(e),
+        None => Ok(cw.out),
+    }
 }
 
 struct Canon<'a> {
@@ -145,7 +144,15 @@ struct Canon<'a> {
     /// (`AB[aa:ZZ]` in every node, 2,704 points from ten bytes) costs work
     /// linear in its size; lists past it are written as they are.
     budget: usize,
+    /// Where the output goes each time it passes `SPILL_BYTES`, when it is
+    /// written as it is made (a game of a million moves is not held whole).
+    sink: Option<&'a mut dyn Write>,
+    /// The first failure of `sink`; nothing more is handed to it.
+    failed: Option<io::Error>,
 }
+
+/// How much output [`Canon`] holds before handing it to its sink.
+const SPILL_BYTES: usize = 1 << 20;
 
 impl<'a> Canon<'a> {
     fn new(doc: &'a Document, opts: &'a WriteOptions, out: Vec<u8>) -> Canon<'a> {
@@ -159,11 +166,32 @@ impl<'a> Canon<'a> {
             dbcs: None,
             lists: opts.point_lists,
             budget: doc.src.len() * 4 + 52 * 52,
+            sink: None,
+            failed: None,
         }
     }
 }
 
 impl Canon<'_> {
+    /// Hands the output so far to the sink once it passes `SPILL_BYTES`.
+    #[inline]
+    fn spill(&mut self) {
+        if self.out.len() < SPILL_BYTES {
+            return;
+        }
+        if self.failed.is_some() {
+            // The output is lost with the error: not held either.
+            self.out.clear();
+            return;
+        }
+        if let Some(w) = self.sink.as_mut() {
+            match w.write_all(&self.out) {
+                Ok(()) => self.out.clear(),
+                Err(e) => self.failed = Some(e),
+            }
+        }
+    }
+
     fn newline(&mut self) {
         self.out.push(b'\n');
         self.col = 0;
@@ -227,6 +255,7 @@ impl Canon<'_> {
                             self.newline();
                             self.node(fc);
                         }
+                        self.spill();
                         fc = doc.nd(fc).first_child;
                     }
                     {

@@ -158,7 +158,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
     // its `;` alone stands for them, in a list of its own (ids follow the
     // source, so it is sorted).
     let mut compact: Vec<u32> = Vec::new();
-    for (id, &slot) in doc.slots.iter().enumerate() {
+    for (id, slot) in doc.slots.iter().enumerate() {
         if slot & COMPACT != 0 {
             compact.push(slot & !COMPACT);
             continue;

@@ -46,7 +46,7 @@ pub(super) fn check_file(inner: &Inner) -> PyResult<(Vec<Diagnostic>, Vec<u8>, b
         .into_iter()
         .map(Diagnostic::from)
         .collect();
-    Ok((found, report.into_input(), as_read))
+    Ok((found, report.into_input().to_vec(), as_read))
 }
 
 /// The library's check of the file ([`check_file`]) shared out to its
