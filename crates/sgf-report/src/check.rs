@@ -529,25 +529,21 @@ fn check_loaded(
             facts,
         });
     };
-    // Repaired in place (the source, and so every span, stays as read);
-    // what is reported is what is left in the output.
-    let mut doc = loaded.parsed.document;
-    sgf_formats::repair::writable(&doc)?;
-    let read = doc.game_count();
+    // Repaired in place (the source, and so every span, stays as read),
+    // the document released once written; what is reported is what is
+    // left in the output.
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = fix.variation_level;
-    opts.utf8_output = true;
-    let changes = sgf_formats::repair::repair(&mut doc, &opts)
-        .into_iter()
-        .map(|c| {
-            let (l, col) = doc.line_col(c.span.start);
-            (c, l, col)
-        })
-        .collect();
-    let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
-    drop(doc);
-    let re = sgf_core::parse(&bytes);
-    sgf_formats::repair::check_written(read, &re.document)?;
+    let sgf_formats::repair::Rewritten {
+        bytes,
+        changes,
+        output: re,
+        ..
+    } = sgf_formats::repair::repair_and_reread(
+        loaded.parsed.document,
+        &WriteOptions::default(),
+        &opts,
+    )?;
     let mut diagnostics = game_diagnostics(&re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
