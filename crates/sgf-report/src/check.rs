@@ -491,13 +491,15 @@ fn shown_of(
 }
 
 /// Checks a record (or a part of one: not `whole`), repairing it first
-/// with `--fix`. A repair the library refuses (no game tree, games lost,
-/// an undecodable charset) is an error: nothing is written.
+/// with `--fix`, its changes kept when `keep_changes`. A repair the
+/// library refuses (no game tree, games lost, an undecodable charset) is
+/// an error: nothing is written.
 fn check_loaded(
     loaded: sgf_formats::Loaded,
     input: &[u8],
     fix: Option<&Fix>,
     whole: bool,
+    keep_changes: bool,
 ) -> Result<PartResult, sgf_formats::repair::Refusal> {
     // For a record converted from another format, its input and charset:
     // the reader's diagnostics point into them.
@@ -544,6 +546,14 @@ fn check_loaded(
         &WriteOptions::default(),
         &opts,
     )?;
+    // Not held while the output is checked when the report does not show
+    // them: a repair of every move has as many.
+    let changes = if keep_changes {
+        changes
+    } else {
+        drop(changes);
+        Vec::new()
+    };
     let mut diagnostics = game_diagnostics(&re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
@@ -621,7 +631,7 @@ pub fn check_bytes(path: &str, bytes: Vec<u8>, opts: &CheckOptions) -> FileRepor
         &bytes,
         hint,
         &part_opts,
-        |piece, l| check_loaded(l, &bytes, fix, piece.whole),
+        |piece, l| check_loaded(l, &bytes, fix, piece.whole, keep_changes),
         |step| {
             match step {
                 sgf_formats::parts::Step::Part(piece, Ok(r)) => {
