@@ -43,6 +43,20 @@ pub const TO_PLAY: u16 = 8;
 /// The operand of a pass.
 pub const PASS: u16 = 0xFFF;
 
+/// The main-line moves an [`EncodedGame`] keeps: up to the last that the
+/// Dyer signature reads ([`sgf_go::signature::DYER_MOVES`]), not the whole
+/// line of a long game.
+pub const SIGNATURE_MOVES: usize = {
+    let (mut most, mut i) = (0, 0);
+    while i < sgf_go::signature::DYER_MOVES.len() {
+        if sgf_go::signature::DYER_MOVES[i] > most {
+            most = sgf_go::signature::DYER_MOVES[i];
+        }
+        i += 1;
+    }
+    most
+};
+
 /// A token.
 #[inline]
 pub fn tok(op: u16, arg: u16) -> u16 {
@@ -62,7 +76,8 @@ pub struct EncodedGame {
     pub ever_black: Vec<u64>,
     /// The same for white.
     pub ever_white: Vec<u64>,
-    /// The main line's moves: point index or [`PASS`], with the colour.
+    /// The main line's first moves, as many as the Dyer signature reads
+    /// ([`SIGNATURE_MOVES`]): point index or [`PASS`], with the colour.
     pub main_moves: Vec<(Color, u16)>,
     /// The board at the end of the main line (0 empty, 1 black, 2 white).
     pub final_cells: Vec<u8>,
@@ -157,7 +172,7 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                             undo.push((p, shadow[p as usize]));
                             shadow[p as usize] = own;
                         }
-                        if !main_done {
+                        if !main_done && out.main_moves.len() < SIGNATURE_MOVES {
                             out.main_moves.push((c, p));
                         }
                         to_play = c.opponent();

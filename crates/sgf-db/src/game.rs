@@ -16,8 +16,9 @@ pub struct GameRow {
     /// Index in its file.
     pub game: u32,
     /// The game's summary (players, event, dates, komi, rules…): what the
-    /// index does not store left out (its moves, which `encoded` holds,
-    /// setup and information as written), a collection has thousands.
+    /// index does not store left out (its moves, which `encoded` holds and
+    /// `moves` counts, setup and information as written), a collection
+    /// has thousands.
     pub summary: GameSummary,
     /// Black's rank, normalised.
     pub black_rank: Option<String>,
@@ -46,7 +47,7 @@ pub struct GameRow {
 pub fn dyer_signature(main: &[(Color, u16)], cols: u8, rows: u8) -> String {
     let moves: Vec<Option<sgf_core::Point>> = main
         .iter()
-        .take(71)
+        .take(crate::encode::SIGNATURE_MOVES)
         .map(|&(_, p)| {
             (p != PASS)
                 .then(|| sgf_core::Point::new((p % cols as u16) as u8, (p / cols as u16) as u8))
@@ -64,7 +65,9 @@ pub use sgf_go::signature::position_hash;
 /// # Panics
 /// When `game` is out of range.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
-    let mut s = GameSummary::of(doc, game, None).expect("game index in range");
+    // Counted, not listed: the moves are in `encoded` (a long game's list
+    // of moves took 24 bytes a move).
+    let (mut s, moves) = GameSummary::counted(doc, game, None).expect("game index in range");
     let encoded = encode_game(doc, game);
     let winner = match &s.outcome {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
@@ -76,8 +79,7 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
             .map(|r| sgf_go::values::read_rank(r).unwrap_or_else(|| r.to_string()))
             .filter(|r| !r.is_empty())
     };
-    let moves = std::mem::take(&mut s.moves).len() as u32;
-    (s.setup_black, s.setup_white, s.info) = Default::default();
+    s.info = Vec::new();
     GameRow {
         game: game as u32,
         black_rank: rank(&s.black_rank),
@@ -96,7 +98,7 @@ pub fn game_row(doc: &Document, game: usize) -> GameRow {
             .map(|r| r.to_string())
             .or_else(|| s.result.clone()),
         winner,
-        moves,
+        moves: moves as u32,
         dyer: dyer_signature(&encoded.main_moves, encoded.cols, encoded.rows),
         final_hash: position_hash(&encoded.final_cells, encoded.cols, encoded.rows),
         summary: s,
@@ -135,6 +137,17 @@ mod tests {
         assert_eq!((r.date_min, r.date_max), (Some(20030506), Some(20030506)));
         assert_eq!(key(r.summary.black.as_deref()).as_deref(), Some("lee"));
         assert_eq!(r.dyer.len(), 12);
+        // The moves are counted and the signature's kept, not the whole
+        // line: the signature is that of every move of the main line.
+        assert_eq!(r.encoded.main_moves.len(), crate::encode::SIGNATURE_MOVES);
+        let line: Vec<Option<sgf_core::Point>> = sgf_go::main_line_moves(&doc, 0)
+            .iter()
+            .map(|m| match m.mv {
+                Some(sgf_go::Move::Play(p)) => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(r.dyer, sgf_go::signature::dyer_signature(&line, 19, 19));
         // The mirror image has the same signature and final hash.
         let mirrored: String = moves
             .split(';')

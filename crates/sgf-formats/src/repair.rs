@@ -179,6 +179,8 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
 /// what `qipu check --fix` writes. Refused, with nothing done, when the
 /// document cannot be written without loss ([`writable`]), and when the
 /// output holds fewer game trees than the input ([`check_written`]).
+/// [`repair_and_reread`] does the same with the document given up, so
+/// that it is released before the output is read.
 ///
 /// # Errors
 /// The [`Refusal`]; `doc` is then not repaired when the input was refused.
@@ -187,14 +189,8 @@ pub fn repair_to_canonical(
     write: &WriteOptions,
     opts: &RepairOptions,
 ) -> Result<Repaired, Refusal> {
-    writable(doc)?;
-    let read = doc.game_count();
-    let mut opts = *opts;
-    opts.utf8_output = true;
-    let changes = repair(doc, &opts);
-    let bytes = sgf_core::to_canonical_bytes(doc, write);
-    let re = sgf_core::parse(&bytes);
-    check_written(read, &re.document)?;
+    let (read, changes, bytes) = repair_and_write(doc, write, opts)?;
+    let re = reread(read, &bytes)?;
     let mut remaining = re.diagnostics;
     remaining.extend(sgf_go::check::check(&re.document));
     remaining.sort_by_key(|d| (d.span.start, d.span.end));
@@ -203,6 +199,90 @@ pub fn repair_to_canonical(
         changes,
         remaining,
     })
+}
+
+/// A document repaired, written in the canonical form and read again
+/// ([`repair_and_reread`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Rewritten {
+    /// The canonical FF\[4\] UTF-8 bytes.
+    pub bytes: Vec<u8>,
+    /// What was changed, in pipeline order, each with the line and column
+    /// (from 1) where it is in the input.
+    pub changes: Vec<(Change, u32, u32)>,
+    /// The output read again: what is left is found in it, and its spans
+    /// point into `bytes`.
+    pub output: Parsed,
+}
+
+/// [`repair_to_canonical`] for a caller that is done with the input's
+/// document: it is released once written, before the output is read
+/// again, so that memory holds one tree at a time, not two (the tree of a
+/// long game is most of what its repair holds). The same refusals.
+///
+/// ```
+/// use sgf_formats::repair::{Refusal, RepairOptions, repair_and_reread};
+/// let doc = sgf_core::parse(b"(;GM[1]SZ[19]\n;B[pd]DT[2018.04.27])").document;
+/// let r = repair_and_reread(doc, &Default::default(), &RepairOptions::default()).unwrap();
+/// let (change, line, column) = &r.changes[0];
+/// // The change is at its value, `[2018.04.27]`.
+/// assert_eq!((change.before.as_str(), *line, *column), ("DT[2018.04.27]", 2, 9));
+/// assert_eq!(r.output.document.game_count(), 1);
+/// assert_eq!(r.output.document.source(), &r.bytes[..]);
+/// let notes = sgf_core::parse(b"just notes").document;
+/// assert_eq!(
+///     repair_and_reread(notes, &Default::default(), &RepairOptions::default()).unwrap_err(),
+///     Refusal::NoGameTree
+/// );
+/// ```
+///
+/// # Errors
+/// The [`Refusal`].
+pub fn repair_and_reread(
+    mut doc: Document,
+    write: &WriteOptions,
+    opts: &RepairOptions,
+) -> Result<Rewritten, Refusal> {
+    let (read, changes, bytes) = repair_and_write(&mut doc, write, opts)?;
+    let changes = changes
+        .into_iter()
+        .map(|c| {
+            let (l, col) = doc.line_col(c.span.start);
+            (c, l, col)
+        })
+        .collect();
+    drop(doc);
+    let output = reread(read, &bytes)?;
+    Ok(Rewritten {
+        bytes,
+        changes,
+        output,
+    })
+}
+
+/// The repair and the canonical form of [`repair_to_canonical`]: the game
+/// trees read, the changes and the bytes.
+fn repair_and_write(
+    doc: &mut Document,
+    write: &WriteOptions,
+    opts: &RepairOptions,
+) -> Result<(usize, Vec<Change>, Vec<u8>), Refusal> {
+    writable(doc)?;
+    let read = doc.game_count();
+    let mut opts = *opts;
+    opts.utf8_output = true;
+    let changes = repair(doc, &opts);
+    let bytes = sgf_core::to_canonical_bytes(doc, write);
+    Ok((read, changes, bytes))
+}
+
+/// The canonical form `bytes` read again, refused when it holds fewer game
+/// trees than the `read` of the input ([`check_written`]).
+fn reread(read: usize, bytes: &[u8]) -> Result<Parsed, Refusal> {
+    let re = sgf_core::parse(bytes);
+    check_written(read, &re.document)?;
+    Ok(re)
 }
 
 /// What `qipu fmt` and `qipu convert` do before writing the canonical

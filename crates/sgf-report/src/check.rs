@@ -492,13 +492,15 @@ fn shown_of(
 }
 
 /// Checks a record (or a part of one: not `whole`), repairing it first
-/// with `--fix`. A repair the library refuses (no game tree, games lost,
-/// an undecodable charset) is an error: nothing is written.
+/// with `--fix`, its changes kept when `keep_changes`. A repair the
+/// library refuses (no game tree, games lost, an undecodable charset) is
+/// an error: nothing is written.
 fn check_loaded(
     loaded: sgf_formats::Loaded,
     input: &[u8],
     fix: Option<&Fix>,
     whole: bool,
+    keep_changes: bool,
 ) -> Result<PartResult, sgf_formats::repair::Refusal> {
     // For a record converted from another format, its input and charset:
     // the reader's diagnostics point into them.
@@ -530,25 +532,29 @@ fn check_loaded(
             facts,
         });
     };
-    // Repaired in place (the source, and so every span, stays as read);
-    // what is reported is what is left in the output.
-    let mut doc = loaded.parsed.document;
-    sgf_formats::repair::writable(&doc)?;
-    let read = doc.game_count();
+    // Repaired in place (the source, and so every span, stays as read),
+    // the document released once written; what is reported is what is
+    // left in the output.
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = fix.variation_level;
-    opts.utf8_output = true;
-    let changes = sgf_formats::repair::repair(&mut doc, &opts)
-        .into_iter()
-        .map(|c| {
-            let (l, col) = doc.line_col(c.span.start);
-            (c, l, col)
-        })
-        .collect();
-    let bytes = sgf_core::to_canonical_bytes(&doc, &WriteOptions::default());
-    drop(doc);
-    let re = sgf_core::parse(&bytes);
-    sgf_formats::repair::check_written(read, &re.document)?;
+    let sgf_formats::repair::Rewritten {
+        bytes,
+        changes,
+        output: re,
+        ..
+    } = sgf_formats::repair::repair_and_reread(
+        loaded.parsed.document,
+        &WriteOptions::default(),
+        &opts,
+    )?;
+    // Not held while the output is checked when the report does not show
+    // them: a repair of every move has as many.
+    let changes = if keep_changes {
+        changes
+    } else {
+        drop(changes);
+        Vec::new()
+    };
     let mut diagnostics = game_diagnostics(&re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
@@ -630,7 +636,7 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         &bytes,
         hint,
         &part_opts,
-        |piece, l| check_loaded(l, &bytes, fix, piece.whole),
+        |piece, l| check_loaded(l, &bytes, fix, piece.whole, keep_changes),
         |step| {
             match step {
                 sgf_formats::parts::Step::Part(piece, Ok(r)) => {

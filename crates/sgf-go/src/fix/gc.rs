@@ -50,9 +50,20 @@ impl InfoAbove {
     /// (nearest, topmost) game-info node at or above `n`, whose rules ran
     /// (or that has none to run: plain moves, nodes made since). Each node
     /// is looked at once.
+    ///
+    /// Only `n`, the root, game-info nodes and nodes of several children
+    /// are remembered: the others, the run of moves between them, hold no
+    /// game information and are passed on the way up from the one node
+    /// below them, remembered once passed. The memory is then that of the
+    /// nodes the rules look at, not of every move of a long game (a
+    /// million-move main line held 66 MB of it).
     fn at_or_above(&mut self, doc: &Document, n: NodeId) -> (Option<NodeId>, Option<NodeId>) {
-        let mut path = Vec::new();
+        // The nodes passed that are remembered, with whether they hold
+        // game information: every one that does, so the others change
+        // nothing of what is found.
+        let mut kept = Vec::new();
         let mut cur = Some(n);
+        let mut below: Option<NodeId> = None;
         let mut base = (None, None);
         while let Some(c) = cur {
             sgf_core::work::add(1);
@@ -60,11 +71,17 @@ impl InfoAbove {
                 base = m;
                 break;
             }
-            path.push(c);
-            cur = doc.node(c).parent().map(|p| p.id());
-        }
-        for c in path.into_iter().rev() {
+            let node = doc.node(c);
+            let parent = node.parent();
             let gi = holds_game_info(doc, c);
+            let chain = below.is_some_and(|b| doc.node(b).is_only_child());
+            if gi || !chain || parent.is_none() {
+                kept.push((c, gi));
+            }
+            below = Some(c);
+            cur = parent.map(|p| p.id());
+        }
+        for (c, gi) in kept.into_iter().rev() {
             base = (
                 if gi { Some(c) } else { base.0 },
                 base.1.or(gi.then_some(c)),
@@ -268,6 +285,61 @@ impl GcDraft {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// (nearest, topmost) game-info node at or above `n`, walked up.
+    fn walked(doc: &Document, n: NodeId) -> (Option<NodeId>, Option<NodeId>) {
+        let path = doc.node(n).path();
+        let gi: Vec<NodeId> = path
+            .iter()
+            .filter(|p| holds_game_info(doc, p.id()))
+            .map(|p| p.id())
+            .collect();
+        (gi.last().copied(), gi.first().copied())
+    }
+
+    /// Asked in pre-order as the rules ask (the parent, then the node
+    /// settled), the answers are those of a walk up the tree; what is
+    /// remembered is about the nodes asked about, not every move passed.
+    #[test]
+    fn game_info_above_remembers_the_nodes_asked_about() {
+        let mut sgf = String::from("(;GM[1]SZ[19]");
+        for i in 0..3000 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let x = (b'a' + (i % 19) as u8) as char;
+            let y = (b'a' + (i / 19 % 19) as u8) as char;
+            // A game-info node, a pass, a variation now and then.
+            match i % 500 {
+                100 => sgf.push_str(&format!(";{c}[{x}{y}]PB[p{i}]")),
+                250 => sgf.push_str(&format!(";{c}[]")),
+                400 => sgf.push_str(&format!("(;{c}[]EV[e{i}])(;{c}[{x}{y}]")),
+                _ => sgf.push_str(&format!(";{c}[{x}{y}]")),
+            }
+        }
+        sgf.push_str(&")".repeat(1 + 3000 / 500));
+        let doc = sgf_core::parse(sgf.as_bytes()).document;
+        let game = doc.game(0).unwrap();
+        let root = game.root().id();
+        let asked: Vec<NodeId> = game
+            .nodes()
+            .filter(|n| n.simple_move().is_none() || n.parent().is_none())
+            .map(|n| n.id())
+            .collect();
+        assert!(asked.len() < 30, "{} nodes asked about", asked.len());
+        let mut above = InfoAbove::new(root);
+        for &n in &asked {
+            if let Some(p) = doc.node(n).parent() {
+                assert_eq!(above.at_or_above(&doc, p.id()), walked(&doc, p.id()));
+            }
+            above.settle(&doc, n);
+            assert_eq!(above.memo[&n], walked(&doc, n));
+        }
+        assert!(
+            above.memo.len() <= 3 * asked.len(),
+            "{} nodes remembered for {} asked about",
+            above.memo.len(),
+            asked.len()
+        );
+    }
 
     /// The draft makes the text that keeping the lines one by one makes,
     /// whatever the text it starts from.
