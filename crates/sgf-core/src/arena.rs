@@ -650,6 +650,32 @@ mod tests {
     }
 
     #[test]
+    fn a_long_line_takes_two_bytes_a_move() {
+        let mut src = String::from("(;GM[1]SZ[19]");
+        for i in 0..100_000u32 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let x = (b'a' + (i % 19) as u8) as char;
+            let y = (b'a' + (i / 19 % 19) as u8) as char;
+            src.push_str(&format!(";{c}[{x}{y}]"));
+            if i % 10 == 9 {
+                src.push('\n');
+            }
+        }
+        src.push(')');
+        let doc = parse(src.as_bytes()).document;
+        assert_eq!(doc.node_len(), 100_001);
+        // The root alone has a full record; every move is a narrow slot.
+        assert_eq!(doc.full.len(), 1);
+        assert!(doc.slots.wide.is_empty());
+        assert!(doc.slots.bytes() < 2 * 100_001 + 8192);
+        assert_eq!(doc.props.len(), 2);
+        assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
+        let last = doc.game(0).unwrap().main_line().last().unwrap();
+        assert_eq!(last.id().0, 100_000);
+        assert_eq!(last.simple_move(), Some((crate::Color::White, *b"ca")));
+    }
+
+    #[test]
     fn edits_of_compact_nodes_write_and_undo() {
         let mut doc = parse(LINE).document;
         let n3 = NodeId(3);
