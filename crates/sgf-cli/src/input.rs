@@ -28,11 +28,9 @@ pub struct Loaded {
 /// The bytes are shared: a parsed SGF file keeps them as its source
 /// instead of a copy.
 pub fn read_bytes(path: &str) -> Result<Arc<[u8]>> {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stream};
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
     if path == "-" {
-        read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
-            .map(Arc::from)
-            .context("cannot read standard input")
+        read_stdin_shared(MAX_INPUT_BYTES).context("cannot read standard input")
     } else {
         read_file_shared(Path::new(path), MAX_INPUT_BYTES)
             .with_context(|| format!("cannot read {path}"))

@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::input::{InputError, MAX_INPUT_BYTES, read_file_shared, read_stream};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
 use crate::parts::{PartOptions, Piece, Step, map_parts};
 use crate::walk::{Walk, WalkOptions, is_archive_path};
 
@@ -206,8 +206,7 @@ fn read_input(p: &Path, index: usize) -> (Input, Result<Arc<[u8]>, Unread>) {
         p.to_string_lossy().into_owned()
     };
     let bytes = if stdin {
-        read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
-            .map(Arc::from)
+        read_stdin_shared(MAX_INPUT_BYTES)
             .map_err(|e| (format!("cannot read standard input: {e}"), Some(e)))
     } else {
         read_file_shared(p, MAX_INPUT_BYTES)

@@ -132,6 +132,13 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
 /// As [`read_file`].
 pub fn read_file_shared(path: &Path, limit: u64) -> Result<Arc<[u8]>, InputError> {
     let (mut file, len) = open_regular(path, limit)?;
+    read_in_place(&mut file, limit, len)
+}
+
+/// Reads the `len` bytes left in `file` into bytes held shared, in place
+/// (again as they are now, when the file changed size meanwhile).
+fn read_in_place(file: &mut std::fs::File, limit: u64, len: u64) -> Result<Arc<[u8]>, InputError> {
+    let start = file.stream_position()?;
     // One allocation of the size the file has (filled, then read over).
     let mut buf: Arc<[u8]> = std::iter::repeat_n(0u8, len as usize).collect();
     let whole = {
@@ -144,8 +151,8 @@ pub fn read_file_shared(path: &Path, limit: u64) -> Result<Arc<[u8]>, InputError
     }
     // The file changed size while it was read: read again, as it is now.
     drop(buf);
-    file.seek(std::io::SeekFrom::Start(0))?;
-    read_bounded(&mut file, limit, len).map(Arc::from)
+    file.seek(std::io::SeekFrom::Start(start))?;
+    read_bounded(file, limit, len).map(Arc::from)
 }
 
 /// Opens the regular file at `path` for reading: its handle and size.
@@ -216,6 +223,35 @@ impl<'a> From<&'a Arc<[u8]>> for Bytes<'a> {
     fn from(b: &'a Arc<[u8]>) -> Self {
         Bytes::Shared(b)
     }
+}
+
+/// Reads standard input to its end, at most `limit` bytes, into bytes held
+/// shared: read in place when it is a regular file (`qipu check - < x.sgf`),
+/// as [`read_file_shared`] reads a file, else gathered as it comes.
+///
+/// # Errors
+/// When the read fails or the input holds more than `limit` bytes.
+pub fn read_stdin_shared(limit: u64) -> Result<Arc<[u8]>, InputError> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let stdin = std::io::stdin();
+        if let Ok(fd) = stdin.as_fd().try_clone_to_owned() {
+            let mut file = std::fs::File::from(fd);
+            if let Ok(meta) = file.metadata()
+                && meta.is_file()
+            {
+                // From where standard input stands, to the end.
+                let at = file.stream_position().unwrap_or(0);
+                let len = meta.len().saturating_sub(at);
+                if len > limit {
+                    return Err(InputError::TooLarge(limit));
+                }
+                return read_in_place(&mut file, limit, len);
+            }
+        }
+    }
+    read_stream(&mut std::io::stdin().lock(), limit).map(Arc::from)
 }
 
 /// Reads a stream (standard input) to its end, at most `limit` bytes.

@@ -576,11 +576,9 @@ fn check_loaded(
 /// it first with [`CheckOptions::fix`]: only a regular file, at most
 /// [`sgf_formats::input::MAX_INPUT_BYTES`]. Failures are in the report.
 pub fn check_path(path: &str, opts: &CheckOptions) -> FileReport {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stream};
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
     let bytes = if path == "-" {
-        read_stream(&mut std::io::stdin().lock(), MAX_INPUT_BYTES)
-            .map(Arc::from)
-            .map_err(|e| format!("cannot read standard input: {e}"))
+        read_stdin_shared(MAX_INPUT_BYTES).map_err(|e| format!("cannot read standard input: {e}"))
     } else {
         read_file_shared(Path::new(path), MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {path}: {e}"))
