@@ -88,10 +88,9 @@ pub struct Figure {
     pub start: NodeId,
     /// The last node of the figure.
     pub end: NodeId,
-    /// The drawing: stones before the figure unnumbered, its moves numbered.
+    /// The drawing: stones before the figure unnumbered, its moves
+    /// numbered; its notes are the moves not shown ([`Figure::not_shown`]).
     pub diagram: Diagram,
-    /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass".
-    pub not_shown: Vec<String>,
     /// Comments of the figure's nodes: the printed number of the node's
     /// move (if any) and the text.
     pub comments: Vec<(Option<u32>, String)>,
@@ -122,9 +121,24 @@ impl Figure {
         }
     }
 
+    /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass"
+    /// (the diagram's notes: held once, as a long game has a million).
+    pub fn not_shown(&self) -> &[String] {
+        &self.diagram.notes
+    }
+
     /// The figure as SVG.
     pub fn to_svg(&self, theme: Theme) -> String {
         self.diagram.to_svg(&self.render_options(theme))
+    }
+
+    /// [`Figure::to_svg`] written into `out` as it is drawn (see
+    /// [`Diagram::write_svg`]).
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn write_svg(&self, theme: Theme, out: impl std::io::Write) -> std::io::Result<()> {
+        self.diagram.write_svg(&self.render_options(theme), out)
     }
 
     /// The figure as a PNG, JPEG or BMP picture, the longer side `size_px`
@@ -201,6 +215,7 @@ impl Building {
         if !self.flags.hoshi {
             self.diagram.hoshi.clear();
         }
+        self.diagram.notes = self.not_shown;
         let mut fig = Figure {
             number,
             name: self.name,
@@ -209,13 +224,11 @@ impl Building {
             start: self.start,
             end: self.end,
             diagram: self.diagram,
-            not_shown: self.not_shown,
             comments: self.comments,
         };
         if fig.flags.name {
             fig.diagram.title = Some(fig.title());
         }
-        fig.diagram.notes = fig.not_shown.clone();
         fig
     }
 }
@@ -255,9 +268,35 @@ pub fn figures_title(doc: &Document, game: usize, fallback: &str) -> String {
 /// and its comments (what `qipu figures` writes as `index.html`, and the
 /// viewer exports as one file).
 pub fn figures_html(title: &str, figs: &[Figure], pictures: Pictures<'_>) -> String {
-    use std::fmt::Write as _;
     let mut h = String::new();
-    let _ = write!(
+    let _ = write_html(title, figs, pictures, &mut h);
+    h
+}
+
+/// [`figures_html`] written into `out` as it is made, the same bytes,
+/// without holding the page (or an inline picture) whole.
+///
+/// # Errors
+/// The first error of `out`; what was written before it stays written.
+pub fn write_figures_html(
+    title: &str,
+    figs: &[Figure],
+    pictures: Pictures<'_>,
+    out: impl std::io::Write,
+) -> std::io::Result<()> {
+    let mut out = crate::IoFmt { out, error: None };
+    let r = write_html(title, figs, pictures, &mut out);
+    out.result(r)
+}
+
+/// The page of [`figures_html`], into `h`.
+fn write_html(
+    title: &str,
+    figs: &[Figure],
+    pictures: Pictures<'_>,
+    h: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
 <style>\nbody{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}\n\
@@ -266,47 +305,51 @@ img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{fon
 .comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         html_escape(title),
         html_escape(title)
-    );
+    )?;
     for f in figs {
-        let _ = writeln!(
+        writeln!(
             h,
             "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
             f.number,
             html_escape(&f.title()),
-        );
+        )?;
         match pictures {
             Pictures::Files(ext) => {
-                let _ = writeln!(
+                writeln!(
                     h,
                     "<img src=\"{}\" alt=\"{}\">",
                     figure_file_name(f.number, ext),
                     html_escape(&f.title())
-                );
+                )?;
             }
             Pictures::InlineSvg(theme) => {
-                h.push_str(&f.to_svg(theme));
-                h.push('\n');
+                crate::svg::write_to(&f.diagram, &f.render_options(theme), false, h)?;
+                h.write_char('\n')?;
             }
         }
-        if !f.not_shown.is_empty() {
-            let _ = writeln!(
-                h,
-                "<p class=\"not-shown\">{}</p>",
-                html_escape(&f.not_shown.join(", "))
-            );
+        if !f.not_shown().is_empty() {
+            // Written a move at a time: ", " needs no escaping, so this is
+            // the list joined and escaped.
+            h.write_str("<p class=\"not-shown\">")?;
+            for (i, n) in f.not_shown().iter().enumerate() {
+                if i > 0 {
+                    h.write_str(", ")?;
+                }
+                h.write_str(&html_escape(n))?;
+            }
+            h.write_str("</p>\n")?;
         }
         if !f.comments.is_empty() {
-            h.push_str("<ul class=\"comments\">\n");
+            h.write_str("<ul class=\"comments\">\n")?;
             for (n, c) in &f.comments {
                 let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
-                let _ = writeln!(h, "<li>{head}{}</li>", html_escape(c));
+                writeln!(h, "<li>{head}{}</li>", html_escape(c))?;
             }
-            h.push_str("</ul>\n");
+            h.write_str("</ul>\n")?;
         }
-        h.push_str("</section>\n");
+        h.write_str("</section>\n")?;
     }
-    h.push_str("</body>\n</html>\n");
-    h
+    h.write_str("</body>\n</html>\n")
 }
 
 /// Splits the main line of game `game` into figures.
@@ -316,7 +359,6 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
     let Some(g) = doc.game(game) else {
         return Vec::new();
     };
-    let line: Vec<NodeId> = g.main_line().map(|n| n.id()).collect();
     let mut cursor = Cursor::new(doc, game);
     let size = cursor.size();
     let mut out = Vec::new();
@@ -324,8 +366,9 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
     // PM and VW are inherited along the main line.
     let mut pm = 1i64;
     let mut vw: Vec<Point> = Vec::new();
-    for (i, &id) in line.iter().enumerate() {
-        let node = doc.node(id);
+    // Along the main line as it is walked: no list of its nodes is held.
+    for (i, node) in g.main_line().enumerate() {
+        let id = node.id();
         // The position before the node, kept only where a figure may start
         // here (a copy per node of a long game costs seconds).
         let may_start = cur.is_none()
@@ -573,7 +616,7 @@ mod tests {
         let src = "(;SZ[5]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb];W[ee];B[ed];W[bb];B[cb])";
         let f = figs(src, &FigureOptions::default());
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].not_shown, vec!["4 at B4", "5 at 1"]);
+        assert_eq!(f[0].not_shown(), vec!["4 at B4", "5 at 1"]);
         let d = &f[0].diagram;
         // Book style: the captured white stone at bb is still drawn.
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::White);
@@ -586,7 +629,7 @@ mod tests {
             ..FigureOptions::default()
         };
         let f = figs(src, &removed);
-        assert_eq!(f[0].not_shown, vec!["1 at 5", "4 at B4"]);
+        assert_eq!(f[0].not_shown(), vec!["1 at 5", "4 at B4"]);
         let d = &f[0].diagram;
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::Empty);
         assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 5);
@@ -596,7 +639,7 @@ mod tests {
     fn passes_and_comments() {
         let src = "(;SZ[9]C[Start];B[aa]C[one];W[]PM[0];B[cc])";
         let f = figs(src, &FigureOptions::default());
-        assert_eq!(f[0].not_shown, vec!["2 pass"]);
+        assert_eq!(f[0].not_shown(), vec!["2 pass"]);
         assert_eq!(
             f[0].comments,
             vec![(None, "Start".to_string()), (Some(1), "one".to_string())]

@@ -5,7 +5,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use sgf_render::figure::{FigureFlags, FigureOptions, figures};
-use sgf_render::{ImageFormat, Pictures, Theme, figure_file_name, figures_html, figures_title};
+use sgf_render::{
+    ImageFormat, Pictures, Theme, figure_file_name, figures_title, write_figures_html,
+};
 
 use crate::cmd::render::ThemeArg;
 use crate::input;
@@ -99,20 +101,23 @@ pub fn run(args: &Args) -> Result<u8> {
     let ext = image.map_or("svg", ImageFormat::extension);
     for f in &figs {
         let path = dir.join(figure_file_name(f.number, ext));
-        let bytes = match image {
-            None => f.to_svg(theme).into_bytes(),
-            Some(format) => f
-                .to_image(theme, args.size, format)
-                .with_context(|| format!("cannot draw figure {}", f.number))?,
-        };
-        crate::input::write_file(&path, &bytes)?;
+        match image {
+            // Written as it is drawn: a figure of a long game lists a
+            // million moves, hundreds of megabytes of SVG.
+            None => crate::input::write_file_with(&path, |out| f.write_svg(theme, out))?,
+            Some(format) => {
+                let bytes = f
+                    .to_image(theme, args.size, format)
+                    .with_context(|| format!("cannot draw figure {}", f.number))?;
+                crate::input::write_file(&path, &bytes)?;
+            }
+        }
     }
     let title = figures_title(doc, game, &format!("{} – game {}", loaded.name, args.game));
     let index = dir.join("index.html");
-    crate::input::write_file(
-        &index,
-        figures_html(&title, &figs, Pictures::Files(ext)).as_bytes(),
-    )?;
+    crate::input::write_file_with(&index, |out| {
+        write_figures_html(&title, &figs, Pictures::Files(ext), out)
+    })?;
     eprintln!("{} figure(s) written to {}", figs.len(), dir.display());
     Ok(0)
 }
