@@ -15,7 +15,7 @@ use sgf_core::{Document, NodeId, Point};
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::{Cursor, Move, Stone};
 
-use crate::diagram::Diagram;
+use crate::diagram::{Diagram, Note, NoteAt};
 use crate::options::{RenderOptions, Theme};
 
 /// How a figure is printed: the `FG` flags, or our defaults.
@@ -122,9 +122,11 @@ impl Figure {
     }
 
     /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass"
-    /// (the diagram's notes: held once, as a long game has a million).
-    pub fn not_shown(&self) -> &[String] {
-        &self.diagram.notes
+    /// (the diagram's notes as printed, made one at a time: a figure of a
+    /// long game has a million).
+    pub fn not_shown(&self) -> impl ExactSizeIterator<Item = String> + '_ {
+        let size = self.diagram.size;
+        self.diagram.notes.iter().map(move |n| n.text(size))
     }
 
     /// The figure as SVG.
@@ -191,7 +193,7 @@ struct Building {
     first: Option<u32>,
     last: u32,
     moves: u32,
-    not_shown: Vec<String>,
+    not_shown: Vec<Note>,
     /// Moves drawn then removed by a capture: (printed number, point).
     gone: Vec<(u32, Point)>,
     comments: Vec<(Option<u32>, String)>,
@@ -204,10 +206,11 @@ impl Building {
     }
 
     fn finish(mut self, number: usize) -> Figure {
-        let size = self.diagram.size;
-        for (n, p) in std::mem::take(&mut self.gone) {
-            self.not_shown
-                .push(format!("{n} at {}", coords::human(p, size)));
+        for (number, p) in std::mem::take(&mut self.gone) {
+            self.not_shown.push(Note {
+                number,
+                at: NoteAt::Point(p),
+            });
         }
         if !self.flags.list_unshown {
             self.not_shown.clear();
@@ -327,15 +330,15 @@ img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{fon
                 h.write_char('\n')?;
             }
         }
-        if !f.not_shown().is_empty() {
+        if !f.diagram.notes.is_empty() {
             // Written a move at a time: ", " needs no escaping, so this is
             // the list joined and escaped.
             h.write_str("<p class=\"not-shown\">")?;
-            for (i, n) in f.not_shown().iter().enumerate() {
+            for (i, n) in f.not_shown().enumerate() {
                 if i > 0 {
                     h.write_str(", ")?;
                 }
-                h.write_str(&html_escape(n))?;
+                h.write_str(&html_escape(&n))?;
             }
             h.write_str("</p>\n")?;
         }
@@ -485,7 +488,10 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         printed = Some(label);
         let shown_number = if b.pm == 0 { 0 } else { label };
         let Move::Play(p) = mv else {
-            b.not_shown.push(format!("{label} pass"));
+            b.not_shown.push(Note {
+                number: label,
+                at: NoteAt::Pass,
+            });
             continue;
         };
         let i = b.diagram.idx(p);
@@ -494,11 +500,17 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
             if drawn != Stone::Empty && b.diagram.numbers[i] > 0 {
                 // An earlier numbered stone replaced on the board (it is not on it any more).
                 let old = b.diagram.numbers[i];
-                b.not_shown.push(format!("{old} at {label}"));
+                b.not_shown.push(Note {
+                    number: old,
+                    at: NoteAt::Number(label),
+                });
             }
             if let Some(j) = b.gone.iter().position(|&(_, q)| q == p) {
                 let (old, _) = b.gone.remove(j);
-                b.not_shown.push(format!("{old} at {label}"));
+                b.not_shown.push(Note {
+                    number: old,
+                    at: NoteAt::Number(label),
+                });
             }
             b.diagram.stones[i] = Stone::of(color);
             b.diagram.numbers[i] = shown_number;
@@ -527,10 +539,10 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         } else {
             // Book style: the stone drawn here stays; the move is listed.
             let at = match b.diagram.numbers[i] {
-                0 => coords::human(p, size),
-                m => m.to_string(),
+                0 => NoteAt::Point(p),
+                m => NoteAt::Number(m),
             };
-            b.not_shown.push(format!("{label} at {at}"));
+            b.not_shown.push(Note { number: label, at });
         }
         b.played[i] = true;
     }
@@ -616,7 +628,10 @@ mod tests {
         let src = "(;SZ[5]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb];W[ee];B[ed];W[bb];B[cb])";
         let f = figs(src, &FigureOptions::default());
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].not_shown(), vec!["4 at B4", "5 at 1"]);
+        assert_eq!(
+            f[0].not_shown().collect::<Vec<_>>(),
+            vec!["4 at B4", "5 at 1"]
+        );
         let d = &f[0].diagram;
         // Book style: the captured white stone at bb is still drawn.
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::White);
@@ -629,7 +644,10 @@ mod tests {
             ..FigureOptions::default()
         };
         let f = figs(src, &removed);
-        assert_eq!(f[0].not_shown(), vec!["1 at 5", "4 at B4"]);
+        assert_eq!(
+            f[0].not_shown().collect::<Vec<_>>(),
+            vec!["1 at 5", "4 at B4"]
+        );
         let d = &f[0].diagram;
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::Empty);
         assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 5);
@@ -639,7 +657,7 @@ mod tests {
     fn passes_and_comments() {
         let src = "(;SZ[9]C[Start];B[aa]C[one];W[]PM[0];B[cc])";
         let f = figs(src, &FigureOptions::default());
-        assert_eq!(f[0].not_shown(), vec!["2 pass"]);
+        assert_eq!(f[0].not_shown().collect::<Vec<_>>(), vec!["2 pass"]);
         assert_eq!(
             f[0].comments,
             vec![(None, "Start".to_string()), (Some(1), "one".to_string())]

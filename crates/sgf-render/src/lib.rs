@@ -68,7 +68,7 @@ use std::fmt;
 
 use sgf_core::{Document, NodeId};
 
-pub use diagram::{Diagram, Region, Shape, Status};
+pub use diagram::{Diagram, Note, NoteAt, Region, Shape, Status};
 pub use figure::{
     Figure, FigureOptions, Pictures, figure_file_name, figures, figures_html, figures_title,
     write_figures_html,

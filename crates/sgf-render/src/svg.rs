@@ -848,7 +848,7 @@ fn body<W: std::fmt::Write>(
     }
     let note_size = c * crate::geometry::NOTE_SIZE;
     let mut i = 0;
-    crate::geometry::note_lines(&d.notes, g.width - c * 0.6, note_size, |line| {
+    crate::geometry::note_lines(&d.notes, d.size, g.width - c * 0.6, note_size, |line| {
         let y = g.notes_top + c * (0.2 + crate::geometry::NOTE_LINE * (i as f64 + 0.5));
         w.text(
             line,
