@@ -148,7 +148,7 @@ const WRITE_IN_PLACE: usize = 1 << 20;
 /// record and summaries, to be written into the output.
 enum Made {
     Lines(Vec<Vec<u8>>),
-    Kept(sgf_formats::Loaded, Vec<(usize, GameSummary)>),
+    Kept(Box<sgf_formats::Loaded>, Vec<(usize, GameSummary)>),
 }
 
 /// Runs the command: files side by side, a large one a part at a time,
@@ -170,7 +170,7 @@ pub fn run(args: &Args) -> Result<u8> {
         |part| {
             let games = summarised(&part.loaded);
             if part.bytes.len() > WRITE_IN_PLACE {
-                return Made::Kept(part.loaded, games);
+                return Made::Kept(Box::new(part.loaded), games);
             }
             let doc = &part.loaded.parsed.document;
             Made::Lines(

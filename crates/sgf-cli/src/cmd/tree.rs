@@ -282,7 +282,7 @@ const DRAW_IN_PLACE: usize = 1 << 20;
 /// with the other parts), or a large part kept to be drawn into the output.
 enum Made {
     Drawn(Vec<Vec<u8>>),
-    Kept(input::Loaded),
+    Kept(Box<input::Loaded>),
 }
 
 /// Runs the command: one game's part, or the parts of a large collection
@@ -308,7 +308,7 @@ pub fn run(args: &Args) -> Result<u8> {
         |_| {},
         |piece, loaded| {
             if piece.range.len() > DRAW_IN_PLACE {
-                return Made::Kept(loaded);
+                return Made::Kept(Box::new(loaded));
             }
             let doc = &loaded.parsed.document;
             Made::Drawn(
