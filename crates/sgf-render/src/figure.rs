@@ -272,7 +272,11 @@ pub fn figures_title(doc: &Document, game: usize, fallback: &str) -> String {
 /// viewer exports as one file).
 pub fn figures_html(title: &str, figs: &[Figure], pictures: Pictures<'_>) -> String {
     let mut h = String::new();
-    let _ = write_html(title, figs, pictures, &mut h);
+    let _ = page_head(title, &mut h);
+    for f in figs {
+        let _ = page_section(f, pictures, &mut h);
+    }
+    h.push_str(PAGE_END);
     h
 }
 
@@ -287,18 +291,58 @@ pub fn write_figures_html(
     pictures: Pictures<'_>,
     out: impl std::io::Write,
 ) -> std::io::Result<()> {
-    let mut out = crate::IoFmt { out, error: None };
-    let r = write_html(title, figs, pictures, &mut out);
-    out.result(r)
+    let mut page = FiguresPage::start(title, pictures, out)?;
+    for f in figs {
+        page.add(f)?;
+    }
+    page.finish().map(drop)
 }
 
-/// The page of [`figures_html`], into `h`.
-fn write_html(
-    title: &str,
-    figs: &[Figure],
-    pictures: Pictures<'_>,
-    h: &mut impl std::fmt::Write,
-) -> std::fmt::Result {
+/// The page of [`figures_html`] written a figure at a time, as the figures
+/// are made ([`try_for_each_figure`]): neither the page nor the figures are
+/// held.
+pub struct FiguresPage<'a, W> {
+    out: crate::IoFmt<W>,
+    pictures: Pictures<'a>,
+}
+
+impl<'a, W: std::io::Write> FiguresPage<'a, W> {
+    /// Writes the head of the page of `title` into `out`.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn start(title: &str, pictures: Pictures<'a>, out: W) -> std::io::Result<Self> {
+        let mut out = crate::IoFmt { out, error: None };
+        let r = page_head(title, &mut out);
+        out.take_error(r)?;
+        Ok(FiguresPage { out, pictures })
+    }
+
+    /// Writes the next figure's section.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn add(&mut self, f: &Figure) -> std::io::Result<()> {
+        let r = page_section(f, self.pictures, &mut self.out);
+        self.out.take_error(r)
+    }
+
+    /// Writes the end of the page; gives back `out`.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        let r = std::fmt::Write::write_str(&mut self.out, PAGE_END);
+        self.out.take_error(r)?;
+        Ok(self.out.out)
+    }
+}
+
+/// The end of the page of [`figures_html`].
+const PAGE_END: &str = "</body>\n</html>\n";
+
+/// The head of the page of [`figures_html`], into `h`.
+fn page_head(title: &str, h: &mut impl std::fmt::Write) -> std::fmt::Result {
     write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
@@ -308,63 +352,90 @@ img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{fon
 .comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         html_escape(title),
         html_escape(title)
+    )
+}
+
+/// The section of figure `f` in the page of [`figures_html`], into `h`.
+fn page_section(
+    f: &Figure,
+    pictures: Pictures<'_>,
+    h: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    writeln!(
+        h,
+        "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
+        f.number,
+        html_escape(&f.title()),
     )?;
-    for f in figs {
-        writeln!(
-            h,
-            "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
-            f.number,
-            html_escape(&f.title()),
-        )?;
-        match pictures {
-            Pictures::Files(ext) => {
-                writeln!(
-                    h,
-                    "<img src=\"{}\" alt=\"{}\">",
-                    figure_file_name(f.number, ext),
-                    html_escape(&f.title())
-                )?;
-            }
-            Pictures::InlineSvg(theme) => {
-                crate::svg::write_to(&f.diagram, &f.render_options(theme), false, h)?;
-                h.write_char('\n')?;
-            }
+    match pictures {
+        Pictures::Files(ext) => {
+            writeln!(
+                h,
+                "<img src=\"{}\" alt=\"{}\">",
+                figure_file_name(f.number, ext),
+                html_escape(&f.title())
+            )?;
         }
-        if !f.diagram.notes.is_empty() {
-            // Written a move at a time: ", " needs no escaping, so this is
-            // the list joined and escaped.
-            h.write_str("<p class=\"not-shown\">")?;
-            for (i, n) in f.not_shown().enumerate() {
-                if i > 0 {
-                    h.write_str(", ")?;
-                }
-                h.write_str(&html_escape(&n))?;
-            }
-            h.write_str("</p>\n")?;
+        Pictures::InlineSvg(theme) => {
+            crate::svg::write_to(&f.diagram, &f.render_options(theme), false, h)?;
+            h.write_char('\n')?;
         }
-        if !f.comments.is_empty() {
-            h.write_str("<ul class=\"comments\">\n")?;
-            for (n, c) in &f.comments {
-                let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
-                writeln!(h, "<li>{head}{}</li>", html_escape(c))?;
-            }
-            h.write_str("</ul>\n")?;
-        }
-        h.write_str("</section>\n")?;
     }
-    h.write_str("</body>\n</html>\n")
+    if !f.diagram.notes.is_empty() {
+        // Written a move at a time: ", " needs no escaping, so this is
+        // the list joined and escaped.
+        h.write_str("<p class=\"not-shown\">")?;
+        for (i, n) in f.not_shown().enumerate() {
+            if i > 0 {
+                h.write_str(", ")?;
+            }
+            h.write_str(&html_escape(&n))?;
+        }
+        h.write_str("</p>\n")?;
+    }
+    if !f.comments.is_empty() {
+        h.write_str("<ul class=\"comments\">\n")?;
+        for (n, c) in &f.comments {
+            let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
+            writeln!(h, "<li>{head}{}</li>", html_escape(c))?;
+        }
+        h.write_str("</ul>\n")?;
+    }
+    h.write_str("</section>\n")?;
+    Ok(())
 }
 
 /// Splits the main line of game `game` into figures.
 ///
 /// A game index out of range gives no figures.
 pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure> {
+    let mut out = Vec::new();
+    let Ok(()) = try_for_each_figure(doc, game, opts, |f| {
+        out.push(f);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    out
+}
+
+/// [`figures`] handed to `each` one at a time, as each is finished (a long
+/// game split every few moves has many): stops at the first error of
+/// `each`, and returns it.
+///
+/// # Errors
+/// The first error of `each`.
+pub fn try_for_each_figure<E>(
+    doc: &Document,
+    game: usize,
+    opts: &FigureOptions,
+    mut each: impl FnMut(Figure) -> Result<(), E>,
+) -> Result<(), E> {
     let Some(g) = doc.game(game) else {
-        return Vec::new();
+        return Ok(());
     };
     let mut cursor = Cursor::new(doc, game);
     let size = cursor.size();
-    let mut out = Vec::new();
+    // Figures handed over so far.
+    let mut done = 0usize;
     let mut cur: Option<Building> = None;
     // PM and VW are inherited along the main line.
     let mut pm = 1i64;
@@ -402,7 +473,8 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
             if let Some(b) = cur.take()
                 && (b.moves > 0 || b.name.is_some())
             {
-                out.push(b.finish(out.len() + 1));
+                done += 1;
+                each(b.finish(done))?;
             }
             let (bits, name) = read_fg(doc, id);
             let flags = bits.map_or(opts.defaults, |b| FigureFlags::from_bits(b, opts.defaults));
@@ -445,11 +517,11 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
     if let Some(b) = cur.take() {
         // The last figure is kept even without moves when it is the only one
         // (a position or a problem).
-        if b.moves > 0 || b.name.is_some() || out.is_empty() {
-            out.push(b.finish(out.len() + 1));
+        if b.moves > 0 || b.name.is_some() || done == 0 {
+            each(b.finish(done + 1))?;
         }
     }
-    out
+    Ok(())
 }
 
 /// Adds the effects of node `id` (already executed by `cursor`) to the figure.

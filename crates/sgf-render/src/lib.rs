@@ -70,8 +70,8 @@ use sgf_core::{Document, NodeId};
 
 pub use diagram::{Diagram, Note, NoteAt, Region, Shape, Status};
 pub use figure::{
-    Figure, FigureOptions, Pictures, figure_file_name, figures, figures_html, figures_title,
-    write_figures_html,
+    Figure, FigureOptions, FiguresPage, Pictures, figure_file_name, figures, figures_html,
+    figures_title, try_for_each_figure, write_figures_html,
 };
 pub use geometry::Geometry;
 pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
@@ -366,8 +366,13 @@ impl<W: std::io::Write> std::fmt::Write for IoFmt<W> {
 
 impl<W> IoFmt<W> {
     /// The outcome of writing: the I/O error kept, if any.
-    pub(crate) fn result(self, r: std::fmt::Result) -> std::io::Result<()> {
-        match (self.error, r) {
+    pub(crate) fn result(mut self, r: std::fmt::Result) -> std::io::Result<()> {
+        self.take_error(r)
+    }
+
+    /// The outcome of a piece of writing: the I/O error kept (taken), if any.
+    pub(crate) fn take_error(&mut self, r: std::fmt::Result) -> std::io::Result<()> {
+        match (self.error.take(), r) {
             (Some(e), _) => Err(e),
             (None, Ok(())) => Ok(()),
             (None, Err(_)) => Err(std::io::Error::other("formatting failed")),
