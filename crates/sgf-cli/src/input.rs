@@ -197,16 +197,36 @@ pub fn load_game_numbered(path: &str, game: usize, quiet: bool) -> Result<GameAt
 }
 
 /// Writes a whole file (one of the many a command makes in a folder),
-/// replaced safely (see [`sgf_formats::save::replace_file`]) but not
+/// replaced safely (see [`sgf_formats::save::Destination`]) but not
 /// flushed to disk one by one ([`sgf_formats::save::SaveOptions::skip_sync`]).
 ///
 /// # Errors
 /// When it cannot be written; a file replaced is then as it was.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    write_file_with(path, |out| {
+        out.write_all(bytes)
+            .with_context(|| format!("cannot write {}", path.display()))
+    })
+}
+
+/// [`write_file`] with the bytes written by `write` as they are made (the
+/// destination buffers them), so that a large output is never held whole.
+///
+/// # Errors
+/// When it cannot be written (`write` failed: its error, or the file could
+/// not be replaced); a file replaced is then as it was.
+pub fn write_file_with(
+    path: &Path,
+    write: impl FnOnce(&mut Destination) -> Result<()>,
+) -> Result<()> {
+    let what = || format!("cannot write {}", path.display());
+    let mut dest = Destination::open(Some(path)).with_context(what)?;
+    // On a failure the destination is dropped uncommitted: the file stays as it was.
+    write(&mut dest)?;
     let mut opts = sgf_formats::save::SaveOptions::default();
     opts.skip_sync = true;
-    sgf_formats::save::replace_file(path, bytes, &opts)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    dest.commit_with(&opts).with_context(what)?;
     Ok(())
 }
 

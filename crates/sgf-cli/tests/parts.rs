@@ -210,3 +210,52 @@ fn the_fix_report_read_back_from_the_file_is_the_one_held_in_memory() {
         }
     }
 }
+
+/// A game too long to be drawn or exported into a buffer is written into
+/// the output from its record, between games that are buffered: the games
+/// keep their numbers and order, and the output is the whole file's.
+#[test]
+fn a_long_game_between_short_ones_is_written_in_place() {
+    let d = scratch("long");
+    let input = d.join("long.sgf");
+    let letters = b"abcdefghijklmnopqrs";
+    let moves = 200_000usize;
+    let mut s = String::from("(;GM[1]SZ[19]PB[First];B[pd];W[dd])\n(;GM[1]SZ[19]PB[Long]PW[Game]");
+    for i in 0..moves {
+        let (c, p) = (if i % 2 == 0 { 'B' } else { 'W' }, i % 361);
+        s.push_str(&format!(
+            ";{c}[{}{}]",
+            letters[p % 19] as char,
+            letters[p / 19] as char
+        ));
+    }
+    s.push_str(")\n(;GM[1]SZ[9]PB[Last];B[ee])\n");
+    // Larger than what the commands buffer (1 MiB).
+    assert!(s.len() > 1 << 20);
+    std::fs::write(&input, &s).unwrap();
+    let input = input.to_str().unwrap();
+    for args in [&["tree", input][..], &["export", "-q", input][..]] {
+        let whole = qipu(args, None);
+        let parts = qipu(args, Some(4096));
+        assert!(whole.status.success() && parts.status.success(), "{args:?}");
+        same_text(&parts.stdout, &whole.stdout, &format!("{args:?}"));
+        let text = String::from_utf8(parts.stdout).unwrap();
+        if args[0] == "tree" {
+            let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+            assert_eq!(heads, ["game 1", "game 2 — Long (B) vs Game (W)", "game 3"]);
+            assert!(text.contains(&format!("({} moves)", moves - 1)), "{text}");
+        } else {
+            let lines: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let games: Vec<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
+            assert_eq!(games, [1, 2, 3]);
+            assert_eq!(lines[1]["moves"].as_array().unwrap().len(), moves);
+            let p = (moves - 1) % 361;
+            let last = format!("{}{}", letters[p % 19] as char, letters[p / 19] as char);
+            assert_eq!(lines[1]["moves"][moves - 1], serde_json::json!(["W", last]));
+            assert_eq!(lines[2]["info"]["PB"], "Last");
+        }
+    }
+}

@@ -141,7 +141,18 @@ impl GameSummary {
         gi: usize,
         converted_from: Option<&'static str>,
     ) -> Option<GameSummary> {
-        GameSummary::build(doc, gi, converted_from, true)
+        GameSummary::build(doc, gi, converted_from, true, true)
+    }
+
+    /// [`GameSummary::of`] without the moves (left empty, and `errors` 0):
+    /// for a caller that writes them one at a time from [`summary_moves`]
+    /// (`qipu export`: a long game has a million).
+    pub fn without_moves(
+        doc: &Document,
+        gi: usize,
+        converted_from: Option<&'static str>,
+    ) -> Option<GameSummary> {
+        GameSummary::build(doc, gi, converted_from, true, false)
     }
 
     /// [`GameSummary::of`] without the moves and the setup (left empty,
@@ -152,13 +163,14 @@ impl GameSummary {
         gi: usize,
         converted_from: Option<&'static str>,
     ) -> Option<GameSummary> {
-        GameSummary::build(doc, gi, converted_from, false)
+        GameSummary::build(doc, gi, converted_from, false, false)
     }
 
     fn build(
         doc: &Document,
         gi: usize,
         converted_from: Option<&'static str>,
+        with_setup: bool,
         with_moves: bool,
     ) -> Option<GameSummary> {
         let game = doc.game(gi)?;
@@ -179,7 +191,7 @@ impl GameSummary {
             }
         }
         let setup = |ident: &str| -> Vec<[u8; 2]> {
-            if !with_moves {
+            if !with_setup {
                 return Vec::new();
             }
             // Each stone once: a list of overlapping rectangles can give
@@ -190,36 +202,12 @@ impl GameSummary {
                 .map(|p| [p.x, p.y])
                 .collect()
         };
-        let mut unplayable = 0u32;
-        let moves = with_moves
-            .then(|| sgf_go::main_line_moves_iter(doc, gi))
-            .into_iter()
-            .flatten()
-            .map(|m| match m.mv {
-                Some(mv) => SummaryMove {
-                    color: m.color,
-                    point: match mv {
-                        Move::Play(p) => Some([p.x, p.y]),
-                        Move::Pass => None,
-                    },
-                    unplayable: None,
-                },
-                None => {
-                    unplayable += 1;
-                    let ident = if m.color == Color::Black { "B" } else { "W" };
-                    let text = doc
-                        .node(m.node)
-                        .value(ident)
-                        .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
-                        .unwrap_or_default();
-                    SummaryMove {
-                        color: m.color,
-                        point: None,
-                        unplayable: Some(text.into_boxed_str()),
-                    }
-                }
-            })
-            .collect();
+        let moves: Vec<SummaryMove> = if with_moves {
+            summary_moves(doc, gi).collect()
+        } else {
+            Vec::new()
+        };
+        let unplayable = moves.iter().filter(|m| m.unplayable.is_some()).count() as u32;
         let gi_ = GameInfo::of(doc, gi);
         Some(GameSummary {
             size: [size.cols, size.rows],
@@ -268,6 +256,34 @@ impl GameSummary {
     pub fn year(&self) -> Option<u16> {
         self.dates.as_ref()?.first().map(|d| d.year)
     }
+}
+
+/// The moves of the main line of game `gi`, as [`GameSummary::moves`]
+/// holds them, one at a time.
+pub fn summary_moves(doc: &Document, gi: usize) -> impl Iterator<Item = SummaryMove> + '_ {
+    sgf_go::main_line_moves_iter(doc, gi).map(|m| match m.mv {
+        Some(mv) => SummaryMove {
+            color: m.color,
+            point: match mv {
+                Move::Play(p) => Some([p.x, p.y]),
+                Move::Pass => None,
+            },
+            unplayable: None,
+        },
+        None => {
+            let ident = if m.color == Color::Black { "B" } else { "W" };
+            let text = doc
+                .node(m.node)
+                .value(ident)
+                .map(|v| String::from_utf8_lossy(v.raw()).trim().to_string())
+                .unwrap_or_default();
+            SummaryMove {
+                color: m.color,
+                point: None,
+                unplayable: Some(text.into_boxed_str()),
+            }
+        }
+    })
 }
 
 /// Every game of a record summarised, with the diagnostics of reading

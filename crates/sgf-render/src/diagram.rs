@@ -132,8 +132,43 @@ pub struct Diagram {
     pub status: Option<Status>,
     /// A title above the board (figures).
     pub title: Option<String>,
-    /// Lines of text under the board (figures: the moves not shown).
-    pub notes: Vec<String>,
+    /// Notes under the board (figures: the moves not shown), joined by
+    /// `, ` and wrapped into lines.
+    pub notes: Vec<Note>,
+}
+
+/// A note under a figure's board: a move it cannot show, printed as
+/// `12 at 8` (the stone of move 8 is drawn there), `15 at Q16` (an
+/// unnumbered stone is) or `20 pass`. Held as numbers, not as text: a
+/// figure of a long game has a million.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The number printed for the move not shown.
+    pub number: u32,
+    /// Where it was played.
+    pub at: NoteAt,
+}
+
+/// Where the move of a [`Note`] was played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteAt {
+    /// It is a pass.
+    Pass,
+    /// On the stone drawn with this number.
+    Number(u32),
+    /// On this point (a stone drawn without a number).
+    Point(Point),
+}
+
+impl Note {
+    /// The note as printed, on a board of `size`.
+    pub fn text(&self, size: BoardSize) -> String {
+        match self.at {
+            NoteAt::Pass => format!("{} pass", self.number),
+            NoteAt::Number(m) => format!("{} at {m}", self.number),
+            NoteAt::Point(p) => format!("{} at {}", self.number, coords::human(p, size)),
+        }
+    }
 }
 
 impl Diagram {

@@ -15,7 +15,7 @@ use sgf_core::{Document, NodeId, Point};
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::{Cursor, Move, Stone};
 
-use crate::diagram::Diagram;
+use crate::diagram::{Diagram, Note, NoteAt};
 use crate::options::{RenderOptions, Theme};
 
 /// How a figure is printed: the `FG` flags, or our defaults.
@@ -88,10 +88,9 @@ pub struct Figure {
     pub start: NodeId,
     /// The last node of the figure.
     pub end: NodeId,
-    /// The drawing: stones before the figure unnumbered, its moves numbered.
+    /// The drawing: stones before the figure unnumbered, its moves
+    /// numbered; its notes are the moves not shown ([`Figure::not_shown`]).
     pub diagram: Diagram,
-    /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass".
-    pub not_shown: Vec<String>,
     /// Comments of the figure's nodes: the printed number of the node's
     /// move (if any) and the text.
     pub comments: Vec<(Option<u32>, String)>,
@@ -122,9 +121,26 @@ impl Figure {
         }
     }
 
+    /// Moves that cannot be shown: "12 at 8", "15 at Q16", "20 pass"
+    /// (the diagram's notes as printed, made one at a time: a figure of a
+    /// long game has a million).
+    pub fn not_shown(&self) -> impl ExactSizeIterator<Item = String> + '_ {
+        let size = self.diagram.size;
+        self.diagram.notes.iter().map(move |n| n.text(size))
+    }
+
     /// The figure as SVG.
     pub fn to_svg(&self, theme: Theme) -> String {
         self.diagram.to_svg(&self.render_options(theme))
+    }
+
+    /// [`Figure::to_svg`] written into `out` as it is drawn (see
+    /// [`Diagram::write_svg`]).
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn write_svg(&self, theme: Theme, out: impl std::io::Write) -> std::io::Result<()> {
+        self.diagram.write_svg(&self.render_options(theme), out)
     }
 
     /// The figure as a PNG, JPEG or BMP picture, the longer side `size_px`
@@ -177,7 +193,7 @@ struct Building {
     first: Option<u32>,
     last: u32,
     moves: u32,
-    not_shown: Vec<String>,
+    not_shown: Vec<Note>,
     /// Moves drawn then removed by a capture: (printed number, point).
     gone: Vec<(u32, Point)>,
     comments: Vec<(Option<u32>, String)>,
@@ -190,10 +206,11 @@ impl Building {
     }
 
     fn finish(mut self, number: usize) -> Figure {
-        let size = self.diagram.size;
-        for (n, p) in std::mem::take(&mut self.gone) {
-            self.not_shown
-                .push(format!("{n} at {}", coords::human(p, size)));
+        for (number, p) in std::mem::take(&mut self.gone) {
+            self.not_shown.push(Note {
+                number,
+                at: NoteAt::Point(p),
+            });
         }
         if !self.flags.list_unshown {
             self.not_shown.clear();
@@ -201,6 +218,7 @@ impl Building {
         if !self.flags.hoshi {
             self.diagram.hoshi.clear();
         }
+        self.diagram.notes = self.not_shown;
         let mut fig = Figure {
             number,
             name: self.name,
@@ -209,13 +227,11 @@ impl Building {
             start: self.start,
             end: self.end,
             diagram: self.diagram,
-            not_shown: self.not_shown,
             comments: self.comments,
         };
         if fig.flags.name {
             fig.diagram.title = Some(fig.title());
         }
-        fig.diagram.notes = fig.not_shown.clone();
         fig
     }
 }
@@ -255,9 +271,79 @@ pub fn figures_title(doc: &Document, game: usize, fallback: &str) -> String {
 /// and its comments (what `qipu figures` writes as `index.html`, and the
 /// viewer exports as one file).
 pub fn figures_html(title: &str, figs: &[Figure], pictures: Pictures<'_>) -> String {
-    use std::fmt::Write as _;
     let mut h = String::new();
-    let _ = write!(
+    let _ = page_head(title, &mut h);
+    for f in figs {
+        let _ = page_section(f, pictures, &mut h);
+    }
+    h.push_str(PAGE_END);
+    h
+}
+
+/// [`figures_html`] written into `out` as it is made, the same bytes,
+/// without holding the page (or an inline picture) whole.
+///
+/// # Errors
+/// The first error of `out`; what was written before it stays written.
+pub fn write_figures_html(
+    title: &str,
+    figs: &[Figure],
+    pictures: Pictures<'_>,
+    out: impl std::io::Write,
+) -> std::io::Result<()> {
+    let mut page = FiguresPage::start(title, pictures, out)?;
+    for f in figs {
+        page.add(f)?;
+    }
+    page.finish().map(drop)
+}
+
+/// The page of [`figures_html`] written a figure at a time, as the figures
+/// are made ([`try_for_each_figure`]): neither the page nor the figures are
+/// held.
+pub struct FiguresPage<'a, W> {
+    out: crate::IoFmt<W>,
+    pictures: Pictures<'a>,
+}
+
+impl<'a, W: std::io::Write> FiguresPage<'a, W> {
+    /// Writes the head of the page of `title` into `out`.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn start(title: &str, pictures: Pictures<'a>, out: W) -> std::io::Result<Self> {
+        let mut out = crate::IoFmt { out, error: None };
+        let r = page_head(title, &mut out);
+        out.take_error(r)?;
+        Ok(FiguresPage { out, pictures })
+    }
+
+    /// Writes the next figure's section.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn add(&mut self, f: &Figure) -> std::io::Result<()> {
+        let r = page_section(f, self.pictures, &mut self.out);
+        self.out.take_error(r)
+    }
+
+    /// Writes the end of the page; gives back `out`.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        let r = std::fmt::Write::write_str(&mut self.out, PAGE_END);
+        self.out.take_error(r)?;
+        Ok(self.out.out)
+    }
+}
+
+/// The end of the page of [`figures_html`].
+const PAGE_END: &str = "</body>\n</html>\n";
+
+/// The head of the page of [`figures_html`], into `h`.
+fn page_head(title: &str, h: &mut impl std::fmt::Write) -> std::fmt::Result {
+    write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
 <style>\nbody{{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4}}\n\
@@ -266,66 +352,97 @@ img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{fon
 .comments li{{margin:.3rem 0;white-space:pre-wrap}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         html_escape(title),
         html_escape(title)
-    );
-    for f in figs {
-        let _ = writeln!(
-            h,
-            "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
-            f.number,
-            html_escape(&f.title()),
-        );
-        match pictures {
-            Pictures::Files(ext) => {
-                let _ = writeln!(
-                    h,
-                    "<img src=\"{}\" alt=\"{}\">",
-                    figure_file_name(f.number, ext),
-                    html_escape(&f.title())
-                );
-            }
-            Pictures::InlineSvg(theme) => {
-                h.push_str(&f.to_svg(theme));
-                h.push('\n');
-            }
-        }
-        if !f.not_shown.is_empty() {
-            let _ = writeln!(
+    )
+}
+
+/// The section of figure `f` in the page of [`figures_html`], into `h`.
+fn page_section(
+    f: &Figure,
+    pictures: Pictures<'_>,
+    h: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    writeln!(
+        h,
+        "<section class=\"figure\" id=\"figure-{}\">\n<h2>{}</h2>",
+        f.number,
+        html_escape(&f.title()),
+    )?;
+    match pictures {
+        Pictures::Files(ext) => {
+            writeln!(
                 h,
-                "<p class=\"not-shown\">{}</p>",
-                html_escape(&f.not_shown.join(", "))
-            );
+                "<img src=\"{}\" alt=\"{}\">",
+                figure_file_name(f.number, ext),
+                html_escape(&f.title())
+            )?;
         }
-        if !f.comments.is_empty() {
-            h.push_str("<ul class=\"comments\">\n");
-            for (n, c) in &f.comments {
-                let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
-                let _ = writeln!(h, "<li>{head}{}</li>", html_escape(c));
-            }
-            h.push_str("</ul>\n");
+        Pictures::InlineSvg(theme) => {
+            crate::svg::write_to(&f.diagram, &f.render_options(theme), false, h)?;
+            h.write_char('\n')?;
         }
-        h.push_str("</section>\n");
     }
-    h.push_str("</body>\n</html>\n");
-    h
+    if !f.diagram.notes.is_empty() {
+        // Written a move at a time: ", " needs no escaping, so this is
+        // the list joined and escaped.
+        h.write_str("<p class=\"not-shown\">")?;
+        for (i, n) in f.not_shown().enumerate() {
+            if i > 0 {
+                h.write_str(", ")?;
+            }
+            h.write_str(&html_escape(&n))?;
+        }
+        h.write_str("</p>\n")?;
+    }
+    if !f.comments.is_empty() {
+        h.write_str("<ul class=\"comments\">\n")?;
+        for (n, c) in &f.comments {
+            let head = n.map_or(String::new(), |n| format!("<b>{n}</b> "));
+            writeln!(h, "<li>{head}{}</li>", html_escape(c))?;
+        }
+        h.write_str("</ul>\n")?;
+    }
+    h.write_str("</section>\n")?;
+    Ok(())
 }
 
 /// Splits the main line of game `game` into figures.
 ///
 /// A game index out of range gives no figures.
 pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure> {
+    let mut out = Vec::new();
+    let Ok(()) = try_for_each_figure(doc, game, opts, |f| {
+        out.push(f);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    out
+}
+
+/// [`figures`] handed to `each` one at a time, as each is finished (a long
+/// game split every few moves has many): stops at the first error of
+/// `each`, and returns it.
+///
+/// # Errors
+/// The first error of `each`.
+pub fn try_for_each_figure<E>(
+    doc: &Document,
+    game: usize,
+    opts: &FigureOptions,
+    mut each: impl FnMut(Figure) -> Result<(), E>,
+) -> Result<(), E> {
     let Some(g) = doc.game(game) else {
-        return Vec::new();
+        return Ok(());
     };
-    let line: Vec<NodeId> = g.main_line().map(|n| n.id()).collect();
     let mut cursor = Cursor::new(doc, game);
     let size = cursor.size();
-    let mut out = Vec::new();
+    // Figures handed over so far.
+    let mut done = 0usize;
     let mut cur: Option<Building> = None;
     // PM and VW are inherited along the main line.
     let mut pm = 1i64;
     let mut vw: Vec<Point> = Vec::new();
-    for (i, &id) in line.iter().enumerate() {
-        let node = doc.node(id);
+    // Along the main line as it is walked: no list of its nodes is held.
+    for (i, node) in g.main_line().enumerate() {
+        let id = node.id();
         // The position before the node, kept only where a figure may start
         // here (a copy per node of a long game costs seconds).
         let may_start = cur.is_none()
@@ -356,7 +473,8 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
             if let Some(b) = cur.take()
                 && (b.moves > 0 || b.name.is_some())
             {
-                out.push(b.finish(out.len() + 1));
+                done += 1;
+                each(b.finish(done))?;
             }
             let (bits, name) = read_fg(doc, id);
             let flags = bits.map_or(opts.defaults, |b| FigureFlags::from_bits(b, opts.defaults));
@@ -399,11 +517,11 @@ pub fn figures(doc: &Document, game: usize, opts: &FigureOptions) -> Vec<Figure>
     if let Some(b) = cur.take() {
         // The last figure is kept even without moves when it is the only one
         // (a position or a problem).
-        if b.moves > 0 || b.name.is_some() || out.is_empty() {
-            out.push(b.finish(out.len() + 1));
+        if b.moves > 0 || b.name.is_some() || done == 0 {
+            each(b.finish(done + 1))?;
         }
     }
-    out
+    Ok(())
 }
 
 /// Adds the effects of node `id` (already executed by `cursor`) to the figure.
@@ -442,7 +560,10 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         printed = Some(label);
         let shown_number = if b.pm == 0 { 0 } else { label };
         let Move::Play(p) = mv else {
-            b.not_shown.push(format!("{label} pass"));
+            b.not_shown.push(Note {
+                number: label,
+                at: NoteAt::Pass,
+            });
             continue;
         };
         let i = b.diagram.idx(p);
@@ -451,11 +572,17 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
             if drawn != Stone::Empty && b.diagram.numbers[i] > 0 {
                 // An earlier numbered stone replaced on the board (it is not on it any more).
                 let old = b.diagram.numbers[i];
-                b.not_shown.push(format!("{old} at {label}"));
+                b.not_shown.push(Note {
+                    number: old,
+                    at: NoteAt::Number(label),
+                });
             }
             if let Some(j) = b.gone.iter().position(|&(_, q)| q == p) {
                 let (old, _) = b.gone.remove(j);
-                b.not_shown.push(format!("{old} at {label}"));
+                b.not_shown.push(Note {
+                    number: old,
+                    at: NoteAt::Number(label),
+                });
             }
             b.diagram.stones[i] = Stone::of(color);
             b.diagram.numbers[i] = shown_number;
@@ -484,10 +611,10 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         } else {
             // Book style: the stone drawn here stays; the move is listed.
             let at = match b.diagram.numbers[i] {
-                0 => coords::human(p, size),
-                m => m.to_string(),
+                0 => NoteAt::Point(p),
+                m => NoteAt::Number(m),
             };
-            b.not_shown.push(format!("{label} at {at}"));
+            b.not_shown.push(Note { number: label, at });
         }
         b.played[i] = true;
     }
@@ -573,7 +700,10 @@ mod tests {
         let src = "(;SZ[5]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb];W[ee];B[ed];W[bb];B[cb])";
         let f = figs(src, &FigureOptions::default());
         assert_eq!(f.len(), 1);
-        assert_eq!(f[0].not_shown, vec!["4 at B4", "5 at 1"]);
+        assert_eq!(
+            f[0].not_shown().collect::<Vec<_>>(),
+            vec!["4 at B4", "5 at 1"]
+        );
         let d = &f[0].diagram;
         // Book style: the captured white stone at bb is still drawn.
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::White);
@@ -586,7 +716,10 @@ mod tests {
             ..FigureOptions::default()
         };
         let f = figs(src, &removed);
-        assert_eq!(f[0].not_shown, vec!["1 at 5", "4 at B4"]);
+        assert_eq!(
+            f[0].not_shown().collect::<Vec<_>>(),
+            vec!["1 at 5", "4 at B4"]
+        );
         let d = &f[0].diagram;
         assert_eq!(d.stones[d.idx(Point::new(1, 1))], Stone::Empty);
         assert_eq!(d.numbers[d.idx(Point::new(2, 1))], 5);
@@ -596,7 +729,7 @@ mod tests {
     fn passes_and_comments() {
         let src = "(;SZ[9]C[Start];B[aa]C[one];W[]PM[0];B[cc])";
         let f = figs(src, &FigureOptions::default());
-        assert_eq!(f[0].not_shown, vec!["2 pass"]);
+        assert_eq!(f[0].not_shown().collect::<Vec<_>>(), vec!["2 pass"]);
         assert_eq!(
             f[0].comments,
             vec![(None, "Start".to_string()), (Some(1), "one".to_string())]

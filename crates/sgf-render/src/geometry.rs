@@ -3,7 +3,8 @@
 
 use sgf_core::Point;
 
-use crate::diagram::{Diagram, Region};
+use crate::diagram::{Diagram, Note, Region};
+use sgf_go::coords::BoardSize;
 
 /// Side of a cell (the distance between two lines) in SVG user units.
 pub const CELL: f64 = 40.0;
@@ -42,31 +43,40 @@ pub(crate) const NOTE_SIZE: f64 = 0.42;
 /// Line height of notes, in cells.
 pub(crate) const NOTE_LINE: f64 = 0.62;
 
-/// Wraps notes (joined with ", ") into lines at most `max_w` user units wide.
-pub(crate) fn note_lines(notes: &[String], max_w: f64, size: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
+/// Wraps notes (joined with ", ") into lines at most `max_w` user units
+/// wide, handed to `line` one at a time (a figure of a long game lists a
+/// million moves: only the line being filled is held).
+pub(crate) fn note_lines(
+    notes: &[Note],
+    board: BoardSize,
+    max_w: f64,
+    size: f64,
+    mut line: impl FnMut(&str),
+) {
     let mut cur = String::new();
+    let mut candidate = String::new();
     for (i, n) in notes.iter().enumerate() {
-        let piece = if i + 1 < notes.len() {
-            format!("{n},")
-        } else {
-            n.clone()
-        };
-        let candidate = if cur.is_empty() {
-            piece.clone()
-        } else {
-            format!("{cur} {piece}")
-        };
+        let n = &n.text(board);
+        let comma = if i + 1 < notes.len() { "," } else { "" };
+        candidate.clear();
+        if !cur.is_empty() {
+            candidate.push_str(&cur);
+            candidate.push(' ');
+        }
+        candidate.push_str(n);
+        candidate.push_str(comma);
         if !cur.is_empty() && crate::font::estimate_width(&candidate) * size > max_w {
-            lines.push(std::mem::replace(&mut cur, piece));
+            line(&cur);
+            cur.clear();
+            cur.push_str(n);
+            cur.push_str(comma);
         } else {
-            cur = candidate;
+            std::mem::swap(&mut cur, &mut candidate);
         }
     }
     if !cur.is_empty() {
-        lines.push(cur);
+        line(&cur);
     }
-    lines
 }
 
 impl Geometry {
@@ -82,7 +92,16 @@ impl Geometry {
         let width = board_w + 2.0 * margin;
         let status_top = title_height + board_h + 2.0 * margin;
         let notes_top = status_top + status_height;
-        let notes = note_lines(&d.notes, width - cell * 0.6, cell * NOTE_SIZE).len();
+        let mut notes = 0usize;
+        note_lines(
+            &d.notes,
+            d.size,
+            width - cell * 0.6,
+            cell * NOTE_SIZE,
+            |_| {
+                notes += 1;
+            },
+        );
         let notes_height = if notes > 0 {
             (notes as f64 * NOTE_LINE + 0.4) * cell
         } else {

@@ -68,9 +68,10 @@ use std::fmt;
 
 use sgf_core::{Document, NodeId};
 
-pub use diagram::{Diagram, Region, Shape, Status};
+pub use diagram::{Diagram, Note, NoteAt, Region, Shape, Status};
 pub use figure::{
-    Figure, FigureOptions, Pictures, figure_file_name, figures, figures_html, figures_title,
+    Figure, FigureOptions, FiguresPage, Pictures, figure_file_name, figures, figures_html,
+    figures_title, try_for_each_figure, write_figures_html,
 };
 pub use geometry::Geometry;
 pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
@@ -180,6 +181,18 @@ impl Diagram {
     /// A standalone SVG document.
     pub fn to_svg(&self, opts: &RenderOptions) -> String {
         svg::write(self, opts, false)
+    }
+
+    /// [`Diagram::to_svg`] written into `out` as it is drawn, the same
+    /// bytes, without holding the drawing (a figure of a long game lists a
+    /// million moves under it).
+    ///
+    /// # Errors
+    /// The first error of `out`; what was written before it stays written.
+    pub fn write_svg(&self, opts: &RenderOptions, out: impl std::io::Write) -> std::io::Result<()> {
+        let mut out = IoFmt { out, error: None };
+        let r = svg::write_to(self, opts, false, &mut out);
+        out.result(r)
     }
 
     /// Text; coordinates as `opts` says.
@@ -329,4 +342,40 @@ fn rasterise(
         &mut pixmap.as_mut(),
     );
     Ok(pixmap)
+}
+
+/// An [`std::io::Write`] seen as a [`std::fmt::Write`], so that the one
+/// writer of SVG and HTML (into a `String`) also writes to a file; keeps
+/// the first I/O error, which `fmt::Error` cannot carry.
+pub(crate) struct IoFmt<W> {
+    pub(crate) out: W,
+    pub(crate) error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> std::fmt::Write for IoFmt<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.error.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.out.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
+}
+
+impl<W> IoFmt<W> {
+    /// The outcome of writing: the I/O error kept, if any.
+    pub(crate) fn result(mut self, r: std::fmt::Result) -> std::io::Result<()> {
+        self.take_error(r)
+    }
+
+    /// The outcome of a piece of writing: the I/O error kept (taken), if any.
+    pub(crate) fn take_error(&mut self, r: std::fmt::Result) -> std::io::Result<()> {
+        match (self.error.take(), r) {
+            (Some(e), _) => Err(e),
+            (None, Ok(())) => Ok(()),
+            (None, Err(_)) => Err(std::io::Error::other("formatting failed")),
+        }
+    }
 }

@@ -117,15 +117,17 @@ enum Anchor {
     Start,
 }
 
-struct Writer<'a> {
-    body: String,
+struct Writer<'a, W> {
+    /// Where the drawing goes: a `String`, a stream, or nowhere (the pass
+    /// that finds the glyphs to define first).
+    body: W,
     glyphs: BTreeSet<char>,
     prefix: &'a str,
     /// Drawing for a rasteriser without a text stack: no `<text>`.
     raster: bool,
 }
 
-impl Writer<'_> {
+impl<W: std::fmt::Write> Writer<'_, W> {
     /// Draws `s` centred vertically on `y`, horizontally per `anchor` at `x`.
     #[allow(clippy::too_many_arguments)]
     fn text(
@@ -173,11 +175,11 @@ impl Writer<'_> {
                         if adv > 0.0 {
                             let _ = write!(self.body, " x=\"{}\"", (adv * f.units_per_em).round());
                         }
-                        self.body.push_str("/>");
+                        let _ = self.body.write_str("/>");
                     }
                     adv += g.advance;
                 }
-                self.body.push_str("</g>\n");
+                let _ = self.body.write_str("</g>\n");
             }
             _ if self.raster => {
                 // No glyphs for this text without a text stack: its outline box,
@@ -266,11 +268,97 @@ fn coord_labels(d: &Diagram) -> (Vec<String>, Vec<String>) {
 
 /// Draws `d` as SVG. `raster` leaves out `<text>` (for resvg without a text stack).
 pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
+    // One pass: the body is drawn first, as the glyphs it uses are defined before it.
+    let (body, glyphs) = body(d, opts, raster, String::new());
+    let mut out = String::with_capacity(body.len() + 4096);
+    let _ = head(d, opts, &glyphs, &mut out);
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// [`write`] into `out` as it is drawn, holding nothing of the drawing: the
+/// body is drawn twice, first only to find the glyphs it uses.
+pub(crate) fn write_to(
+    d: &Diagram,
+    opts: &RenderOptions,
+    raster: bool,
+    out: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    let (_, glyphs) = body(d, opts, raster, Discard);
+    head(d, opts, &glyphs, out)?;
+    body(d, opts, raster, &mut *out);
+    out.write_str("</svg>\n")
+}
+
+/// A drawing target that keeps nothing.
+struct Discard;
+
+impl std::fmt::Write for Discard {
+    fn write_str(&mut self, _: &str) -> std::fmt::Result {
+        Ok(())
+    }
+}
+
+/// The opening `<svg>` element and the definitions of `glyphs`.
+fn head(
+    d: &Diagram,
+    opts: &RenderOptions,
+    glyphs: &BTreeSet<char>,
+    out: &mut impl std::fmt::Write,
+) -> std::fmt::Result {
+    let g = Geometry::of(d, opts.coordinates);
+    let v = d.drawn_view();
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"qipu-diagram\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" data-cols=\"{}\" data-rows=\"{}\" data-x0=\"{}\" data-y0=\"{}\" data-x1=\"{}\" data-y1=\"{}\" data-cell=\"{}\" data-origin-x=\"{}\" data-origin-y=\"{}\">",
+        num(g.width),
+        num(g.height),
+        num(g.width),
+        num(g.height),
+        d.size.cols,
+        d.size.rows,
+        v.x0,
+        v.y0,
+        v.x1,
+        v.y1,
+        num(g.cell),
+        num(g.origin_x),
+        num(g.origin_y)
+    )?;
+    if let Some(f) = font()
+        && !glyphs.is_empty()
+    {
+        out.write_str("<defs>\n")?;
+        for ch in glyphs {
+            if let Some(gl) = f.glyph(*ch) {
+                writeln!(
+                    out,
+                    "<path id=\"{}g{:02x}\" d=\"{}\"/>",
+                    esc(&opts.id_prefix),
+                    *ch as u32,
+                    gl.path
+                )?;
+            }
+        }
+        out.write_str("</defs>\n")?;
+    }
+    Ok(())
+}
+
+/// Draws the body of `d` (all but [`head`] and the closing tag) into
+/// `body`; returns it and the glyphs it uses.
+fn body<W: std::fmt::Write>(
+    d: &Diagram,
+    opts: &RenderOptions,
+    raster: bool,
+    body: W,
+) -> (W, BTreeSet<char>) {
     let g = Geometry::of(d, opts.coordinates);
     let pal = palette(opts.theme);
     let c = g.cell;
     let mut w = Writer {
-        body: String::new(),
+        body,
         glyphs: BTreeSet::new(),
         prefix: &opts.id_prefix,
         raster,
@@ -651,7 +739,7 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
             if is_arrow {
                 let _ = write!(w.body, "<path d=\"{tip}\" fill=\"{}\"/>", pal.ink);
             }
-            w.body.push_str("</g>\n");
+            let _ = w.body.write_str("</g>\n");
         }
     }
     // Coordinates.
@@ -759,10 +847,8 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
         w.text(&text, tx, y, size, pal.coord, "status", Anchor::Start, None);
     }
     let note_size = c * crate::geometry::NOTE_SIZE;
-    for (i, line) in crate::geometry::note_lines(&d.notes, g.width - c * 0.6, note_size)
-        .iter()
-        .enumerate()
-    {
+    let mut i = 0;
+    crate::geometry::note_lines(&d.notes, d.size, g.width - c * 0.6, note_size, |line| {
         let y = g.notes_top + c * (0.2 + crate::geometry::NOTE_LINE * (i as f64 + 0.5));
         w.text(
             line,
@@ -774,45 +860,9 @@ pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
             Anchor::Start,
             None,
         );
-    }
-    let mut out = String::with_capacity(w.body.len() + 4096);
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"qipu-diagram\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" data-cols=\"{}\" data-rows=\"{}\" data-x0=\"{}\" data-y0=\"{}\" data-x1=\"{}\" data-y1=\"{}\" data-cell=\"{}\" data-origin-x=\"{}\" data-origin-y=\"{}\">",
-        num(g.width),
-        num(g.height),
-        num(g.width),
-        num(g.height),
-        d.size.cols,
-        d.size.rows,
-        v.x0,
-        v.y0,
-        v.x1,
-        v.y1,
-        num(g.cell),
-        num(g.origin_x),
-        num(g.origin_y)
-    );
-    if let Some(f) = font()
-        && !w.glyphs.is_empty()
-    {
-        out.push_str("<defs>\n");
-        for ch in &w.glyphs {
-            if let Some(gl) = f.glyph(*ch) {
-                let _ = writeln!(
-                    out,
-                    "<path id=\"{}g{:02x}\" d=\"{}\"/>",
-                    esc(w.prefix),
-                    *ch as u32,
-                    gl.path
-                );
-            }
-        }
-        out.push_str("</defs>\n");
-    }
-    out.push_str(&w.body);
-    out.push_str("</svg>\n");
-    out
+        i += 1;
+    });
+    (w.body, w.glyphs)
 }
 
 /// The runs `(first, last)` of consecutive indices in `lo..=hi` where `on` holds.

@@ -379,7 +379,7 @@ pub(crate) fn write(d: &Diagram, coordinates: bool, style: TextStyle) -> String 
         let _ = writeln!(out, "key: {}", key.join(", "));
     }
     for n in &d.notes {
-        let _ = writeln!(out, "{n}");
+        let _ = writeln!(out, "{}", n.text(d.size));
     }
     if let Some(st) = d.status {
         let _ = writeln!(

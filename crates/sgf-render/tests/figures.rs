@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use sgf_core::{Point, parse};
 use sgf_go::Stone;
 use sgf_render::figure::{FigureOptions, figures};
-use sgf_render::{Figure, Theme};
+use sgf_render::{
+    Diagram, Figure, Pictures, RenderOptions, Theme, figures_html, write_figures_html,
+};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/render/figures")
@@ -18,7 +20,11 @@ fn summary(figs: &[Figure]) -> String {
     let mut s = String::new();
     for f in figs {
         let _ = writeln!(s, "== {} | moves {:?} | {:?}", f.title(), f.moves, f.flags);
-        let _ = writeln!(s, "not shown: {}", f.not_shown.join(", "));
+        let _ = writeln!(
+            s,
+            "not shown: {}",
+            f.not_shown().collect::<Vec<_>>().join(", ")
+        );
         for (n, c) in &f.comments {
             let _ = writeln!(s, "comment {n:?}: {c}");
         }
@@ -91,10 +97,13 @@ fn ko_book_figures_follow_fg_and_pm() {
     // FG[256:Ko fight]: captured stones kept, so both ko recaptures are listed.
     assert_eq!(figs[0].title(), "Ko fight");
     assert!(!figs[0].flags.remove_captured && figs[0].flags.coordinates);
-    assert_eq!(figs[0].not_shown, vec!["4 at B8", "7 at 1"]);
+    assert_eq!(
+        figs[0].not_shown().collect::<Vec<_>>(),
+        vec!["4 at B8", "7 at 1"]
+    );
     // FG[4:…]: captured stones removed and nothing listed.
     assert!(figs[1].flags.remove_captured && !figs[1].flags.list_unshown);
-    assert!(figs[1].not_shown.is_empty());
+    assert!(figs[1].not_shown().len() == 0);
     assert_eq!(figs[1].moves, Some((8, 11)));
     // FG[] with PM[2] and MN[150]: 150 is printed 50, and the pass is listed as 52.
     let f = &figs[2];
@@ -102,7 +111,7 @@ fn ko_book_figures_follow_fg_and_pm() {
     let d = &f.diagram;
     assert_eq!(d.numbers[d.idx(Point::new(7, 7))], 50);
     assert_eq!(d.numbers[d.idx(Point::new(7, 6))], 51);
-    assert_eq!(f.not_shown, vec!["52 pass"]);
+    assert_eq!(f.not_shown().collect::<Vec<_>>(), vec!["52 pass"]);
     assert_eq!(
         f.comments,
         vec![(Some(50), "Numbered modulo 100.".to_string())]
@@ -113,4 +122,71 @@ fn ko_book_figures_follow_fg_and_pm() {
     // The SVG carries the title and the list under the board.
     let svg = figs[0].to_svg(Theme::Light);
     assert!(svg.contains("class=\"title\"") && svg.contains("class=\"note\""));
+}
+
+/// The SVG and the page written as they are made are the bytes of the
+/// `String` forms: figures with a capture (a move listed as not shown, a
+/// note wrapped over lines), a comment with text to escape, labels and
+/// markup (glyphs defined before the body), in both themes.
+#[test]
+fn written_as_made_is_the_string_form() {
+    let mut src = String::from(
+        "(;SZ[9]FF[4]PB[A & B]PW[C]C[<start>]AB[ba][ab][bc]AW[ca][db][cc][bb];B[cb]LB[ee:A][ff:中]TR[dd];W[ee];B[ed]C[a \"ko\"];W[bb];B[cb]",
+    );
+    // Enough passes for the notes to wrap onto several lines.
+    for i in 0..40 {
+        src.push_str(if i % 2 == 0 { ";W[]" } else { ";B[]" });
+    }
+    src.push_str(";W[gg]FG[257:Second]MA[gg]SQ[hh];B[hh](;W[aa])(;W[ii]))");
+    let doc = parse(src.as_bytes()).document;
+    let figs = figures(&doc, 0, &FigureOptions::default());
+    assert_eq!(figs.len(), 2);
+    assert!(figs[0].not_shown().len() > 40);
+    for theme in [Theme::Light, Theme::Dark] {
+        for f in &figs {
+            let mut written = Vec::new();
+            f.write_svg(theme, &mut written).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), f.to_svg(theme));
+        }
+        for pictures in [Pictures::Files("svg"), Pictures::InlineSvg(theme)] {
+            let mut written = Vec::new();
+            write_figures_html("A & B", &figs, pictures, &mut written).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                figures_html("A & B", &figs, pictures)
+            );
+        }
+    }
+    // A diagram with variations, a capture and the status line.
+    let opts = RenderOptions {
+        status: true,
+        ..RenderOptions::default()
+    };
+    let last = doc.game(0).unwrap().main_line().last().unwrap().id();
+    let d = Diagram::at(&doc, last, &opts).unwrap();
+    let mut written = Vec::new();
+    d.write_svg(&opts, &mut written).unwrap();
+    assert_eq!(String::from_utf8(written).unwrap(), d.to_svg(&opts));
+}
+
+/// A writer that fails stops the SVG with its error.
+#[test]
+fn written_svg_fails_with_the_writer() {
+    struct Full(usize);
+    impl std::io::Write for Full {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.0 < b.len() {
+                return Err(std::io::Error::other("full"));
+            }
+            self.0 -= b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let doc = parse(b"(;SZ[9];B[ee];W[cc])").document;
+    let figs = figures(&doc, 0, &FigureOptions::default());
+    let err = figs[0].write_svg(Theme::Light, Full(100)).unwrap_err();
+    assert_eq!(err.to_string(), "full");
 }

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use serde_json::{Map, Value, json};
 use sgf_formats::collection::Record;
-use sgf_formats::summary::{SummaryMove, summaries};
+use sgf_formats::summary::{GameSummary, summary_moves};
 
 use crate::cmd::info::info_map;
 use crate::walk;
@@ -55,15 +55,19 @@ struct Line<'a> {
     moves: Moves<'a>,
 }
 
-/// The main line's moves, written as `[colour, point]` pairs as they are
-/// serialised (a long game has a million: no value is built per move).
-struct Moves<'a>(&'a [SummaryMove]);
+/// The main line's moves of game `gi` of a document, written as `[colour,
+/// point]` pairs as they are serialised, straight from the document (a
+/// long game has a million: no value is built per move).
+struct Moves<'a> {
+    doc: &'a sgf_core::Document,
+    gi: usize,
+}
 
 impl serde::Serialize for Moves<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for m in self.0 {
+        let mut seq = s.serialize_seq(None)?;
+        for m in summary_moves(self.doc, self.gi) {
             // Every move, as `sgf_go::moves` defines them: one that cannot be
             // played (off the board) is kept as written, so the list's N-th
             // entry is move N, and `errors` says the game is damaged.
@@ -73,32 +77,78 @@ impl serde::Serialize for Moves<'_> {
     }
 }
 
-/// The lines of a part of a file, each without its `{"file":…,"game":N,`
-/// (the game's number in the file is known once the parts before it are).
-fn lines_of(loaded: &sgf_formats::Loaded) -> Vec<String> {
-    summaries(loaded)
-        .iter()
-        .map(|s| {
-            let mut setup = Map::new();
-            for (ident, pts) in [("AB", &s.setup_black), ("AW", &s.setup_white)] {
-                if !pts.is_empty() {
-                    let pts: Vec<String> = pts
-                        .iter()
-                        .map(|&[x, y]| sgf_core::Point::new(x, y).to_string())
-                        .collect();
-                    setup.insert(ident.into(), json!(pts));
-                }
-            }
-            let line = Line {
-                size: s.size,
-                charset: &s.charset,
-                info: info_map(s),
-                setup,
-                moves: Moves(&s.moves),
-            };
-            serde_json::to_string(&line).unwrap_or_default()
-        })
+/// The games of a part of a file, summarised without their moves (which
+/// are written from the document).
+fn summarised(loaded: &sgf_formats::Loaded) -> Vec<(usize, GameSummary)> {
+    let doc = &loaded.parsed.document;
+    let converted = loaded.converted.then_some(loaded.charset);
+    (0..doc.game_count())
+        .filter_map(|gi| GameSummary::without_moves(doc, gi, converted).map(|s| (gi, s)))
         .collect()
+}
+
+/// Writes the line of game `gi` (summarised as `s`) into `out`, without
+/// its `{"file":…,"game":N,` (the game's number in the file is known once
+/// the parts before it are): the line's object without its `{`.
+fn write_line(
+    doc: &sgf_core::Document,
+    gi: usize,
+    s: &GameSummary,
+    out: impl Write,
+) -> serde_json::Result<()> {
+    let mut setup = Map::new();
+    for (ident, pts) in [("AB", &s.setup_black), ("AW", &s.setup_white)] {
+        if !pts.is_empty() {
+            let pts: Vec<String> = pts
+                .iter()
+                .map(|&[x, y]| sgf_core::Point::new(x, y).to_string())
+                .collect();
+            setup.insert(ident.into(), json!(pts));
+        }
+    }
+    let line = Line {
+        size: s.size,
+        charset: &s.charset,
+        info: info_map(s),
+        setup,
+        moves: Moves { doc, gi },
+    };
+    serde_json::to_writer(SkipFirst { out, skip: true }, &line)
+}
+
+/// A writer that drops the first byte written to it (the `{` of a line).
+struct SkipFirst<W> {
+    out: W,
+    skip: bool,
+}
+
+impl<W: Write> Write for SkipFirst<W> {
+    fn write(&mut self, mut bytes: &[u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        if self.skip && !bytes.is_empty() {
+            self.skip = false;
+            bytes = &bytes[1..];
+            n = 1;
+        }
+        self.out.write_all(bytes)?;
+        Ok(n + bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Parts larger than this (a long game alone: parts are cut much smaller,
+/// small files are read whole side by side) are written straight into the
+/// output from their document, not into a buffer first.
+const WRITE_IN_PLACE: usize = 1 << 20;
+
+/// What the work makes of a part: its lines, or for a large part its
+/// record and summaries, to be written into the output.
+enum Made {
+    Lines(Vec<Vec<u8>>),
+    Kept(Box<sgf_formats::Loaded>, Vec<(usize, GameSummary)>),
 }
 
 /// Runs the command: files side by side, a large one a part at a time,
@@ -117,14 +167,30 @@ pub fn run(args: &Args) -> Result<u8> {
         &files,
         &sgf_formats::parts::PartOptions::default().with_read(read),
         &|| pb.inc(1),
-        |part| lines_of(&part.loaded),
+        |part| {
+            let games = summarised(&part.loaded);
+            if part.bytes.len() > WRITE_IN_PLACE {
+                return Made::Kept(Box::new(part.loaded), games);
+            }
+            let doc = &part.loaded.parsed.document;
+            Made::Lines(
+                games
+                    .iter()
+                    .map(|(gi, s)| {
+                        let mut line = Vec::new();
+                        let _ = write_line(doc, *gi, s, &mut line);
+                        line
+                    })
+                    .collect(),
+            )
+        },
         |input, r| {
             if last.as_deref() != Some(input.name.as_str()) {
                 inputs += 1;
                 last = Some(input.name.clone());
             }
             match r {
-                Record::Part(piece, lines) => {
+                Record::Part(piece, made) => {
                     prefix.clear();
                     prefix.extend_from_slice(b"{\"file\":");
                     // Standard input is `-`, as it was given.
@@ -135,13 +201,33 @@ pub fn run(args: &Args) -> Result<u8> {
                     };
                     serde_json::to_writer(&mut prefix, file)?;
                     prefix.extend_from_slice(b",\"game\":");
-                    for (k, l) in lines.iter().enumerate() {
+                    let mut k = 0;
+                    let mut start = |out: &mut sgf_formats::save::Destination| {
                         games += 1;
+                        k += 1;
                         out.write_all(&prefix)
-                            .and_then(|()| write!(out, "{},", piece.first_game + k + 1))
-                            .and_then(|()| out.write_all(&l.as_bytes()[1..]))
-                            .and_then(|()| out.write_all(b"\n"))
-                            .context("cannot write the output")?;
+                            .and_then(|()| write!(out, "{},", piece.first_game + k))
+                    };
+                    match made {
+                        Made::Lines(lines) => {
+                            for l in lines {
+                                start(&mut out)
+                                    .and_then(|()| out.write_all(&l))
+                                    .and_then(|()| out.write_all(b"\n"))
+                                    .context("cannot write the output")?;
+                            }
+                        }
+                        Made::Kept(loaded, summaries) => {
+                            let doc = &loaded.parsed.document;
+                            for (gi, s) in &summaries {
+                                start(&mut out)
+                                    .and_then(|()| {
+                                        write_line(doc, *gi, s, &mut out).map_err(Into::into)
+                                    })
+                                    .and_then(|()| out.write_all(b"\n"))
+                                    .context("cannot write the output")?;
+                            }
+                        }
                     }
                 }
                 Record::Done { errors, .. } => with_errors += usize::from(errors),

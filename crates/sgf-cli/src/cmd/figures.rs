@@ -4,8 +4,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
-use sgf_render::figure::{FigureFlags, FigureOptions, figures};
-use sgf_render::{ImageFormat, Pictures, Theme, figure_file_name, figures_html, figures_title};
+use sgf_render::figure::{FigureFlags, FigureOptions};
+use sgf_render::{
+    FiguresPage, ImageFormat, Pictures, Theme, figure_file_name, figures_title, try_for_each_figure,
+};
 
 use crate::cmd::render::ThemeArg;
 use crate::input;
@@ -88,7 +90,6 @@ pub fn run(args: &Args) -> Result<u8> {
             ..FigureFlags::default()
         },
     };
-    let figs = figures(doc, game, &opts);
     let theme = match args.theme {
         ThemeArg::Light => Theme::Light,
         ThemeArg::Dark => Theme::Dark,
@@ -97,22 +98,36 @@ pub fn run(args: &Args) -> Result<u8> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let image = args.format.image(args.quality);
     let ext = image.map_or("svg", ImageFormat::extension);
-    for f in &figs {
-        let path = dir.join(figure_file_name(f.number, ext));
-        let bytes = match image {
-            None => f.to_svg(theme).into_bytes(),
-            Some(format) => f
-                .to_image(theme, args.size, format)
-                .with_context(|| format!("cannot draw figure {}", f.number))?,
-        };
-        crate::input::write_file(&path, &bytes)?;
-    }
     let title = figures_title(doc, game, &format!("{} – game {}", loaded.name, args.game));
     let index = dir.join("index.html");
-    crate::input::write_file(
-        &index,
-        figures_html(&title, &figs, Pictures::Files(ext)).as_bytes(),
-    )?;
-    eprintln!("{} figure(s) written to {}", figs.len(), dir.display());
+    let mut count = 0usize;
+    // Each figure is written, then its section of the index, as it is
+    // made: a long game split every few moves has many (the index is put
+    // in place last, once every figure is).
+    crate::input::write_file_with(&index, |out| {
+        let what = || format!("cannot write {}", index.display());
+        let mut page = FiguresPage::start(&title, Pictures::Files(ext), out).with_context(what)?;
+        try_for_each_figure(doc, game, &opts, |f| {
+            count += 1;
+            let path = dir.join(figure_file_name(f.number, ext));
+            match image {
+                // Written as it is drawn: a figure of a long game lists a
+                // million moves, hundreds of megabytes of SVG.
+                None => crate::input::write_file_with(&path, |out| {
+                    f.write_svg(theme, out)
+                        .with_context(|| format!("cannot write {}", path.display()))
+                })?,
+                Some(format) => {
+                    let bytes = f
+                        .to_image(theme, args.size, format)
+                        .with_context(|| format!("cannot draw figure {}", f.number))?;
+                    crate::input::write_file(&path, &bytes)?;
+                }
+            }
+            page.add(&f).with_context(what)
+        })?;
+        page.finish().map(drop).with_context(what)
+    })?;
+    eprintln!("{count} figure(s) written to {}", dir.display());
     Ok(0)
 }

@@ -147,22 +147,54 @@ impl Indents {
 }
 
 /// A run of plain moves on one line: up to three in full, longer ones as
-/// first … last (count).
-fn fold(moves: &[String]) -> String {
-    match moves {
-        [first, .., last] if moves.len() > 3 => {
-            format!("{first} … {last} ({} moves)", moves.len())
+/// first … last (count). Only those shown are kept: a main line of a
+/// million plain moves is one run.
+#[derive(Default)]
+struct Fold {
+    /// The first three labels.
+    first: Vec<String>,
+    /// The last label, once there are more than three.
+    last: String,
+    count: usize,
+}
+
+impl Fold {
+    fn push(&mut self, label: String) {
+        self.count += 1;
+        if self.first.len() < 3 {
+            self.first.push(label);
+        } else {
+            self.last = label;
         }
-        _ => moves.join("  "),
+    }
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Writes the run's line after `lead`, and empties the run.
+    fn write(&mut self, lead: &str, out: &mut impl Write) -> std::io::Result<()> {
+        if self.count > 3 {
+            writeln!(
+                out,
+                "{lead}{} … {} ({} moves)",
+                self.first[0], self.last, self.count
+            )?;
+        } else {
+            writeln!(out, "{lead}{}", self.first.join("  "))?;
+        }
+        self.first.clear();
+        self.count = 0;
+        Ok(())
     }
 }
 
-/// Draws a game tree. Iterative: a stack of (node, prefix, is-last-sibling, move number).
-pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
+/// Draws a game tree into `out`, a line at a time. Iterative: a stack of
+/// (node, prefix, is-last-sibling, move number).
+fn draw(doc: &Document, gi: usize, full: bool, out: &mut impl Write) -> std::io::Result<()> {
     let game = doc.game(gi).expect("in range");
     let root = game.root();
     let (size, _) = coords::board_size(&root);
-    let mut out = String::new();
     let mut indents = Indents::new();
     // (node, indent prefix, branch glyph, move number before it)
     let mut stack: Vec<(NodeId, u32, &'static str, u32)> = vec![(root.id(), 0, "", 0)];
@@ -170,7 +202,7 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
         // Walk a sequence of single children, folding long plain runs.
         let mut n = start;
         let mut first = true;
-        let mut folded: Vec<String> = Vec::new();
+        let mut folded = Fold::default();
         // The indent of the lines after the first.
         let cont = indents.continuation(prefix, glyph);
         loop {
@@ -195,10 +227,9 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
                 folded.push(line.label);
             } else {
                 if !folded.is_empty() {
-                    out.push_str(&format!("{lead}{}\n", fold(&folded)));
-                    folded.clear();
+                    folded.write(&lead, out)?;
                 }
-                out.push_str(&format!("{lead}{}\n", line.label));
+                writeln!(out, "{lead}{}", line.label)?;
             }
             first = false;
             match kids.len() {
@@ -220,26 +251,38 @@ pub fn draw(doc: &Document, gi: usize, full: bool) -> String {
         if !folded.is_empty() {
             let mut lead = String::new();
             indents.write(cont, &mut lead);
-            out.push_str(&format!("{lead}{}\n", fold(&folded)));
+            folded.write(&lead, out)?;
         }
     }
-    out
+    Ok(())
 }
 
-/// The trees of a record's games, after `game N` (or of one game).
-fn game_trees(doc: &sgf_core::Document, only: Option<usize>, full: bool) -> Vec<String> {
-    (0..doc.game_count())
-        .filter(|gi| only.is_none_or(|g| g == *gi))
-        .map(|gi| {
-            let g = doc.game(gi).expect("in range");
-            let root = g.root();
-            let title = match (root.text("PB"), root.text("PW")) {
-                (Some(b), Some(w)) => format!(" — {b} (B) vs {w} (W)"),
-                _ => String::new(),
-            };
-            format!("{title}\n{}", draw(doc, gi, full))
-        })
-        .collect()
+/// The tree of game `gi` into `out`, after the `game N` written before it:
+/// the players, then the tree.
+fn game_tree(
+    doc: &sgf_core::Document,
+    gi: usize,
+    full: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let root = doc.game(gi).expect("in range").root();
+    if let (Some(b), Some(w)) = (root.text("PB"), root.text("PW")) {
+        write!(out, " — {b} (B) vs {w} (W)")?;
+    }
+    writeln!(out)?;
+    draw(doc, gi, full, out)
+}
+
+/// Parts larger than this (a long game alone: parts are cut much
+/// smaller) are drawn straight into the output as it is written, not into
+/// a buffer first.
+const DRAW_IN_PLACE: usize = 1 << 20;
+
+/// What the work makes of a part: its games' trees drawn (side by side
+/// with the other parts), or a large part kept to be drawn into the output.
+enum Made {
+    Drawn(Vec<Vec<u8>>),
+    Kept(Box<input::Loaded>),
 }
 
 /// Runs the command: one game's part, or the parts of a large collection
@@ -247,9 +290,11 @@ fn game_trees(doc: &sgf_core::Document, only: Option<usize>, full: bool) -> Vec<
 pub fn run(args: &Args) -> Result<u8> {
     if let Some(g) = args.game {
         let at = input::load_game_numbered(&args.file, g, args.quiet)?;
-        let trees = game_trees(&at.loaded.parsed.document, Some(at.index), args.full);
-        let out: String = trees.iter().map(|t| format!("game {g}{t}")).collect();
-        input::write_output(None, out.as_bytes())?;
+        let mut out = input::create_output(None)?;
+        // A failure is kept by the destination and returned by the commit.
+        let _ = write!(out, "game {g}")
+            .and_then(|()| game_tree(&at.loaded.parsed.document, at.index, args.full, &mut out));
+        input::commit(out, None)?;
         return Ok(0);
     }
     let mut out = crate::parts::Staged::new(None)?;
@@ -261,15 +306,41 @@ pub fn run(args: &Args) -> Result<u8> {
         &sgf_formats::parts::PartOptions::default().with_verify_first(true),
         args.quiet,
         |_| {},
-        |_, loaded| game_trees(&loaded.parsed.document, None, args.full),
+        |piece, loaded| {
+            if piece.range.len() > DRAW_IN_PLACE {
+                return Made::Kept(Box::new(loaded));
+            }
+            let doc = &loaded.parsed.document;
+            Made::Drawn(
+                (0..doc.game_count())
+                    .map(|gi| {
+                        let mut drawn = Vec::new();
+                        let _ = game_tree(doc, gi, args.full, &mut drawn);
+                        drawn
+                    })
+                    .collect(),
+            )
+        },
         |step| {
             match step {
-                Step::Part(piece, trees) => {
+                Step::Part(piece, made) => {
                     let mut w = out.writer(&piece);
-                    for t in trees {
-                        n += 1;
-                        write!(w, "game {n}")?;
-                        w.write_all(t.as_bytes())?;
+                    match made {
+                        Made::Kept(loaded) => {
+                            let doc = &loaded.parsed.document;
+                            for gi in 0..doc.game_count() {
+                                n += 1;
+                                write!(w, "game {n}")?;
+                                game_tree(doc, gi, args.full, &mut w)?;
+                            }
+                        }
+                        Made::Drawn(trees) => {
+                            for t in trees {
+                                n += 1;
+                                write!(w, "game {n}")?;
+                                w.write_all(&t)?;
+                            }
+                        }
                     }
                 }
                 Step::Restart => {
