@@ -246,9 +246,11 @@ impl Write for PartWriter<'_> {
     }
 }
 
-/// A part of at least this many bytes is written in canonical form as it
-/// is made (see [`Canonical`]).
-const STREAM_BYTES: usize = 1 << 20;
+/// A part larger than this (a long game alone: parts are cut much
+/// smaller, small files are read whole side by side) is written straight
+/// into the output from its record as it is output, not made into a buffer
+/// on a worker first (see [`Canonical`]; `tree` and `export` too).
+pub const IN_PLACE_BYTES: usize = 1 << 20;
 
 /// A part's canonical form: made where the part was read (the parts of a
 /// collection side by side), or, for a file read whole or a part of one
@@ -264,7 +266,7 @@ pub enum Canonical {
 impl Canonical {
     /// The canonical form of the part `piece` read as `doc`.
     pub fn of(piece: &Piece, doc: sgf_core::Document, opts: &sgf_core::WriteOptions) -> Canonical {
-        if piece.whole || piece.range.len() >= STREAM_BYTES {
+        if piece.whole || piece.range.len() > IN_PLACE_BYTES {
             Canonical::Doc(Box::new(doc))
         } else {
             Canonical::Bytes(sgf_core::to_canonical_bytes(&doc, opts))

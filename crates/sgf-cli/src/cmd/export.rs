@@ -139,11 +139,6 @@ impl<W: Write> Write for SkipFirst<W> {
     }
 }
 
-/// Parts larger than this (a long game alone: parts are cut much smaller,
-/// small files are read whole side by side) are written straight into the
-/// output from their document, not into a buffer first.
-const WRITE_IN_PLACE: usize = 1 << 20;
-
 /// What the work makes of a part: its lines, or for a large part its
 /// record and summaries, to be written into the output.
 enum Made {
@@ -169,7 +164,7 @@ pub fn run(args: &Args) -> Result<u8> {
         &|| pb.inc(1),
         |part| {
             let games = summarised(&part.loaded);
-            if part.bytes.len() > WRITE_IN_PLACE {
+            if part.bytes.len() > crate::parts::IN_PLACE_BYTES {
                 return Made::Kept(Box::new(part.loaded), games);
             }
             let doc = &part.loaded.parsed.document;

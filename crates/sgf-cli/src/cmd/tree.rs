@@ -273,11 +273,6 @@ fn game_tree(
     draw(doc, gi, full, out)
 }
 
-/// Parts larger than this (a long game alone: parts are cut much
-/// smaller) are drawn straight into the output as it is written, not into
-/// a buffer first.
-const DRAW_IN_PLACE: usize = 1 << 20;
-
 /// What the work makes of a part: its games' trees drawn (side by side
 /// with the other parts), or a large part kept to be drawn into the output.
 enum Made {
@@ -307,7 +302,7 @@ pub fn run(args: &Args) -> Result<u8> {
         args.quiet,
         |_| {},
         |piece, loaded| {
-            if piece.range.len() > DRAW_IN_PLACE {
+            if piece.range.len() > crate::parts::IN_PLACE_BYTES {
                 return Made::Kept(Box::new(loaded));
             }
             let doc = &loaded.parsed.document;
