@@ -261,6 +261,7 @@ impl Slots {
     }
 
     /// Adds the slot of the next id.
+    #[inline]
     pub(crate) fn push(&mut self, slot: u32) {
         let id = self.narrow.len() as u32;
         if id & (BLOCK - 1) == 0 {
@@ -269,6 +270,18 @@ impl Slots {
                 full_base: NONE,
                 wide: NONE,
             });
+        }
+        // The common case: a compact slot close to its block's first.
+        if let Some(b) = self.blocks.last()
+            && b.wide == NONE
+            && slot & COMPACT != 0
+            && b.semi_base != NONE
+            && let Some(d) = (slot & !COMPACT)
+                .checked_sub(b.semi_base)
+                .filter(|&d| d < u32::from(NARROW_COMPACT))
+        {
+            self.narrow.push(d as u16 | NARROW_COMPACT);
+            return;
         }
         self.narrow.push(0);
         self.set(id, slot);
@@ -413,6 +426,40 @@ impl crate::Document {
         } else {
             self.full[s as usize].parent
         }
+    }
+
+    /// The first child of a node (NONE for none).
+    #[inline]
+    pub(crate) fn first_child_of(&self, id: u32) -> u32 {
+        let s = self.slots.get(id);
+        if s & COMPACT == 0 {
+            return self.full[s as usize].first_child;
+        }
+        let next = id + 1;
+        if (next as usize) < self.slots.len() && self.parent_of(next) == id {
+            next
+        } else {
+            NONE
+        }
+    }
+
+    /// The next sibling of a node (NONE for none).
+    #[inline]
+    pub(crate) fn next_sibling_of(&self, id: u32) -> u32 {
+        let s = self.slots.get(id);
+        if s & COMPACT == 0 {
+            self.full[s as usize].next_sibling
+        } else {
+            NONE
+        }
+    }
+
+    /// The offset of the `;` of a compact node (`;B[xy]`), None for a node
+    /// with a full record.
+    #[inline]
+    pub(crate) fn compact_semi(&self, id: u32) -> Option<u32> {
+        let s = self.slots.get(id);
+        (s & COMPACT != 0).then_some(s & !COMPACT)
     }
 
     /// A node's record, read back for a compact node.

@@ -610,7 +610,7 @@ impl<'d> Node<'d> {
     }
     /// The parent, `None` for a root.
     pub fn parent(&self) -> Option<Node<'d>> {
-        let p = self.data().parent;
+        let p = self.doc.parent_of(self.id.0);
         (p != NONE).then_some(Node {
             doc: self.doc,
             id: NodeId(p),
@@ -618,7 +618,7 @@ impl<'d> Node<'d> {
     }
     /// The first child (the main line continuation).
     pub fn first_child(&self) -> Option<Node<'d>> {
-        let c = self.data().first_child;
+        let c = self.doc.first_child_of(self.id.0);
         (c != NONE).then_some(Node {
             doc: self.doc,
             id: NodeId(c),
@@ -626,7 +626,7 @@ impl<'d> Node<'d> {
     }
     /// The next sibling.
     pub fn next_sibling(&self) -> Option<Node<'d>> {
-        let c = self.data().next_sibling;
+        let c = self.doc.next_sibling_of(self.id.0);
         (c != NONE).then_some(Node {
             doc: self.doc,
             id: NodeId(c),

@@ -678,6 +678,8 @@ impl<'a> Builder<'a> {
         let doc = &mut self.doc;
         let seen_at = &mut self.seen_at;
         let first_at = &mut self.first_at;
+        // Whether `cur` is compact (it then takes nothing more here).
+        let mut cur_compact = cur != NONE && doc.is_compact(cur);
         'nodes: loop {
             // The most common node of all, a move alone (`;B[pd]`) followed
             // by `;`, `(` or `)`, or by a line break and one of them: what
@@ -728,7 +730,11 @@ impl<'a> Builder<'a> {
                     && let Some((black, after)) = lexer::lone_move(src, pos + 1)
                 {
                     let id = doc.push_compact(pos as u32);
-                    doc.set_first_child(cur, id);
+                    // A compact node's first child is the node after it.
+                    if !cur_compact {
+                        doc.full_mut(cur).first_child = id;
+                    }
+                    cur_compact = true;
                     let key = if black { props::id::B } else { props::id::W } as Key;
                     seen_at[key as usize] = id;
                     first_at[key as usize] = VIRTUAL | id;
@@ -745,7 +751,10 @@ impl<'a> Builder<'a> {
                     plen: 0,
                     flags: 0,
                 });
-                doc.set_first_child(cur, id);
+                if !cur_compact {
+                    doc.full_mut(cur).first_child = id;
+                }
+                cur_compact = false;
                 cur = id;
                 pos += 1;
                 break;

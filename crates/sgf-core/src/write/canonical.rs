@@ -249,21 +249,21 @@ impl Canon<'_> {
                     }
                     // Follow a line of single children directly.
                     let doc = self.doc;
-                    let mut fc = doc.nd(n).first_child;
-                    while fc != NONE && doc.nd(fc).next_sibling == NONE {
+                    let mut fc = doc.first_child_of(n);
+                    while fc != NONE && doc.next_sibling_of(fc) == NONE {
                         if !self.move_line(fc) {
                             self.newline();
                             self.node(fc);
                         }
                         self.spill();
-                        fc = doc.nd(fc).first_child;
+                        fc = doc.first_child_of(fc);
                     }
                     {
                         let at = stack.len();
                         let mut c = fc;
                         while c != NONE {
                             stack.push(Item::Node(c, true));
-                            c = self.doc.nd(c).next_sibling;
+                            c = self.doc.next_sibling_of(c);
                         }
                         stack[at..].reverse();
                     }
@@ -363,6 +363,16 @@ impl Canon<'_> {
     fn move_line(&mut self, n: u32) -> bool {
         const VAL: usize = 16;
         let doc = self.doc;
+        if let Some(semi) = doc.compact_semi(n)
+            && self.enc.is_ascii_compatible()
+        {
+            // `;B[pd]` as read: the line is its six bytes after a break.
+            let at = semi as usize;
+            self.out.push(b'\n');
+            self.out.extend_from_slice(&doc.src[at..at + 6]);
+            self.col = 6;
+            return true;
+        }
         let nd = doc.nd(n);
         if nd.plen != 1 || nd.parent == NONE || !self.enc.is_ascii_compatible() {
             return false;
