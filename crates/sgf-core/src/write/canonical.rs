@@ -56,7 +56,7 @@ impl Default for WriteOptions {
 /// # Errors
 /// Only errors of `w`.
 pub fn write_canonical<W: Write>(doc: &Document, opts: &WriteOptions, w: &mut W) -> io::Result<()> {
-    let rest = canonical(doc, opts, Some(w), 1 << 21)?;
+    let rest = canonical(doc, opts, Some(w), SPILL_BYTES + (SPILL_BYTES >> 2))?;
     w.write_all(&rest)
 }
 
@@ -83,7 +83,7 @@ pub fn game_to_canonical_bytes(doc: &Document, game: usize, opts: &WriteOptions)
 }
 
 /// Writes the canonical form into a buffer, handed to `sink` each time it
-/// passes 1 MB when there is one; returns what is left in the buffer.
+/// passes `SPILL_BYTES` when there is one; returns what is left in the buffer.
 fn canonical<W: Write>(
     doc: &Document,
     opts: &WriteOptions,
@@ -152,7 +152,7 @@ struct Canon<'a> {
 }
 
 /// How much output [`Canon`] holds before handing it to its sink.
-const SPILL_BYTES: usize = 1 << 20;
+const SPILL_BYTES: usize = 256 << 10;
 
 impl<'a> Canon<'a> {
     fn new(doc: &'a Document, opts: &'a WriteOptions, out: Vec<u8>) -> Canon<'a> {
