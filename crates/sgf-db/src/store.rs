@@ -1183,10 +1183,22 @@ fn store_source(
                 None => problems.push(format!("{}: {e}", r.job.shown)),
             }
         }
+        // The moves are written into the row's blob as they are, not bound
+        // as a value (SQLite copies a value, then again into its record:
+        // a long game's is megabytes).
         ins_file.execute(params![
-            source_id, u.member, u.format, u.charset, u.error, u.data
+            source_id,
+            u.member,
+            u.format,
+            u.charset,
+            u.error,
+            rusqlite::blob::ZeroBlob(u.data.len() as u64)
         ])?;
         let file_id = tx.last_insert_rowid();
+        if !u.data.is_empty() {
+            let mut blob = tx.blob_open(rusqlite::MAIN_DB, "files", "data", file_id, false)?;
+            blob.write_at(&u.data, 0)?;
+        }
         for g in &u.games {
             ins_game.execute(params![
                 file_id,

@@ -746,16 +746,15 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         }
         std::ops::ControlFlow::Continue(())
     };
-    let res = match (fix, &held) {
+    let res = if fix.is_some() {
         // Handed over to a repair: a file read whole is held by its
         // document alone, and released with it once repaired (the report
         // then gives back no input, see `FileReport::into_input`); a
         // collection read in parts keeps them.
-        (Some(_), _) => {
-            sgf_formats::parts::map_parts_owned(&mut held, hint, &part_opts, work, join)
-        }
-        (None, Some(b)) => sgf_formats::parts::map_parts(b, hint, &part_opts, work, join),
-        (None, None) => unreachable!("held until read"),
+        sgf_formats::parts::map_parts_owned(&mut held, hint, &part_opts, work, join)
+    } else {
+        let shared = held.clone().unwrap_or_else(|| Arc::from(&[][..]));
+        sgf_formats::parts::map_parts(&shared, hint, &part_opts, work, join)
     };
     let bytes = held.or(converted).unwrap_or_else(|| Arc::from(&[][..]));
     let mut output = output
@@ -1155,6 +1154,37 @@ fn human(r: &FileReport, opts: &HumanOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repair_read_whole_releases_its_input_and_reads_its_output_back() {
+        let d = std::env::temp_dir().join(format!("qipu-check-release-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let out = d.join("out.sgf");
+        let input: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19]DT[2018.04.27];B[pd];W[zz])"[..]);
+        let weak = Arc::downgrade(&input);
+        let mut opts = CheckOptions::default();
+        opts.fix = Some(Fix::to(Target::File(out.to_str().unwrap().into())));
+        opts.keep_changes = true;
+        let r = check_bytes("x.sgf", input, &opts);
+        // Gone with the input's document, before the output was read again.
+        assert!(weak.upgrade().is_none());
+        assert!(r.error().is_none() && r.into_input().is_empty());
+        let written = std::fs::read(&out).unwrap();
+        assert!(written.windows(14).any(|w| w == b"DT[2018-04-27]"));
+        // What is reported points into the output, read back from the file.
+        let r = check_bytes("x.sgf", written.clone(), &opts);
+        assert_eq!(
+            (r.changes().len(), std::fs::read(&out).unwrap()),
+            (0, written)
+        );
+        // Without a repair the bytes come back, not copied.
+        let input: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19];B[pd])"[..]);
+        let ptr = input.as_ptr();
+        let r = check_bytes("x.sgf", input, &CheckOptions::default());
+        assert!(std::ptr::eq(r.into_input().as_ptr(), ptr));
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn output_to_a_file_holds_nothing_in_memory_and_reads_back() {
