@@ -1163,9 +1163,11 @@ mod tests {
         let out = d.join("out.sgf");
         let input: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19]DT[2018.04.27];B[pd];W[zz])"[..]);
         let weak = Arc::downgrade(&input);
-        let mut opts = CheckOptions::default();
-        opts.fix = Some(Fix::to(Target::File(out.to_str().unwrap().into())));
-        opts.keep_changes = true;
+        let opts = CheckOptions {
+            fix: Some(Fix::to(Target::File(out.to_str().unwrap().into()))),
+            keep_changes: true,
+            ..CheckOptions::default()
+        };
         let r = check_bytes("x.sgf", input, &opts);
         // Gone with the input's document, before the output was read again.
         assert!(weak.upgrade().is_none());
