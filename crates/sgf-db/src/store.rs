@@ -19,7 +19,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use sgf_formats::input::{InputError, MAX_INPUT_BYTES, check_regular, read_file};
+use sgf_formats::input::{InputError, MAX_INPUT_BYTES, check_regular, read_file_shared};
 
 use crate::encode::{read_stored, unpack_rows, write_stored};
 use crate::game::{GameRow, game_row, key};
@@ -343,7 +343,16 @@ struct SourceResult {
     error: Option<String>,
 }
 
-fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
+/// The bytes of a file or of an archive member, to be read.
+enum UnitBytes<'a> {
+    /// A file's, handed over: held by its document alone once read (no
+    /// copy), and released with it, before its games are stored.
+    File(std::sync::Arc<[u8]>),
+    /// An archive member's.
+    Member(&'a [u8]),
+}
+
+fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit {
     let mut unit = Unit {
         member,
         format: None,
@@ -358,47 +367,49 @@ fn read_unit(bytes: &[u8], name: &Path, member: Option<String>) -> Unit {
     let mut data = Vec::new();
     let mut first: Option<(&'static str, &'static str)> = None;
     let mut no_tree: Option<String> = None;
-    let read = sgf_formats::parts::map_parts(
-        bytes,
-        Some(name),
-        &sgf_formats::parts::PartOptions::default(),
-        |_, loaded| {
-            let doc = &loaded.parsed.document;
-            let rows: Vec<GameRow> = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
-            let why = (rows.is_empty())
-                .then(|| {
-                    loaded
-                        .parsed
-                        .diagnostics
-                        .iter()
-                        .find(|d| d.code == sgf_core::Code::NoGameTree)
-                        .map(|d| d.message.clone())
-                })
-                .flatten();
-            ((loaded.format, loaded.charset), rows, why)
-        },
-        |step| {
-            match step {
-                sgf_formats::parts::Step::Part(piece, (fc, rows, why)) => {
-                    first.get_or_insert(fc);
-                    no_tree = no_tree.take().or(why);
-                    for mut g in rows {
-                        // Numbered in the part: in the file, after the parts before.
-                        g.game += piece.first_game as u32;
-                        write_stored(&g.encoded, &mut data);
-                        // The moves are in `data` now; only what the rows need is kept.
-                        games.push(StoredRow::from(g));
-                    }
-                }
-                sgf_formats::parts::Step::Restart => {
-                    first = None;
-                    games.clear();
-                    data.clear();
+    let opts = sgf_formats::parts::PartOptions::default();
+    let work = |_: &sgf_formats::parts::Piece, loaded: sgf_formats::Loaded| {
+        let doc = &loaded.parsed.document;
+        let rows: Vec<GameRow> = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
+        let why = (rows.is_empty())
+            .then(|| {
+                loaded
+                    .parsed
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.code == sgf_core::Code::NoGameTree)
+                    .map(|d| d.message.clone())
+            })
+            .flatten();
+        ((loaded.format, loaded.charset), rows, why)
+    };
+    let join = |step: sgf_formats::parts::Step<(_, Vec<GameRow>, Option<String>)>| {
+        match step {
+            sgf_formats::parts::Step::Part(piece, (fc, rows, why)) => {
+                first.get_or_insert(fc);
+                no_tree = no_tree.take().or(why);
+                for mut g in rows {
+                    // Numbered in the part: in the file, after the parts before.
+                    g.game += piece.first_game as u32;
+                    write_stored(&g.encoded, &mut data);
+                    // The moves are in `data` now; only what the rows need is kept.
+                    games.push(StoredRow::from(g));
                 }
             }
-            std::ops::ControlFlow::Continue(())
-        },
-    );
+            sgf_formats::parts::Step::Restart => {
+                first = None;
+                games.clear();
+                data.clear();
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    };
+    let read = match bytes {
+        UnitBytes::File(b) => {
+            sgf_formats::parts::map_parts_owned(&mut Some(b), Some(name), &opts, work, join)
+        }
+        UnitBytes::Member(b) => sgf_formats::parts::map_parts(b, Some(name), &opts, work, join),
+    };
     if let Err(e) = read {
         unit.error = Some(e.to_string());
         return unit;
@@ -430,9 +441,9 @@ fn read_source(job: SourceJob) -> SourceResult {
     if !job.archive {
         // Only regular files, bounded (a device or a FIFO put in the file's
         // place since it was listed is refused, not read for ever).
-        return match read_file(&path, MAX_INPUT_BYTES) {
+        return match read_file_shared(&path, MAX_INPUT_BYTES) {
             Ok(bytes) => SourceResult {
-                units: vec![read_unit(&bytes, &path, None)],
+                units: vec![read_unit(UnitBytes::File(bytes), &path, None)],
                 job,
                 error: None,
             },
@@ -459,7 +470,13 @@ fn read_source(job: SourceJob) -> SourceResult {
     let flush = |batch: &mut Vec<sgf_formats::archive::Member>, units: &mut Vec<Unit>| {
         let done: Vec<Unit> = std::mem::take(batch)
             .into_par_iter()
-            .map(|m| read_unit(&m.bytes, Path::new(&m.name), Some(m.name.clone())))
+            .map(|m| {
+                read_unit(
+                    UnitBytes::Member(&m.bytes),
+                    Path::new(&m.name),
+                    Some(m.name.clone()),
+                )
+            })
             .collect();
         units.extend(done);
     };
@@ -1166,10 +1183,22 @@ fn store_source(
                 None => problems.push(format!("{}: {e}", r.job.shown)),
             }
         }
+        // The moves are written into the row's blob as they are, not bound
+        // as a value (SQLite copies a value, then again into its record:
+        // a long game's is megabytes).
         ins_file.execute(params![
-            source_id, u.member, u.format, u.charset, u.error, u.data
+            source_id,
+            u.member,
+            u.format,
+            u.charset,
+            u.error,
+            rusqlite::blob::ZeroBlob(u.data.len() as u64)
         ])?;
         let file_id = tx.last_insert_rowid();
+        if !u.data.is_empty() {
+            let mut blob = tx.blob_open(rusqlite::MAIN_DB, "files", "data", file_id, false)?;
+            blob.write_at(&u.data, 0)?;
+        }
         for g in &u.games {
             ins_game.execute(params![
                 file_id,

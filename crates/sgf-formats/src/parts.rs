@@ -187,12 +187,75 @@ pub fn map_parts<'b, R: Send>(
     hint: Option<&Path>,
     opts: &PartOptions,
     work: impl Fn(&Piece, Loaded) -> R + Sync,
-    mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
+    join: impl FnMut(Step<R>) -> ControlFlow<()>,
 ) -> Result<(), ReadError> {
     let input: Bytes<'b> = bytes.into();
+    let (reader, split) = plan(&input, hint, opts)?;
+    match split {
+        Some(split) => map_cut(input, reader, &split, opts, &work, join),
+        None => read_whole(input, reader, &opts.read, &work, join),
+    }
+}
+
+/// [`map_parts`] of bytes handed over in `bytes`: a file read whole into a
+/// record that keeps them as its source (an SGF document) takes them
+/// (`bytes` is left `None`) before the work runs, so that they are freed
+/// with the record, when the work is done with it, not held until the
+/// end. A file read in parts leaves them where they are.
+///
+/// ```
+/// use std::sync::Arc;
+/// use sgf_formats::parts::{self, PartOptions};
+/// let bytes: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19];B[pd])"[..]);
+/// let weak = Arc::downgrade(&bytes);
+/// let mut held = Some(bytes);
+/// parts::map_parts_owned(&mut held, None, &PartOptions::default(), |_, l| drop(l), |_| {
+///     std::ops::ControlFlow::Continue(())
+/// })
+/// .unwrap();
+/// // Released with the document.
+/// assert!(held.is_none() && weak.upgrade().is_none());
+/// ```
+///
+/// # Errors
+/// As [`map_parts`]; `bytes` is then left as it was.
+pub fn map_parts_owned<R: Send>(
+    bytes: &mut Option<std::sync::Arc<[u8]>>,
+    hint: Option<&Path>,
+    opts: &PartOptions,
+    work: impl Fn(&Piece, Loaded) -> R + Sync,
+    mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
+) -> Result<(), ReadError> {
+    let Some(input) = bytes.as_ref() else {
+        return map_parts(&[][..], hint, opts, work, join);
+    };
+    let (reader, split) = plan(input, hint, opts)?;
+    if let Some(split) = split {
+        return map_cut(Bytes::Shared(input), reader, &split, opts, &work, join);
+    }
+    let loaded = reader.read_shared(input, &opts.read)?;
+    let len = input.len();
+    let source = loaded.parsed.document.source();
+    if std::ptr::eq(source.as_ptr(), input.as_ptr()) && source.len() == len {
+        *bytes = None;
+    }
+    let piece = whole_piece(len, &loaded);
+    let r = work(&piece, loaded);
+    let _ = join(Step::Part(piece, r));
+    Ok(())
+}
+
+/// The parts of the cut `split` of `input` (see [`map_parts`]).
+fn map_cut<R: Send>(
+    input: Bytes<'_>,
+    reader: &'static dyn Format,
+    split: &Split,
+    opts: &PartOptions,
+    work: &(impl Fn(&Piece, Loaded) -> R + Sync),
+    mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
+) -> Result<(), ReadError> {
     let bytes: &[u8] = &input;
-    let (reader, split) = plan(bytes, hint, opts)?;
-    if let Some(split) = &split {
+    {
         let mut part_opts = opts.read.clone();
         part_opts.dialect_report = false;
         let mut may_restart = split.dbcs_doubt;
@@ -204,7 +267,7 @@ pub fn map_parts<'b, R: Send>(
                     .is_ok_and(|l| split.holds_for(&l.parsed.document))
             });
             if !holds {
-                return read_whole(input, reader, &opts.read, &work, join);
+                return read_whole(input, reader, &opts.read, work, join);
             }
             may_restart = false;
         }
@@ -229,13 +292,13 @@ pub fn map_parts<'b, R: Send>(
                 reader,
                 opts: &part_opts,
             };
-            let results = read_batch(bytes, batch, batch_lines, &cut, &work);
+            let results = read_batch(bytes, batch, batch_lines, &cut, work);
             if results.iter().any(Option::is_none) {
                 // A part the cut does not hold for: the whole file, read whole.
                 if joined_any && join(Step::Restart).is_break() {
                     return Ok(());
                 }
-                return read_whole(input, reader, &opts.read, &work, join);
+                return read_whole(input, reader, &opts.read, work, join);
             }
             for ((range, r), &lines_before) in batch.iter().zip(results).zip(batch_lines) {
                 let (games, result) = r.expect("checked above");
@@ -254,9 +317,8 @@ pub fn map_parts<'b, R: Send>(
                 }
             }
         }
-        return Ok(());
+        Ok(())
     }
-    read_whole(input, reader, &opts.read, &work, join)
 }
 
 /// How the parts of a cut are read.
@@ -314,17 +376,22 @@ fn read_whole<R>(
     mut join: impl FnMut(Step<R>) -> ControlFlow<()>,
 ) -> Result<(), ReadError> {
     let loaded = reader.read_bytes(bytes, opts)?;
-    let piece = Piece {
-        range: 0..bytes.len(),
+    let piece = whole_piece(bytes.len(), &loaded);
+    let r = work(&piece, loaded);
+    let _ = join(Step::Part(piece, r));
+    Ok(())
+}
+
+/// The one part of a file of `len` bytes read whole.
+fn whole_piece(len: usize, loaded: &Loaded) -> Piece {
+    Piece {
+        range: 0..len,
         whole: true,
         first_game: 0,
         games: loaded.parsed.document.game_count(),
         lines_before: 0,
         may_restart: false,
-    };
-    let r = work(&piece, loaded);
-    let _ = join(Step::Part(piece, r));
-    Ok(())
+    }
 }
 
 /// What [`read_game`] found.

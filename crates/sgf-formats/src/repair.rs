@@ -179,7 +179,7 @@ pub fn repair(doc: &mut Document, opts: &RepairOptions) -> Vec<Change> {
 /// what `qipu check --fix` writes. Refused, with nothing done, when the
 /// document cannot be written without loss ([`writable`]), and when the
 /// output holds fewer game trees than the input ([`check_written`]).
-/// [`repair_and_reread`] does the same with the document given up, so
+/// [`repair_and_write_to`] does the same with the document given up, so
 /// that it is released before the output is read.
 ///
 /// # Errors
@@ -189,8 +189,9 @@ pub fn repair_to_canonical(
     write: &WriteOptions,
     opts: &RepairOptions,
 ) -> Result<Repaired, Refusal> {
-    let (read, changes, bytes) = repair_and_write(doc, write, opts)?;
-    let re = reread(read, &bytes)?;
+    let (read, changes) = repair_for_output(doc, opts)?;
+    let bytes = sgf_core::to_canonical_bytes(doc, write);
+    let re = check_reread(read, sgf_core::parse(&bytes[..]))?;
     let mut remaining = re.diagnostics;
     remaining.extend(sgf_go::check::check(&re.document));
     remaining.sort_by_key(|d| (d.span.start, d.span.end));
@@ -201,50 +202,64 @@ pub fn repair_to_canonical(
     })
 }
 
-/// A document repaired, written in the canonical form and read again
-/// ([`repair_and_reread`]).
+/// A document repaired and written in the canonical form by
+/// [`repair_and_write_to`]: what it needs to read the output again.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Rewritten {
-    /// The canonical FF\[4\] UTF-8 bytes.
-    pub bytes: Vec<u8>,
+    /// Game trees read from the input (the output must hold as many:
+    /// [`reread`]).
+    pub read: usize,
     /// What was changed, in pipeline order, each with the line and column
     /// (from 1) where it is in the input.
     pub changes: Vec<(Change, u32, u32)>,
-    /// The output read again: what is left is found in it, and its spans
-    /// point into `bytes`.
-    pub output: Parsed,
 }
 
 /// [`repair_to_canonical`] for a caller that is done with the input's
-/// document: it is released once written, before the output is read
-/// again, so that memory holds one tree at a time, not two (the tree of a
-/// long game is most of what its repair holds). The same refusals.
+/// document, written as it is made into `out` (the destination's
+/// temporary file, say): the document, and with it the input it keeps as
+/// its source, is released once written, so that memory holds the input
+/// or the output, and one tree, never both (the tree of a long game is
+/// most of what its repair holds). The output is then read again with
+/// [`reread`], from where it was written. The same refusals, before
+/// anything is written.
 ///
 /// ```
-/// use sgf_formats::repair::{Refusal, RepairOptions, repair_and_reread};
+/// use sgf_formats::repair::{Refusal, RepairOptions, repair_and_write_to, reread};
 /// let doc = sgf_core::parse(b"(;GM[1]SZ[19]\n;B[pd]DT[2018.04.27])").document;
-/// let r = repair_and_reread(doc, &Default::default(), &RepairOptions::default()).unwrap();
+/// let mut out = Vec::new();
+/// let r = repair_and_write_to(doc, &Default::default(), &RepairOptions::default(), &mut out)
+///     .unwrap()
+///     .unwrap();
 /// let (change, line, column) = &r.changes[0];
 /// // The change is at its value, `[2018.04.27]`.
 /// assert_eq!((change.before.as_str(), *line, *column), ("DT[2018.04.27]", 2, 9));
-/// assert_eq!(r.output.document.game_count(), 1);
-/// assert_eq!(r.output.document.source(), &r.bytes[..]);
+/// let output = reread(r.read, out.into()).unwrap();
+/// assert_eq!(output.document.game_count(), 1);
 /// let notes = sgf_core::parse(b"just notes").document;
+/// let mut out = Vec::new();
 /// assert_eq!(
-///     repair_and_reread(notes, &Default::default(), &RepairOptions::default()).unwrap_err(),
+///     repair_and_write_to(notes, &Default::default(), &RepairOptions::default(), &mut out)
+///         .unwrap()
+///         .unwrap_err(),
 ///     Refusal::NoGameTree
 /// );
+/// assert!(out.is_empty());
 /// ```
 ///
 /// # Errors
-/// The [`Refusal`].
-pub fn repair_and_reread(
+/// The errors of `out` (outside), and the [`Refusal`] (inside).
+pub fn repair_and_write_to<W: std::io::Write>(
     mut doc: Document,
     write: &WriteOptions,
     opts: &RepairOptions,
-) -> Result<Rewritten, Refusal> {
-    let (read, changes, bytes) = repair_and_write(&mut doc, write, opts)?;
+    out: &mut W,
+) -> std::io::Result<Result<Rewritten, Refusal>> {
+    let (read, changes) = match repair_for_output(&mut doc, opts) {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e)),
+    };
+    // Placed in the input before it is released.
     let changes = changes
         .into_iter()
         .map(|c| {
@@ -252,35 +267,36 @@ pub fn repair_and_reread(
             (c, l, col)
         })
         .collect();
+    sgf_core::write_canonical(&doc, write, out)?;
     drop(doc);
-    let output = reread(read, &bytes)?;
-    Ok(Rewritten {
-        bytes,
-        changes,
-        output,
-    })
+    Ok(Ok(Rewritten { read, changes }))
 }
 
-/// The repair and the canonical form of [`repair_to_canonical`]: the game
-/// trees read, the changes and the bytes.
-fn repair_and_write(
+/// The repair of [`repair_to_canonical`], once the document is found
+/// [`writable`]: the game trees read and the changes.
+fn repair_for_output(
     doc: &mut Document,
-    write: &WriteOptions,
     opts: &RepairOptions,
-) -> Result<(usize, Vec<Change>, Vec<u8>), Refusal> {
+) -> Result<(usize, Vec<Change>), Refusal> {
     writable(doc)?;
     let read = doc.game_count();
     let mut opts = *opts;
     opts.utf8_output = true;
     let changes = repair(doc, &opts);
-    let bytes = sgf_core::to_canonical_bytes(doc, write);
-    Ok((read, changes, bytes))
+    Ok((read, changes))
 }
 
-/// The canonical form `bytes` read again, refused when it holds fewer game
-/// trees than the `read` of the input ([`check_written`]).
-fn reread(read: usize, bytes: &[u8]) -> Result<Parsed, Refusal> {
-    let re = sgf_core::parse(bytes);
+/// The canonical form written by [`repair_and_write_to`], read again from
+/// `bytes` (kept by the document as its source, no copy): refused when it
+/// holds fewer game trees than the `read` of the input ([`check_written`]).
+///
+/// # Errors
+/// [`Refusal::NoGameTree`] or [`Refusal::GamesLost`].
+pub fn reread(read: usize, bytes: std::sync::Arc<[u8]>) -> Result<Parsed, Refusal> {
+    check_reread(read, sgf_core::parse_shared(bytes, &Default::default()))
+}
+
+fn check_reread(read: usize, re: Parsed) -> Result<Parsed, Refusal> {
     check_written(read, &re.document)?;
     Ok(re)
 }

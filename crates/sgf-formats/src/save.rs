@@ -41,15 +41,46 @@ pub struct Fingerprint {
 impl Fingerprint {
     /// The fingerprint of `bytes`.
     pub fn of(bytes: &[u8]) -> Fingerprint {
-        // A fixed-key hash: the same bytes give the same value in any process.
-        let mut h =
-            std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-                .build_hasher();
+        let mut h = Fingerprint::hasher();
         h.write(bytes);
         Fingerprint {
             len: bytes.len() as u64,
             hash: h.finish(),
         }
+    }
+
+    /// The fingerprint of what `r` reads to its end, read a piece at a
+    /// time (the same as [`Fingerprint::of`] its bytes): a file is
+    /// compared without being held.
+    ///
+    /// # Errors
+    /// The errors of `r`.
+    pub fn of_reader(r: &mut dyn std::io::Read) -> std::io::Result<Fingerprint> {
+        let mut h = Fingerprint::hasher();
+        let mut buf = vec![0u8; 1 << 16];
+        let mut len = 0u64;
+        loop {
+            match r.read(&mut buf) {
+                Ok(0) => break,
+                // The hash is fed as a stream: pieces give what the whole gives.
+                Ok(n) => {
+                    h.write(&buf[..n]);
+                    len += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Fingerprint {
+            len,
+            hash: h.finish(),
+        })
+    }
+
+    /// A fixed-key hash: the same bytes give the same value in any process.
+    fn hasher() -> std::collections::hash_map::DefaultHasher {
+        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+            .build_hasher()
     }
 }
 
@@ -298,6 +329,27 @@ impl Replacement {
         Ok(buf)
     }
 
+    /// Reads back all that was written, into bytes held shared (one
+    /// allocation of their size, no copy beside it): what a writer reads
+    /// again to check what it wrote, before or after the commit.
+    ///
+    /// # Errors
+    /// As [`Replacement::read_at`].
+    pub fn read_all_shared(&self) -> std::io::Result<std::sync::Arc<[u8]>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut f = match (&self.tmp, &self.kept) {
+            (Some((_, f)), _) | (None, Some(f)) => f,
+            (None, None) => return Err(std::io::ErrorKind::NotFound.into()),
+        };
+        let len = usize::try_from(self.len).map_err(|_| std::io::ErrorKind::OutOfMemory)?;
+        let mut buf: std::sync::Arc<[u8]> = std::iter::repeat_n(0u8, len).collect();
+        f.seek(SeekFrom::Start(0))?;
+        f.read_exact(std::sync::Arc::get_mut(&mut buf).expect("not shared yet"))?;
+        // Appends go on at the end.
+        f.seek(SeekFrom::End(0))?;
+        Ok(buf)
+    }
+
     /// Removes the temporary file, keeping it open to be read back.
     fn remove_tmp(&mut self) {
         if let Some((p, f)) = self.tmp.take() {
@@ -343,6 +395,7 @@ impl Replacement {
         #[cfg_attr(not(unix), allow(unused_mut))]
         let mut mode = None;
         let mut current = None;
+        let mut on_disk = None;
         if let Some(meta) = &meta {
             if meta.file_type().is_symlink() {
                 return Err(SaveError::NotRegular("a symbolic link"));
@@ -362,15 +415,18 @@ impl Replacement {
                 use std::os::unix::fs::PermissionsExt;
                 mode = Some(meta.permissions().mode() & 0o7777);
             }
-            if opts.expected.is_some() || opts.backup {
-                let bytes = fs::read(path)
-                    .map_err(|e| SaveError::Io(format!("cannot read {}", path.display()), e))?;
-                current = Some(bytes);
+            let unread = |e| SaveError::Io(format!("cannot read {}", path.display()), e);
+            if opts.backup {
+                current = Some(fs::read(path).map_err(unread)?);
+            } else if opts.expected.is_some() {
+                // Compared as it is read, not held beside what replaces it.
+                let mut f = File::open(path).map_err(unread)?;
+                on_disk = Some(Fingerprint::of_reader(&mut f).map_err(unread)?);
             }
         }
         if let Some(expected) = opts.expected {
             // A file that vanished counts as changed too.
-            if current.as_deref().map(Fingerprint::of) != Some(expected) {
+            if on_disk.or_else(|| current.as_deref().map(Fingerprint::of)) != Some(expected) {
                 return Err(SaveError::ChangedOnDisk);
             }
         }
@@ -852,6 +908,45 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn a_fingerprint_read_in_pieces_is_that_of_the_whole() {
+        // Pieces of every size, across the reader's own buffer.
+        struct Pieces<'a>(&'a [u8], usize);
+        impl std::io::Read for Pieces<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.1 = self.1 % 9973 + 1;
+                let n = self.1.min(buf.len()).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let bytes: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let whole = Fingerprint::of(&bytes);
+        assert_eq!(
+            Fingerprint::of_reader(&mut Pieces(&bytes, 0)).unwrap(),
+            whole
+        );
+        assert_eq!(Fingerprint::of_reader(&mut &bytes[..]).unwrap(), whole);
+        assert_ne!(Fingerprint::of_reader(&mut &bytes[1..]).unwrap(), whole);
+    }
+
+    #[test]
+    fn what_was_written_reads_back_whole_before_and_after_the_commit() {
+        let d = tmp("readback");
+        let p = d.join("x.sgf");
+        let mut r = Replacement::begin(&p);
+        r.write(b"(;C[a]");
+        r.write(b")");
+        assert_eq!(&*r.read_all_shared().unwrap(), b"(;C[a])");
+        // Writing goes on at the end.
+        r.write(b"\n");
+        r.commit(&SaveOptions::default()).unwrap();
+        assert_eq!(&*r.read_all_shared().unwrap(), b"(;C[a])\n");
+        assert_eq!(fs::read(&p).unwrap(), b"(;C[a])\n");
+        let _ = fs::remove_dir_all(&d);
     }
 
     fn leftovers(d: &Path) -> Vec<String> {

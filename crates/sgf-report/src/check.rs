@@ -142,16 +142,13 @@ struct Joined {
     keep_changes: bool,
     facts: Vec<sgf_core::validate::GameFacts>,
     dialects: Vec<sgf_formats::DialectCount>,
-    /// The repaired parts, joined (each part's output freed once written).
-    output: Output,
     out_lines: u32,
-    /// Lines of the input before the part being joined, and where that is.
+    /// Lines of the input before the part being joined.
     in_lines: u32,
-    at: usize,
 }
 
 impl Joined {
-    fn new(max: usize, warnings_as_errors: bool, output: Output) -> Joined {
+    fn new(max: usize, warnings_as_errors: bool) -> Joined {
         Joined {
             parts: Vec::new(),
             gathered: Gathered {
@@ -165,27 +162,26 @@ impl Joined {
             keep_changes: true,
             facts: Vec::new(),
             dialects: Vec::new(),
-            output,
             out_lines: 0,
             in_lines: 0,
-            at: 0,
         }
     }
 
-    /// Joins the part of `bytes` at `range` (the whole file when `whole`).
+    /// Joins the part `piece` (the whole file when `piece.whole`), its
+    /// repaired output appended to `output`.
     fn add(
         &mut self,
-        bytes: &[u8],
-        range: std::ops::Range<usize>,
+        piece: &sgf_formats::parts::Piece,
         r: PartResult,
-        whole: bool,
+        output: &mut Output,
         allow: &[Code],
     ) {
+        let range = piece.range.clone();
+        let whole = piece.whole;
         // Line numbers: in the input for the changes, in what is reported
         // for the diagnostics (the output after a repair).
         let start = range.start;
-        self.in_lines += memchr::memchr_iter(b'\n', &bytes[self.at..start]).count() as u32;
-        self.at = start;
+        self.in_lines = piece.lines_before;
         for (mut c, l, col) in r.changes.into_iter().filter(|_| self.keep_changes) {
             c.span = sgf_core::Span::new(c.span.start + start as u32, c.span.end + start as u32);
             self.changes.push((c, l + self.in_lines, col));
@@ -193,18 +189,24 @@ impl Joined {
         // Where this part's diagnostics point: the input part, or its
         // repaired output.
         let (base, lines_before, text_range) = match &r.output {
-            Some(out) => {
-                let sep: &[u8] = if self.output.len == 0 {
+            Some(PartOutput::Bytes(out)) => {
+                let sep: &[u8] = if output.len == 0 {
                     b""
                 } else {
                     sgf_core::write::GAME_SEPARATOR
                 };
                 self.out_lines += memchr::memchr_iter(b'\n', sep).count() as u32;
-                let base = self.output.len + sep.len();
+                let base = output.len + sep.len();
                 let lines = self.out_lines;
                 self.out_lines += memchr::memchr_iter(b'\n', out).count() as u32;
-                self.output.push(sep, out);
-                (base, lines, base..self.output.len)
+                output.push(sep, out);
+                (base, lines, base..output.len)
+            }
+            // The whole file's output, written by its work.
+            Some(PartOutput::Written { lines }) => {
+                let before = self.out_lines;
+                self.out_lines += lines;
+                (0, before, 0..output.len)
             }
             None => (start, self.in_lines, range.clone()),
         };
@@ -251,6 +253,8 @@ pub(crate) struct Output {
     /// The output held in memory, from byte `held_from` on.
     held: Vec<u8>,
     held_from: usize,
+    /// All the output, once read back to be checked (a file read whole).
+    shared: Option<Arc<[u8]>>,
     /// Bytes of output so far.
     len: usize,
 }
@@ -262,6 +266,7 @@ impl Output {
             writing: false,
             held: Vec::new(),
             held_from: 0,
+            shared: None,
             len: 0,
         }
     }
@@ -297,6 +302,20 @@ impl Output {
         self.len += sep.len() + part.len();
     }
 
+    /// All the output so far, read back from its file (one allocation of
+    /// its size) or taken from memory, and kept shared for the report.
+    fn read_all(&mut self) -> std::io::Result<Arc<[u8]>> {
+        let all: Arc<[u8]> = match &self.file {
+            Some(f) if self.writing => f.read_all_shared()?,
+            _ if self.held_from == 0 => Arc::from(std::mem::take(&mut self.held)),
+            _ => return Err(std::io::ErrorKind::NotFound.into()),
+        };
+        self.held.clear();
+        self.held_from = self.len;
+        self.shared = Some(all.clone());
+        Ok(all)
+    }
+
     /// Drops the output so far, to write it again from the start.
     fn restart(&mut self) {
         if self.writing && !self.file.as_mut().is_some_and(|f| f.restart()) {
@@ -304,12 +323,16 @@ impl Output {
         }
         self.held.clear();
         self.held_from = 0;
+        self.shared = None;
         self.len = 0;
     }
 
     /// The output's bytes at `range` (empty when they cannot be read back).
     fn text(&self, range: std::ops::Range<usize>) -> std::borrow::Cow<'_, [u8]> {
         use std::borrow::Cow;
+        if let Some(all) = &self.shared {
+            return Cow::Borrowed(all.get(range).unwrap_or_default());
+        }
         if range.start >= self.held_from {
             let r = range.start - self.held_from..range.end - self.held_from;
             return Cow::Borrowed(self.held.get(r).unwrap_or_default());
@@ -318,6 +341,20 @@ impl Output {
             .as_ref()
             .and_then(|f| f.read_at(range.start as u64, range.len()).ok())
             .map_or(Cow::Borrowed(&[][..]), Cow::Owned)
+    }
+}
+
+/// The canonical writer of a file read whole writes into the output as it
+/// makes it (see [`Output::push`]: it never fails, the file's failure is
+/// reported at its commit).
+impl std::io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.push(b"", buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -471,10 +508,26 @@ struct PartResult {
     /// The repairs, with their line and column in the part.
     changes: Vec<(Change, u32, u32)>,
     /// The repaired output of the part.
-    output: Option<Vec<u8>>,
+    output: Option<PartOutput>,
     facts: Vec<sgf_core::validate::GameFacts>,
     /// The dialects of a part's games, reported once for the whole file.
     dialects: Vec<sgf_formats::DialectCount>,
+}
+
+/// A part's repaired output.
+enum PartOutput {
+    /// Its bytes (shared with its document), to be joined.
+    Bytes(Arc<[u8]>),
+    /// The whole file's output, written as it was made, of this many lines.
+    Written { lines: u32 },
+}
+
+/// Why a part was not checked (or its repair not written).
+enum NotChecked {
+    /// The library refused the repair.
+    Refused(sgf_formats::repair::Refusal),
+    /// The output written could not be read back to be checked.
+    Unread(String),
 }
 
 /// What a part's diagnostics are shown against: its document when the file
@@ -495,18 +548,23 @@ fn shown_of(
 /// with `--fix`, its changes kept when `keep_changes`. A repair the
 /// library refuses (no game tree, games lost, an undecodable charset) is
 /// an error: nothing is written.
+///
+/// The repair of a file read whole is written into `output` as it is
+/// made, its input released with its document, and read back from there
+/// to be checked: memory holds the input or the output, and one tree.
 fn check_loaded(
     loaded: sgf_formats::Loaded,
-    input: &[u8],
+    input: Option<&[u8]>,
     fix: Option<&Fix>,
     whole: bool,
     keep_changes: bool,
-) -> Result<PartResult, sgf_formats::repair::Refusal> {
+    output: &std::sync::Mutex<Output>,
+) -> Result<PartResult, NotChecked> {
     // For a record converted from another format, its input and charset:
     // the reader's diagnostics point into them.
     let original = loaded
         .converted
-        .then(|| (input.to_vec(), loaded.encoding()));
+        .then(|| (input.unwrap_or_default().to_vec(), loaded.encoding()));
     let Some(fix) = fix else {
         let mut diagnostics = game_diagnostics(&loaded.parsed);
         let doc = loaded.parsed.document;
@@ -537,16 +595,32 @@ fn check_loaded(
     // left in the output.
     let mut opts = sgf_formats::repair::RepairOptions::default();
     opts.variation_level = fix.variation_level;
-    let sgf_formats::repair::Rewritten {
-        bytes,
-        changes,
-        output: re,
-        ..
-    } = sgf_formats::repair::repair_and_reread(
-        loaded.parsed.document,
-        &WriteOptions::default(),
-        &opts,
-    )?;
+    use sgf_formats::repair::{repair_and_write_to, reread};
+    let write = WriteOptions::default();
+    let unread =
+        |e: std::io::Error| NotChecked::Unread(format!("cannot read back the repair: {e}"));
+    let (changes, re, written) = if whole {
+        let mut out = output
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let r = repair_and_write_to(loaded.parsed.document, &write, &opts, &mut *out)
+            .map_err(unread)?
+            .map_err(NotChecked::Refused)?;
+        let all = out.read_all().map_err(unread)?;
+        drop(out);
+        let lines = memchr::memchr_iter(b'\n', &all).count() as u32;
+        let re = reread(r.read, all).map_err(NotChecked::Refused)?;
+        (r.changes, re, PartOutput::Written { lines })
+    } else {
+        let mut bytes = Vec::new();
+        let r = repair_and_write_to(loaded.parsed.document, &write, &opts, &mut bytes)
+            .map_err(unread)?
+            .map_err(NotChecked::Refused)?;
+        // Shared with the document read from them.
+        let bytes: Arc<[u8]> = Arc::from(bytes);
+        let re = reread(r.read, bytes.clone()).map_err(NotChecked::Refused)?;
+        (r.changes, re, PartOutput::Bytes(bytes))
+    };
     // Not held while the output is checked when the report does not show
     // them: a repair of every move has as many.
     let changes = if keep_changes {
@@ -567,7 +641,7 @@ fn check_loaded(
         diagnostics,
         shown: shown_of(re.document, None, whole),
         changes,
-        output: Some(bytes),
+        output: Some(written),
         facts,
     })
 }
@@ -614,11 +688,11 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
     // Replacing the file read: it must still be what was read then.
     let read =
         (target.as_deref() == Some(path)).then(|| sgf_formats::save::Fingerprint::of(&bytes));
-    let output = match &target {
+    let output = std::sync::Mutex::new(match &target {
         Some(t) if t != "-" => Output::to_file(t),
         _ => Output::memory(),
-    };
-    let mut joined = Joined::new(max, opts.warnings_as_errors, output);
+    });
+    let mut joined = Joined::new(max, opts.warnings_as_errors);
     // A collection can have hundreds of thousands; only the report shows them.
     let keep_changes = opts.keep_changes;
     joined.keep_changes = keep_changes;
@@ -630,38 +704,68 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
                 .unwrap_or(if fix.is_some() { 1 << 17 } else { 1 << 18 }),
         )
         .with_read(read_opts);
-    let res = sgf_formats::parts::map_parts(
-        &bytes,
-        hint,
-        &part_opts,
-        |piece, l| check_loaded(l, &bytes, fix, piece.whole, keep_changes),
-        |step| {
-            match step {
-                sgf_formats::parts::Step::Part(piece, Ok(r)) => {
-                    whole = piece.whole;
-                    joined.add(&bytes, piece.range, r, piece.whole, allow);
-                }
-                sgf_formats::parts::Step::Part(piece, Err(e)) => {
-                    refused = Some(e.in_file(piece.first_game));
-                    return std::ops::ControlFlow::Break(());
-                }
-                sgf_formats::parts::Step::Restart => {
-                    let mut output = std::mem::replace(&mut joined.output, Output::memory());
-                    output.restart();
-                    joined = Joined::new(max, opts.warnings_as_errors, output);
-                    joined.keep_changes = keep_changes;
-                }
+    // A record converted from another format does not keep its input,
+    // which its diagnostics point into: kept for them.
+    let converted = sgf_formats::parts::format_of(&bytes, hint, part_opts.format.as_deref())
+        .is_ok_and(|f| f.name() != "SGF")
+        .then(|| bytes.clone());
+    let mut held = Some(bytes);
+    let work = |piece: &sgf_formats::parts::Piece, l| {
+        check_loaded(
+            l,
+            converted.as_deref(),
+            fix,
+            piece.whole,
+            keep_changes,
+            &output,
+        )
+    };
+    let join = |step: sgf_formats::parts::Step<Result<PartResult, NotChecked>>| {
+        let mut out = output
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match step {
+            sgf_formats::parts::Step::Part(piece, Ok(r)) => {
+                whole = piece.whole;
+                joined.add(&piece, r, &mut out, allow);
             }
-            std::ops::ControlFlow::Continue(())
-        },
-    );
+            sgf_formats::parts::Step::Part(piece, Err(e)) => {
+                refused = Some(match e {
+                    NotChecked::Refused(e) => e.in_file(piece.first_game).to_string(),
+                    NotChecked::Unread(e) => e,
+                });
+                return std::ops::ControlFlow::Break(());
+            }
+            sgf_formats::parts::Step::Restart => {
+                out.restart();
+                joined = Joined::new(max, opts.warnings_as_errors);
+                joined.keep_changes = keep_changes;
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    };
+    let res = if fix.is_some() {
+        // Handed over to a repair: a file read whole is held by its
+        // document alone, and released with it once repaired (the report
+        // then gives back no input, see `FileReport::into_input`); a
+        // collection read in parts keeps them.
+        sgf_formats::parts::map_parts_owned(&mut held, hint, &part_opts, work, join)
+    } else {
+        let shared = held.clone().unwrap_or_else(|| Arc::from(&[][..]));
+        sgf_formats::parts::map_parts(&shared, hint, &part_opts, work, join)
+    };
+    let bytes = held.or(converted).unwrap_or_else(|| Arc::from(&[][..]));
+    let mut output = output
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Err(e) = res {
         let mut r = FileReport::failed(path, format!("cannot read {path}: {e}"));
         r.bytes = bytes;
         return r;
     }
     if let Some(e) = refused {
-        // Nothing is written: the output begun is dropped with `joined`.
+        // Nothing is written: the output begun is dropped.
+        drop(output);
         let mut r = FileReport::failed(path, format!("{path}: {e}"));
         r.unwritten = true;
         r.bytes = bytes;
@@ -673,7 +777,6 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         changes,
         facts,
         dialects,
-        mut output,
         ..
     } = joined;
     let mut changes = changes;
@@ -834,8 +937,9 @@ impl FileReport {
 
     /// The repaired file, for [`Target::Held`].
     pub fn held_output(&self) -> Option<&[u8]> {
-        (self.error.is_none() && self.output.file.is_none() && !self.output.held.is_empty())
-            .then_some(&self.output.held[..])
+        let o = &self.output;
+        let all = o.shared.as_deref().unwrap_or(&o.held[..]);
+        (self.error.is_none() && o.file.is_none() && !all.is_empty()).then_some(all)
     }
 
     /// The diagnostics kept, in their JSON shape ([`crate::DiagnosticJson`]),
@@ -872,7 +976,8 @@ impl FileReport {
     }
 
     /// The bytes checked, given back (the caller keeps the file without a
-    /// copy).
+    /// copy): empty after the repair of a file read whole, whose input is
+    /// released once repaired.
     pub fn into_input(self) -> Arc<[u8]> {
         self.bytes
     }
@@ -1047,6 +1152,39 @@ fn human(r: &FileReport, opts: &HumanOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repair_read_whole_releases_its_input_and_reads_its_output_back() {
+        let d = std::env::temp_dir().join(format!("qipu-check-release-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let out = d.join("out.sgf");
+        let input: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19]DT[2018.04.27];B[pd];W[zz])"[..]);
+        let weak = Arc::downgrade(&input);
+        let opts = CheckOptions {
+            fix: Some(Fix::to(Target::File(out.to_str().unwrap().into()))),
+            keep_changes: true,
+            ..CheckOptions::default()
+        };
+        let r = check_bytes("x.sgf", input, &opts);
+        // Gone with the input's document, before the output was read again.
+        assert!(weak.upgrade().is_none());
+        assert!(r.error().is_none() && r.into_input().is_empty());
+        let written = std::fs::read(&out).unwrap();
+        assert!(written.windows(14).any(|w| w == b"DT[2018-04-27]"));
+        // What is reported points into the output, read back from the file.
+        let r = check_bytes("x.sgf", written.clone(), &opts);
+        assert_eq!(
+            (r.changes().len(), std::fs::read(&out).unwrap()),
+            (0, written)
+        );
+        // Without a repair the bytes come back, not copied.
+        let input: Arc<[u8]> = Arc::from(&b"(;GM[1]SZ[19];B[pd])"[..]);
+        let ptr = input.as_ptr();
+        let r = check_bytes("x.sgf", input, &CheckOptions::default());
+        assert!(std::ptr::eq(r.into_input().as_ptr(), ptr));
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     #[test]
     fn output_to_a_file_holds_nothing_in_memory_and_reads_back() {
