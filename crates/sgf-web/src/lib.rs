@@ -340,13 +340,13 @@ impl App {
 pub(crate) fn build_session(
     id: u64,
     name: String,
-    bytes: impl Into<Arc<[u8]>>,
+    bytes: impl Into<std::sync::Arc<[u8]>>,
     text: bool,
     hint: &Path,
 ) -> Result<Session, String> {
     // The file's bytes are shared, not copied: memory for one (a document
     // read whole keeps them as its source).
-    let bytes: Arc<[u8]> = bytes.into();
+    let bytes: std::sync::Arc<[u8]> = bytes.into();
     let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
         bytes
     } else {
