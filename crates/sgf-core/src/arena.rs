@@ -723,6 +723,53 @@ mod tests {
     }
 
     #[test]
+    fn slots_that_do_not_fit_two_bytes_take_four() {
+        // Compact moves more than 32 KB apart in one block of ids (a long
+        // comment between them), then full records made far from the
+        // block's first by edits.
+        let long = "x".repeat(40_000);
+        let src = format!("(;GM[1];B[aa];W[bb];B[cc]C[{long}];W[dd];B[ee];W[ff])\n");
+        let mut doc = parse(src.as_bytes()).document;
+        assert!(doc.is_compact(1) && doc.is_compact(5));
+        assert!(!doc.slots.wide.is_empty());
+        let moves = |doc: &crate::Document| -> Vec<[u8; 2]> {
+            doc.game(0)
+                .unwrap()
+                .main_line()
+                .filter_map(|n| n.simple_move().map(|m| m.1))
+                .collect()
+        };
+        assert_eq!(moves(&doc), [*b"aa", *b"bb", *b"dd", *b"ee", *b"ff"]);
+        assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
+        // Two moves, then 40,000 nodes with comments; a comment on the
+        // second move makes its record at the end of `full`, far past
+        // its block's first (the root's).
+        let mut src = String::from("(;GM[1];B[cc];W[dd]");
+        for i in 0..40_000 {
+            src.push_str(if i % 2 == 0 {
+                ";B[aa]C[a]"
+            } else {
+                ";W[bb]C[b]"
+            });
+        }
+        src.push_str(")\n");
+        let mut doc = parse(src.as_bytes()).document;
+        assert!(doc.is_compact(2) && doc.slots.wide.is_empty());
+        doc.set_text(NodeId(2), "C", "late").unwrap();
+        assert!(!doc.is_compact(2) && !doc.slots.wide.is_empty());
+        assert_eq!(doc.node(NodeId(2)).text("C").as_deref(), Some("late"));
+        assert_eq!(doc.node(NodeId(2)).parent().unwrap().id().0, 1);
+        assert_eq!(doc.node(NodeId(3)).parent().unwrap().id().0, 2);
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert!(
+            out.starts_with("(;GM[1];B[cc];W[dd]C[late];B[aa]C[a]"),
+            "{}",
+            &out[..60]
+        );
+        assert_eq!(out.len(), src.len() + "C[late]".len());
+    }
+
+    #[test]
     fn edits_of_compact_nodes_write_and_undo() {
         let mut doc = parse(LINE).document;
         let n3 = NodeId(3);
