@@ -729,7 +729,7 @@ mod tests {
         // block's first by edits.
         let long = "x".repeat(40_000);
         let src = format!("(;GM[1];B[aa];W[bb];B[cc]C[{long}];W[dd];B[ee];W[ff])\n");
-        let mut doc = parse(src.as_bytes()).document;
+        let doc = parse(src.as_bytes()).document;
         assert!(doc.is_compact(1) && doc.is_compact(5));
         assert!(!doc.slots.wide.is_empty());
         let moves = |doc: &crate::Document| -> Vec<[u8; 2]> {
