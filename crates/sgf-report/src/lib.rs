@@ -477,14 +477,28 @@ impl DiagnosticJson {
     pub fn of(sources: &Sources<'_>, d: &Diagnostic) -> DiagnosticJson {
         let src = sources.of(d);
         let (line, column) = src.line_col(d.span.start);
+        DiagnosticJson::at(
+            d,
+            (line, column),
+            (src.file_offset(d.span.start), src.file_offset(d.span.end)),
+        )
+    }
+
+    /// Diagnostic `d` at `(line, column)`, spanning the byte offsets
+    /// `(start, end)` of the file: for a caller that placed it itself.
+    pub fn at(
+        d: &Diagnostic,
+        (line, column): (u32, u32),
+        (start, end): (u32, u32),
+    ) -> DiagnosticJson {
         DiagnosticJson {
             code: d.code.as_str(),
             severity: d.severity.as_str(),
             message: d.message.clone(),
             line,
             column,
-            start: src.file_offset(d.span.start),
-            end: src.file_offset(d.span.end),
+            start,
+            end,
             name: d.code.name(),
             fix: d.fix.clone(),
         }

@@ -83,6 +83,12 @@ fn out_path(
 /// (one piece per game with `--split`).
 type Converted = (&'static str, Made);
 
+/// How `convert` writes: the parts made on the workers and the records
+/// written in place must agree.
+fn write_options() -> WriteOptions {
+    WriteOptions::default()
+}
+
 /// What a part becomes: with `--split`, each game's canonical form; else
 /// the part's.
 enum Made {
@@ -102,7 +108,7 @@ impl Made {
                 if !std::mem::take(first) {
                     out.part(GAME_SEPARATOR, piece);
                 }
-                c.write(out, piece, &WriteOptions::default());
+                c.write(out, piece, &write_options());
             }
             Made::Games(games) => {
                 for g in games {
@@ -125,7 +131,7 @@ fn convert_parts(
     args: &Args,
     join: impl FnMut(&Piece, Converted) -> Result<()>,
 ) -> Result<usize> {
-    let wo = WriteOptions::default();
+    let wo = write_options();
     let mut join = join;
     crate::parts::read(
         file,

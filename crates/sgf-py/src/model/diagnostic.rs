@@ -152,18 +152,10 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Diagnostic `d` at `(line, column)`, its span as read: the library's
+    /// form ([`sgf_report::DiagnosticJson::at`]).
     pub fn new(d: &sgf_core::Diagnostic, line: u32, column: u32) -> Diagnostic {
-        Diagnostic {
-            code: d.code.as_str().to_string(),
-            name: d.code.name().to_string(),
-            severity: d.severity.as_str(),
-            message: d.message.clone(),
-            line,
-            column,
-            start: d.span.start,
-            end: d.span.end,
-            fix: d.fix.clone(),
-        }
+        sgf_report::DiagnosticJson::at(d, (line, column), (d.span.start, d.span.end)).into()
     }
 }
 
