@@ -31,7 +31,7 @@ enum Failure {
 }
 
 /// What reading one file gave: the record and the input bytes.
-type Outcome = Result<Box<(sgf_formats::Loaded, Vec<u8>)>, Failure>;
+type Outcome = Result<Box<crate::model::LoadedFile>, Failure>;
 
 fn read_guarded(path: &Path) -> Outcome {
     match catch_unwind(AssertUnwindSafe(|| read_file(path))) {
@@ -146,6 +146,7 @@ fn read_input_items(
 
 /// Reads an archive member's bytes as a record, as `read_guarded` reads a file.
 fn read_member(name: &str, bytes: Vec<u8>) -> Outcome {
+    let bytes: std::sync::Arc<[u8]> = bytes.into();
     match catch_unwind(AssertUnwindSafe(|| {
         sgf_formats::read_any(&bytes, Some(Path::new(name)))
     })) {

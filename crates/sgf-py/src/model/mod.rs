@@ -16,4 +16,4 @@ pub(crate) use inner::game_index;
 pub use inner::{Inner, restore_collection};
 pub use node::Node;
 pub use positions::Positions;
-pub use reading::{parse, read, read_file, read_input, save_bytes_native};
+pub use reading::{LoadedFile, parse, read, read_file, read_input, save_bytes_native};

@@ -191,11 +191,15 @@ pub(super) fn load_bytes(
     })
 }
 
-/// Reads a file for the bulk paths (no Python): any format, sniffed.
+/// A record read from a file, and the file's bytes.
+pub type LoadedFile = (sgf_formats::Loaded, std::sync::Arc<[u8]>);
+
+/// Reads a file for the bulk paths (no Python): any format, sniffed. The
+/// bytes are shared with an SGF record's document (one copy in memory).
 pub fn read_file(
     path: &std::path::Path,
-) -> Result<Result<(sgf_formats::Loaded, Vec<u8>), String>, sgf_formats::input::InputError> {
-    let bytes = sgf_formats::input::read_file(path, sgf_formats::input::MAX_INPUT_BYTES)?;
+) -> Result<Result<LoadedFile, String>, sgf_formats::input::InputError> {
+    let bytes = sgf_formats::input::read_file_shared(path, sgf_formats::input::MAX_INPUT_BYTES)?;
     Ok(match sgf_formats::read_any(&bytes, Some(path)) {
         Ok(l) => Ok((l, bytes)),
         Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
