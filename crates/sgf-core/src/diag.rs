@@ -379,6 +379,17 @@ impl Diagnostic {
     }
 }
 
+/// Puts diagnostics in input order, by span; those at one place keep the
+/// order they were found in. A list already in order (the usual case) is
+/// left as it is, without the sort's scratch copy of it: a file with a
+/// problem on every move has hundreds of thousands.
+pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
+    let key = |d: &Diagnostic| (d.span.start, d.span.end);
+    if !diags.is_sorted_by_key(key) {
+        diags.sort_by_key(key);
+    }
+}
+
 /// Maps byte offsets to 1-based line and column numbers.
 ///
 /// Columns count bytes; [`LineIndex::char_column`] and
@@ -499,6 +510,28 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagnostics_sort_by_place_keeping_the_order_found_at_one_place() {
+        let d = |a: u32, b: u32, code: Code| Diagnostic::new(code, Span::new(a, b), "");
+        let mut v = vec![
+            d(5, 6, Code::UnclosedValue),
+            d(1, 2, Code::EmptyInput),
+            d(5, 6, Code::NulByte),
+            d(1, 1, Code::Utf16),
+        ];
+        sort_diagnostics(&mut v);
+        let got: Vec<(u32, Code)> = v.iter().map(|d| (d.span.start, d.code)).collect();
+        assert_eq!(
+            got,
+            [
+                (1, Code::Utf16),
+                (1, Code::EmptyInput),
+                (5, Code::UnclosedValue),
+                (5, Code::NulByte)
+            ]
+        );
+    }
 
     #[test]
     fn codes_are_unique() {

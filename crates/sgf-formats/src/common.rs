@@ -215,7 +215,7 @@ impl Report {
                 ),
             ));
         }
-        self.diags.sort_by_key(|d| (d.span.start, d.span.end));
+        sgf_core::diag::sort_diagnostics(&mut self.diags);
         self.diags
     }
 }

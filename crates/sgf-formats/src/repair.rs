@@ -194,7 +194,7 @@ pub fn repair_to_canonical(
     let re = check_reread(read, sgf_core::parse(&bytes[..]))?;
     let mut remaining = re.diagnostics;
     remaining.extend(sgf_go::check::check(&re.document));
-    remaining.sort_by_key(|d| (d.span.start, d.span.end));
+    sgf_core::diag::sort_diagnostics(&mut remaining);
     Ok(Repaired {
         bytes,
         changes,
@@ -319,7 +319,7 @@ pub fn fmt(parsed: &mut Parsed) {
     let all = &mut parsed.diagnostics;
     all.retain(|d| d.code != Code::DialectDetected);
     all.append(&mut diags);
-    all.sort_by_key(|d| (d.span.start, d.span.end));
+    sgf_core::diag::sort_diagnostics(all);
 }
 
 /// Text outside the game trees (notes, a title before the first game) is

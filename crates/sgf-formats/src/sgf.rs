@@ -70,9 +70,7 @@ fn loaded(mut parsed: sgf_core::Parsed, opts: &ReadOptions) -> Loaded {
             parsed
                 .diagnostics
                 .extend(dialect::dialect_diagnostics(&parsed.document));
-            parsed
-                .diagnostics
-                .sort_by_key(|d| (d.span.start, d.span.end));
+            sgf_core::diag::sort_diagnostics(&mut parsed.diagnostics);
         }
         Loaded {
             format: "SGF",

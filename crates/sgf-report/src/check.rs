@@ -133,6 +133,79 @@ fn cap_per_code(
         .collect()
 }
 
+/// Which of a part's diagnostics are shown, chosen in the part (on its
+/// worker) so that a part with a problem on every move does not hand over
+/// hundreds of thousands the report leaves out.
+struct Keep<'a> {
+    /// At most this many of each code (0: all).
+    max: usize,
+    /// Codes not reported.
+    allow: &'a [Code],
+    warnings_as_errors: bool,
+}
+
+/// How many diagnostics of a code a part left out, and of what severity.
+struct LeftOut {
+    code: Code,
+    count: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+impl Keep<'_> {
+    /// Puts `diags` in the order they are shown, drops the codes allowed
+    /// and, but for the file read whole, the part's own view of the file's
+    /// charsets (the file's comes from every part's facts), and keeps the
+    /// first `max` of each code; returns those left out.
+    fn trim(&self, diags: &mut Vec<Diagnostic>, whole: bool) -> Vec<LeftOut> {
+        sgf_core::diag::sort_diagnostics(diags);
+        diags.retain(|d| !self.allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets));
+        let mut out: Vec<LeftOut> = Vec::new();
+        if self.max == 0 {
+            return out;
+        }
+        let mut seen: Vec<(Code, usize)> = Vec::new();
+        diags.retain(|d| {
+            let i = match seen.iter().position(|(c, _)| *c == d.code) {
+                Some(i) => i,
+                None => {
+                    seen.push((d.code, 0));
+                    seen.len() - 1
+                }
+            };
+            seen[i].1 += 1;
+            if seen[i].1 <= self.max {
+                return true;
+            }
+            let j = match out.iter().position(|l| l.code == d.code) {
+                Some(j) => j,
+                None => {
+                    out.push(LeftOut {
+                        code: d.code,
+                        count: 0,
+                        errors: 0,
+                        warnings: 0,
+                    });
+                    out.len() - 1
+                }
+            };
+            let l = &mut out[j];
+            l.count += 1;
+            match d.severity {
+                Severity::Error => l.errors += 1,
+                Severity::Warning if self.warnings_as_errors => l.errors += 1,
+                Severity::Warning => l.warnings += 1,
+                _ => {}
+            }
+            false
+        });
+        if !out.is_empty() {
+            diags.shrink_to_fit();
+        }
+        out
+    }
+}
+
 /// What the parts of a file give, joined in file order as they come.
 struct Joined {
     parts: Vec<Part>,
@@ -169,13 +242,7 @@ impl Joined {
 
     /// Joins the part `piece` (the whole file when `piece.whole`), its
     /// repaired output appended to `output`.
-    fn add(
-        &mut self,
-        piece: &sgf_formats::parts::Piece,
-        r: PartResult,
-        output: &mut Output,
-        allow: &[Code],
-    ) {
+    fn add(&mut self, piece: &sgf_formats::parts::Piece, r: PartResult, output: &mut Output) {
         let range = piece.range.clone();
         let whole = piece.whole;
         // Line numbers: in the input for the changes, in what is reported
@@ -216,14 +283,13 @@ impl Joined {
         }
         sgf_formats::merge_dialect_counts(&mut self.dialects, r.dialects, base as u32);
         let index = self.parts.len();
-        // In the order they are shown, so that the first of each code are kept.
-        let mut part_diags = r.diagnostics;
-        part_diags.sort_by_key(|d| (d.span.start, d.span.end));
-        for d in part_diags {
-            // A part's own view of the file's charsets; the file's comes below.
-            if !allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets) {
-                self.gathered.push(index, d);
-            }
+        // In the order they are shown ([`Keep::trim`]), so that the first
+        // of each code are kept; then those the part left out are counted.
+        for d in r.diagnostics {
+            self.gathered.push(index, d);
+        }
+        for l in r.left_out {
+            self.gathered.left_out(l);
         }
         let shown = match r.shown {
             Ok(shown) => shown,
@@ -399,6 +465,22 @@ impl Gathered {
         self.diags.push((part, d));
     }
 
+    /// Counts diagnostics a part left out: they came after the part's own
+    /// first `max` of their code, so the file's cap leaves them out too.
+    fn left_out(&mut self, l: LeftOut) {
+        let i = match self.per_code.iter().position(|(c, _, _)| *c == l.code) {
+            Some(i) => i,
+            None => {
+                self.per_code.push((l.code, 0, 0));
+                self.per_code.len() - 1
+            }
+        };
+        self.per_code[i].1 += l.count;
+        self.per_code[i].2 += l.count;
+        self.left_out.0 += l.errors;
+        self.left_out.1 += l.warnings;
+    }
+
     /// Codes and how many of each were left out.
     fn dropped(&self) -> Vec<(Code, usize)> {
         self.per_code
@@ -487,21 +569,32 @@ impl FileReport {
 
 /// The diagnostics of reading and of every game, without the rules about
 /// the whole file; the games are checked on every core.
-fn game_diagnostics(parsed: &sgf_core::Parsed) -> Vec<Diagnostic> {
+fn game_diagnostics(parsed: &mut sgf_core::Parsed) -> Vec<Diagnostic> {
     let doc = &parsed.document;
-    let mut all = parsed.diagnostics.clone();
+    // Taken, not copied: a file can have a problem on every move.
+    let mut all = std::mem::take(&mut parsed.diagnostics);
     let per_game: Vec<Vec<Diagnostic>> = (0..doc.game_count())
         .into_par_iter()
         .map(|gi| sgf_go::check::check_game(doc, gi))
         .collect();
-    all.extend(per_game.into_iter().flatten());
-    all.sort_by_key(|d| (d.span.start, d.span.end));
+    for g in per_game {
+        // Moved, not copied, when the reader found nothing.
+        if all.is_empty() {
+            all = g;
+        } else {
+            all.extend(g);
+        }
+    }
+    sgf_core::diag::sort_diagnostics(&mut all);
     all
 }
 
 /// What checking (and repairing) one part gives.
 struct PartResult {
+    /// The diagnostics shown, in order ([`Keep::trim`]).
     diagnostics: Vec<Diagnostic>,
+    /// Those left out by the cap per code.
+    left_out: Vec<LeftOut>,
     /// What the diagnostics point into: the document (a file read whole),
     /// or the charsets of the part's text (the input, or the output).
     shown: Result<Shown, Charsets>,
@@ -554,6 +647,7 @@ fn shown_of(
 /// to be checked: memory holds the input or the output, and one tree.
 fn check_loaded(
     loaded: sgf_formats::Loaded,
+    keep: &Keep<'_>,
     input: Option<&[u8]>,
     fix: Option<&Fix>,
     whole: bool,
@@ -566,11 +660,13 @@ fn check_loaded(
         .converted
         .then(|| (input.unwrap_or_default().to_vec(), loaded.encoding()));
     let Some(fix) = fix else {
-        let mut diagnostics = game_diagnostics(&loaded.parsed);
-        let doc = loaded.parsed.document;
+        let mut parsed = loaded.parsed;
+        let mut diagnostics = game_diagnostics(&mut parsed);
+        let doc = parsed.document;
         if whole {
             diagnostics.extend(sgf_core::validate::validate_document(&doc));
         }
+        let left_out = keep.trim(&mut diagnostics, whole);
         let facts = (0..doc.game_count())
             .map(|gi| sgf_core::validate::game_facts(&doc, gi))
             .collect();
@@ -584,6 +680,7 @@ fn check_loaded(
         return Ok(PartResult {
             dialects,
             diagnostics,
+            left_out,
             shown: shown_of(doc, original, whole),
             changes: Vec::new(),
             output: None,
@@ -629,16 +726,19 @@ fn check_loaded(
         drop(changes);
         Vec::new()
     };
-    let mut diagnostics = game_diagnostics(&re);
+    let mut re = re;
+    let mut diagnostics = game_diagnostics(&mut re);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
     }
+    let left_out = keep.trim(&mut diagnostics, whole);
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();
     Ok(PartResult {
         dialects: Vec::new(),
         diagnostics,
+        left_out,
         shown: shown_of(re.document, None, whole),
         changes,
         output: Some(written),
@@ -710,9 +810,15 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         .is_ok_and(|f| f.name() != "SGF")
         .then(|| bytes.clone());
     let mut held = Some(bytes);
+    let keep = Keep {
+        max,
+        allow,
+        warnings_as_errors: opts.warnings_as_errors,
+    };
     let work = |piece: &sgf_formats::parts::Piece, l| {
         check_loaded(
             l,
+            &keep,
             converted.as_deref(),
             fix,
             piece.whole,
@@ -727,7 +833,7 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         match step {
             sgf_formats::parts::Step::Part(piece, Ok(r)) => {
                 whole = piece.whole;
-                joined.add(&piece, r, &mut out, allow);
+                joined.add(&piece, r, &mut out);
             }
             sgf_formats::parts::Step::Part(piece, Err(e)) => {
                 refused = Some(match e {
@@ -984,7 +1090,18 @@ impl FileReport {
 
     /// The report as `qipu check --json` prints it: one line.
     pub fn json_line(&self) -> String {
-        json_line(self)
+        let mut out = Vec::new();
+        // Writing into memory cannot fail, and serde_json writes UTF-8.
+        let _ = write_json_line(self, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes [`FileReport::json_line`] and its newline to `out` as it is
+    /// made, without holding the line (a file with a problem on every move
+    /// gives hundreds of megabytes of it).
+    pub fn write_json_line(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_json_line(self, out)?;
+        out.write_all(b"\n")
     }
 
     /// The report as `qipu check` prints it.
@@ -1002,38 +1119,49 @@ fn display_name(path: &str) -> String {
     }
 }
 
-fn json_line(r: &FileReport) -> String {
-    // Written piece by piece, one diagnostic at a time: a collection can
-    // have hundreds of thousands. The keys come in the order serde_json
-    // writes an object's (sorted), as when it was one `Value`.
-    let mut out = String::from("{");
+/// Writes the report's JSON line (without its newline) to `out`, one
+/// diagnostic at a time: a file can have hundreds of thousands, and the
+/// line is never held whole. The keys come in the order serde_json writes
+/// an object's (sorted), as when it was one `Value`.
+fn write_json_line(r: &FileReport, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    out.write_all(b"{")?;
     if !r.changes.is_empty() {
-        out.push_str("\"changes\":[");
+        out.write_all(b"\"changes\":[")?;
         for (i, (c, l, col)) in r.changes.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                out.write_all(b",")?;
             }
-            out.push_str(&report::change_json(c, *l, *col).to_string());
+            serde_json::to_writer(&mut *out, &report::change_json(c, *l, *col))?;
         }
-        out.push_str("],");
+        out.write_all(b"],")?;
     }
-    out.push_str("\"diagnostics\":[");
+    out.write_all(b"\"diagnostics\":[")?;
     let mut first = true;
+    let mut failed = None;
     for_each_part(
         r,
         |_| true,
         |src, d| {
-            if !first {
-                out.push(',');
+            if failed.is_some() {
+                return;
             }
+            let sep: &[u8] = if first { b"" } else { b"," };
             first = false;
-            out.push_str(&report::to_json(src, d).to_string());
+            let res = out
+                .write_all(sep)
+                .and_then(|()| Ok(serde_json::to_writer(&mut *out, &report::to_json(src, d))?));
+            if let Err(e) = res {
+                failed = Some(e);
+            }
         },
     );
-    out.push(']');
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.write_all(b"]")?;
     if let Some(e) = &r.error {
-        out.push_str(",\"error\":");
-        out.push_str(&json!(e).to_string());
+        out.write_all(b",\"error\":")?;
+        serde_json::to_writer(&mut *out, e)?;
     }
     if !r.omitted.is_empty() {
         let omitted: serde_json::Map<_, _> = r
@@ -1041,13 +1169,12 @@ fn json_line(r: &FileReport) -> String {
             .iter()
             .map(|(c, n)| (c.as_str().to_string(), json!(n)))
             .collect();
-        out.push_str(",\"omitted\":");
-        out.push_str(&serde_json::Value::from(omitted).to_string());
+        out.write_all(b",\"omitted\":")?;
+        serde_json::to_writer(&mut *out, &serde_json::Value::from(omitted))?;
     }
-    out.push_str(",\"path\":");
-    out.push_str(&json!(r.name).to_string());
-    out.push('}');
-    out
+    out.write_all(b",\"path\":")?;
+    serde_json::to_writer(&mut *out, &r.name)?;
+    out.write_all(b"}")
 }
 
 /// The text of a part shown against its text (the input's bytes, or the
@@ -1152,6 +1279,77 @@ fn human(r: &FileReport, opts: &HumanOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cap_per_code_in_each_part_keeps_what_the_file_cap_keeps() {
+        // Three games with a problem on every node: moves on a stone
+        // (G001, warnings), then `PL[x]` (V004, errors); a `GN` twice (S018).
+        let game = |i: usize| {
+            let mut g = format!("(;GM[1]FF[4]SZ[19]GN[g{i}]GN[again]");
+            for _ in 0..10 {
+                g.push_str(";B[aa];W[aa]");
+            }
+            for _ in 0..40 {
+                g.push_str(";PL[x]");
+            }
+            g + ")\n"
+        };
+        let file: Vec<u8> = (0..3).map(game).collect::<String>().into_bytes();
+        let report = |max: usize, part: usize, wae: bool| {
+            let opts = CheckOptions {
+                max_per_code: max,
+                part_bytes: Some(part),
+                warnings_as_errors: wae,
+                ..CheckOptions::default()
+            };
+            check_bytes("x.sgf", file.clone(), &opts)
+        };
+        for wae in [false, true] {
+            let all = report(0, 1 << 20, wae);
+            let all_diags = all.diagnostics(usize::MAX, |_| true);
+            assert!(all_diags.len() >= 120, "{}", all_diags.len());
+            assert!(all.counts().0 >= 120);
+            assert_eq!(all.counts().1 > 0, !wae, "{:?}", all.counts());
+            for part in [64, 1 << 20] {
+                // Whole or in parts, the same report: the first two of each
+                // code, the rest counted.
+                let r = report(2, part, wae);
+                assert_eq!(r.counts(), all.counts(), "part {part}, -W {wae}");
+                let mut per_code = std::collections::HashMap::new();
+                let first_two: Vec<_> = all_diags
+                    .iter()
+                    .filter(|d| {
+                        let n = per_code.entry(d.code).or_insert(0);
+                        *n += 1;
+                        *n <= 2
+                    })
+                    .map(|d| (d.code, d.start, d.severity))
+                    .collect();
+                let kept: Vec<_> = r
+                    .diagnostics(usize::MAX, |_| true)
+                    .iter()
+                    .map(|d| (d.code, d.start, d.severity))
+                    .collect();
+                assert_eq!(kept, first_two, "part {part}, -W {wae}");
+                let v004 = per_code.get("V004").copied().unwrap_or(0);
+                assert!(
+                    r.json_line().contains(&format!("\"V004\":{}", v004 - 2)),
+                    "{}",
+                    r.json_line()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_json_line_written_as_made_is_the_line() {
+        let file = b"(;GM[1]SZ[19];PL[x];PL[y];B[zz])".to_vec();
+        let r = check_bytes("x.sgf", file, &CheckOptions::default());
+        let mut out = Vec::new();
+        r.write_json_line(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), r.json_line() + "\n");
+        assert!(r.json_line().contains("\"V004\""));
+    }
 
     #[test]
     fn a_repair_read_whole_releases_its_input_and_reads_its_output_back() {

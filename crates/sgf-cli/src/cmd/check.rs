@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sgf_core::Code;
 use sgf_report::check::{
-    CheckOptions, DEFAULT_MAX_PER_CODE, Fix, HumanOptions, Target, check_path,
+    CheckOptions, DEFAULT_MAX_PER_CODE, FileReport, Fix, HumanOptions, Target, check_path,
 };
 
 /// Check records against every rule of SGF FF[4] and Go; optionally repair them.
@@ -61,6 +61,9 @@ pub struct Args {
 /// A file checked: its report as printed, and its counts.
 struct Checked {
     text: String,
+    /// The report itself, when its JSON line is written as it is made
+    /// (a single file: its line can run to hundreds of megabytes).
+    json: Option<FileReport>,
     counts: (usize, usize),
     unreadable: bool,
     /// Its repair could not be written.
@@ -107,9 +110,11 @@ fn options(path: &str, args: &Args, allow: &[Code]) -> CheckOptions {
 
 /// Checks (and repairs) one file and renders its report: in the worker,
 /// so that no document outlives its part.
-fn check_one(path: &str, args: &Args, allow: &[Code], color: bool) -> Checked {
+fn check_one(path: &str, args: &Args, allow: &[Code], color: bool, stream: bool) -> Checked {
     let r = check_path(path, &options(path, args, allow));
-    let text = if args.json {
+    let text = if args.json && stream {
+        String::new()
+    } else if args.json {
         r.json_line() + "\n"
     } else {
         let mut h = HumanOptions::default();
@@ -124,6 +129,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code], color: bool) -> Checked {
         unreadable: r.unreadable(),
         unwritten: r.unwritten(),
         held: r.held_output().map(<[u8]>::to_vec),
+        json: (args.json && stream).then_some(r),
     }
 }
 
@@ -176,7 +182,7 @@ pub fn run(args: &Args) -> Result<u8> {
         let reports: Vec<Checked> = chunk
             .par_iter()
             .map(|p| {
-                let r = check_one(p, args, &allow, color);
+                let r = check_one(p, args, &allow, color, chunk.len() == 1);
                 if let Some(b) = &bar {
                     b.inc(1);
                 }
@@ -201,9 +207,10 @@ pub fn run(args: &Args) -> Result<u8> {
             if e + w > 0 {
                 files_with += 1;
             }
-            let out = match &bar {
-                Some(b) => b.suspend(|| report.write_all(r.text.as_bytes())),
-                None => report.write_all(r.text.as_bytes()),
+            let out = match (&r.json, &bar) {
+                (Some(j), _) => j.write_json_line(&mut report),
+                (None, Some(b)) => b.suspend(|| report.write_all(r.text.as_bytes())),
+                (None, None) => report.write_all(r.text.as_bytes()),
             };
             if out.is_err() {
                 return Ok(2);

@@ -297,8 +297,12 @@ fn parse_from(input: &[u8], shared: Option<&Arc<[u8]>>, opts: &ParseOptions) -> 
     }
 
     lowercase_severity(&doc, &mut diags);
-    pre.append(&mut diags);
-    pre.sort_by_key(|d| (d.span.start, d.span.end));
+    if pre.is_empty() {
+        pre = diags;
+    } else {
+        pre.append(&mut diags);
+    }
+    crate::diag::sort_diagnostics(&mut pre);
     Parsed {
         document: doc,
         diagnostics: pre,
