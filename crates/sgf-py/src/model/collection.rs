@@ -10,18 +10,19 @@ use pyo3::types::{PyBytes, PyList};
 use sgf_core::{Document, Parsed, PointLists, Severity, WriteOptions, to_canonical_bytes};
 
 use super::diagnostic::{Diagnostic, check_file, game_damaged};
-use super::game::Game;
-use super::inner::{CollectionState, Inner, copied, restore};
-use super::reading::save_file;
+use super::handles::{Collection, Game, copied};
+use super::inner::{CollectionState, Inner, restore};
+use super::reading::from_state;
+use super::saving::save_file;
 use crate::convert::Reduced;
 use crate::errors::guard;
 
-/// A parsed SGF collection: one or more games. Create one with
-/// `qipu.parse`, `qipu.read`, `qipu.read_many`, or `Collection()` for a new
-/// empty game. Index it (`coll[0]`) or iterate it for its games.
-#[pyclass(module = "qipu", frozen)]
-pub struct Collection {
-    pub inner: Arc<Inner>,
+/// A collection from its pickled state (`qipu._restore`).
+#[pyfunction(name = "_restore_collection")]
+pub fn restore_collection(py: Python<'_>, state: CollectionState) -> PyResult<Collection> {
+    Ok(Collection {
+        inner: from_state(py, state)?,
+    })
 }
 
 #[pymethods]
@@ -87,7 +88,7 @@ impl Collection {
         self.inner
             .diagnostics
             .iter()
-            .map(|d| self.inner.diagnostic(&doc, d))
+            .map(|d| Diagnostic::of(&self.inner, &doc, d))
             .collect()
     }
 
@@ -136,7 +137,11 @@ impl Collection {
     /// input), or, once edited, for the file `write()` would write; lines,
     /// columns and offsets are that file's.
     fn check(&self) -> PyResult<Vec<Diagnostic>> {
-        Ok(check_file(&self.inner)?.0)
+        Ok(check_file(&self.inner)?
+            .0
+            .into_iter()
+            .map(Diagnostic::from)
+            .collect())
     }
 
     /// The SGF bytes. `canonical=False` (default): lossless, the input byte

@@ -12,7 +12,9 @@ use crate::errors::{QipuError, guard};
 /// The library's check of the file (`sgf_report::check`, as `qipu check
 /// --json` gives it; see `Collection.check`), the bytes it checked, and
 /// whether they are the file as read (the document not edited).
-pub(super) fn check_file(inner: &Inner) -> PyResult<(Vec<Diagnostic>, Vec<u8>, bool)> {
+pub(super) fn check_file(
+    inner: &Inner,
+) -> PyResult<(Vec<sgf_report::DiagnosticJson>, Vec<u8>, bool)> {
     let (bytes, as_read) = {
         let doc = inner.lock();
         let as_read = !doc.is_edited();
@@ -41,11 +43,7 @@ pub(super) fn check_file(inner: &Inner) -> PyResult<(Vec<Diagnostic>, Vec<u8>, b
     if let Some(e) = report.error() {
         return Err(QipuError::new_err(format!("check: {e}")));
     }
-    let found = report
-        .diagnostics(usize::MAX, |_| true)
-        .into_iter()
-        .map(Diagnostic::from)
-        .collect();
+    let found = report.diagnostics(usize::MAX, |_| true);
     Ok((found, report.into_input().to_vec(), as_read))
 }
 
@@ -156,6 +154,13 @@ impl Diagnostic {
     /// form ([`sgf_report::DiagnosticJson::at`]).
     pub fn new(d: &sgf_core::Diagnostic, line: u32, column: u32) -> Diagnostic {
         sgf_report::DiagnosticJson::at(d, (line, column), (d.span.start, d.span.end)).into()
+    }
+
+    /// Diagnostic `d` of reading `inner`, with its line and column (in the
+    /// input for a record converted from another format).
+    pub(super) fn of(inner: &Inner, doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
+        let (line, column) = inner.line_col(doc, d.span.start);
+        Diagnostic::new(d, line, column)
     }
 }
 

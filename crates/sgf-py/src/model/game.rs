@@ -8,23 +8,14 @@ use pyo3::prelude::*;
 use sgf_core::{Document, NodeId};
 use sgf_go::Cursor;
 
-use super::collection::Collection;
 use super::diagnostic::{Diagnostic, checked_per_game, game_damaged, reading_of_game};
-use super::inner::{Inner, copied, game_index, restore};
-use super::node::Node;
+use super::handles::{Collection, Game, Node, copied};
+use super::inner::{game_index, restore};
 use super::positions::Positions;
 use crate::convert;
 use crate::convert::Reduced;
 use crate::errors::{EditError, guard};
 use crate::go::{GameInfo, Position};
-
-/// A game tree of a collection: its root node, main line, game information
-/// and positions.
-#[pyclass(module = "qipu", frozen)]
-pub struct Game {
-    pub inner: Arc<Inner>,
-    pub root: NodeId,
-}
 
 impl Game {
     pub fn index_in(&self, doc: &Document) -> PyResult<usize> {
@@ -58,7 +49,10 @@ impl Game {
     fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
         let gi = self.index_in(&self.inner.lock())?;
         let per_game = checked_per_game(&self.inner)?;
-        Ok(per_game.get(gi).cloned().unwrap_or_default())
+        Ok(per_game
+            .get(gi)
+            .map(|g| g.iter().cloned().map(Diagnostic::from).collect())
+            .unwrap_or_default())
     }
 
     /// Whether the game is damaged: a diagnostic of reading in it is an

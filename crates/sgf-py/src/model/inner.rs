@@ -3,16 +3,11 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
-use pyo3::types::PyDict;
 
-use sgf_core::{Document, LineIndex, NodeId, Parsed, Severity};
+use sgf_core::{Document, LineIndex, NodeId, Parsed};
 
-use super::collection::Collection;
-use super::diagnostic::Diagnostic;
-use super::reading::{options, parse_bytes};
 use crate::errors::{EditError, guard};
 
 /// What a collection and all its handles share.
@@ -36,8 +31,8 @@ pub struct Inner {
     pub(super) checked: OnceLock<PerGame>,
 }
 
-/// Diagnostics per game.
-pub(super) type PerGame = Arc<Vec<Vec<Diagnostic>>>;
+/// Diagnostics per game, in the library's form (`qipu check --json`'s).
+pub(super) type PerGame = Arc<Vec<Vec<sgf_report::DiagnosticJson>>>;
 
 impl Inner {
     pub fn new(parsed: Parsed, path: Option<String>) -> Arc<Inner> {
@@ -67,13 +62,13 @@ impl Inner {
         })
     }
 
-    /// A diagnostic with its line and column (in the input for converted records).
-    pub(super) fn diagnostic(&self, doc: &Document, d: &sgf_core::Diagnostic) -> Diagnostic {
-        let (line, column) = match &self.input_lines {
-            Some(li) => li.line_col(d.span.start),
-            None => doc.line_col(d.span.start),
-        };
-        Diagnostic::new(d, line, column)
+    /// The line and column of byte `at` of what the diagnostics point
+    /// into (the input, for a record converted from another format).
+    pub(super) fn line_col(&self, doc: &Document, at: u32) -> (u32, u32) {
+        match &self.input_lines {
+            Some(li) => li.line_col(at),
+            None => doc.line_col(at),
+        }
     }
 
     /// The document. When another thread holds it, waits with the GIL
@@ -177,99 +172,12 @@ impl Inner {
         };
         Ok((1, bytes, forced, self.path.clone(), format, diags, lines))
     }
-
-    /// A collection from its pickled form.
-    pub(super) fn from_state(py: Python<'_>, st: CollectionState) -> PyResult<Arc<Inner>> {
-        let (version, bytes, forced, path, format, diags, lines) = st;
-        if version != 1 {
-            return Err(PyValueError::new_err(format!(
-                "cannot unpickle a qipu collection of format {version} (this qipu reads format 1)"
-            )));
-        }
-        let parsed = parse_bytes(py, &bytes, &options(forced.as_deref())?)?;
-        let (format, converted_from) = match format.split_once('\t') {
-            Some((f, c)) => (f.to_string(), Some(static_charset(c))),
-            None => (format, None),
-        };
-        let format = sgf_formats::builtin()
-            .formats()
-            .map(|f| f.name())
-            .chain(["SGF"])
-            .find(|f| *f == format)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown format {format:?}")))?;
-        let mut diagnostics = Vec::with_capacity(diags.len());
-        for (code, severity, message, start, end, fix, related) in diags {
-            let code = sgf_core::Code::parse(&code).ok_or_else(|| {
-                PyValueError::new_err(format!("unknown diagnostic code {code:?}"))
-            })?;
-            let severity = match severity.as_str() {
-                "info" => Severity::Info,
-                "warning" => Severity::Warning,
-                _ => Severity::Error,
-            };
-            let mut d = sgf_core::Diagnostic::new(code, sgf_core::Span::new(start, end), message)
-                .with_severity(severity);
-            d.fix = fix;
-            for (a, b, label) in related {
-                d = d.with_related(sgf_core::Span::new(a, b), label);
-            }
-            diagnostics.push(d);
-        }
-        Ok(Arc::new(Inner {
-            doc: Mutex::new(parsed.document),
-            diagnostics,
-            path,
-            format,
-            input_lines: lines.map(LineIndex::from_starts),
-            converted_from,
-            // Not pickled: `check()` checks the converted record's SGF.
-            input: None,
-            checked: OnceLock::new(),
-        }))
-    }
-}
-
-/// The `'static` name of a charset named in a pickle (`ASCII`, or a name
-/// encoding_rs knows; UTF-8 for one it does not).
-pub(super) fn static_charset(name: &str) -> &'static str {
-    if name == "ASCII" {
-        "ASCII"
-    } else {
-        encoding_rs::Encoding::for_label(name.as_bytes()).map_or("UTF-8", |e| e.name())
-    }
-}
-
-/// The copy of `inner` made by this `copy.deepcopy` call (`memo`), so that
-/// the games and nodes of one collection copied together share one copy.
-pub(super) fn copied(inner: &Arc<Inner>, memo: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Inner>> {
-    if let Some(m) = memo
-        && let Ok(d) = m.cast::<PyDict>()
-    {
-        let key = ("qipu.Collection", Arc::as_ptr(inner) as usize).into_pyobject(m.py())?;
-        if let Some(c) = d.get_item(&key)?
-            && let Ok(c) = c.cast::<Collection>()
-        {
-            return Ok(c.get().inner.clone());
-        }
-        let new = inner.deep_copy();
-        d.set_item(key, Collection { inner: new.clone() })?;
-        return Ok(new);
-    }
-    Ok(inner.deep_copy())
 }
 
 /// `qipu._restore`, which pickles call back (a Python function, so that
 /// pickle finds it by name).
 pub(super) fn restore(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("qipu")?.getattr("_restore")
-}
-
-/// A collection from its pickled state (`qipu._restore`).
-#[pyfunction(name = "_restore_collection")]
-pub fn restore_collection(py: Python<'_>, state: CollectionState) -> PyResult<Collection> {
-    Ok(Collection {
-        inner: Inner::from_state(py, state)?,
-    })
 }
 
 /// Whether `id` is still in a game's tree (not removed by an edit).

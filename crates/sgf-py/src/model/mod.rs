@@ -4,16 +4,18 @@
 mod collection;
 mod diagnostic;
 mod game;
+mod handles;
 mod inner;
 mod node;
 mod positions;
 mod reading;
+mod saving;
 
-pub use collection::Collection;
+pub use collection::restore_collection;
 pub use diagnostic::Diagnostic;
-pub use game::Game;
+pub use handles::{Collection, Game, Node};
+pub use inner::Inner;
 pub(crate) use inner::game_index;
-pub use inner::{Inner, restore_collection};
-pub use node::Node;
 pub use positions::Positions;
-pub use reading::{LoadedFile, parse, read, read_file, read_input, save_bytes_native};
+pub use reading::{LoadedFile, parse, read, read_file, read_input};
+pub use saving::save_bytes_native;

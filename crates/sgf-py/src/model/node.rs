@@ -9,22 +9,12 @@ use pyo3::types::{PyDict, PyList, PyString};
 use sgf_core::{Document, NodeId};
 use sgf_go::{Cursor, Move};
 
-use super::collection::Collection;
-use super::game::Game;
-use super::inner::{Inner, attached, copied, game_index, removed, restore};
+use super::handles::{Collection, Game, Node, copied};
+use super::inner::{attached, game_index, removed, restore};
 use crate::convert;
 use crate::convert::Reduced;
 use crate::errors::{EditError, QipuError, edit_err, guard};
 use crate::go::Position;
-
-/// A node of a game tree: a handle `(collection, id)`. Properties are read
-/// with `node["B"]`, `node.get("C")` or `node.properties` as typed values
-/// (see the package docs), changed with `set`/`remove`; `play` adds moves.
-#[pyclass(module = "qipu", frozen)]
-pub struct Node {
-    pub inner: Arc<Inner>,
-    pub id: NodeId,
-}
 
 impl Node {
     fn with(&self, id: NodeId) -> Node {

@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 
 use sgf_go::Cursor;
 
+use super::handles::Node;
 use super::inner::Inner;
-use super::node::Node;
 use crate::errors::guard;
 use crate::go::Position;
 

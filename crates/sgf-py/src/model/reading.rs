@@ -1,18 +1,20 @@
-//! Parsing and reading records, and writing files, as every front end does.
+//! Parsing and reading records as every front end does, and collections
+//! read back from their pickled form.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use sgf_core::{ParseOptions, Parsed, Severity, parse_with};
+use sgf_core::{LineIndex, ParseOptions, Parsed, Severity, parse_with};
 
-use super::collection::Collection;
-use super::inner::Inner;
+use super::diagnostic::Diagnostic;
+use super::handles::Collection;
+use super::inner::{CollectionState, Inner};
 use crate::convert;
-use crate::errors::{ParseError, guard, os_err};
+use crate::errors::{ParseError, guard};
 
 pub(super) fn options(charset: Option<&str>) -> PyResult<ParseOptions> {
     let mut o = ParseOptions::default();
@@ -41,7 +43,7 @@ pub(super) fn strict_check(inner: &Arc<Inner>, py: Python<'_>) -> PyResult<()> {
         .find(|d| d.severity == Severity::Error)
     {
         let doc = inner.lock();
-        let diag = inner.diagnostic(&doc, d);
+        let diag = Diagnostic::of(inner, &doc, d);
         drop(doc);
         let msg = format!(
             "{}{}:{}: [{}] {}",
@@ -213,25 +215,61 @@ pub fn read_input(path: &std::path::Path) -> PyResult<Vec<u8>> {
         .map_err(|e| crate::errors::input_err(&e, path))
 }
 
-/// Writes `bytes` to `path` as every front end writes a file: a temporary
-/// file beside it, renamed into place (a symbolic link refused, the old
-/// file whole on any failure). Errors are `OSError`s.
-pub(crate) fn save_file(path: &std::path::Path, bytes: &[u8]) -> PyResult<()> {
-    sgf_formats::save::replace_file(path, bytes, &sgf_formats::save::SaveOptions::default())
-        .map(|_| ())
-        .map_err(|e| match e {
-            sgf_formats::save::SaveError::Io(_, io) => os_err(&io, path),
-            e => pyo3::exceptions::PyOSError::new_err((
-                22,
-                e.to_string(),
-                path.display().to_string(),
-            )),
-        })
+/// A collection's shared state from its pickled form (see [`CollectionState`]).
+pub(super) fn from_state(py: Python<'_>, st: CollectionState) -> PyResult<Arc<Inner>> {
+    let (version, bytes, forced, path, format, diags, lines) = st;
+    if version != 1 {
+        return Err(PyValueError::new_err(format!(
+            "cannot unpickle a qipu collection of format {version} (this qipu reads format 1)"
+        )));
+    }
+    let parsed = parse_bytes(py, &bytes, &options(forced.as_deref())?)?;
+    let (format, converted_from) = match format.split_once('\t') {
+        Some((f, c)) => (f.to_string(), Some(static_charset(c))),
+        None => (format, None),
+    };
+    let format = sgf_formats::builtin()
+        .formats()
+        .map(|f| f.name())
+        .chain(["SGF"])
+        .find(|f| *f == format)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown format {format:?}")))?;
+    let mut diagnostics = Vec::with_capacity(diags.len());
+    for (code, severity, message, start, end, fix, related) in diags {
+        let code = sgf_core::Code::parse(&code)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown diagnostic code {code:?}")))?;
+        let severity = match severity.as_str() {
+            "info" => Severity::Info,
+            "warning" => Severity::Warning,
+            _ => Severity::Error,
+        };
+        let mut d = sgf_core::Diagnostic::new(code, sgf_core::Span::new(start, end), message)
+            .with_severity(severity);
+        d.fix = fix;
+        for (a, b, label) in related {
+            d = d.with_related(sgf_core::Span::new(a, b), label);
+        }
+        diagnostics.push(d);
+    }
+    Ok(Arc::new(Inner {
+        doc: Mutex::new(parsed.document),
+        diagnostics,
+        path,
+        format,
+        input_lines: lines.map(LineIndex::from_starts),
+        converted_from,
+        // Not pickled: `check()` checks the converted record's SGF.
+        input: None,
+        checked: OnceLock::new(),
+    }))
 }
 
-/// Writes `data` to `path` safely (see `save_file`): `qipu.to_parquet`'s
-/// writer.
-#[pyfunction]
-pub fn save_bytes_native(path: PathBuf, data: &[u8]) -> PyResult<()> {
-    save_file(&path, data)
+/// The `'static` name of a charset named in a pickle (`ASCII`, or a name
+/// encoding_rs knows; UTF-8 for one it does not).
+pub(super) fn static_charset(name: &str) -> &'static str {
+    if name == "ASCII" {
+        "ASCII"
+    } else {
+        encoding_rs::Encoding::for_label(name.as_bytes()).map_or("UTF-8", |e| e.name())
+    }
 }
