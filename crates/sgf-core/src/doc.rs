@@ -1081,7 +1081,7 @@ impl<'d> Value<'d> {
             && raw.windows(2).any(|w| w[0] >= 0x80 && w[1] == b'\\')
         {
             let mut out = Vec::with_capacity(raw.len() + 8);
-            crate::write::encode_value(&mut out, self.vt, raw, enc, None);
+            crate::text::encode_value(&mut out, self.vt, raw, enc, None);
             return Cow::Owned(String::from_utf8_lossy(&out).into_owned());
         }
         text::decode(Cow::Borrowed(raw), enc)

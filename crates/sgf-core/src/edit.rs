@@ -281,7 +281,7 @@ impl Document {
                         return false;
                     }
                     let mut out = Vec::with_capacity(raw.len() + raw.len() / 2);
-                    crate::write::encode_value(&mut out, vt, raw, enc, dbcs);
+                    crate::text::encode_value(&mut out, vt, raw, enc, dbcs);
                     new.push(out.into_boxed_slice());
                 }
                 props.push((j, new));

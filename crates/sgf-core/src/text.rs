@@ -208,6 +208,33 @@ pub fn find_colon(raw: &[u8], dbcs: Option<Dbcs>) -> Option<usize> {
     None
 }
 
+/// Re-escapes raw value bytes as UTF-8 (the canonical writer and editing
+/// share it): text is decoded and escaped again; a
+/// value of any other type keeps the structure of a composed value (the first
+/// unescaped `:`).
+pub(crate) fn encode_value(
+    out: &mut Vec<u8>,
+    vt: crate::props::ValueType,
+    raw: &[u8],
+    enc: &'static Encoding,
+    dbcs: Option<Dbcs>,
+) {
+    let decode = |r: &[u8]| -> String { decode(unescape(r, dbcs), enc).into_owned() };
+    match vt {
+        crate::props::ValueType::Text | crate::props::ValueType::SimpleText => {
+            escape_into(out, &decode(raw), false);
+        }
+        _ => match find_colon(raw, colon_rules(enc, dbcs)) {
+            Some(c) => {
+                escape_into(out, &decode(&raw[..c]), true);
+                out.push(b':');
+                escape_into(out, &decode(&raw[c + 1..]), false);
+            }
+            None => escape_into(out, &decode(raw), true),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,7 +175,7 @@ pub struct OpenRequest {
     pub replace: Option<u64>,
     /// A new record (File → New game): board, komi, handicap, rules,
     /// players; shown as `name` (default `new-game.sgf`).
-    pub new_game: Option<crate::session::NewRecord>,
+    pub new_game: Option<NewRecord>,
 }
 
 /// What [`OpenRequest`] opens.
@@ -185,7 +185,7 @@ pub enum Open {
     /// Pasted text and its name.
     Text(String, String),
     /// A new record and its name.
-    New(crate::session::NewRecord, String),
+    New(NewRecord, String),
 }
 
 impl OpenRequest {
@@ -958,6 +958,27 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
 #[derive(Deserialize)]
 pub(crate) struct TokenQuery {
     pub(crate) t: Option<String>,
+}
+
+/// What a new record holds (File → New game, or a game against an engine).
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct NewRecord {
+    /// Lines of the square board (2 to 52).
+    pub size: u8,
+    /// Handicap stones (0, or 2 and more in the fixed placement).
+    #[serde(default)]
+    pub handicap: u32,
+    /// Komi.
+    pub komi: f64,
+    /// `RU` as written (empty: none).
+    #[serde(default)]
+    pub rules: String,
+    /// `PB` (empty: none).
+    #[serde(default)]
+    pub black: String,
+    /// `PW` (empty: none).
+    #[serde(default)]
+    pub white: String,
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@ mod engine;
 mod new_record;
 #[cfg(feature = "server")]
 pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
-pub use new_record::NewRecord;
 pub(crate) use new_record::new_record_sgf;
 
 /// The most undo steps kept.

@@ -10,7 +10,7 @@ use crate::props::{self, ValueType};
 use crate::value::{self, Point};
 use crate::work;
 
-use super::encode_value;
+use crate::text::encode_value;
 
 /// How point lists are written by the canonical writer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]

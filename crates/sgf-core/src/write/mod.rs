@@ -1,44 +1,11 @@
 //! Writers: lossless (the input back, byte for byte, with edits spliced in)
-//! and canonical (FF\[4\], UTF-8, one node per line), and the encoding of
-//! a value that both and editing share.
-
-use encoding_rs::Encoding;
-
-use crate::charset::Dbcs;
-use crate::props::ValueType;
-use crate::text;
+//! and canonical (FF\[4\], UTF-8, one node per line).
 
 mod canonical;
 mod lossless;
 
 pub use canonical::*;
 pub use lossless::*;
-
-/// Re-escapes raw value bytes as UTF-8: text is decoded and escaped again; a
-/// value of any other type keeps the structure of a composed value (the first
-/// unescaped `:`).
-pub(crate) fn encode_value(
-    out: &mut Vec<u8>,
-    vt: ValueType,
-    raw: &[u8],
-    enc: &'static Encoding,
-    dbcs: Option<Dbcs>,
-) {
-    let decode = |r: &[u8]| -> String { text::decode(text::unescape(r, dbcs), enc).into_owned() };
-    match vt {
-        ValueType::Text | ValueType::SimpleText => {
-            text::escape_into(out, &decode(raw), false);
-        }
-        _ => match text::find_colon(raw, text::colon_rules(enc, dbcs)) {
-            Some(c) => {
-                text::escape_into(out, &decode(&raw[..c]), true);
-                out.push(b':');
-                text::escape_into(out, &decode(&raw[c + 1..]), false);
-            }
-            None => text::escape_into(out, &decode(raw), true),
-        },
-    }
-}
 
 #[cfg(test)]
 mod tests {

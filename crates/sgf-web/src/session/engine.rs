@@ -146,7 +146,7 @@ pub(crate) fn new_game_sgf(
             String::new()
         }
     };
-    crate::session::new_record_sgf(&crate::session::NewRecord {
+    crate::session::new_record_sgf(&crate::api::NewRecord {
         size,
         handicap,
         komi,
@@ -713,7 +713,8 @@ fn analysis_value(
 #[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
-    use crate::session::{NewRecord, new_record_sgf};
+    use crate::api::NewRecord;
+    use crate::session::new_record_sgf;
 
     #[test]
     fn new_games() {
@@ -755,14 +756,14 @@ mod tests {
             new_record_sgf(&r).unwrap()
         );
         assert!(
-            crate::session::new_record_sgf(&crate::session::NewRecord {
+            crate::session::new_record_sgf(&crate::api::NewRecord {
                 size: 53,
                 ..r.clone()
             })
             .is_err()
         );
         assert!(
-            crate::session::new_record_sgf(&crate::session::NewRecord {
+            crate::session::new_record_sgf(&crate::api::NewRecord {
                 size: 37,
                 komi: 6.5,
                 ..Default::default()

@@ -4,27 +4,7 @@
 use sgf_go::coords;
 
 use super::OpError;
-
-/// What a new record holds (File → New game, or a game against an engine).
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-pub struct NewRecord {
-    /// Lines of the square board (2 to 52).
-    pub size: u8,
-    /// Handicap stones (0, or 2 and more in the fixed placement).
-    #[serde(default)]
-    pub handicap: u32,
-    /// Komi.
-    pub komi: f64,
-    /// `RU` as written (empty: none).
-    #[serde(default)]
-    pub rules: String,
-    /// `PB` (empty: none).
-    #[serde(default)]
-    pub black: String,
-    /// `PW` (empty: none).
-    #[serde(default)]
-    pub white: String,
-}
+use crate::api::NewRecord;
 
 /// A new record as SGF: board size, komi, rules, handicap stones in the
 /// fixed placement, players.
