@@ -26,41 +26,35 @@ use sgf_go::score::{self, Settings};
 use sgf_go::{GameInfo, GameResult, WinBy, main_line_end};
 use sgf_gtp::{Engine, EngineSpec};
 
+/// Counting at the end of finished games against their recorded results.
+#[derive(clap::Parser)]
+#[command(name = "qipu-count-bench")]
 struct Args {
+    /// A GTP engine to count with as well (e.g. "gnugo --mode gtp").
+    #[arg(long)]
     engine: Option<String>,
+    /// Games to sample.
+    #[arg(long, default_value_t = 200)]
     sample: usize,
+    /// Games counted at once.
+    #[arg(long, default_value_t = 2)]
     threads: usize,
-    dir: PathBuf,
+    /// Print each game.
+    #[arg(short, long)]
     verbose: bool,
     /// With an engine: also how other ways of using it would do.
+    #[arg(long)]
     variants: bool,
     /// Dead stones from the record's TB/TW.
+    #[arg(long)]
     marks: bool,
+    /// The folder of KGS records.
+    #[arg(default_value = "../shared/corpus/real/kgs")]
+    dir: PathBuf,
 }
 
 fn args() -> Args {
-    let mut a = Args {
-        engine: None,
-        sample: 200,
-        threads: 2,
-        dir: PathBuf::from("../shared/corpus/real/kgs"),
-        verbose: false,
-        variants: false,
-        marks: false,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(x) = it.next() {
-        match x.as_str() {
-            "--engine" => a.engine = it.next(),
-            "--sample" => a.sample = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.sample),
-            "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
-            "-v" | "--verbose" => a.verbose = true,
-            "--variants" => a.variants = true,
-            "--marks" => a.marks = true,
-            _ => a.dir = PathBuf::from(x),
-        }
-    }
-    a
+    <Args as clap::Parser>::parse()
 }
 
 /// The recorded margin of a game that ended by counting with a half-point result.

@@ -209,16 +209,26 @@ fn search(db_path: &Path, cases_file: &Path) {
     println!("SEARCH peak_mb={:.0}", peak_mb());
 }
 
+/// The game database: indexing and searching a corpus, timed.
+#[derive(clap::Parser)]
+#[command(name = "qipu-db-bench")]
+struct Args {
+    /// Only time the searches of the cases file on a database built
+    /// already (how the run times its searches in a process of their own).
+    #[arg(long, num_args = 2, value_names = ["DB", "CASES"])]
+    search: Option<Vec<PathBuf>>,
+    /// The corpus's `real/` folder.
+    #[arg(default_value = "../shared/corpus/real")]
+    corpus: PathBuf,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() == 4 && args[1] == "--search" {
-        search(Path::new(&args[2]), Path::new(&args[3]));
+    let args = <Args as clap::Parser>::parse();
+    if let Some([db, cases]) = args.search.as_deref() {
+        search(db, cases);
         return;
     }
-    let corpus = args
-        .get(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared/corpus/real"));
+    let corpus = args.corpus;
     if !corpus.is_dir() {
         eprintln!(
             "{}: not found (pass the corpus's real/ directory)",

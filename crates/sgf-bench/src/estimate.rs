@@ -34,48 +34,46 @@ use sgf_go::score::{self, EstimateOptions, Settings};
 use sgf_go::{Cursor, GameInfo, GameResult, WinBy, main_line_end, main_line_moves};
 use sgf_gtp::{Engine, EngineSpec};
 
+/// Qipu's mid-game estimate against GNU Go's and the recorded results.
+#[derive(clap::Parser)]
+#[command(name = "qipu-estimate-bench")]
 struct Args {
+    /// GNU Go as a GTP command (e.g. "gnugo --mode gtp"): its estimate is
+    /// the reference.
+    #[arg(long)]
     gnugo: Option<String>,
+    /// Games to sample.
+    #[arg(long, default_value_t = 300)]
     sample: usize,
+    /// Games skipped before the sample starts.
+    #[arg(long, default_value_t = 0)]
     offset: usize,
+    /// Games estimated at once.
+    #[arg(long, default_value_t = 2)]
     threads: usize,
-    dir: PathBuf,
+    /// Print each game.
+    #[arg(short, long)]
     verbose: bool,
+    /// Instead: the estimate at the end of every counted game against the
+    /// recorded result.
+    #[arg(long)]
     finished: bool,
+    /// Where GNU Go's answers are kept between runs.
+    #[arg(long, default_value = "target/estimate-gnugo.tsv")]
     cache: PathBuf,
+    /// Write each position's estimates to this file (tab-separated).
+    #[arg(long)]
     dump: Option<PathBuf>,
+    /// Only this game: `FILE:N`, its file and number (from 1).
+    #[arg(long)]
     game: Option<String>,
+    /// The folder of KGS records.
+    #[arg(default_value = "../shared/corpus/real/kgs")]
+    dir: PathBuf,
 }
 
 fn args() -> Args {
-    let mut a = Args {
-        gnugo: None,
-        sample: 300,
-        offset: 0,
-        threads: 2,
-        dir: PathBuf::from("../shared/corpus/real/kgs"),
-        verbose: false,
-        finished: false,
-        cache: PathBuf::from("target/estimate-gnugo.tsv"),
-        dump: None,
-        game: None,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(x) = it.next() {
-        match x.as_str() {
-            "--gnugo" => a.gnugo = it.next(),
-            "--sample" => a.sample = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.sample),
-            "--offset" => a.offset = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.offset),
-            "--threads" => a.threads = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.threads),
-            "--finished" => a.finished = true,
-            "--game" => a.game = it.next(),
-            "--dump" => a.dump = it.next().map(PathBuf::from),
-            "--cache" => a.cache = it.next().map_or(a.cache, PathBuf::from),
-            "-v" | "--verbose" => a.verbose = true,
-            _ => a.dir = PathBuf::from(x),
-        }
-    }
-    a
+    <Args as clap::Parser>::parse()
 }
 
 /// The winner of a game that ended by counting, and the margin.

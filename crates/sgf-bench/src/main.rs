@@ -353,13 +353,21 @@ fn commands(files: &[(String, Vec<u8>)], dir: &Path, rounds: usize) {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// Throughput of Qipu against its peers on a corpus, in one run: parsing
+/// and writing (against the `sgf-parse` crate), replay, and the commands
+/// as processes (against SGFC when the variable `SGFC` names its binary). `QIPU_BENCH=
+/// parse,pergame,replay,stats,commands` picks sections (default: all).
+#[derive(clap::Parser)]
+#[command(name = "qipu-bench")]
+struct Args {
+    /// The corpus folder (default: the shared corpus's `real/`).
+    dir: Option<PathBuf>,
+}
+
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
-        });
+    let dir = <Args as clap::Parser>::parse().dir.unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real")
+    });
     let files = collect(&dir);
     if files.is_empty() {
         eprintln!(
