@@ -102,6 +102,19 @@ pub struct HumanOptions {
     pub color: bool,
 }
 
+/// The count kept for `code` in `counts` (in order of first appearance),
+/// made when first asked.
+fn of_code<T: Default>(counts: &mut Vec<(Code, T)>, code: Code) -> &mut T {
+    let i = match counts.iter().position(|(c, _)| *c == code) {
+        Some(i) => i,
+        None => {
+            counts.push((code, T::default()));
+            counts.len() - 1
+        }
+    };
+    &mut counts[i].1
+}
+
 /// Keeps at most `max` diagnostics of each code (0: all); returns what was
 /// left out, per code, in order of first appearance.
 fn cap_per_code(
@@ -114,15 +127,9 @@ fn cap_per_code(
     }
     let mut seen: Vec<(Code, usize)> = Vec::new();
     diags.retain(|(_, d)| {
-        let i = match seen.iter().position(|(c, _)| *c == d.code) {
-            Some(i) => i,
-            None => {
-                seen.push((d.code, 0));
-                seen.len() - 1
-            }
-        };
-        seen[i].1 += 1;
-        seen[i].1 <= max
+        let n = of_code(&mut seen, d.code);
+        *n += 1;
+        *n <= max
     });
     seen.into_iter()
         .map(|(c, n)| {
@@ -145,8 +152,8 @@ struct Keep<'a> {
 }
 
 /// How many diagnostics of a code a part left out, and of what severity.
+#[derive(Default)]
 struct LeftOut {
-    code: Code,
     count: usize,
     errors: usize,
     warnings: usize,
@@ -157,39 +164,21 @@ impl Keep<'_> {
     /// and, but for the file read whole, the part's own view of the file's
     /// charsets (the file's comes from every part's facts), and keeps the
     /// first `max` of each code; returns those left out.
-    fn trim(&self, diags: &mut Vec<Diagnostic>, whole: bool) -> Vec<LeftOut> {
+    fn trim(&self, diags: &mut Vec<Diagnostic>, whole: bool) -> Vec<(Code, LeftOut)> {
         sgf_core::diag::sort_diagnostics(diags);
         diags.retain(|d| !self.allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets));
-        let mut out: Vec<LeftOut> = Vec::new();
+        let mut out: Vec<(Code, LeftOut)> = Vec::new();
         if self.max == 0 {
             return out;
         }
         let mut seen: Vec<(Code, usize)> = Vec::new();
         diags.retain(|d| {
-            let i = match seen.iter().position(|(c, _)| *c == d.code) {
-                Some(i) => i,
-                None => {
-                    seen.push((d.code, 0));
-                    seen.len() - 1
-                }
-            };
-            seen[i].1 += 1;
-            if seen[i].1 <= self.max {
+            let n = of_code(&mut seen, d.code);
+            *n += 1;
+            if *n <= self.max {
                 return true;
             }
-            let j = match out.iter().position(|l| l.code == d.code) {
-                Some(j) => j,
-                None => {
-                    out.push(LeftOut {
-                        code: d.code,
-                        count: 0,
-                        errors: 0,
-                        warnings: 0,
-                    });
-                    out.len() - 1
-                }
-            };
-            let l = &mut out[j];
+            let l = of_code(&mut out, d.code);
             l.count += 1;
             match d.severity {
                 Severity::Error => l.errors += 1,
@@ -288,8 +277,8 @@ impl Joined {
         for d in r.diagnostics {
             self.gathered.push(index, d);
         }
-        for l in r.left_out {
-            self.gathered.left_out(l);
+        for (code, l) in r.left_out {
+            self.gathered.left_out(code, l);
         }
         let shown = match r.shown {
             Ok(shown) => shown,
@@ -433,7 +422,7 @@ struct Gathered {
     max: usize,
     warnings_as_errors: bool,
     /// Per code: seen so far, and left out.
-    per_code: Vec<(Code, usize, usize)>,
+    per_code: Vec<(Code, (usize, usize))>,
     /// Errors and warnings among those left out.
     left_out: (usize, usize),
 }
@@ -444,16 +433,10 @@ impl Gathered {
             d.severity = Severity::Error;
         }
         if self.max > 0 {
-            let i = match self.per_code.iter().position(|(c, _, _)| *c == d.code) {
-                Some(i) => i,
-                None => {
-                    self.per_code.push((d.code, 0, 0));
-                    self.per_code.len() - 1
-                }
-            };
-            self.per_code[i].1 += 1;
-            if self.per_code[i].1 > self.max {
-                self.per_code[i].2 += 1;
+            let (seen, left) = of_code(&mut self.per_code, d.code);
+            *seen += 1;
+            if *seen > self.max {
+                *left += 1;
                 match d.severity {
                     Severity::Error => self.left_out.0 += 1,
                     Severity::Warning => self.left_out.1 += 1,
@@ -467,16 +450,10 @@ impl Gathered {
 
     /// Counts diagnostics a part left out: they came after the part's own
     /// first `max` of their code, so the file's cap leaves them out too.
-    fn left_out(&mut self, l: LeftOut) {
-        let i = match self.per_code.iter().position(|(c, _, _)| *c == l.code) {
-            Some(i) => i,
-            None => {
-                self.per_code.push((l.code, 0, 0));
-                self.per_code.len() - 1
-            }
-        };
-        self.per_code[i].1 += l.count;
-        self.per_code[i].2 += l.count;
+    fn left_out(&mut self, code: Code, l: LeftOut) {
+        let (seen, left) = of_code(&mut self.per_code, code);
+        *seen += l.count;
+        *left += l.count;
         self.left_out.0 += l.errors;
         self.left_out.1 += l.warnings;
     }
@@ -485,8 +462,8 @@ impl Gathered {
     fn dropped(&self) -> Vec<(Code, usize)> {
         self.per_code
             .iter()
-            .filter(|(_, _, k)| *k > 0)
-            .map(|(c, _, k)| (*c, *k))
+            .filter(|(_, (_, k))| *k > 0)
+            .map(|(c, (_, k))| (*c, *k))
             .collect()
     }
 }
@@ -594,7 +571,7 @@ struct PartResult {
     /// The diagnostics shown, in order ([`Keep::trim`]).
     diagnostics: Vec<Diagnostic>,
     /// Those left out by the cap per code.
-    left_out: Vec<LeftOut>,
+    left_out: Vec<(Code, LeftOut)>,
     /// What the diagnostics point into: the document (a file read whole),
     /// or the charsets of the part's text (the input, or the output).
     shown: Result<Shown, Charsets>,
