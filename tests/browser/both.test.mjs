@@ -226,6 +226,28 @@ for (const t of TRANSPORTS) {
       await page.context().close();
     });
 
+    test(`[${t.name}] the server's messages in 日本語: a refusal, and a question built of two`, async () => {
+      const page = await open();
+      await drop(page, "(;GM[1]FF[4]SZ[9]AW[ba][ab])", "suicide.sgf");
+      await titled(page, "suicide.sgf");
+      await page.selectOption("#lang", "ja");
+      await page.waitForFunction(() => document.querySelector("#open").textContent === "開く…");
+      // Black at a1 has no liberty: the server asks in English, with its
+      // reason inside; the page asks in Japanese.
+      const asked = new Promise((resolve) => page.once("dialog", (d) => { resolve(d.message()); d.dismiss(); }));
+      await clickPoint(page, "aa");
+      assert.equal(await asked, "反則手です：この手は自殺手です（その石の気がなくなります）。それでも打ちますか？");
+      // On a stone set up (no move to go to): the reason, then the point.
+      const again = new Promise((resolve) => page.once("dialog", (d) => { resolve(d.message()); d.dismiss(); }));
+      await clickPoint(page, "ba");
+      assert.equal(await again, "反則手です：この点にはすでに石があります（B9）。それでも打ちますか？");
+      // A refusal (no comment before the first node) in the message line.
+      await page.keyboard.press("Control+Shift+ArrowUp");
+      await page.waitForFunction(() => document.querySelector("#message").textContent === "このノードより前にコメントはありません");
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+
     test(`[${t.name}] Save writes the record: in place, or downloaded`, { skip: isStatic ? false : "the server saves into the served folder: view.test.mjs and evict.test.mjs test it" }, async () => {
       const page = await open();
       await drop(page, "(;GM[1]FF[4]SZ[9]  ;B[ee]  )", "keep.sgf");

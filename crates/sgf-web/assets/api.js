@@ -18,14 +18,25 @@ const STATIC_MODULE = "./static.js";
 /** The transport: the server's `fetch`, or the page's own session. */
 const send = STATIC ? (await import(STATIC_MODULE)).send : fetch;
 
-/** A request the server refused: its message and `error_kind`. */
+/** @type {(text: string) => string} a server's message in the page's language (set by i18n.js) */
+let errorText = (text) => text;
+
+/**
+ * Sets how a refusal's message is shown (i18n.js: in the page's language).
+ * @param {(text: string) => string} f
+ */
+export function setErrorText(f) {
+  errorText = f;
+}
+
+/** A request the server refused: its message (in the page's language) and `error_kind`. */
 export class ApiError extends Error {
   /**
-   * @param {string} message
+   * @param {string} message as the server sent it
    * @param {string | undefined} kind e.g. "changed_on_disk", "read_only", "no_session", "bad_request"
    */
   constructor(message, kind) {
-    super(message);
+    super(errorText(message));
     this.kind = kind;
   }
 }

@@ -5,7 +5,7 @@
 import { edit, nav } from "./actions.js";
 import { $, message } from "./dom.js";
 import { countCall, maybeEngineMove } from "./engine.js";
-import { tr } from "./i18n.js";
+import { serverText, tr } from "./i18n.js";
 import { sgfPoint, sgfXY, symApply, symInverse } from "./letters.js";
 import { ui } from "./state.js";
 
@@ -95,7 +95,7 @@ export function flashPoint(pt) {
  */
 async function play(point) {
   let s = await edit("play", { point });
-  if (s && s.illegal && confirm(s.message)) s = await edit("play", { point, force: true });
+  if (s && s.illegal && confirm(serverText(s.message))) s = await edit("play", { point, force: true });
   // In a game against the engine, it answers.
   if (s && !s.illegal && s.node.move) return maybeEngineMove(s);
   return s;

@@ -6,7 +6,7 @@ import { api, withQuery } from "./api.js";
 import { callOn, discardOk, edit, flushTyping, nav } from "./actions.js";
 import { boardPoint, boardSvg, svgAt } from "./board.js";
 import { $, click, message } from "./dom.js";
-import { onLanguage, tr } from "./i18n.js";
+import { onLanguage, serverText, tr } from "./i18n.js";
 import { sgfPoint } from "./letters.js";
 import { ui } from "./state.js";
 
@@ -26,7 +26,7 @@ async function loadEngines() {
   pick.add(other);
   if ([...pick.options].some((/** @type {HTMLOptionElement} */ o) => o.value === keep)) pick.value = keep;
   $("enginecmd").hidden = pick.value !== "";
-  if (r && r.error) message(r.error, true);
+  if (r && r.error) message(serverText(r.error), true);
 }
 
 /**
@@ -84,9 +84,9 @@ export function showEngine(s) {
   const st = $("enginestatus");
   let text;
   if (!e) text = tr("No engine is running.");
-  else if (!e.alive) text = tr("{name} has stopped: {error}", { name: e.name, error: e.error || "" });
+  else if (!e.alive) text = tr("{name} has stopped: {error}", { name: e.name, error: serverText(e.error || "") });
   else if (ui.thinking) text = tr("{name} is thinking…", { name: e.name });
-  else if (e.error) text = tr("{name}: {error}", { name: e.name, error: e.error });
+  else if (e.error) text = tr("{name}: {error}", { name: e.name, error: serverText(e.error) });
   else if (e.analysing) text = tr("{name} is analysing.", { name: e.name });
   else text = tr("{name} is ready.", { name: e.name });
   if (e && e.alive && e.playing) text += " " + tr("It plays {color}.", { color: tr(e.playing === "B" ? "Black" : "White") });

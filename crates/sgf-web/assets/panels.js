@@ -7,7 +7,7 @@ import { isDark, nav, openRecord, refreshBoard, watchField } from "./actions.js"
 import { flashPoint } from "./board.js";
 import { $, esc, message } from "./dom.js";
 import { drawOverlay, showEngine } from "./engine.js";
-import { tr } from "./i18n.js";
+import { serverText, tr } from "./i18n.js";
 import { markLetter } from "./letters.js";
 import { hasMarkup, renderComment } from "./markdown.js";
 import { ui } from "./state.js";
@@ -181,7 +181,7 @@ export function show(s) {
   if (typeof s.folder === "boolean") ui.folder = s.folder;
   if (s.files) showFiles(s.files);
   else if (!before || before.path !== s.path) markCurrentFile();
-  message(s.message || "", s.error_kind === "refused");
+  message(serverText(s.message || ""), s.error_kind === "refused");
   if (before && (before.session !== s.session || before.node.number !== s.node.number)) {
     ui.analysis = null;
     ui.hoverPv = null;
