@@ -5,14 +5,18 @@
 // and inverted (view only, then into the record), and comments shown as
 // Markdown without letting HTML in; the engine's large graph under the
 // board, "analyse the whole game" with its progress, and a heat map of
-// the candidates. Each from the menu bar and its key.
-import { test, before, after } from "node:test";
+// the candidates. Each from the menu bar and its key. All but the engine
+// run on the static viewer too (the describe at the end): records dropped
+// on its page, saved by download.
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, apiCall, openInPage as openIn } from "./support.mjs";
+import {
+  repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, serveStatic, staticSkip,
+} from "./support.mjs";
 
 let dir, server, url, browser, page;
 
@@ -25,12 +29,17 @@ const GAME = "(;GM[1]FF[4]SZ[9]C[start];B[ee];W[cc]C[a Comment]" +
   "(;B[cg]C[other COMMENT];W[gg]HO[1]))";
 const COLLECTION = "(;GM[1]FF[4]SZ[9]GN[one];B[ee])\n(;GM[1]FF[4]SZ[9]GN[two];B[cc])\n";
 
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), "qipu-sabaki-"));
+/** The records of the folder, as the scenarios start from them. */
+function writeRecords() {
   writeFileSync(join(dir, "a-game.sgf"), GAME);
   writeFileSync(join(dir, "b-view.sgf"), "(;GM[1]FF[4]SZ[9]PB[Lee]PW[Cho];B[ca];W[ee])");
   writeFileSync(join(dir, "c-games.sgf"), COLLECTION);
   writeFileSync(join(dir, "d-engine.sgf"), "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[gc];B[cg];W[cc];B[gg])");
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), "qipu-sabaki-"));
+  writeRecords();
   mkdirSync(shots, { recursive: true });
   // The scripted stand-in engine of tests/engines, as engines.toml names it.
   const config = mkdtempSync(join(tmpdir(), "qipu-config-"));
@@ -61,7 +70,19 @@ async function until(f, ms = 10000) {
 const nodeIs = (n) => until((s) => s.node.number === n);
 const messageHas = (text) => page.waitForFunction((t) => document.querySelector("#message").textContent.includes(t), text);
 
-const openInPage = (name) => openIn(page, name);
+/** Opens `name` of the folder: by path on the server, dropped on the static viewer. */
+async function openInPage(name) {
+  await openRecord(page, dir, name);
+  await until((s) => s.name === name);
+}
+const isStatic = () => page.evaluate(() => !!window.QIPU_STATIC);
+
+/** The scenarios run on the static viewer too (the describe at the end). */
+const SHARED = [];
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
 
 /** Where the page shows SGF point `pt` of the record (the view's turn included). */
 async function shownPoint(pt) {
@@ -74,13 +95,20 @@ async function shownPoint(pt) {
   }, pt);
 }
 
-async function save() {
+/** Saves the record (Ctrl+S) and gives what was written: the file of the
+ * folder on the server, the download on the static viewer. */
+async function save(name = "a-game.sgf") {
+  if (await isStatic()) {
+    const [d] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Control+s")]);
+    assert.equal(d.suggestedFilename(), name);
+    return readFileSync(await d.path(), "utf8");
+  }
   await page.keyboard.press("Control+s");
   await messageHas("Saved");
-  return readFileSync(join(dir, "a-game.sgf"), "utf8");
+  return readFileSync(join(dir, name), "utf8");
 }
 
-test("finding: text in comments (Ctrl+F, F3, Shift+F3), a move at a point, comments, forks, hotspots", async () => {
+shared("finding: text in comments (Ctrl+F, F3, Shift+F3), a move at a point, comments, forks, hotspots", async () => {
   // Nodes in file order: 0 root, 1 B ee, 2 W cc, 3 B gg, 4 W gc, 5 B cg, 6 B cg, 7 W gg.
   await page.focus("#board");
   await page.keyboard.press("Control+f");
@@ -164,7 +192,7 @@ test("finding: text in comments (Ctrl+F, F3, Shift+F3), a move at a point, comme
   await until((s) => !s.can_undo);
 });
 
-test("the games of a collection from the keyboard: ] and [, and the Navigate menu", async () => {
+shared("the games of a collection from the keyboard: ] and [, and the Navigate menu", async () => {
   await openInPage("c-games.sgf");
   await until((s) => s.game === 0 && s.games === 2);
   await page.focus("#board");
@@ -179,11 +207,11 @@ test("the games of a collection from the keyboard: ] and [, and the Navigate men
   await openInPage("a-game.sgf");
 });
 
-test("variations: copy (Ctrl+C), paste (Ctrl+V), cut, shift (Ctrl+←/→), remove the others, flatten — each undone, saved losslessly", async () => {
+shared("variations: copy (Ctrl+C), paste (Ctrl+V), cut, shift (Ctrl+←/→), remove the others, flatten — each undone, saved losslessly", async () => {
   await page.evaluate(() => window.qipuPage.state().session); // the record of the first test
   await page.focus("#board");
   // Copy the second variation (node 6 on) and paste it after W gc (node 4).
-  await apiCall(url, "/api/nav", { session: (await state()).session, action: "node", node: 0 });
+  await page.evaluate(async () => (await import("/actions.js")).nav("node", { node: 0 }));
   await page.evaluate(async () => (await import("/actions.js")).nav("node", { node: 6 }));
   await nodeIs(6);
   await page.keyboard.press("Control+c");
@@ -236,7 +264,7 @@ test("variations: copy (Ctrl+C), paste (Ctrl+V), cut, shift (Ctrl+←/→), remo
   assert.equal(await save(), GAME);
 });
 
-test("the board turned, mirrored and inverted (view only; clicks land where shown), then written into the record", async () => {
+shared("the board turned, mirrored and inverted (view only; clicks land where shown), then written into the record", async () => {
   await openInPage("b-view.sgf");
   await page.focus("#board");
   await page.keyboard.press("ArrowRight");
@@ -288,15 +316,13 @@ test("the board turned, mirrored and inverted (view only; clicks land where show
   await until((s) => s.view.sym === 0 && !s.view.invert && s.dirty);
   assert.equal((await state()).node.move, "G9");
   assert.equal((await state()).node.color, "W");
-  await page.keyboard.press("Control+s");
-  await messageHas("Saved");
-  assert.equal(readFileSync(join(dir, "b-view.sgf"), "utf8"), "(;GM[1]FF[4]SZ[9]PB[Cho]PW[Lee];W[ga];B[ee])");
+  assert.equal(await save("b-view.sgf"), "(;GM[1]FF[4]SZ[9]PB[Cho]PW[Lee];W[ga];B[ee])");
   await page.keyboard.press("Control+z");
   await until((s) => s.node.move === 'C9' && s.node.color === 'B');
   await openInPage("a-game.sgf");
 });
 
-test("comments as Markdown: links, emphasis, lists, points — and no HTML let in", async () => {
+shared("comments as Markdown: links, emphasis, lists, points — and no HTML let in", async () => {
   await page.evaluate(async () => (await import("/actions.js")).nav("node", { node: 1 }));
   await nodeIs(1);
   const text = "**Strong** and *em* and _also em_, `code`\n" +
@@ -455,4 +481,24 @@ test("engine: the large graph under the board, the whole game analysed (Shift+A)
   assert.ok(played.every((m) => !m.startsWith("B") || !["B J1", "B H1", "B G1"].includes(m)), played.join());
   await page.evaluate(() => document.querySelector("#enginestop").click());
   await page.waitForSelector("#graphbar", { state: "hidden" });
+});
+
+describe("the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage;
+  before(async () => {
+    web = await serveStatic();
+    // The server's scenarios saved into them.
+    writeRecords();
+    serverPage = page;
+    page = await openViewer(browser, web.url, { width: 1400, height: 900 });
+    page.on("dialog", (d) => d.accept());
+    // As the server's page starts: on the game of the first scenario.
+    await openInPage("a-game.sgf");
+  });
+  after(async () => {
+    await page.close();
+    page = serverPage;
+    web.server.close();
+  });
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });
