@@ -60,7 +60,7 @@ async function drag(p, sel, dx, dy) {
   await p.mouse.up();
 }
 
-test("side panels: a grip under each sets its height (mouse or keys), the splitter the column's width; sizes kept, minimums held", async () => {
+shared("side panels: a grip under each sets its height (mouse or keys), the splitter the column's width; sizes kept, minimums held", async () => {
   await openInPage(page, "example.sgf");
   await page.evaluate(() => {
     for (const d of document.querySelectorAll("#side details")) d.open = true;
@@ -360,7 +360,7 @@ shared("Set result is greyed out, with its reason, while the count is a mid-game
   await page.evaluate(() => (document.querySelector("#enginepanel").open = false));
 });
 
-test("File → New game…: board size, komi, handicap, rules and players without pasting text; Copy the game as SGF gives it", async () => {
+shared("File → New game…: board size, komi, handicap, rules and players without pasting text; Copy the game as SGF gives it", async () => {
   const ctx = await browser.newContext({ viewport: { width: 1024, height: 768 } });
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
   const p = await ctx.newPage();
@@ -545,23 +545,7 @@ function keptHas(p, text) {
 // The static viewer's page, in the 4 languages: its own words (the note
 // on engines, Save's download, the work kept across a reload) too.
 // And the scenarios marked `shared` above, on a page of its own.
-describe("the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage;
-  before(async () => {
-    web = await serveStatic();
-    serverPage = page;
-    page = await openViewer(browser, web.url, { width: 1400, height: 900 });
-  });
-  after(async () => {
-    await page.close();
-    page = serverPage;
-    web.server.close();
-  });
-  test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(web.url));
-  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
-});
-
-test("a screenshot of each layout, with the panels open: nothing overflows, no panel under 120 px", async () => {
+shared("a screenshot of each layout, with the panels open: nothing overflows, no panel under 120 px", async () => {
   for (const [w, h] of [[1400, 900], [1024, 768], [390, 844]]) {
     const p = await openViewer(browser, url, { width: w, height: h });
     await openInPage(p, "example.sgf");
@@ -586,13 +570,32 @@ test("a screenshot of each layout, with the panels open: nothing overflows, no p
     }
     assert.ok(m.board.right <= w && m.board.left >= 0, `${w}: the board is inside the window`);
     assert.ok(m.comment.right <= w && m.comment.width > 100, `${w}: the comment is inside the window`);
-    await p.screenshot({ path: join(shots, `layout-${w}x${h}.png`) });
+    const kind = (await p.evaluate(() => !!window.QIPU_STATIC)) ? "-static" : "";
+    await p.screenshot({ path: join(shots, `layout-${w}x${h}${kind}.png`) });
     if (w < 800) {
       for (const tab of ["tree", "info", "engine"]) {
         await p.click(`#tab-${tab}`);
-        await p.screenshot({ path: join(shots, `layout-${w}x${h}-${tab}.png`) });
+        await p.screenshot({ path: join(shots, `layout-${w}x${h}-${tab}${kind}.png`) });
       }
     }
     await p.close();
   }
+});
+
+describe("the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage, serverUrl;
+  before(async () => {
+    web = await serveStatic();
+    // The pages the scenarios open are the static viewer's too.
+    [serverPage, serverUrl] = [page, url];
+    url = web.url;
+    page = await openViewer(browser, url, { width: 1400, height: 900 });
+  });
+  after(async () => {
+    await page.close();
+    [page, url] = [serverPage, serverUrl];
+    web.server.close();
+  });
+  test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(web.url));
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });

@@ -1,14 +1,16 @@
 // Issue 28: the page's frame (menu bar, one-row toolbar, side panels
 // shown or hidden, tabs on a phone) and the bugs a Go player found, each
 // with its test, at 1400×900, 1024×768 and 390×844 where layout matters.
-import { test, before, after } from "node:test";
+// What does not need the server (a served folder, its process) runs on
+// the static viewer too (the describe at the end).
+import { test, before, after, describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync, readdirSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openInPage,
+  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openRecord, serveStatic, staticSkip,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -35,6 +37,22 @@ before(async () => {
 
 after(() => stop({ browser, server }));
 
+/**
+ * Opens `name` of the folder in `p`: by path on the server, dropped on the
+ * static viewer; waits for it.
+ */
+async function openInPage(p, name) {
+  await openRecord(p, dir, name);
+  await p.waitForFunction((n) => window.qipuPage.state() && window.qipuPage.state().name === n, name);
+}
+
+/** The scenarios run on the static viewer too (the describe at the end). */
+const SHARED = [];
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
+
 const at = (p, text) => p.waitForFunction((t) => document.querySelector("#status").textContent.startsWith(t), text);
 
 /** Boxes of the page's parts, by id. */
@@ -44,7 +62,7 @@ const boxes = (p, ids) => p.evaluate((ids) => Object.fromEntries(ids.map((id) =>
   return [id, { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height, shown: !!el.offsetParent || el === document.body }];
 })), ids);
 
-test("the frame at 1400×900, 1024×768 and 390×844: menus, one-row toolbar, the board as large as fits (screenshots)", async () => {
+shared("the frame at 1400×900, 1024×768 and 390×844: menus, one-row toolbar, the board as large as fits (screenshots)", async () => {
   for (const [w, h] of LAYOUTS) {
     const p = await openViewer(browser, url, { width: w, height: h });
     await openInPage(p, "example.sgf");
@@ -88,7 +106,7 @@ test("the frame at 1400×900, 1024×768 and 390×844: menus, one-row toolbar, th
   }
 });
 
-test("bug 1: on a phone the board comes first at full width, panels are tabs of at least 120 px, the footer never covers the board", async () => {
+shared("bug 1: on a phone the board comes first at full width, panels are tabs of at least 120 px, the footer never covers the board", async () => {
   const p = await openViewer(browser, url, { width: 390, height: 844 });
   await openInPage(p, "games.sgf");
   const b = await boxes(p, ["board", "footer", "tabs", "comment", "menubar", "toolbar"]);
@@ -97,7 +115,9 @@ test("bug 1: on a phone the board comes first at full width, panels are tabs of 
   assert.ok(b.board.bottom <= b.footer.top, `the footer (${b.footer.top}) is below the board (${b.board.bottom})`);
   assert.ok(b.comment.right <= 390 && b.comment.shown, "the comment is visible");
   const tabs = await p.$$eval("#tabs button", (x) => x.map((t) => t.dataset.tab));
-  assert.deepEqual(tabs, ["comment", "tree", "info", "engine", "search", "files"]);
+  // The files of a folder: only where one is served.
+  const folder = await p.evaluate(() => !window.QIPU_STATIC);
+  assert.deepEqual(tabs, ["comment", "tree", "info", "engine", "search", ...(folder ? ["files"] : [])]);
   for (const tab of tabs) {
     await p.click(`#tab-${tab}`);
     const r = await p.evaluate((tab) => {
@@ -139,7 +159,7 @@ test("bug 1: on a phone the board comes first at full width, panels are tabs of 
   await p.close();
 });
 
-test("bug 2: Enter in the move box goes there and gives the keys back to the board", async () => {
+shared("bug 2: Enter in the move box goes there and gives the keys back to the board", async () => {
   await openInPage(page, "example.sgf");
   await page.fill("#jump", "12");
   await page.press("#jump", "Enter");
@@ -160,7 +180,7 @@ test("bug 2: Enter in the move box goes there and gives the keys back to the boa
   await at(page, "Move 13");
 });
 
-test("bug 3: a mid-game estimate never offers Set result; after two passes it does", async () => {
+shared("bug 3: a mid-game estimate never offers Set result; after two passes it does", async () => {
   await openInPage(page, "example.sgf");
   await page.evaluate(() => (document.querySelector("#enginepanel").open = true));
   await page.fill("#jump", "10");
@@ -202,7 +222,7 @@ test("bug 4: the file list is read again (reload, ⟳) and a new game is not mar
   assert.equal(await page.$$eval("#filelist li.current", (l) => l.length), 0);
 });
 
-test("bug 5: comment search finds comments only and opens the game at the comment", async () => {
+shared("bug 5: comment search finds comments only and opens the game at the comment", async () => {
   await openInPage(page, "games.sgf");
   await page.click("#games");
   await page.waitForSelector("#gamesdialog[open] tr.game");
@@ -218,7 +238,7 @@ test("bug 5: comment search finds comments only and opens the game at the commen
   assert.equal(await page.inputValue("#comment"), "a long ladder");
 });
 
-test("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 in Chinese, the icon", async () => {
+shared("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 in Chinese, the icon", async () => {
   const failed = [];
   const p = await openViewer(browser, url, { width: 1400, height: 900 });
   p.on("response", (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
@@ -234,7 +254,9 @@ test("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 in 
     return [r.status, r.headers.get("content-type")];
   });
   assert.deepEqual(icon, [200, "image/x-icon"]);
-  assert.equal(await p.getAttribute("link[rel=icon]", "href"), "/favicon.ico");
+  // Relative in the static viewer, which also opens from the disk (file://).
+  const isStatic = await p.evaluate(() => !!window.QIPU_STATIC);
+  assert.equal(await p.getAttribute("link[rel=icon]", "href"), isStatic ? "favicon.ico" : "/favicon.ico");
   // Dark theme: the black stone of the player bar stands out of the bar.
   await p.selectOption("#theme", "dark");
   const contrast = await p.evaluate(() => {
@@ -265,7 +287,7 @@ test("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 in 
   await p.close();
 });
 
-test("bug 7: the arrow keys as Qipu (default) or as Sabaki, remembered", async () => {
+shared("bug 7: the arrow keys as Qipu (default) or as Sabaki, remembered", async () => {
   await openInPage(page, "fox.sgf");
   await page.evaluate(() => document.querySelector("#board").focus());
   await page.keyboard.press("Home");
@@ -378,7 +400,7 @@ test("bug 9: the browser opener is waited for (no zombie), and a failure prints 
   }
 });
 
-test("panels shown and hidden from the View menu, remembered; the side column resized", async () => {
+shared("panels shown and hidden from the View menu, remembered; the side column resized", async () => {
   await openInPage(page, "example.sgf");
   assert.ok(await page.isVisible("#treepanel"));
   await menu(page, "panel-tree");
@@ -402,7 +424,7 @@ test("panels shown and hidden from the View menu, remembered; the side column re
   await page.evaluate(() => { localStorage.removeItem("qipu.sidewidth"); document.documentElement.style.removeProperty("--side-width"); });
 });
 
-test("the Annotate menu sets good and bad moves and positions (TE BM DO IT GB GW DM UC HO)", async () => {
+shared("the Annotate menu sets good and bad moves and positions (TE BM DO IT GB GW DM UC HO)", async () => {
   await openInPage(page, "fox.sgf");
   await page.click("#next");
   await at(page, "Move 1");
@@ -418,4 +440,21 @@ test("the Annotate menu sets good and bad moves and positions (TE BM DO IT GB GW
   await page.waitForFunction(() => document.querySelector("#annotations").textContent === "Good for White");
   await page.click("#undo");
   await page.waitForFunction(() => document.querySelector("#annotations").textContent.includes("Bad move"));
+});
+
+describe("the static viewer", { skip: staticSkip }, () => {
+  let web, serverPage, serverUrl;
+  before(async () => {
+    web = await serveStatic();
+    [serverPage, serverUrl] = [page, url];
+    url = web.url;
+    page = await openViewer(browser, url, { width: 1400, height: 900 });
+    page.on("dialog", (d) => d.accept());
+  });
+  after(async () => {
+    await page.close();
+    [page, url] = [serverPage, serverUrl];
+    web.server.close();
+  });
+  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
 });
