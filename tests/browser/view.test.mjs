@@ -282,7 +282,7 @@ shared("a big tree (10,000 nodes, 1,000 variations) stays usable", async () => {
   await page.screenshot({ path: join(shots, "big-tree.png") });
 });
 
-test("a 300-move game: every step shows the next move", async () => {
+shared("a 300-move game: every step shows the next move", async () => {
   // 300 distinct points in a scattered order (361 is prime to 7).
   let sgf = "(;GM[1]FF[4]SZ[19]";
   for (let i = 0; i < 300; i++) {
@@ -888,7 +888,7 @@ shared("copy the position as a Sensei's Library diagram", async () => {
   await page.keyboard.press("Escape");
 });
 
-test("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from the browser's language, switchable", async () => {
+shared("the page in 中文 (简体/繁體), 日本語, 한국어 and English: from the browser's language, switchable", async () => {
   await page.click("#first");
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 0"));
   await page.selectOption("#lang", "ja");
@@ -1100,17 +1100,19 @@ test("an engine that crashes is reported in the page; the viewer goes on", { ski
 // browser's (a page of its own on the server's URL), and what measures
 // the server (memory, a large collection's list, the 300-move game).
 describe("the same scenarios on the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage;
+  let web, serverPage, serverUrl;
   before(async () => {
     // The folder's example as the server's scenarios found it.
     copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "example.sgf"));
     web = await serveStatic();
-    serverPage = page;
-    page = await openViewer(browser, web.url);
+    // The pages the scenarios open are the static viewer's too.
+    [serverPage, serverUrl] = [page, url];
+    url = web.url;
+    page = await openViewer(browser, url);
   });
   after(async () => {
     await page.close();
-    page = serverPage;
+    [page, url] = [serverPage, serverUrl];
     web.server.close();
   });
   for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
