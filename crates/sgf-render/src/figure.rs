@@ -383,11 +383,17 @@ pub enum Pictures<'a> {
     InlineSvg(Theme),
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn html_escape(s: &str) -> std::borrow::Cow<'_, str> {
+    // Most text (every note of a long figure's million) has nothing to escape.
+    if !s.contains(['&', '<', '>', '"']) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;"),
+    )
 }
 
 /// The file name of figure `n`: `figure-001.svg`…; `ext` without the dot.
