@@ -299,14 +299,14 @@ impl StreamedFigure<'_> {
     /// `f` one at a time.
     pub fn for_each_not_shown(&self, mut f: impl FnMut(&str)) {
         let size = self.figure.diagram.size;
-        crate::geometry::Notes::each(self, &mut |n| f(&n.text(size)));
+        self.each(&mut |n| f(&n.text(size)));
     }
 
     /// The whole figure, its notes held: the figure [`figures`] gives.
     pub fn to_figure(&self) -> Figure {
         let mut fig = self.figure.clone();
         let mut notes = Vec::with_capacity(self.notes);
-        crate::geometry::Notes::each(self, &mut |n| notes.push(n));
+        self.each(&mut |n| notes.push(n));
         fig.diagram.notes = notes;
         fig
     }
@@ -353,7 +353,7 @@ impl StreamedFigure<'_> {
     }
 }
 
-impl crate::geometry::Notes for StreamedFigure<'_> {
+impl Notes for StreamedFigure<'_> {
     fn each(&self, f: &mut dyn FnMut(Note)) {
         if self.notes == 0 {
             return;
