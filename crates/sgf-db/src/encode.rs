@@ -106,6 +106,60 @@ enum Task {
 /// # Panics
 /// When `game` is out of range.
 pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
+    let mut tokens = Vec::new();
+    let (mut out, _) = encode_game_with(doc, game, &mut |t| tokens.push(t));
+    out.tokens = tokens;
+    out
+}
+
+/// Where the tokens go as they are made: `each`, and what the game keeps
+/// of them (how many, the points each colour held).
+struct Tokens<'a> {
+    each: &'a mut dyn FnMut(u16),
+    count: u32,
+    cols: usize,
+    points: usize,
+    ever_black: Vec<u64>,
+    ever_white: Vec<u64>,
+}
+
+impl Tokens<'_> {
+    fn push(&mut self, t: u16) {
+        self.count += 1;
+        // Every stone that was ever on the board comes through a token.
+        let (op, arg) = (t >> 12, t & 0xFFF);
+        let black = match op {
+            MOVE_B | SET_B if arg != PASS => Some(true),
+            MOVE_W | SET_W if arg != PASS => Some(false),
+            _ => None,
+        };
+        let i = arg as usize;
+        if let Some(black) = black
+            && i < self.points
+        {
+            let (x, y) = (i % self.cols, i / self.cols);
+            if black {
+                self.ever_black[y] |= 1 << x;
+            } else {
+                self.ever_white[y] |= 1 << x;
+            }
+        }
+        (self.each)(t);
+    }
+}
+
+/// [`encode_game`] handing each token to `each` as it is made instead of
+/// keeping it (the game's `tokens` are left empty), and how many there
+/// are: a game of a million moves has megabytes of them, written as made
+/// (the index's second pass) or only counted (its first).
+///
+/// # Panics
+/// When `game` is out of range.
+pub fn encode_game_with(
+    doc: &Document,
+    game: usize,
+    each: &mut dyn FnMut(u16),
+) -> (EncodedGame, u32) {
     let g = doc.game(game).expect("game index in range");
     let mut cursor = Cursor::new(doc, game);
     let size = cursor.size();
@@ -114,9 +168,15 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
     let mut out = EncodedGame {
         cols,
         rows,
+        ..EncodedGame::default()
+    };
+    let mut tokens = Tokens {
+        each,
+        count: 0,
+        cols: cols as usize,
+        points: n,
         ever_black: vec![0; rows as usize],
         ever_white: vec![0; rows as usize],
-        ..EncodedGame::default()
     };
     // The board as the tokens leave it, and how to undo it at a CLOSE.
     let mut shadow = vec![0u8; n];
@@ -131,10 +191,10 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
     let mut closes = 0usize;
     while let Some(task) = work.pop() {
         match task {
-            Task::Open => out.tokens.push(tok(OPEN, 0)),
+            Task::Open => tokens.push(tok(OPEN, 0)),
             Task::Close(f) => {
                 closes -= 1;
-                out.tokens.push(tok(CLOSE, 0));
+                tokens.push(tok(CLOSE, 0));
                 while undo.len() > f.undo_len {
                     let (i, old) = undo.pop().expect("non-empty");
                     shadow[i as usize] = old;
@@ -166,7 +226,7 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                             Move::Pass => PASS,
                             Move::Play(p) => p.y as u16 * cols as u16 + p.x as u16,
                         };
-                        out.tokens.push(tok(op, p));
+                        tokens.push(tok(op, p));
                         // The decoder puts the stone down; a suicide is undone below.
                         if p != PASS {
                             undo.push((p, shadow[p as usize]));
@@ -179,7 +239,7 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                         Some(p)
                     }
                     None => {
-                        out.tokens.push(tok(NODE, 0));
+                        tokens.push(tok(NODE, 0));
                         None
                     }
                 };
@@ -193,7 +253,7 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                         .events
                         .iter()
                         .any(|e| matches!(e.event, Event::Suicide { .. }));
-                let mut set = |i: usize, v: u8, tokens: &mut Vec<u16>| {
+                let mut set = |i: usize, v: u8, tokens: &mut Tokens<'_>| {
                     if shadow[i] != v {
                         let op = [SET_E, SET_B, SET_W][v as usize];
                         tokens.push(tok(op, i as u16));
@@ -203,20 +263,20 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
                 };
                 if full {
                     for (i, &v) in cells.iter().enumerate() {
-                        set(i, v, &mut out.tokens);
+                        set(i, v, &mut tokens);
                     }
                 } else {
                     for p in &rep.captured {
                         let i = p.y as usize * cols as usize + p.x as usize;
-                        set(i, cells[i], &mut out.tokens);
+                        set(i, cells[i], &mut tokens);
                     }
                     if let Some(p) = mover_point.filter(|&p| p != PASS) {
-                        set(p as usize, cells[p as usize], &mut out.tokens);
+                        set(p as usize, cells[p as usize], &mut tokens);
                     }
                 }
                 if pos.to_play != to_play {
                     to_play = pos.to_play;
-                    out.tokens.push(tok(TO_PLAY, 1 + to_play as u16));
+                    tokens.push(tok(TO_PLAY, 1 + to_play as u16));
                 }
                 if nd.has_known(id::C)
                     && let Some(t) = nd.text("C")
@@ -249,25 +309,9 @@ pub fn encode_game(doc: &Document, game: usize) -> EncodedGame {
             }
         }
     }
-    // Every stone that was ever on the board came through a token.
-    for &t in &out.tokens {
-        let (op, arg) = (t >> 12, t & 0xFFF);
-        let v = match op {
-            MOVE_B | SET_B if arg != PASS => 1,
-            MOVE_W | SET_W if arg != PASS => 2,
-            _ => continue,
-        };
-        let i = arg as usize;
-        if i < n {
-            let (x, y) = (i % cols as usize, i / cols as usize);
-            if v == 1 {
-                out.ever_black[y] |= 1 << x;
-            } else {
-                out.ever_white[y] |= 1 << x;
-            }
-        }
-    }
-    out
+    out.ever_black = tokens.ever_black;
+    out.ever_white = tokens.ever_white;
+    (out, tokens.count)
 }
 
 /// When each point is first taken on the main line of `tokens` (a
@@ -318,17 +362,24 @@ fn row_bytes(cols: u8) -> usize {
 /// Appends the stored form of a game: cols, rows, token count (u32 LE), the
 /// packed rows of `ever_black` and `ever_white`, the tokens (u16 LE).
 pub fn write_stored(g: &EncodedGame, out: &mut Vec<u8>) {
+    write_stored_head(g, g.tokens.len() as u32, out);
+    for &t in &g.tokens {
+        out.extend_from_slice(&t.to_le_bytes());
+    }
+}
+
+/// Appends what comes before the tokens in the stored form of a game of
+/// `tokens` tokens (see [`write_stored`]), for tokens written after it as
+/// they are made ([`encode_game_with`]), two bytes each, little-endian.
+pub fn write_stored_head(g: &EncodedGame, tokens: u32, out: &mut Vec<u8>) {
     out.push(g.cols);
     out.push(g.rows);
-    out.extend_from_slice(&(g.tokens.len() as u32).to_le_bytes());
+    out.extend_from_slice(&tokens.to_le_bytes());
     let rb = row_bytes(g.cols);
     for rows in [&g.ever_black, &g.ever_white] {
         for &r in rows.iter() {
             out.extend_from_slice(&r.to_le_bytes()[..rb]);
         }
-    }
-    for &t in &g.tokens {
-        out.extend_from_slice(&t.to_le_bytes());
     }
 }
 
@@ -388,6 +439,36 @@ mod tests {
 
     fn ops(g: &EncodedGame) -> Vec<(u16, u16)> {
         g.tokens.iter().map(|t| (t >> 12, t & 0xFFF)).collect()
+    }
+
+    /// Tokens handed over as made are the kept ones, counted, and the rest
+    /// of the game is the same (the points each colour held follow the
+    /// tokens).
+    #[test]
+    fn tokens_handed_over_are_the_kept_ones() {
+        let src = b"(;SZ[9]AB[aa][bb]AW[cc]C[root];B[dd];W[ee](;B[ab];W[ba]C[x];B[])(;B[ff]AE[aa];W[gg]PL[W]))";
+        let doc = parse(src).document;
+        let kept = encode_game(&doc, 0);
+        let mut handed = Vec::new();
+        let (rest, count) = encode_game_with(&doc, 0, &mut |t| handed.push(t));
+        assert_eq!(handed, kept.tokens);
+        assert_eq!(count as usize, kept.tokens.len());
+        assert!(rest.tokens.is_empty());
+        assert_eq!(
+            EncodedGame {
+                tokens: kept.tokens.clone(),
+                ..rest.clone()
+            },
+            kept
+        );
+        assert!(rest.ever_black[0] & 1 != 0 && rest.ever_white[2] & 4 != 0);
+        // The stored form: its head, then the tokens.
+        let mut whole = Vec::new();
+        write_stored(&kept, &mut whole);
+        let mut head = Vec::new();
+        write_stored_head(&rest, count, &mut head);
+        assert_eq!(whole[..head.len()], head[..]);
+        assert_eq!(whole.len(), head.len() + 2 * kept.tokens.len());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use sgf_core::{Color, Document};
 use sgf_formats::summary::GameSummary;
 use sgf_go::GameResult;
 
-use crate::encode::{EncodedGame, PASS, encode_game};
+use crate::encode::{EncodedGame, PASS, encode_game, encode_game_with};
 use crate::filter::{date_key, fold};
 
 /// One game ready to be stored: the library's summary of it, and what
@@ -65,10 +65,26 @@ pub use sgf_go::signature::position_hash;
 /// # Panics
 /// When `game` is out of range.
 pub fn game_row(doc: &Document, game: usize) -> GameRow {
+    row_of(doc, game, encode_game(doc, game))
+}
+
+/// [`game_row`] without the encoded moves (`encoded.tokens` is empty),
+/// and how many tokens they are: what the index keeps of a long game
+/// before it writes its moves as it encodes them again
+/// ([`crate::encode::encode_game_with`]).
+///
+/// # Panics
+/// When `game` is out of range.
+pub fn game_row_counted(doc: &Document, game: usize) -> (GameRow, u32) {
+    let (encoded, tokens) = encode_game_with(doc, game, &mut |_| {});
+    (row_of(doc, game, encoded), tokens)
+}
+
+/// The row of game `game` of `doc`, encoded as `encoded`.
+fn row_of(doc: &Document, game: usize, encoded: EncodedGame) -> GameRow {
     // Counted, not listed: the moves are in `encoded` (a long game's list
     // of moves took 24 bytes a move).
     let (mut s, moves) = GameSummary::counted(doc, game, None).expect("game index in range");
-    let encoded = encode_game(doc, game);
     let winner = match &s.outcome {
         Some(GameResult::Win { winner, .. }) => Some(winner.as_str()),
         Some(GameResult::Draw) => Some("0"),

@@ -21,8 +21,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use sgf_formats::input::{InputError, MAX_INPUT_BYTES, check_regular, read_file_shared};
 
-use crate::encode::{read_stored, unpack_rows, write_stored};
-use crate::game::{GameRow, game_row, key};
+use crate::encode::{read_stored, unpack_rows, write_stored, write_stored_head};
+use crate::game::{GameRow, game_row, game_row_counted, key};
 
 /// The version of the tables; a database of another version is rebuilt.
 const SCHEMA_VERSION: &str = "1";
@@ -219,7 +219,112 @@ struct Unit {
     charset: Option<&'static str>,
     error: Option<String>,
     data: Vec<u8>,
+    /// In place of `data`, for a large file read whole: its games encoded
+    /// again as they are written.
+    deferred: Option<Deferred>,
     games: Vec<StoredRow>,
+}
+
+/// Files read whole from this size on keep their document until their
+/// games are stored, and their moves are encoded again straight into the
+/// database: a game of a million moves encodes into megabytes, which were
+/// held beside the document (`db index` of a 1M-move line peaked at 3.7×
+/// its size). Smaller files are encoded once, on the pool.
+const DEFER_BYTES: usize = 1 << 20;
+
+/// The games of a file whose moves are written into its blob as they are
+/// encoded, a second time (the first, on the pool, only counted them).
+struct Deferred {
+    loaded: sgf_formats::Loaded,
+    /// Per game: its number in the document, the stored form before its
+    /// tokens ([`crate::encode::write_stored_head`]) and how many tokens.
+    games: Vec<(usize, Vec<u8>, u32)>,
+}
+
+/// The page cache of SQLite while a deferred file's blob is written, in
+/// KiB (as `PRAGMA cache_size` takes it, negative).
+const DEFERRED_CACHE_KIB: i64 = -256;
+
+/// The tokens written at a time.
+const TOKEN_CHUNK_BYTES: usize = 64 << 10;
+
+impl Deferred {
+    /// The length of the stored form of the games.
+    fn len(&self) -> u64 {
+        self.games
+            .iter()
+            .map(|(_, head, tokens)| head.len() as u64 + 2 * u64::from(*tokens))
+            .sum()
+    }
+
+    /// Writes the stored form of the games into `blob` (of [`Deferred::len`]
+    /// bytes), the tokens in chunks as they are encoded.
+    fn write(&self, blob: &mut rusqlite::blob::Blob<'_>) -> Result<(), DbError> {
+        let doc = &self.loaded.parsed.document;
+        let mut at = 0usize;
+        let mut chunk = Vec::with_capacity(TOKEN_CHUNK_BYTES);
+        for &(game, ref head, tokens) in &self.games {
+            blob.write_at(head, at)?;
+            at += head.len();
+            let mut out = BlobTokens {
+                end: at + 2 * tokens as usize,
+                blob: &mut *blob,
+                at,
+                chunk: std::mem::take(&mut chunk),
+                error: None,
+            };
+            let (_, made) = crate::encode::encode_game_with(doc, game, &mut |t| out.push(t));
+            out.flush();
+            if let Some(e) = out.error {
+                return Err(e);
+            }
+            // The same document encoded the same way twice: a difference
+            // would be a bug, and is not stored.
+            if made != tokens || out.at != out.end {
+                return Err(DbError::Io(format!(
+                    "game {} was encoded differently twice ({tokens} then {made} tokens)",
+                    game + 1
+                )));
+            }
+            at = out.end;
+            chunk = out.chunk;
+        }
+        Ok(())
+    }
+}
+
+/// The tokens of one game written into its place in a blob, a chunk at a
+/// time.
+struct BlobTokens<'b, 'c> {
+    blob: &'b mut rusqlite::blob::Blob<'c>,
+    /// Where the next chunk goes, and where the game's place ends.
+    at: usize,
+    end: usize,
+    chunk: Vec<u8>,
+    error: Option<DbError>,
+}
+
+impl BlobTokens<'_, '_> {
+    fn push(&mut self, t: u16) {
+        self.chunk.extend_from_slice(&t.to_le_bytes());
+        if self.chunk.len() >= TOKEN_CHUNK_BYTES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let n = self.chunk.len();
+        // Never past the game's place (into the next game's bytes).
+        if self.error.is_none()
+            && n > 0
+            && self.at + n <= self.end
+            && let Err(e) = self.blob.write_at(&self.chunk, self.at)
+        {
+            self.error = Some(e.into());
+        }
+        self.at += n;
+        self.chunk.clear();
+    }
 }
 
 /// What the `games` table stores of a [`GameRow`], kept until the source's
@@ -359,6 +464,7 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
         charset: None,
         error: None,
         data: Vec::new(),
+        deferred: None,
         games: Vec::new(),
     };
     // A large collection is read a part at a time, its parts side by side
@@ -368,9 +474,19 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
     let mut first: Option<(&'static str, &'static str)> = None;
     let mut no_tree: Option<String> = None;
     let opts = sgf_formats::parts::PartOptions::default();
-    let work = |_: &sgf_formats::parts::Piece, loaded: sgf_formats::Loaded| {
+    let mut deferred: Option<Deferred> = None;
+    let work = |piece: &sgf_formats::parts::Piece, loaded: sgf_formats::Loaded| {
         let doc = &loaded.parsed.document;
-        let rows: Vec<GameRow> = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
+        let defer = piece.whole && piece.range.len() >= DEFER_BYTES;
+        // Deferred: only counted here, encoded again as they are stored.
+        let (rows, counts): (Vec<GameRow>, Vec<u32>) = if defer {
+            (0..doc.game_count())
+                .map(|g| game_row_counted(doc, g))
+                .unzip()
+        } else {
+            let rows = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
+            (rows, Vec::new())
+        };
         let why = (rows.is_empty())
             .then(|| {
                 loaded
@@ -381,25 +497,49 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
                     .map(|d| d.message.clone())
             })
             .flatten();
-        ((loaded.format, loaded.charset), rows, why)
+        let fc = (loaded.format, loaded.charset);
+        let kept = (defer && !rows.is_empty()).then_some((loaded, counts));
+        (fc, rows, why, kept)
     };
-    let join = |step: sgf_formats::parts::Step<(_, Vec<GameRow>, Option<String>)>| {
+    type Made = (
+        (&'static str, &'static str),
+        Vec<GameRow>,
+        Option<String>,
+        Option<(sgf_formats::Loaded, Vec<u32>)>,
+    );
+    let join = |step: sgf_formats::parts::Step<Made>| {
         match step {
-            sgf_formats::parts::Step::Part(piece, (fc, rows, why)) => {
+            sgf_formats::parts::Step::Part(piece, (fc, rows, why, kept)) => {
                 first.get_or_insert(fc);
                 no_tree = no_tree.take().or(why);
-                for mut g in rows {
+                let mut heads = Vec::new();
+                for (k, mut g) in rows.into_iter().enumerate() {
+                    match &kept {
+                        Some((_, counts)) => {
+                            let mut head = Vec::new();
+                            write_stored_head(&g.encoded, counts[k], &mut head);
+                            heads.push((g.game as usize, head, counts[k]));
+                        }
+                        None => write_stored(&g.encoded, &mut data),
+                    }
                     // Numbered in the part: in the file, after the parts before.
                     g.game += piece.first_game as u32;
-                    write_stored(&g.encoded, &mut data);
-                    // The moves are in `data` now; only what the rows need is kept.
+                    // The moves are in `data` now (or will be written as
+                    // encoded again); only what the rows need is kept.
                     games.push(StoredRow::from(g));
+                }
+                if let Some((loaded, _)) = kept {
+                    deferred = Some(Deferred {
+                        loaded,
+                        games: heads,
+                    });
                 }
             }
             sgf_formats::parts::Step::Restart => {
                 first = None;
                 games.clear();
                 data.clear();
+                deferred = None;
             }
         }
         std::ops::ControlFlow::Continue(())
@@ -429,6 +569,7 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
         return unit;
     }
     unit.data = data;
+    unit.deferred = deferred;
     unit.games = games;
     unit
 }
@@ -498,6 +639,7 @@ fn read_source(job: SourceJob) -> SourceResult {
                 charset: None,
                 error: Some(e.message),
                 data: Vec::new(),
+                deferred: None,
                 games: Vec::new(),
             }),
         },
@@ -1186,18 +1328,38 @@ fn store_source(
         // The moves are written into the row's blob as they are, not bound
         // as a value (SQLite copies a value, then again into its record:
         // a long game's is megabytes).
+        let len = u
+            .deferred
+            .as_ref()
+            .map_or(u.data.len() as u64, Deferred::len);
+        // A deferred file's blob goes through few cached pages: its
+        // document is held meanwhile, and each page is written once.
+        let cache: Option<i64> = match u.deferred {
+            Some(_) => {
+                let was = tx.pragma_query_value(None, "cache_size", |r| r.get(0))?;
+                tx.pragma_update(None, "cache_size", DEFERRED_CACHE_KIB)?;
+                Some(was)
+            }
+            None => None,
+        };
         ins_file.execute(params![
             source_id,
             u.member,
             u.format,
             u.charset,
             u.error,
-            rusqlite::blob::ZeroBlob(u.data.len() as u64)
+            rusqlite::blob::ZeroBlob(len)
         ])?;
         let file_id = tx.last_insert_rowid();
-        if !u.data.is_empty() {
+        if len > 0 {
             let mut blob = tx.blob_open(rusqlite::MAIN_DB, "files", "data", file_id, false)?;
-            blob.write_at(&u.data, 0)?;
+            match &u.deferred {
+                Some(d) => d.write(&mut blob)?,
+                None => blob.write_at(&u.data, 0)?,
+            }
+        }
+        if let Some(was) = cache {
+            tx.pragma_update(None, "cache_size", was)?;
         }
         for g in &u.games {
             ins_game.execute(params![
@@ -1413,5 +1575,106 @@ impl Index {
             first: &self.first[g.first as usize..g.first as usize + rows * g.cols as usize],
             tokens: &self.tokens[g.tokens.0 as usize..(g.tokens.0 + g.tokens.1) as usize],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::encode_game;
+
+    /// A file of several games, one long enough for many chunks, with
+    /// variations, setup and passes.
+    fn record() -> Vec<u8> {
+        let mut src = String::from("(;SZ[9]AB[aa]AW[bb];B[cc](;W[dd];B[])(;W[ee]AE[aa]))(;SZ[13]");
+        for i in 0..80_000u32 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let p = i % 170;
+            let (x, y) = (
+                (b'a' + (p % 13) as u8) as char,
+                (b'a' + (p / 13) as u8) as char,
+            );
+            src.push_str(&format!(";{c}[{x}{y}]"));
+        }
+        src.push_str(")(;SZ[19];B[pd])");
+        src.into_bytes()
+    }
+
+    /// Blob `data` of a table's only row, written by `write` after a
+    /// zeroblob of `len` bytes.
+    fn blob_of(
+        len: u64,
+        write: impl FnOnce(&mut rusqlite::blob::Blob<'_>) -> Result<(), DbError>,
+    ) -> (Vec<u8>, Result<(), DbError>) {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t(data BLOB)").unwrap();
+        conn.execute(
+            "INSERT INTO t(data) VALUES (?1)",
+            [rusqlite::blob::ZeroBlob(len)],
+        )
+        .unwrap();
+        let r = {
+            let mut blob = conn
+                .blob_open(rusqlite::MAIN_DB, "t", "data", 1, false)
+                .unwrap();
+            write(&mut blob)
+        };
+        let data = conn
+            .query_row("SELECT data FROM t", [], |r| r.get(0))
+            .unwrap();
+        (data, r)
+    }
+
+    fn deferred(bytes: &[u8]) -> Deferred {
+        let loaded = sgf_formats::read_any(bytes, None).unwrap();
+        let doc = &loaded.parsed.document;
+        let games = (0..doc.game_count())
+            .map(|g| {
+                let (row, tokens) = game_row_counted(doc, g);
+                let mut head = Vec::new();
+                write_stored_head(&row.encoded, tokens, &mut head);
+                (g, head, tokens)
+            })
+            .collect();
+        Deferred { loaded, games }
+    }
+
+    /// The games written in chunks as they are encoded again are the
+    /// stored form of the games encoded once.
+    #[test]
+    fn deferred_blob_is_the_stored_form() {
+        let bytes = record();
+        let doc = sgf_core::parse(&bytes).document;
+        let mut stored = Vec::new();
+        for g in 0..doc.game_count() {
+            write_stored(&encode_game(&doc, g), &mut stored);
+        }
+        // Several chunks of tokens.
+        assert!(stored.len() > 2 * TOKEN_CHUNK_BYTES, "{}", stored.len());
+        let d = deferred(&bytes);
+        assert_eq!(d.len(), stored.len() as u64);
+        let (data, r) = blob_of(d.len(), |b| d.write(b));
+        r.unwrap();
+        assert!(data == stored);
+        assert_eq!(read_stored(&data).map(|g| g.len()), Some(3));
+    }
+
+    /// Counts that do not match what is encoded are an error, and no
+    /// game's bytes go into another's place.
+    #[test]
+    fn deferred_counts_must_match() {
+        let bytes = record();
+        let mut d = deferred(&bytes);
+        // The long game said to be shorter: its tokens do not fit.
+        d.games[1].2 -= 1;
+        let len = d.len();
+        let (data, r) = blob_of(len, |b| d.write(b));
+        assert!(r.unwrap_err().to_string().contains("encoded differently"));
+        assert_eq!(data.len() as u64, len);
+        let mut d = deferred(&bytes);
+        // The first game said to be longer: it leaves bytes unwritten.
+        d.games[0].2 += 1;
+        let (_, r) = blob_of(d.len(), |b| d.write(b));
+        assert!(r.is_err());
     }
 }

@@ -242,3 +242,40 @@ fn corpus_archives_when_present() {
     assert!(g.iter().all(|x| x.1.is_some()));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A long game (a file of a megabyte and more, read whole) has its moves
+/// encoded again as they are written into the database, not held: what
+/// is stored is what encoding it once gives, and it is found.
+#[test]
+fn long_game_is_stored_as_encoded() {
+    let d = tmp("long");
+    let mut src = String::from("(;SZ[19]PB[Long]C[start]");
+    for i in 0..200_000u32 {
+        let c = if i % 2 == 0 { 'B' } else { 'W' };
+        let p = i % 300;
+        let (x, y) = (
+            (b'a' + (p % 19) as u8) as char,
+            (b'a' + (p / 19) as u8) as char,
+        );
+        src.push_str(&format!(";{c}[{x}{y}]"));
+    }
+    src.push(')');
+    assert!(src.len() > 1 << 20);
+    let path = d.join("long.sgf");
+    std::fs::write(&path, &src).unwrap();
+    let mut db = Database::open(d.join("g.qdb")).unwrap();
+    let r = db.index(&[&path], &NoProgress).unwrap();
+    assert_eq!((r.games, r.failed), (1, 0));
+    let data: Vec<u8> = db
+        .connection()
+        .query_row("SELECT data FROM files", [], |r| r.get(0))
+        .unwrap();
+    let doc = sgf_core::parse(src.as_bytes()).document;
+    let mut stored = Vec::new();
+    sgf_db::encode::write_stored(&sgf_db::encode::encode_game(&doc, 0), &mut stored);
+    assert!(data == stored, "{} then {} bytes", stored.len(), data.len());
+    let mut q = Query::default();
+    q.filter.player = Some("Long".into());
+    assert_eq!(db.find(&q).unwrap().hits.len(), 1);
+    let _ = std::fs::remove_dir_all(&d);
+}

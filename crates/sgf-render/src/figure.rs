@@ -16,6 +16,7 @@ use sgf_go::coords::{self, BoardSize};
 use sgf_go::{Cursor, Move, Stone};
 
 use crate::diagram::{Diagram, Note, NoteAt};
+use crate::geometry::Notes;
 use crate::options::{RenderOptions, Theme};
 
 /// How a figure is printed: the `FG` flags, or our defaults.
@@ -193,10 +194,23 @@ struct Building {
     first: Option<u32>,
     last: u32,
     moves: u32,
+    /// The moves not shown, when they are held ([`Keep::All`]).
     not_shown: Vec<Note>,
+    /// How many moves are not shown.
+    notes: usize,
     /// Moves drawn then removed by a capture: (printed number, point).
     gone: Vec<(u32, Point)>,
     comments: Vec<(Option<u32>, String)>,
+}
+
+/// What becomes of the moves not shown of the figures walked.
+enum Keep<'a> {
+    /// Held in each figure (its diagram's notes).
+    All,
+    /// Only counted: a [`StreamedFigure`] makes them again when asked.
+    Count,
+    /// Handed over as they are made (a streamed figure walked again).
+    To(&'a mut dyn FnMut(Note)),
 }
 
 impl Building {
@@ -205,15 +219,29 @@ impl Building {
         if n > off { n - off } else { n }
     }
 
-    fn finish(mut self, number: usize) -> Figure {
-        for (number, p) in std::mem::take(&mut self.gone) {
-            self.not_shown.push(Note {
-                number,
-                at: NoteAt::Point(p),
-            });
-        }
+    /// A move not shown.
+    fn note(&mut self, n: Note, keep: &mut Keep<'_>) {
         if !self.flags.list_unshown {
-            self.not_shown.clear();
+            return;
+        }
+        self.notes += 1;
+        match keep {
+            Keep::All => self.not_shown.push(n),
+            Keep::Count => {}
+            Keep::To(f) => f(n),
+        }
+    }
+
+    /// The figure, and how many moves it does not show.
+    fn finish(mut self, number: usize, keep: &mut Keep<'_>) -> (Figure, usize) {
+        for (number, p) in std::mem::take(&mut self.gone) {
+            self.note(
+                Note {
+                    number,
+                    at: NoteAt::Point(p),
+                },
+                keep,
+            );
         }
         if !self.flags.hoshi {
             self.diagram.hoshi.clear();
@@ -232,7 +260,117 @@ impl Building {
         if fig.flags.name {
             fig.diagram.title = Some(fig.title());
         }
+        (fig, self.notes)
+    }
+}
+
+/// A figure of [`try_for_each_figure_streamed`]: its moves not shown are
+/// not held but made again from the record each time they are needed, by
+/// walking the figure's nodes again (a figure of a long game lists a
+/// million; walking them takes milliseconds).
+pub struct StreamedFigure<'d> {
+    /// The figure, its diagram without notes.
+    figure: Figure,
+    /// How many moves it does not show.
+    notes: usize,
+    /// The walk before its first node.
+    start: Walk<'d>,
+    opts: FigureOptions,
+}
+
+impl StreamedFigure<'_> {
+    /// Its number, from 1.
+    pub fn number(&self) -> usize {
+        self.figure.number
+    }
+
+    /// The figure without its moves not shown (its diagram has no notes):
+    /// name, flags, moves, nodes, stones, comments.
+    pub fn without_notes(&self) -> &Figure {
+        &self.figure
+    }
+
+    /// How many moves it does not show.
+    pub fn not_shown_len(&self) -> usize {
+        self.notes
+    }
+
+    /// Hands the moves not shown, as [`Figure::not_shown`] prints them, to
+    /// `f` one at a time.
+    pub fn for_each_not_shown(&self, mut f: impl FnMut(&str)) {
+        let size = self.figure.diagram.size;
+        self.each(&mut |n| f(&n.text(size)));
+    }
+
+    /// The whole figure, its notes held: the figure [`figures`] gives.
+    pub fn to_figure(&self) -> Figure {
+        let mut fig = self.figure.clone();
+        let mut notes = Vec::with_capacity(self.notes);
+        self.each(&mut |n| notes.push(n));
+        fig.diagram.notes = notes;
         fig
+    }
+
+    /// The figure as SVG ([`Figure::to_svg`] of [`StreamedFigure::to_figure`]).
+    pub fn to_svg(&self, theme: Theme) -> String {
+        crate::svg::write_with_notes(
+            &self.figure.diagram,
+            self,
+            &self.figure.render_options(theme),
+            false,
+        )
+    }
+
+    /// [`StreamedFigure::to_svg`] written into `out` as it is drawn, holding
+    /// neither the drawing nor the notes.
+    ///
+    /// # Errors
+    /// The first error of `out`; what was written before it stays written.
+    pub fn write_svg(&self, theme: Theme, out: impl std::io::Write) -> std::io::Result<()> {
+        let mut out = crate::IoFmt { out, error: None };
+        let r = crate::svg::write_to(
+            &self.figure.diagram,
+            self,
+            &self.figure.render_options(theme),
+            false,
+            &mut out,
+        );
+        out.result(r)
+    }
+
+    /// The figure as a PNG, JPEG or BMP picture (see [`Figure::to_image`]);
+    /// its notes are held while it is drawn.
+    ///
+    /// # Errors
+    /// See [`Diagram::to_image`].
+    pub fn to_image(
+        &self,
+        theme: Theme,
+        size_px: u32,
+        format: crate::ImageFormat,
+    ) -> Result<Vec<u8>, crate::RenderError> {
+        self.to_figure().to_image(theme, size_px, format)
+    }
+}
+
+impl Notes for StreamedFigure<'_> {
+    fn each(&self, f: &mut dyn FnMut(Note)) {
+        if self.notes == 0 {
+            return;
+        }
+        // The figure walked again from its first node, and only it.
+        let Ok(()) = walk(
+            self.start.clone(),
+            &self.opts,
+            &mut Keep::To(f),
+            true,
+            self.figure.number - 1,
+            |_, _, _| Ok::<(), std::convert::Infallible>(()),
+        );
+    }
+
+    fn is_empty(&self) -> bool {
+        self.notes == 0
     }
 }
 
@@ -245,11 +383,17 @@ pub enum Pictures<'a> {
     InlineSvg(Theme),
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn html_escape(s: &str) -> std::borrow::Cow<'_, str> {
+    // Most text (every note of a long figure's million) has nothing to escape.
+    if !s.contains(['&', '<', '>', '"']) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;"),
+    )
 }
 
 /// The file name of figure `n`: `figure-001.svg`…; `ext` without the dot.
@@ -274,7 +418,7 @@ pub fn figures_html(title: &str, figs: &[Figure], pictures: Pictures<'_>) -> Str
     let mut h = String::new();
     let _ = page_head(title, &mut h);
     for f in figs {
-        let _ = page_section(f, pictures, &mut h);
+        let _ = page_section(f, &f.diagram.notes, pictures, &mut h);
     }
     h.push_str(PAGE_END);
     h
@@ -323,7 +467,17 @@ impl<'a, W: std::io::Write> FiguresPage<'a, W> {
     /// # Errors
     /// The first error of `out`.
     pub fn add(&mut self, f: &Figure) -> std::io::Result<()> {
-        let r = page_section(f, self.pictures, &mut self.out);
+        let r = page_section(f, &f.diagram.notes, self.pictures, &mut self.out);
+        self.out.take_error(r)
+    }
+
+    /// Writes the next figure's section, its notes made as they are
+    /// written.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub fn add_streamed(&mut self, f: &StreamedFigure<'_>) -> std::io::Result<()> {
+        let r = page_section(&f.figure, f, self.pictures, &mut self.out);
         self.out.take_error(r)
     }
 
@@ -355,9 +509,11 @@ img,svg{{width:100%;max-width:36rem;height:auto;display:block}}\n.not-shown{{fon
     )
 }
 
-/// The section of figure `f` in the page of [`figures_html`], into `h`.
+/// The section of figure `f` with `notes` under it in the page of
+/// [`figures_html`], into `h`.
 fn page_section(
     f: &Figure,
+    notes: &dyn Notes,
     pictures: Pictures<'_>,
     h: &mut impl std::fmt::Write,
 ) -> std::fmt::Result {
@@ -377,20 +533,26 @@ fn page_section(
             )?;
         }
         Pictures::InlineSvg(theme) => {
-            crate::svg::write_to(&f.diagram, &f.render_options(theme), false, h)?;
+            crate::svg::write_to(&f.diagram, notes, &f.render_options(theme), false, h)?;
             h.write_char('\n')?;
         }
     }
-    if !f.diagram.notes.is_empty() {
+    if !notes.is_empty() {
         // Written a move at a time: ", " needs no escaping, so this is
         // the list joined and escaped.
         h.write_str("<p class=\"not-shown\">")?;
-        for (i, n) in f.not_shown().enumerate() {
-            if i > 0 {
-                h.write_str(", ")?;
+        let mut r = Ok(());
+        let mut first = true;
+        notes.each(&mut |n| {
+            if r.is_ok() {
+                if !first {
+                    r = h.write_str(", ");
+                }
+                first = false;
+                r = r.and_then(|()| h.write_str(&html_escape(&n.text(f.diagram.size))));
             }
-            h.write_str(&html_escape(&n))?;
-        }
+        });
+        r?;
         h.write_str("</p>\n")?;
     }
     if !f.comments.is_empty() {
@@ -429,57 +591,140 @@ pub fn try_for_each_figure<E>(
     opts: &FigureOptions,
     mut each: impl FnMut(Figure) -> Result<(), E>,
 ) -> Result<(), E> {
-    let Some(g) = doc.game(game) else {
+    let Some(w) = Walk::new(doc, game) else {
         return Ok(());
     };
-    let mut cursor = Cursor::new(doc, game);
-    let size = cursor.size();
-    // Figures handed over so far.
-    let mut done = 0usize;
-    let mut cur: Option<Building> = None;
-    // PM and VW are inherited along the main line.
-    let mut pm = 1i64;
-    let mut vw: Vec<Point> = Vec::new();
+    walk(w, opts, &mut Keep::All, false, 0, |f, _, _| each(f))
+}
+
+/// [`try_for_each_figure`] without holding the moves a figure does not
+/// show: each [`StreamedFigure`] makes them again as they are written (a
+/// game of a million moves is one figure listing nearly all of them).
+///
+/// # Errors
+/// The first error of `each`.
+pub fn try_for_each_figure_streamed<'d, E>(
+    doc: &'d Document,
+    game: usize,
+    opts: &FigureOptions,
+    mut each: impl FnMut(StreamedFigure<'d>) -> Result<(), E>,
+) -> Result<(), E> {
+    let Some(w) = Walk::new(doc, game) else {
+        return Ok(());
+    };
+    walk(
+        w,
+        opts,
+        &mut Keep::Count,
+        false,
+        0,
+        |figure, notes, start| {
+            each(StreamedFigure {
+                figure,
+                notes,
+                start,
+                opts: opts.clone(),
+            })
+        },
+    )
+}
+
+/// Where a walk along a game's main line stands, before its next node:
+/// enough to walk on from there again.
+#[derive(Clone)]
+struct Walk<'d> {
+    doc: &'d Document,
+    cursor: Cursor,
+    /// The next node; `None` past the end of the line.
+    next: Option<sgf_core::Node<'d>>,
+    /// `next` is the root, which the cursor has already executed.
+    at_root: bool,
+    /// PM and VW are inherited along the main line.
+    pm: i64,
+    vw: Vec<Point>,
+}
+
+impl<'d> Walk<'d> {
+    /// Before the root of game `game`, if there is one.
+    fn new(doc: &'d Document, game: usize) -> Option<Walk<'d>> {
+        let g = doc.game(game)?;
+        Some(Walk {
+            doc,
+            cursor: Cursor::new(doc, game),
+            next: Some(g.root()),
+            at_root: true,
+            pm: 1,
+            vw: Vec::new(),
+        })
+    }
+}
+
+/// Walks the main line on from `w`, split into figures numbered after
+/// `done`, each handed to `each` with the number of its moves not shown and
+/// the walk before its first node. With `one`, the walk ends with the first
+/// figure, which is not handed over (walked again for its notes).
+fn walk<'d, E>(
+    mut w: Walk<'d>,
+    opts: &FigureOptions,
+    keep: &mut Keep<'_>,
+    one: bool,
+    mut done: usize,
+    mut each: impl FnMut(Figure, usize, Walk<'d>) -> Result<(), E>,
+) -> Result<(), E> {
+    let doc = w.doc;
+    let size = w.cursor.size();
+    let game = w.cursor.game();
+    // The figure being built, with the walk before its first node.
+    let mut cur: Option<(Building, Walk<'d>)> = None;
     // Along the main line as it is walked: no list of its nodes is held.
-    for (i, node) in g.main_line().enumerate() {
+    while let Some(node) = w.next {
         let id = node.id();
-        // The position before the node, kept only where a figure may start
-        // here (a copy per node of a long game costs seconds).
+        // The walk before the node (its position is the one before the
+        // node), kept only where a figure may start here (a copy per node
+        // of a long game costs seconds).
         let may_start = cur.is_none()
             || node.has("FG")
-            || matches!((&cur, opts.every), (Some(b), Some(n)) if n > 0 && b.moves >= n);
-        let before = if i == 0 || !may_start {
-            None
-        } else {
-            Some(cursor.position().clone())
-        };
-        if i > 0 {
-            cursor.down(doc, id);
+            || matches!((&cur, opts.every), (Some((b, _)), Some(n)) if n > 0 && b.moves >= n);
+        let before = may_start.then(|| w.clone());
+        if !w.at_root {
+            w.cursor.down(doc, id);
             // The main line only goes down.
-            cursor.forget();
+            w.cursor.forget();
         }
+        w.at_root = false;
+        w.next = node.first_child();
         if let Some(v) = node.value("PM").and_then(|v| v.number()) {
-            pm = v;
+            w.pm = v;
         }
         if node.has("VW") {
-            vw = coords::view_points(&node, size, sgf_core::validate::ff_version(doc, game));
+            w.vw = coords::view_points(&node, size, sgf_core::validate::ff_version(doc, game));
         }
-        let has_move = !cursor.report().moves.is_empty();
+        let has_move = !w.cursor.report().moves.is_empty();
         let every_hit = match (&cur, opts.every) {
-            (Some(b), Some(n)) => n > 0 && has_move && b.moves >= n,
+            (Some((b, _)), Some(n)) => n > 0 && has_move && b.moves >= n,
             _ => false,
         };
         if cur.is_none() || node.has("FG") || every_hit {
-            if let Some(b) = cur.take()
-                && (b.moves > 0 || b.name.is_some())
-            {
-                done += 1;
-                each(b.finish(done))?;
+            if let Some((b, start)) = cur.take() {
+                if one {
+                    b.finish(done + 1, keep);
+                    return Ok(());
+                }
+                if b.moves > 0 || b.name.is_some() {
+                    done += 1;
+                    let (fig, notes) = b.finish(done, keep);
+                    each(fig, notes, start)?;
+                }
             }
+            let Some(before) = before else {
+                // A figure starts only where one may.
+                continue;
+            };
             let (bits, name) = read_fg(doc, id);
             let flags = bits.map_or(opts.defaults, |b| FigureFlags::from_bits(b, opts.defaults));
             let mut diagram = Diagram::empty(size);
-            if let Some(pos) = &before {
+            if !before.at_root {
+                let pos = before.cursor.position();
                 for y in 0..size.rows {
                     for x in 0..size.cols {
                         let p = Point::new(x, y);
@@ -488,44 +733,60 @@ pub fn try_for_each_figure<E>(
                     }
                 }
             }
-            diagram.set_view(&vw);
-            cur = Some(Building {
-                start: id,
-                end: id,
-                name,
-                flags,
-                diagram,
-                played: vec![false; size.points()],
-                offset: None,
-                pm,
-                first: None,
-                last: 0,
-                moves: 0,
-                not_shown: Vec::new(),
-                gone: Vec::new(),
-                comments: Vec::new(),
-            });
+            diagram.set_view(&w.vw);
+            cur = Some((
+                Building {
+                    start: id,
+                    end: id,
+                    name,
+                    flags,
+                    diagram,
+                    played: vec![false; size.points()],
+                    offset: None,
+                    pm: w.pm,
+                    first: None,
+                    last: 0,
+                    moves: 0,
+                    not_shown: Vec::new(),
+                    notes: 0,
+                    gone: Vec::new(),
+                    comments: Vec::new(),
+                },
+                before,
+            ));
         }
-        let Some(b) = cur.as_mut() else { continue };
+        let Some((b, _)) = cur.as_mut() else { continue };
         b.end = id;
         // PM set after the figure's first node but before its first move still counts.
         if b.offset.is_none() {
-            b.pm = pm;
+            b.pm = w.pm;
         }
-        apply(b, doc, id, &cursor, size);
+        apply(b, doc, id, &w.cursor, size, keep);
     }
-    if let Some(b) = cur.take() {
+    if let Some((b, start)) = cur.take() {
+        if one {
+            b.finish(done + 1, keep);
+            return Ok(());
+        }
         // The last figure is kept even without moves when it is the only one
         // (a position or a problem).
         if b.moves > 0 || b.name.is_some() || done == 0 {
-            each(b.finish(done + 1))?;
+            let (fig, notes) = b.finish(done + 1, keep);
+            each(fig, notes, start)?;
         }
     }
     Ok(())
 }
 
 /// Adds the effects of node `id` (already executed by `cursor`) to the figure.
-fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: BoardSize) {
+fn apply(
+    b: &mut Building,
+    doc: &Document,
+    id: NodeId,
+    cursor: &Cursor,
+    size: BoardSize,
+    keep: &mut Keep<'_>,
+) {
     let node = doc.node(id);
     let pos = cursor.position();
     // Setup stones change the drawing directly, unnumbered.
@@ -560,10 +821,13 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
         printed = Some(label);
         let shown_number = if b.pm == 0 { 0 } else { label };
         let Move::Play(p) = mv else {
-            b.not_shown.push(Note {
-                number: label,
-                at: NoteAt::Pass,
-            });
+            b.note(
+                Note {
+                    number: label,
+                    at: NoteAt::Pass,
+                },
+                keep,
+            );
             continue;
         };
         let i = b.diagram.idx(p);
@@ -572,17 +836,23 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
             if drawn != Stone::Empty && b.diagram.numbers[i] > 0 {
                 // An earlier numbered stone replaced on the board (it is not on it any more).
                 let old = b.diagram.numbers[i];
-                b.not_shown.push(Note {
-                    number: old,
-                    at: NoteAt::Number(label),
-                });
+                b.note(
+                    Note {
+                        number: old,
+                        at: NoteAt::Number(label),
+                    },
+                    keep,
+                );
             }
             if let Some(j) = b.gone.iter().position(|&(_, q)| q == p) {
                 let (old, _) = b.gone.remove(j);
-                b.not_shown.push(Note {
-                    number: old,
-                    at: NoteAt::Number(label),
-                });
+                b.note(
+                    Note {
+                        number: old,
+                        at: NoteAt::Number(label),
+                    },
+                    keep,
+                );
             }
             b.diagram.stones[i] = Stone::of(color);
             b.diagram.numbers[i] = shown_number;
@@ -614,7 +884,7 @@ fn apply(b: &mut Building, doc: &Document, id: NodeId, cursor: &Cursor, size: Bo
                 0 => NoteAt::Point(p),
                 m => NoteAt::Number(m),
             };
-            b.not_shown.push(Note { number: label, at });
+            b.note(Note { number: label, at }, keep);
         }
         b.played[i] = true;
     }

@@ -138,17 +138,18 @@ pub(crate) fn font() -> Option<&'static Font> {
 /// An estimate of the width of text in em for characters outside the font:
 /// wide (CJK) characters take a full em.
 pub(crate) fn estimate_width(s: &str) -> f64 {
-    s.chars()
-        .map(|c| {
-            if let Some(g) = font().and_then(|f| f.glyph(c)) {
-                g.advance
-            } else if is_wide(c) {
-                1.0
-            } else {
-                0.6
-            }
-        })
-        .sum()
+    s.chars().map(char_width).sum()
+}
+
+/// The width [`estimate_width`] gives one character, in em.
+pub(crate) fn char_width(c: char) -> f64 {
+    if let Some(g) = font().and_then(|f| f.glyph(c)) {
+        g.advance
+    } else if is_wide(c) {
+        1.0
+    } else {
+        0.6
+    }
 }
 
 /// East Asian wide characters (CJK ideographs, kana, hangul, full-width forms).

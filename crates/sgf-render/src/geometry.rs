@@ -4,6 +4,7 @@
 use sgf_core::Point;
 
 use crate::diagram::{Diagram, Note, Region};
+use crate::font;
 use sgf_go::coords::BoardSize;
 
 /// Side of a cell (the distance between two lines) in SVG user units.
@@ -47,41 +48,130 @@ pub(crate) const NOTE_LINE: f64 = 0.62;
 /// wide, handed to `line` one at a time (a figure of a long game lists a
 /// million moves: only the line being filled is held).
 pub(crate) fn note_lines(
-    notes: &[Note],
+    notes: &dyn Notes,
     board: BoardSize,
     max_w: f64,
     size: f64,
     mut line: impl FnMut(&str),
 ) {
-    let mut cur = String::new();
-    let mut candidate = String::new();
-    for (i, n) in notes.iter().enumerate() {
-        let n = &n.text(board);
-        let comma = if i + 1 < notes.len() { "," } else { "" };
-        candidate.clear();
-        if !cur.is_empty() {
-            candidate.push_str(&cur);
-            candidate.push(' ');
-        }
-        candidate.push_str(n);
-        candidate.push_str(comma);
-        if !cur.is_empty() && crate::font::estimate_width(&candidate) * size > max_w {
-            line(&cur);
-            cur.clear();
-            cur.push_str(n);
-            cur.push_str(comma);
-        } else {
-            std::mem::swap(&mut cur, &mut candidate);
+    let mut wrap = NoteLines::new(board, max_w, size);
+    notes.each(&mut |n| wrap.push(n, &mut line));
+    wrap.finish(&mut line);
+}
+
+/// The notes under a diagram, handed over in order: held in a list, or
+/// made again from the record each time they are needed (a figure of a
+/// long game has a million).
+pub(crate) trait Notes {
+    /// Hands each note to `f`, in order.
+    fn each(&self, f: &mut dyn FnMut(Note));
+    /// Whether there are none.
+    fn is_empty(&self) -> bool;
+}
+
+impl Notes for Vec<Note> {
+    fn each(&self, f: &mut dyn FnMut(Note)) {
+        for &n in self {
+            f(n);
         }
     }
-    if !cur.is_empty() {
-        line(&cur);
+
+    fn is_empty(&self) -> bool {
+        <[Note]>::is_empty(self)
+    }
+}
+
+/// [`note_lines`] fed one note at a time.
+pub(crate) struct NoteLines {
+    board: BoardSize,
+    max_w: f64,
+    size: f64,
+    /// The line being filled, and its width in em.
+    cur: String,
+    cur_w: f64,
+    /// The last note pushed: whether a comma follows it is known at the next.
+    pending: Option<String>,
+}
+
+impl NoteLines {
+    pub(crate) fn new(board: BoardSize, max_w: f64, size: f64) -> NoteLines {
+        NoteLines {
+            board,
+            max_w,
+            size,
+            cur: String::new(),
+            cur_w: 0.0,
+            pending: None,
+        }
+    }
+
+    /// Adds a note; a line that is full is handed to `line`.
+    pub(crate) fn push(&mut self, n: Note, line: &mut impl FnMut(&str)) {
+        if let Some(prev) = self.pending.replace(n.text(self.board)) {
+            self.place(&prev, true, line);
+        }
+    }
+
+    /// Hands the last line to `line`.
+    pub(crate) fn finish(mut self, line: &mut impl FnMut(&str)) {
+        if let Some(last) = self.pending.take() {
+            self.place(&last, false, line);
+        }
+        if !self.cur.is_empty() {
+            line(&self.cur);
+        }
+    }
+
+    fn place(&mut self, n: &str, comma: bool, line: &mut impl FnMut(&str)) {
+        if !self.cur.is_empty() {
+            // The width of "cur n," summed as `estimate_width` sums it: its
+            // sum goes on from the sum of `cur`, the same additions in the
+            // same order, so lines break exactly where the whole text would.
+            let mut w = self.cur_w + font::char_width(' ');
+            for c in n.chars() {
+                w += font::char_width(c);
+            }
+            if comma {
+                w += font::char_width(',');
+            }
+            if w * self.size <= self.max_w {
+                self.cur.push(' ');
+                self.cur.push_str(n);
+                if comma {
+                    self.cur.push(',');
+                }
+                self.cur_w = w;
+                return;
+            }
+            line(&self.cur);
+            self.cur.clear();
+        }
+        self.cur.push_str(n);
+        if comma {
+            self.cur.push(',');
+        }
+        self.cur_w = font::estimate_width(&self.cur);
     }
 }
 
 impl Geometry {
     /// The layout of `d`, with or without coordinates.
     pub fn of(d: &Diagram, coordinates: bool) -> Geometry {
+        Geometry::with_notes(d, &d.notes, coordinates)
+    }
+
+    /// The layout of `d` with `notes` under it.
+    pub(crate) fn with_notes(d: &Diagram, notes: &dyn Notes, coordinates: bool) -> Geometry {
+        let g = Geometry::with_note_lines(d, coordinates, 0);
+        let mut lines = 0usize;
+        note_lines(notes, d.size, g.note_width(), g.note_size(), |_| {
+            lines += 1;
+        });
+        Geometry::with_note_lines(d, coordinates, lines)
+    }
+
+    /// The layout of `d` with `lines` lines of notes under it.
+    pub(crate) fn with_note_lines(d: &Diagram, coordinates: bool, lines: usize) -> Geometry {
         let cell = CELL;
         let margin = if coordinates { 1.35 } else { 0.6 } * cell;
         let title_height = if d.title.is_some() { 1.1 * cell } else { 0.0 };
@@ -92,18 +182,8 @@ impl Geometry {
         let width = board_w + 2.0 * margin;
         let status_top = title_height + board_h + 2.0 * margin;
         let notes_top = status_top + status_height;
-        let mut notes = 0usize;
-        note_lines(
-            &d.notes,
-            d.size,
-            width - cell * 0.6,
-            cell * NOTE_SIZE,
-            |_| {
-                notes += 1;
-            },
-        );
-        let notes_height = if notes > 0 {
-            (notes as f64 * NOTE_LINE + 0.4) * cell
+        let notes_height = if lines > 0 {
+            (lines as f64 * NOTE_LINE + 0.4) * cell
         } else {
             0.0
         };
@@ -119,6 +199,16 @@ impl Geometry {
             status_top,
             coordinates,
         }
+    }
+
+    /// The widest a line of notes may be.
+    pub(crate) fn note_width(&self) -> f64 {
+        self.width - self.cell * 0.6
+    }
+
+    /// The font size of notes.
+    pub(crate) fn note_size(&self) -> f64 {
+        self.cell * NOTE_SIZE
     }
 
     /// The centre of a point.
@@ -152,6 +242,56 @@ impl Geometry {
 mod tests {
     use super::*;
     use sgf_go::BoardSize;
+
+    /// Lines broken as the whole text measures: each note tried on the
+    /// line with the width of the line and it together.
+    fn wrapped_whole(notes: &[Note], board: BoardSize, max_w: f64, size: f64) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut cur = String::new();
+        for (i, n) in notes.iter().enumerate() {
+            let n = n.text(board) + if i + 1 < notes.len() { "," } else { "" };
+            let candidate = if cur.is_empty() {
+                n.clone()
+            } else {
+                format!("{cur} {n}")
+            };
+            if !cur.is_empty() && font::estimate_width(&candidate) * size > max_w {
+                lines.push(std::mem::replace(&mut cur, n));
+            } else {
+                cur = candidate;
+            }
+        }
+        if !cur.is_empty() {
+            lines.push(cur);
+        }
+        lines
+    }
+
+    #[test]
+    fn notes_wrap_as_their_whole_text_measures() {
+        use crate::diagram::NoteAt;
+        let board = BoardSize::square(19);
+        let notes: Vec<Note> = (1..3000u32)
+            .map(|i| Note {
+                number: i * 7 % 1000 + 1,
+                at: match i % 3 {
+                    0 => NoteAt::Pass,
+                    1 => NoteAt::Number(i % 400),
+                    _ => NoteAt::Point(Point::new((i % 19) as u8, (i / 19 % 19) as u8)),
+                },
+            })
+            .collect();
+        // Widths at which lines hold a few notes, one, or less than one.
+        for (max_w, size) in [(500.0, 16.8), (777.7, 16.8), (90.0, 16.8), (10.0, 16.8)] {
+            for k in [0, 1, 2, 3, 50, notes.len()] {
+                let mut lines = Vec::new();
+                note_lines(&notes[..k].to_vec(), board, max_w, size, |l| {
+                    lines.push(l.to_string())
+                });
+                assert_eq!(lines, wrapped_whole(&notes[..k], board, max_w, size));
+            }
+        }
+    }
 
     #[test]
     fn clicks_map_to_points() {

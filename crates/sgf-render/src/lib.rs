@@ -70,8 +70,9 @@ use sgf_core::{Document, NodeId};
 
 pub use diagram::{Diagram, Note, NoteAt, Region, Shape, Status};
 pub use figure::{
-    Figure, FigureOptions, FiguresPage, Pictures, figure_file_name, figures, figures_html,
-    figures_title, try_for_each_figure, write_figures_html,
+    Figure, FigureOptions, FiguresPage, Pictures, StreamedFigure, figure_file_name, figures,
+    figures_html, figures_title, try_for_each_figure, try_for_each_figure_streamed,
+    write_figures_html,
 };
 pub use geometry::Geometry;
 pub use options::{MoveNumbers, RenderOptions, TextStyle, Theme, Variations};
@@ -191,7 +192,7 @@ impl Diagram {
     /// The first error of `out`; what was written before it stays written.
     pub fn write_svg(&self, opts: &RenderOptions, out: impl std::io::Write) -> std::io::Result<()> {
         let mut out = IoFmt { out, error: None };
-        let r = svg::write_to(self, opts, false, &mut out);
+        let r = svg::write_to(self, &self.notes, opts, false, &mut out);
         out.result(r)
     }
 

@@ -14,7 +14,7 @@ use sgf_go::Stone;
 
 use crate::diagram::{Diagram, Shape};
 use crate::font::{self, font};
-use crate::geometry::{Geometry, STONE_R};
+use crate::geometry::{Geometry, Notes, STONE_R};
 use crate::options::{RenderOptions, Theme};
 
 /// The colours of a theme.
@@ -110,6 +110,38 @@ pub(crate) fn esc(s: &str) -> String {
     o
 }
 
+/// The characters whose glyphs a drawing uses, in order: ASCII ones (all
+/// the bundled font has) as flags, as each letter of a million notes is
+/// looked up.
+#[derive(Default)]
+struct Glyphs {
+    ascii: u128,
+    other: BTreeSet<char>,
+}
+
+impl Glyphs {
+    fn insert(&mut self, c: char) {
+        match u32::from(c) {
+            n @ 0..128 => self.ascii |= 1 << n,
+            _ => {
+                self.other.insert(c);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ascii == 0 && self.other.is_empty()
+    }
+
+    /// In the order of the characters.
+    fn iter(&self) -> impl Iterator<Item = char> + '_ {
+        (0..128u8)
+            .filter(|&n| self.ascii & (1 << n) != 0)
+            .map(char::from)
+            .chain(self.other.iter().copied())
+    }
+}
+
 /// How text is anchored horizontally.
 #[derive(Clone, Copy, PartialEq)]
 enum Anchor {
@@ -117,17 +149,21 @@ enum Anchor {
     Start,
 }
 
-struct Writer<'a, W> {
+struct Writer<W> {
     /// Where the drawing goes: a `String`, a stream, or nowhere (the pass
     /// that finds the glyphs to define first).
     body: W,
-    glyphs: BTreeSet<char>,
-    prefix: &'a str,
+    glyphs: Glyphs,
+    /// The prefix of ids, escaped.
+    prefix: String,
     /// Drawing for a rasteriser without a text stack: no `<text>`.
     raster: bool,
+    /// Only the glyphs used are wanted: text is not written (a figure of a
+    /// long game has a hundred thousand lines of notes).
+    measure: bool,
 }
 
-impl<W: std::fmt::Write> Writer<'_, W> {
+impl<W: std::fmt::Write> Writer<W> {
     /// Draws `s` centred vertically on `y`, horizontally per `anchor` at `x`.
     #[allow(clippy::too_many_arguments)]
     fn text(
@@ -141,6 +177,18 @@ impl<W: std::fmt::Write> Writer<'_, W> {
         anchor: Anchor,
         pt: Option<Point>,
     ) {
+        if self.measure {
+            if let Some(f) = font()
+                && f.covers(s)
+            {
+                for c in s.chars() {
+                    if f.glyph(c).is_some_and(|g| !g.path.is_empty()) {
+                        self.glyphs.insert(c);
+                    }
+                }
+            }
+            return;
+        }
         let data = pt.map_or(String::new(), |p| format!(" data-pt=\"{p}\""));
         match font() {
             Some(f) if f.covers(s) => {
@@ -166,16 +214,28 @@ impl<W: std::fmt::Write> Writer<'_, W> {
                     let Some(g) = f.glyph(c) else { continue };
                     if !g.path.is_empty() {
                         self.glyphs.insert(c);
-                        let _ = write!(
-                            self.body,
-                            "<use href=\"#{}g{:02x}\"",
-                            esc(self.prefix),
-                            c as u32
-                        );
+                        // In pieces, not formatted: one per letter of a
+                        // figure's million notes.
+                        let _ = self.body.write_str("<use href=\"#");
+                        let _ = self.body.write_str(&self.prefix);
+                        let _ = match u8::try_from(c) {
+                            Ok(b) => {
+                                const HEX: &[u8; 16] = b"0123456789abcdef";
+                                let h = [b'g', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]];
+                                self.body
+                                    .write_str(std::str::from_utf8(&h).unwrap_or_default())
+                            }
+                            Err(_) => write!(self.body, "g{:02x}", c as u32),
+                        };
                         if adv > 0.0 {
-                            let _ = write!(self.body, " x=\"{}\"", (adv * f.units_per_em).round());
+                            let _ = write!(
+                                self.body,
+                                "\" x=\"{}\"/>",
+                                Whole((adv * f.units_per_em).round())
+                            );
+                        } else {
+                            let _ = self.body.write_str("\"/>");
                         }
-                        let _ = self.body.write_str("/>");
                     }
                     adv += g.advance;
                 }
@@ -217,6 +277,23 @@ impl<W: std::fmt::Write> Writer<'_, W> {
                     esc(s)
                 );
             }
+        }
+    }
+}
+
+/// A rounded number written as `{}` writes it, without the float
+/// formatting where it is a whole number (one per letter of a figure's
+/// million notes).
+struct Whole(f64);
+
+impl std::fmt::Display for Whole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        // Whole numbers below 2^53 are exact as integers; -0 keeps its sign.
+        if x.fract() == 0.0 && x.abs() < 9.0e15 && !(x == 0.0 && x.is_sign_negative()) {
+            write!(f, "{}", x as i64)
+        } else {
+            write!(f, "{x}")
         }
     }
 }
@@ -268,26 +345,42 @@ fn coord_labels(d: &Diagram) -> (Vec<String>, Vec<String>) {
 
 /// Draws `d` as SVG. `raster` leaves out `<text>` (for resvg without a text stack).
 pub(crate) fn write(d: &Diagram, opts: &RenderOptions, raster: bool) -> String {
+    write_with_notes(d, &d.notes, opts, raster)
+}
+
+/// [`write`] with `notes` under the board in place of `d.notes`.
+pub(crate) fn write_with_notes(
+    d: &Diagram,
+    notes: &dyn Notes,
+    opts: &RenderOptions,
+    raster: bool,
+) -> String {
+    let g = Geometry::with_notes(d, notes, opts.coordinates);
     // One pass: the body is drawn first, as the glyphs it uses are defined before it.
-    let (body, glyphs) = body(d, opts, raster, String::new());
+    let (body, glyphs, _) = body(d, notes, &g, opts, raster, String::new(), false);
     let mut out = String::with_capacity(body.len() + 4096);
-    let _ = head(d, opts, &glyphs, &mut out);
+    let _ = head(d, &g, opts, &glyphs, &mut out);
     out.push_str(&body);
     out.push_str("</svg>\n");
     out
 }
 
-/// [`write`] into `out` as it is drawn, holding nothing of the drawing: the
-/// body is drawn twice, first only to find the glyphs it uses.
+/// [`write_with_notes`] into `out` as it is drawn, holding nothing of the
+/// drawing: the body is gone through twice, first only to find the glyphs
+/// it uses and the number of lines of notes (which set the height).
 pub(crate) fn write_to(
     d: &Diagram,
+    notes: &dyn Notes,
     opts: &RenderOptions,
     raster: bool,
     out: &mut impl std::fmt::Write,
 ) -> std::fmt::Result {
-    let (_, glyphs) = body(d, opts, raster, Discard);
-    head(d, opts, &glyphs, out)?;
-    body(d, opts, raster, &mut *out);
+    // The width, all that the first pass needs, does not depend on the notes.
+    let g = Geometry::with_note_lines(d, opts.coordinates, 0);
+    let (_, glyphs, lines) = body(d, notes, &g, opts, raster, Discard, true);
+    let g = Geometry::with_note_lines(d, opts.coordinates, lines);
+    head(d, &g, opts, &glyphs, out)?;
+    body(d, notes, &g, opts, raster, &mut *out, false);
     out.write_str("</svg>\n")
 }
 
@@ -303,11 +396,11 @@ impl std::fmt::Write for Discard {
 /// The opening `<svg>` element and the definitions of `glyphs`.
 fn head(
     d: &Diagram,
+    g: &Geometry,
     opts: &RenderOptions,
-    glyphs: &BTreeSet<char>,
+    glyphs: &Glyphs,
     out: &mut impl std::fmt::Write,
 ) -> std::fmt::Result {
-    let g = Geometry::of(d, opts.coordinates);
     let v = d.drawn_view();
     writeln!(
         out,
@@ -330,13 +423,13 @@ fn head(
         && !glyphs.is_empty()
     {
         out.write_str("<defs>\n")?;
-        for ch in glyphs {
-            if let Some(gl) = f.glyph(*ch) {
+        for ch in glyphs.iter() {
+            if let Some(gl) = f.glyph(ch) {
                 writeln!(
                     out,
                     "<path id=\"{}g{:02x}\" d=\"{}\"/>",
                     esc(&opts.id_prefix),
-                    *ch as u32,
+                    ch as u32,
                     gl.path
                 )?;
             }
@@ -346,22 +439,27 @@ fn head(
     Ok(())
 }
 
-/// Draws the body of `d` (all but [`head`] and the closing tag) into
-/// `body`; returns it and the glyphs it uses.
+/// Draws the body of `d` laid out as `g` (all but [`head`] and the closing
+/// tag) with `notes` under the board, into `body`; returns it, the glyphs
+/// it uses and the number of lines of notes. `measure` only finds those:
+/// its text is not written.
 fn body<W: std::fmt::Write>(
     d: &Diagram,
+    notes: &dyn Notes,
+    g: &Geometry,
     opts: &RenderOptions,
     raster: bool,
     body: W,
-) -> (W, BTreeSet<char>) {
-    let g = Geometry::of(d, opts.coordinates);
+    measure: bool,
+) -> (W, Glyphs, usize) {
     let pal = palette(opts.theme);
     let c = g.cell;
     let mut w = Writer {
         body,
-        glyphs: BTreeSet::new(),
-        prefix: &opts.id_prefix,
+        glyphs: Glyphs::default(),
+        prefix: esc(&opts.id_prefix),
         raster,
+        measure,
     };
     let v = d.drawn_view();
     let contrast = |p: Point| match d.stone(p) {
@@ -846,9 +944,9 @@ fn body<W: std::fmt::Write>(
         let size = fit(&text, c * 0.45, g.width - tx - c * 0.3, c * 0.12);
         w.text(&text, tx, y, size, pal.coord, "status", Anchor::Start, None);
     }
-    let note_size = c * crate::geometry::NOTE_SIZE;
+    let note_size = g.note_size();
     let mut i = 0;
-    crate::geometry::note_lines(&d.notes, d.size, g.width - c * 0.6, note_size, |line| {
+    crate::geometry::note_lines(notes, d.size, g.note_width(), note_size, |line| {
         let y = g.notes_top + c * (0.2 + crate::geometry::NOTE_LINE * (i as f64 + 0.5));
         w.text(
             line,
@@ -862,7 +960,7 @@ fn body<W: std::fmt::Write>(
         );
         i += 1;
     });
-    (w.body, w.glyphs)
+    (w.body, w.glyphs, i)
 }
 
 /// The runs `(first, last)` of consecutive indices in `lo..=hi` where `on` holds.

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use sgf_core::{Point, parse};
 use sgf_go::Stone;
-use sgf_render::figure::{FigureOptions, figures};
+use sgf_render::figure::{FigureFlags, FigureOptions, figures};
 use sgf_render::{
-    Diagram, Figure, Pictures, RenderOptions, Theme, figures_html, write_figures_html,
+    Diagram, Figure, FiguresPage, Pictures, RenderOptions, Theme, figures_html,
+    try_for_each_figure_streamed, write_figures_html,
 };
 
 fn dir() -> PathBuf {
@@ -167,6 +168,106 @@ fn written_as_made_is_the_string_form() {
     let mut written = Vec::new();
     d.write_svg(&opts, &mut written).unwrap();
     assert_eq!(String::from_utf8(written).unwrap(), d.to_svg(&opts));
+}
+
+/// Figures streamed ([`try_for_each_figure_streamed`]: the moves not
+/// shown made again from the record as they are written) are the figures
+/// held: the same notes, SVG and page, however they are split, with
+/// captured stones kept or removed, with the list turned off by `FG`, on a
+/// board whose notes name points by letters.
+#[test]
+fn streamed_figures_are_the_held_ones() {
+    // Moves on few points, so that most cannot be shown; captures, passes,
+    // comments, a figure whose FG turns the list off, PM[2].
+    let mut src = String::from("(;SZ[7]PM[2]C[start]AB[aa]AW[ba]");
+    for i in 0..400u32 {
+        let c = if i % 2 == 0 { 'B' } else { 'W' };
+        let p = match i % 7 {
+            5 => String::new(),
+            k => format!(
+                "{}{}",
+                (b'a' + (k as u8 + i as u8 / 7) % 4) as char,
+                (b'a' + k as u8 % 3) as char
+            ),
+        };
+        let fg = match i {
+            120 => "FG[4:No list]",
+            150 => "FG[]",
+            260 => "FG[256]",
+            _ => "",
+        };
+        let comment = if i % 50 == 0 { "C[note]" } else { "" };
+        src.push_str(&format!(";{fg}{comment}{c}[{p}]"));
+    }
+    src.push(')');
+    let big = "(;SZ[30];B[aa];W[ab];B[aa]FG[];W[ab];B[];W[zz];B[zz];W[dd])";
+    let options = [
+        FigureOptions::default(),
+        FigureOptions {
+            every: Some(37),
+            ..FigureOptions::default()
+        },
+        FigureOptions {
+            defaults: FigureFlags {
+                remove_captured: true,
+                ..FigureFlags::default()
+            },
+            ..FigureOptions::default()
+        },
+    ];
+    let mut listed = 0;
+    for text in [src.as_str(), big] {
+        let doc = parse(text.as_bytes()).document;
+        for opts in &options {
+            let held = figures(&doc, 0, opts);
+            let mut streamed = Vec::new();
+            let mut page = FiguresPage::start("t", Pictures::Files("svg"), Vec::new()).unwrap();
+            let Ok(()) = try_for_each_figure_streamed(&doc, 0, opts, |s| {
+                let f = &held[streamed.len()];
+                assert_eq!(s.number(), f.number);
+                assert_eq!(s.to_figure(), *f);
+                assert_eq!(s.not_shown_len(), f.not_shown().len());
+                let mut notes = Vec::new();
+                s.for_each_not_shown(|n| notes.push(n.to_string()));
+                assert_eq!(notes, f.not_shown().collect::<Vec<_>>());
+                assert!(s.without_notes().diagram.notes.is_empty());
+                assert_eq!(s.to_svg(Theme::Dark), f.to_svg(Theme::Dark));
+                let mut written = Vec::new();
+                s.write_svg(Theme::Light, &mut written).unwrap();
+                assert_eq!(String::from_utf8(written).unwrap(), f.to_svg(Theme::Light));
+                page.add_streamed(&s).unwrap();
+                listed += notes.len();
+                streamed.push(s.number());
+                Ok::<(), std::convert::Infallible>(())
+            });
+            assert_eq!(streamed.len(), held.len());
+            let page = String::from_utf8(page.finish().unwrap()).unwrap();
+            assert_eq!(page, figures_html("t", &held, Pictures::Files("svg")));
+        }
+    }
+    // The cases are there: many notes, wrapped over lines; a figure
+    // without its list; points named by letters on the large board.
+    assert!(listed > 500, "{listed}");
+    let doc = parse(src.as_bytes()).document;
+    let held = figures(&doc, 0, &FigureOptions::default());
+    assert!(
+        held.iter()
+            .any(|f| !f.flags.list_unshown && f.moves.is_some())
+    );
+    assert!(
+        held[0]
+            .to_svg(Theme::Light)
+            .matches("class=\"note\"")
+            .count()
+            > 3
+    );
+    let doc = parse(big.as_bytes()).document;
+    let held = figures(&doc, 0, &FigureOptions::default());
+    assert!(
+        held[1].not_shown().any(|n| n == "4 at ab"),
+        "{:?}",
+        held[1].not_shown().collect::<Vec<_>>()
+    );
 }
 
 /// A writer that fails stops the SVG with its error.

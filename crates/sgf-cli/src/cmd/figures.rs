@@ -6,7 +6,8 @@ use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use sgf_render::figure::{FigureFlags, FigureOptions};
 use sgf_render::{
-    FiguresPage, ImageFormat, Pictures, Theme, figure_file_name, figures_title, try_for_each_figure,
+    FiguresPage, ImageFormat, Pictures, Theme, figure_file_name, figures_title,
+    try_for_each_figure_streamed,
 };
 
 use crate::cmd::render::ThemeArg;
@@ -107,9 +108,11 @@ pub fn run(args: &Args) -> Result<u8> {
     crate::input::write_file_with(&index, |out| {
         let what = || format!("cannot write {}", index.display());
         let mut page = FiguresPage::start(&title, Pictures::Files(ext), out).with_context(what)?;
-        try_for_each_figure(doc, game, &opts, |f| {
+        // A figure's moves not shown are made again as each file is
+        // written, not held: a figure of a long game lists a million.
+        try_for_each_figure_streamed(doc, game, &opts, |f| {
             count += 1;
-            let path = dir.join(figure_file_name(f.number, ext));
+            let path = dir.join(figure_file_name(f.number(), ext));
             match image {
                 // Written as it is drawn: a figure of a long game lists a
                 // million moves, hundreds of megabytes of SVG.
@@ -120,11 +123,11 @@ pub fn run(args: &Args) -> Result<u8> {
                 Some(format) => {
                     let bytes = f
                         .to_image(theme, args.size, format)
-                        .with_context(|| format!("cannot draw figure {}", f.number))?;
+                        .with_context(|| format!("cannot draw figure {}", f.number()))?;
                     crate::input::write_file(&path, &bytes)?;
                 }
             }
-            page.add(&f).with_context(what)
+            page.add_streamed(&f).with_context(what)
         })?;
         page.finish().map(drop).with_context(what)
     })?;
