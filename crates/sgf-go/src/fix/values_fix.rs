@@ -611,13 +611,18 @@ pub(super) fn legacy(
     }
 }
 
+/// The label of the `i`-th point of a legacy `L`: A…Z, AA…ZZ, AAA… (as
+/// spreadsheet columns: a 52×52 board's 2,704 points need three letters).
 pub(super) fn label_name(i: usize) -> String {
-    let letters = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    if i < 26 {
-        (letters[i] as char).to_string()
-    } else {
-        format!("{}{}", letters[i / 26 - 1] as char, letters[i % 26] as char)
+    let mut n = i + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        n -= 1;
+        out.push(b'A' + (n % 26) as u8);
+        n /= 26;
     }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// `DT` and `RE` in their FF[4] forms: rewritten from their wording when it
@@ -706,5 +711,21 @@ fn trim_whitespace(f: &mut Fixer<'_>, n: NodeId, ident: &str, info: &sgf_core::P
             format!("{ident}[{}]", before.join("][")),
             format!("{ident}[{}]", fixed.join("][")),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_name;
+
+    /// Fuzz (`fix`, `testdata/fuzz/fix-24.sgf`): a legacy `L` of more than
+    /// 702 points (52×52 rectangles) ran out of two-letter names and panicked.
+    #[test]
+    fn legacy_labels_go_on_past_two_letters() {
+        let names: Vec<String> = [0, 25, 26, 27, 701, 702, 703, 2703]
+            .into_iter()
+            .map(label_name)
+            .collect();
+        assert_eq!(names, ["A", "Z", "AA", "AB", "ZZ", "AAA", "AAB", "CYZ"]);
     }
 }
