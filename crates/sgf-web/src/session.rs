@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use sgf_core::{
-    Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
+    Change, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::edit::{self, node_move};
@@ -18,15 +18,17 @@ use sgf_report::{ChangeJson, DiagnosticJson};
 
 use crate::responses::{
     AnnotationState, Captures, Clock, GameInfo, GameListRow, MoveRow, NextMove, NodeState,
-    PlayerClock, RecordState, TextPart, TreeLayout, TreeNode, ViewState,
+    PlayerClock, RecordState, TextPart, TreeLayout, ViewState,
 };
 
 mod engine;
 mod new_record;
+mod tree;
 #[cfg(feature = "server")]
 pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
 pub use new_record::NewRecord;
 pub(crate) use new_record::new_record_sgf;
+pub use tree::TreeWindow;
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
@@ -38,6 +40,13 @@ pub const PARTS_FROM_BYTES: usize = 1 << 20;
 /// A large collection cut in parts: their ranges, the number of each one's
 /// first game, the charset and the first part.
 type CollectionParts = (Vec<Range<usize>>, Vec<usize>, &'static str, Document);
+
+/// The columns and rows of the tree a state sends around the node shown
+/// when the tree changed (the page asks for more as it scrolls).
+const TREE_AROUND: (usize, usize) = (64, 24);
+
+/// The most columns and rows of the tree one answer sends.
+pub const TREE_MAX: (usize, usize) = (400, 200);
 
 /// The most diagnostics a file shows in the page (the first, in file order).
 const MAX_DIAGNOSTICS: usize = 500;
@@ -214,8 +223,10 @@ pub struct Session {
     doc: Document,
     game: usize,
     cursor: Cursor,
-    order: Vec<NodeId>,
-    index: HashMap<NodeId, usize>,
+    /// The shown game's nodes by number (file order) and back.
+    numbering: tree::Numbering,
+    /// The shown game's tree as the page draws it.
+    layout: tree::Layout,
     tree_version: u64,
     undo: Vec<Step>,
     redo: Vec<Step>,
@@ -354,8 +365,8 @@ impl Session {
             doc,
             game: 0,
             cursor,
-            order: Vec::new(),
-            index: HashMap::new(),
+            numbering: tree::Numbering::default(),
+            layout: tree::Layout::default(),
             tree_version: 0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -651,8 +662,8 @@ impl Session {
         self.doc.heap_bytes()
             + parts
             + self.undo_bytes()
-            + self.order.capacity() * std::mem::size_of::<NodeId>()
-            + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
+            + self.numbering.heap_bytes()
+            + self.layout.heap_bytes()
             + self.clipboard.as_ref().map_or(0, String::capacity)
             + self
                 .view_doc
@@ -680,24 +691,22 @@ impl Session {
         self.cursor.size()
     }
 
-    /// Node numbers in file order for the current game.
+    /// Node numbers in file order, and the tree's layout, for the current game.
     fn reindex(&mut self) {
-        self.order = self
-            .doc
-            .game(self.lg())
-            .map(|g| g.nodes().map(|n| n.id()).collect())
-            .unwrap_or_default();
-        self.index = self
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (n, i))
-            .collect();
+        (self.numbering, self.layout) = match self.doc.game(self.lg()) {
+            Some(g) => tree::index(&self.doc, g.root().id()),
+            None => Default::default(),
+        };
         self.tree_version += 1;
     }
 
     fn number(&self, n: NodeId) -> usize {
-        self.index.get(&n).copied().unwrap_or(0)
+        self.numbering.number(n).unwrap_or(0)
+    }
+
+    /// The node numbered `k` in the current game.
+    fn by_number(&self, k: usize) -> Option<NodeId> {
+        self.numbering.id(&self.doc, k)
     }
 
     fn goto(&mut self, n: NodeId) {
@@ -804,7 +813,7 @@ impl Session {
                 }
             }
             Nav::Node { node } => {
-                let id = *self.order.get(node).ok_or("no such node")?;
+                let id = self.by_number(node).ok_or("no such node")?;
                 self.goto(id);
             }
             Nav::Move { number: want } => {
@@ -819,7 +828,7 @@ impl Session {
                 }
                 self.show_game(game)?;
                 if let Some(node) = node {
-                    let id = *self.order.get(node).ok_or("no such node")?;
+                    let id = self.by_number(node).ok_or("no such node")?;
                     self.goto(id);
                 }
             }
@@ -897,18 +906,18 @@ impl Session {
         back: bool,
         hit: impl Fn(&Document, &sgf_core::Node<'_>) -> bool,
     ) -> Option<()> {
-        let len = self.order.len();
+        let len = self.numbering.len();
         let at = self.number(self.cursor.node());
         let found = (1..=len)
-            .map(|k| {
-                if back {
+            .filter_map(|k| {
+                self.by_number(if back {
                     (at + len - k) % len
                 } else {
                     (at + k) % len
-                }
+                })
             })
-            .find(|&i| hit(&self.doc, &self.doc.node(self.order[i])))?;
-        self.goto(self.order[found]);
+            .find(|&n| hit(&self.doc, &self.doc.node(n)))?;
+        self.goto(found);
         Some(())
     }
 
@@ -987,10 +996,9 @@ impl Session {
         self.game = step.game.min(self.game_count().saturating_sub(1));
         self.cursor = Cursor::new(&self.doc, self.lg());
         self.reindex();
-        let n = if self.index.contains_key(&step.node) {
-            step.node
-        } else {
-            self.order[0]
+        let n = match self.numbering.number(step.node) {
+            Some(_) => step.node,
+            None => self.cursor.node(),
         };
         self.goto(n);
         self.dirty = true;
@@ -1503,7 +1511,7 @@ impl Session {
         if g != self.game && self.show_game(g).is_err() {
             let _ = self.show_game(0);
         }
-        if let Some(&n) = self.order.get(number) {
+        if let Some(n) = self.by_number(number) {
             self.goto(n);
         }
         self.tree_version = self.tree_version.max(tree_version.saturating_add(1));
@@ -1558,7 +1566,7 @@ impl Session {
                 s.dark = self.dark;
                 let g = self.game.min(s.game_count().saturating_sub(1));
                 let _ = s.show_game(g);
-                if let Some(&n) = s.order.get(node_number) {
+                if let Some(n) = s.by_number(node_number) {
                     s.goto(n);
                 }
                 s.engine = std::mem::take(&mut self.engine);
@@ -1591,7 +1599,7 @@ impl Session {
         self.game = self.game.min(self.doc.game_count().saturating_sub(1));
         self.cursor = Cursor::new(&self.doc, self.game);
         self.reindex();
-        if let Some(&n) = self.order.get(node_number) {
+        if let Some(n) = self.by_number(node_number) {
             self.goto(n);
         }
         self.dirty = false;
@@ -1833,10 +1841,14 @@ impl Session {
                 variation: at,
                 variations: siblings.len(),
                 depth: self.cursor.depth(),
+                row: self.layout.row(self.number(here)),
                 children: node.child_count(),
                 passes,
             },
-            tree: (tree_version != Some(self.tree_version)).then(|| self.tree_json()),
+            tree: (tree_version != Some(self.tree_version)).then(|| {
+                let (x, y) = (self.cursor.depth(), self.layout.row(self.number(here)));
+                self.tree_window(TreeWindow::around(x, y, TREE_AROUND.0, TREE_AROUND.1))
+            }),
             illegal: self.illegal,
             engine: self.engine_json(),
             count: self.count_json(),
@@ -1895,83 +1907,26 @@ impl Session {
         f(&cache.as_ref().expect("made").doc)
     }
 
-    /// The tree layout: each node `[column, row, kind, parent number, flags]`.
-    /// The main line is row 0; a variation goes, as in Sabaki, in the first
-    /// row below its parent's where its line (the node and its main
-    /// continuation) finds the columns free, so short variations at
-    /// different moves share a row instead of one row each.
-    fn tree_json(&self) -> TreeLayout {
-        let doc = &self.doc;
-        let size = self.size();
-        let mut rows: Vec<(usize, usize)> = vec![(0, 0); self.order.len()];
-        // Per row, the column ranges taken, sorted.
-        let mut taken: Vec<Vec<(usize, usize)>> = Vec::new();
-        let line_len = |n: sgf_core::Node<'_>| {
-            let mut len = 1;
-            let mut c = n.first_child();
-            while let Some(x) = c {
-                len += 1;
-                c = x.first_child();
-            }
-            len
+    /// The part of the tree's layout in window `w` (at most
+    /// [`TREE_MAX`] columns and rows of it): its nodes, the connectors that
+    /// cross it, and the size of the whole. The main line is row 0; a
+    /// variation goes, as in Sabaki, in the first row below its parent's
+    /// where its line (the node and its main continuation) finds the
+    /// columns free, so short variations at different moves share a row
+    /// instead of one row each.
+    pub fn tree_window(&self, w: TreeWindow) -> TreeLayout {
+        let w = TreeWindow {
+            x1: w.x1.min(w.x0.saturating_add(TREE_MAX.0 - 1)),
+            y1: w.y1.min(w.y0.saturating_add(TREE_MAX.1 - 1)),
+            ..w
         };
-        let free = |row: &[(usize, usize)], a: usize, b: usize| {
-            // The first range ending at or after `a` must start after `b`.
-            let i = row.partition_point(|r| r.1 < a);
-            row.get(i).is_none_or(|r| r.0 > b)
-        };
-        // Pre-order already: the first child continues its parent's row.
-        for (i, &n) in self.order.iter().enumerate() {
-            let node = doc.node(n);
-            let (col, row) = match node.parent() {
-                None => {
-                    taken.push(vec![(0, line_len(node) - 1)]);
-                    (0, 0)
-                }
-                Some(p) => {
-                    let (pc, pr) = rows[self.number(p.id())];
-                    if p.first_child().is_some_and(|f| f.id() == n) {
-                        (pc + 1, pr)
-                    } else {
-                        // The connector from the parent takes the column before.
-                        let (a, b) = (pc, pc + line_len(node));
-                        let mut r = pr + 1;
-                        while taken.get(r).is_some_and(|t| !free(t, a, b)) {
-                            r += 1;
-                        }
-                        if r == taken.len() {
-                            taken.push(Vec::new());
-                        }
-                        let t = &mut taken[r];
-                        let at = t.partition_point(|x| x.0 < a);
-                        t.insert(at, (a, b));
-                        (pc + 1, r)
-                    }
-                }
-            };
-            rows[i] = (col, row);
-        }
-        let nodes: Vec<TreeNode> = self
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| {
-                let node = doc.node(n);
-                let kind = match node_move(doc, n, size) {
-                    Some((Color::Black, _)) => 1,
-                    Some((Color::White, _)) => 2,
-                    None if node.has("AB") || node.has("AW") || node.has("AE") => 3,
-                    None => 0,
-                };
-                let parent = node.parent().map_or(-1, |p| self.number(p.id()) as i64);
-                let flags = u8::from(node.has("C")) | (u8::from(node.has("N")) << 1);
-                TreeNode(rows[i].0, rows[i].1, kind, parent, flags)
-            })
-            .collect();
-        TreeLayout {
-            version: self.tree_version,
-            nodes,
-        }
+        self.layout.window(
+            &self.doc,
+            &self.numbering,
+            self.size(),
+            self.tree_version,
+            w,
+        )
     }
 
     /// The diagnostics of the file, for the page.
