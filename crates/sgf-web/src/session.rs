@@ -247,9 +247,14 @@ pub struct Session {
     pub dark: bool,
     /// Why the last play was refused as illegal (`ko`, `suicide`, `occupied`).
     illegal: Option<&'static str>,
-    /// The child of each node visited last: → and End follow it, as in
-    /// Sabaki, so stepping back and forth stays in the variation.
+    /// The child of each node visited last, where it is not the first
+    /// (the first is the default): → and End follow it, as in Sabaki, so
+    /// stepping back and forth stays in the variation. Only the turns
+    /// are kept: going down a main line of a million moves adds nothing.
     last_child: HashMap<NodeId, NodeId>,
+    /// The node whose path `last_child` holds, its depth, and the tree's
+    /// version then: the next path is recorded up to where the two meet.
+    remembered: Option<(NodeId, usize, u64)>,
     /// The engine: analysis, play against it, counting.
     engine: engine::EngineState,
     /// Read from text the page pasted (decoded already: read as UTF-8
@@ -379,6 +384,7 @@ impl Session {
             dark: false,
             illegal: None,
             last_child: HashMap::new(),
+            remembered: None,
             engine: engine::EngineState::default(),
             from_text: false,
             #[cfg(feature = "server")]
@@ -753,16 +759,39 @@ impl Session {
         }
     }
 
-    /// Records the path to the current node as the line last visited (up
-    /// to where it is recorded already).
+    /// Records the path to the current node as the line last visited,
+    /// up to where it meets the path recorded last (in the same tree): one
+    /// step back or forth records one node, not the path from the root.
     fn remember_path(&mut self) {
-        let mut n = self.doc.node(self.cursor.node());
-        while let Some(p) = n.parent() {
-            if self.last_child.insert(p.id(), n.id()) == Some(n.id()) {
-                break;
+        let doc = &self.doc;
+        let (here, depth) = (self.cursor.node(), self.cursor.depth());
+        let mut last = self
+            .remembered
+            .filter(|r| r.2 == self.tree_version)
+            .map(|(n, d, _)| (n, d));
+        let (mut n, mut d) = (here, depth);
+        loop {
+            if let Some((x, dx)) = &mut last {
+                while *dx > d
+                    && let Some(p) = doc.node(*x).parent()
+                {
+                    (*x, *dx) = (p.id(), *dx - 1);
+                }
+                if *x == n {
+                    break;
+                }
             }
-            n = p;
+            let Some(p) = doc.node(n).parent() else {
+                break;
+            };
+            if p.first_child().is_some_and(|f| f.id() == n) {
+                self.last_child.remove(&p.id());
+            } else {
+                self.last_child.insert(p.id(), n);
+            }
+            (n, d) = (p.id(), d.saturating_sub(1));
         }
+        self.remembered = Some((here, depth, self.tree_version));
     }
 
     fn nav_inner(&mut self, nav: &Nav) -> Result<(), OpError> {
