@@ -9,6 +9,8 @@
 //! every node. Numbers ↔ ids are runs of consecutive numbers with
 //! consecutive ids: a game as parsed is one run, each edit adds a few.
 
+use std::collections::BTreeMap;
+
 use sgf_core::{Color, Document, NodeId};
 use sgf_go::coords::BoardSize;
 use sgf_go::edit::node_move;
@@ -196,16 +198,17 @@ pub(crate) fn index(doc: &Document, root: NodeId) -> (Numbering, Layout) {
     // The rows, line by line in file order as the page always placed them:
     // a variation goes in the first row below its parent's where its
     // columns, with the connector's before them, are free.
-    let mut taken: Vec<Vec<(u32, u32)>> = Vec::new();
-    let free = |row: &[(u32, u32)], a: u32, b: u32| {
-        // The first range ending at or after `a` must start after `b`.
-        let i = row.partition_point(|r| r.1 < a);
-        row.get(i).is_none_or(|r| r.0 > b)
+    // Per row, the column ranges taken: first column → last.
+    let mut taken: Vec<BTreeMap<u32, u32>> = Vec::new();
+    // Whether no range meets `a..=b`: the last starting at or before `b`
+    // ends before `a` (they do not overlap).
+    let free = |row: &BTreeMap<u32, u32>, a: u32, b: u32| {
+        row.range(..=b).next_back().is_none_or(|(_, &end)| end < a)
     };
     for i in 0..lines.len() {
         let l = lines[i];
         if i == 0 {
-            taken.push(vec![(0, l.end())]);
+            taken.push(BTreeMap::from([(0, l.end())]));
             continue;
         }
         let pn = doc
@@ -220,11 +223,9 @@ pub(crate) fn index(doc: &Document, root: NodeId) -> (Numbering, Layout) {
             r += 1;
         }
         if r == taken.len() {
-            taken.push(Vec::new());
+            taken.push(BTreeMap::new());
         }
-        let t = &mut taken[r];
-        let at = t.partition_point(|x| x.0 < a);
-        t.insert(at, (a, b));
+        taken[r].insert(a, b);
         lines[i].row = r as u32;
         lines[i].prow = pr;
     }
