@@ -60,6 +60,9 @@ struct Step {
     node: NodeId,
     /// Typing in one field (`C` of a node…) continues one step.
     key: Option<String>,
+    /// A repair: undone or redone, the diagnostics are made again (other
+    /// edits leave them, as when they were made).
+    repair: bool,
 }
 
 /// A large collection kept as its bytes: each part (whole game trees, cut
@@ -974,7 +977,14 @@ impl Session {
 
     /// Records a finished edit as an undo step (merged into the last one
     /// when both continue typing in the same field).
-    fn push_step(&mut self, change: Change, game: usize, node: NodeId, key: Option<String>) {
+    fn push_step(
+        &mut self,
+        change: Change,
+        game: usize,
+        node: NodeId,
+        key: Option<String>,
+        repair: bool,
+    ) {
         let part = self.part();
         if let (Some(k), Some(last)) = (&key, self.undo.last_mut())
             && last.key.as_ref() == Some(k)
@@ -990,6 +1000,7 @@ impl Session {
             game,
             node,
             key,
+            repair,
         });
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
@@ -1021,6 +1032,7 @@ impl Session {
             game,
             node,
             key: None,
+            repair: step.repair,
         });
         self.game = step.game.min(self.game_count().saturating_sub(1));
         self.cursor = Cursor::new(&self.doc, self.lg());
@@ -1031,7 +1043,9 @@ impl Session {
         };
         self.goto(n);
         self.dirty = true;
-        self.recheck_if_whole();
+        if step.repair {
+            self.recheck_if_whole();
+        }
         Ok(())
     }
 
@@ -1341,7 +1355,8 @@ impl Session {
                 if !change.is_empty() {
                     self.dirty = true;
                     let key = merge_key.map(|k| format!("{}:{k}", op.name()));
-                    self.push_step(change, game_before, node_before, key);
+                    let repair = matches!(op, Edit::Repair { .. });
+                    self.push_step(change, game_before, node_before, key, repair);
                 }
                 self.reindex();
                 // The position at the node may have changed (setup, deleted stones): replay.
@@ -1450,7 +1465,7 @@ impl Session {
             .collect()
     }
 
-    /// After undo or redo: the diagnostics again when a repair may be undone.
+    /// After a repair was undone or redone: the diagnostics again.
     fn recheck_if_whole(&mut self) {
         if self.parts.is_none() && self.input.is_none() && self.doc.game_count() < 100 {
             self.recheck();
