@@ -204,6 +204,18 @@ fn clock(doc: &Document, node: NodeId) -> Clock {
     out
 }
 
+/// The diagnostics the page is shown (the first [`MAX_DIAGNOSTICS`] that
+/// are not information, in file order): all a session keeps of them, so
+/// a record with a problem at each of a million nodes does not hold a
+/// million.
+fn shown(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    d.retain(|x| x.severity != Severity::Info);
+    d.sort_by_key(|x| x.span.start);
+    d.truncate(MAX_DIAGNOSTICS);
+    d.shrink_to_fit();
+    d
+}
+
 /// Reads one part of a collection as the whole file would be read.
 fn read_part(bytes: &[u8], hint: &std::path::Path) -> Option<sgf_formats::Loaded> {
     sgf_formats::read_any(bytes, Some(hint)).ok()
@@ -356,7 +368,7 @@ impl Session {
     ) -> Session {
         let mut diagnostics = diagnostics;
         diagnostics.extend(sgf_go::check::check(&doc));
-        diagnostics.sort_by_key(|d| d.span.start);
+        let diagnostics = shown(diagnostics);
         let mut doc = doc;
         if doc.game_count() == 0 {
             // An empty collection still opens: one empty game to work on.
@@ -1481,8 +1493,7 @@ impl Session {
         let p = sgf_core::parse(&sgf_core::to_lossless_bytes(&self.doc));
         let mut d = p.diagnostics;
         d.extend(sgf_go::check::check(&p.document));
-        d.sort_by_key(|x| x.span.start);
-        self.diagnostics = d;
+        self.diagnostics = shown(d);
     }
 
     /// The bytes a plain save writes: the lossless form for SGF files,
@@ -1628,9 +1639,9 @@ impl Session {
         }
         self.from_text = false;
         let p = sgf_core::parse(bytes);
-        self.diagnostics = p.diagnostics;
-        self.diagnostics.extend(sgf_go::check::check(&p.document));
-        self.diagnostics.sort_by_key(|d| d.span.start);
+        let mut d = p.diagnostics;
+        d.extend(sgf_go::check::check(&p.document));
+        self.diagnostics = shown(d);
         self.doc = p.document;
         self.format = "SGF".into();
         self.charset = "UTF-8".into();
