@@ -163,7 +163,7 @@ impl StateQuery {
 
 /// `GET /api/tree?session=ID&x0=C&y0=R&x1=C&y1=R`: the part of the tree's
 /// layout in columns `x0..=x1` and rows `y0..=y1` (at most
-/// [`crate::session::TREE_MAX`] of them).
+/// [`crate::TREE_MAX`] of them).
 #[derive(Clone, Copy, Debug, Deserialize)]
 pub struct TreeQuery {
     /// The record's id.
