@@ -392,3 +392,26 @@ fn numbers_rows_and_columns_agree_after_edits() {
         ]
     );
 }
+
+/// Any rectangle is answered: reversed, past the tree, past what a
+/// column number holds; a query without its rectangle is refused.
+#[test]
+fn odd_windows_are_answered_and_bad_queries_refused() {
+    let (mut l, st) = open(SHORT);
+    let t = tree(&mut l, &st, 5, 2, 1, 0);
+    assert!(cells(&t).is_empty() && t["links"].as_array().unwrap().is_empty());
+    let big = u64::MAX as usize;
+    let t = tree(&mut l, &st, big - 3, big - 3, big, big);
+    assert!(cells(&t).is_empty() && t["links"].as_array().unwrap().is_empty());
+    let t = tree(&mut l, &st, (1usize << 32) + 3, 0, (1usize << 32) + 9, 3);
+    assert!(cells(&t).is_empty(), "{t}");
+    let s = st["session"].as_u64().unwrap();
+    for q in [
+        format!("/api/tree?session={s}&x0=0&y0=0&x1=5"),
+        format!("/api/tree?session={s}&x0=-1&y0=0&x1=5&y1=5"),
+        "/api/tree?session=999&x0=0&y0=0&x1=5&y1=5".to_string(),
+    ] {
+        let r = l.request(&q, b"");
+        assert_ne!(r.status, 200, "{q}");
+    }
+}

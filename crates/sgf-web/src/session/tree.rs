@@ -346,7 +346,9 @@ impl Layout {
     ) -> TreeLayout {
         let mut nodes = Vec::new();
         let height = self.height();
-        let (x0, x1) = (w.x0 as u32, w.x1.min(u32::MAX as usize) as u32);
+        // Columns and rows past what a u32 holds are past the tree.
+        let at_most = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        let (x0, x1) = (at_most(w.x0), at_most(w.x1));
         for row in w.y0..=w.y1.min(height.saturating_sub(1)) {
             if row >= height {
                 break;
@@ -374,7 +376,7 @@ impl Layout {
         // a variation outside: the lowest of each fork whose line crosses
         // the window, or of those above it, the one reaching lowest.
         let mut links = Vec::new();
-        let (y0, y1) = (w.y0 as u32, w.y1.min(u32::MAX as usize) as u32);
+        let (y0, y1) = (at_most(w.y0), at_most(w.y1));
         let mut link = |f: &Fork| {
             if f.bottom >= y0 && !w.holds(f.col + 1, f.bottom) {
                 links.push(TreeLink(
