@@ -30,6 +30,11 @@ pub use new_record::NewRecord;
 pub(crate) use new_record::new_record_sgf;
 pub use tree::TreeWindow;
 
+/// The steps of the way back the cursor keeps at least (and at most
+/// twice that): stepping back past them replays from the root. A path of
+/// a million nodes would otherwise hold a frame (about 32 bytes) for each.
+const WAY_BACK: usize = 1 << 14;
+
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
 
@@ -730,11 +735,50 @@ impl Session {
         self.numbering.id(&self.doc, k)
     }
 
+    /// The cursor to node `n`: back and down from where it is, or, when
+    /// `n` is above the way back it keeps or far below, replayed from the
+    /// root (the way back kept bounded on the way, see [`WAY_BACK`]).
     fn goto(&mut self, n: NodeId) {
-        if !self.cursor.goto(&self.doc, n) {
-            self.cursor = Cursor::new(&self.doc, self.lg());
-            self.cursor.goto(&self.doc, n);
+        let far = self.doc.node(n).depth() > self.cursor.depth() + WAY_BACK;
+        if far || !self.cursor.goto(&self.doc, n) {
+            let mut c = Cursor::new(&self.doc, self.lg());
+            for x in self.doc.node(n).descent().skip(1) {
+                if !c.down(&self.doc, x.id()) {
+                    break;
+                }
+                c.bound_way_back(WAY_BACK);
+            }
+            self.cursor = c;
         }
+        self.cursor.bound_way_back(WAY_BACK);
+    }
+
+    /// One step up: back along the cursor's way, or, above what it keeps,
+    /// by [`Session::goto`]. False at the root.
+    fn up(&mut self) -> bool {
+        if self.cursor.up() {
+            return true;
+        }
+        match self.doc.node(self.cursor.node()).parent() {
+            Some(p) => {
+                self.goto(p.id());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The nodes from the root to the current node (the cursor keeps the
+    /// way back for the last steps only).
+    fn path_here(&self) -> Vec<NodeId> {
+        let mut path = Vec::with_capacity(self.cursor.depth() + 1);
+        let mut n = Some(self.doc.node(self.cursor.node()));
+        while let Some(x) = n {
+            path.push(x.id());
+            n = x.parent();
+        }
+        path.reverse();
+        path
     }
 
     /// The board at the current node: cells (0 empty, 1 black, 2 white),
@@ -769,7 +813,11 @@ impl Session {
     /// One step down the remembered line; false at its end.
     fn step(&mut self) -> bool {
         match self.next_child(self.cursor.node()) {
-            Some(c) => self.cursor.down(&self.doc, c),
+            Some(c) => {
+                let moved = self.cursor.down(&self.doc, c);
+                self.cursor.bound_way_back(WAY_BACK);
+                moved
+            }
             None => false,
         }
     }
@@ -816,9 +864,12 @@ impl Session {
                 self.step();
             }
             Nav::Prev => {
-                self.cursor.up();
+                self.up();
             }
-            Nav::First => while self.cursor.up() {},
+            Nav::First => {
+                let root = doc.game(self.lg()).ok_or("no game")?.root().id();
+                self.goto(root);
+            }
             Nav::Last => while self.step() {},
             Nav::Forward10 => {
                 for _ in 0..10 {
@@ -829,7 +880,7 @@ impl Session {
             }
             Nav::Back10 => {
                 for _ in 0..10 {
-                    if !self.cursor.up() {
+                    if !self.up() {
                         break;
                     }
                 }
@@ -863,7 +914,22 @@ impl Session {
             Nav::Move { number: want } => {
                 // Within the current variation: back along the path, or on
                 // down the line last visited.
-                while self.cursor.position().move_number > want && self.cursor.up() {}
+                while self.cursor.position().move_number > want {
+                    if !self.cursor.up() {
+                        // Above the way back kept: from the root down the
+                        // path here (the line last visited), to the last
+                        // node numbered `want` or less.
+                        let root = self.doc.game(self.lg()).ok_or("no game")?.root().id();
+                        self.goto(root);
+                        while self.step() {
+                            if self.cursor.position().move_number > want {
+                                self.up();
+                                break;
+                            }
+                        }
+                        break;
+                    }
+                }
                 while self.cursor.position().move_number < want && self.step() {}
             }
             Nav::Game { game, node } => {
@@ -968,13 +1034,13 @@ impl Session {
     /// Goes to the move that placed the stone at `p` (on the path to here).
     fn go_to_stone(&mut self, p: Point) -> Result<(), OpError> {
         let size = self.size();
-        let target = self
-            .cursor
-            .path()
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|&n| node_move(&self.doc, n, size).is_some_and(|(_, m)| m == Move::Play(p)));
+        let mut up = Some(self.doc.node(self.cursor.node()));
+        let target = std::iter::from_fn(|| {
+            let n = up?;
+            up = n.parent();
+            Some(n.id())
+        })
+        .find(|&n| node_move(&self.doc, n, size).is_some_and(|(_, m)| m == Move::Play(p)));
         match target {
             Some(n) => {
                 self.goto(n);
@@ -1150,7 +1216,7 @@ impl Session {
                     let before = match self.doc.node(target).parent().map(|q| q.id()) {
                         Some(parent) => {
                             let mut c = Cursor::new(&self.doc, self.lg());
-                            c.goto(&self.doc, parent);
+                            c.seek(&self.doc, parent);
                             c.position().board.get(p)
                         }
                         None => Stone::Empty,
@@ -1232,7 +1298,7 @@ impl Session {
                         .parent()
                         .ok_or("the root cannot be deleted")?
                         .id();
-                    self.cursor.up();
+                    self.up();
                     self.doc.remove_node(here).map_err(|e| e.to_string())?;
                     self.goto(parent);
                 }
@@ -1274,7 +1340,7 @@ impl Session {
                         .ok_or("the root cannot be cut: copy it")?
                         .id();
                     self.clipboard = Some(self.variation_sgf(here)?);
-                    self.cursor.up();
+                    self.up();
                     self.doc.remove_node(here).map_err(|e| e.to_string())?;
                     self.goto(parent);
                 }
@@ -1294,7 +1360,7 @@ impl Session {
                 Edit::Flatten => self.flatten(here)?,
                 Edit::RemoveOtherVariations => {
                     // The line: the path here, and on down the line visited last.
-                    let mut line: Vec<NodeId> = self.cursor.path().collect();
+                    let mut line: Vec<NodeId> = self.path_here();
                     while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
                         line.push(c);
                     }
@@ -1996,5 +2062,55 @@ impl Session {
             .take(MAX_DIAGNOSTICS)
             .map(|d| DiagnosticJson::of(&sources, d))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stepping back past the way back the cursor keeps replays from the
+    /// root and goes on: every step lands on the parent, its position
+    /// the one a cursor from the root has there.
+    #[test]
+    fn stepping_back_past_the_way_back_kept() {
+        let mut sgf = String::from("(;GM[1]FF[4]SZ[19];B[dd];W[pp];B[dp]");
+        for i in 3..(3 * WAY_BACK) {
+            sgf.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+        }
+        sgf.push(')');
+        let p = sgf_core::parse(sgf.as_bytes());
+        let mut s = Session::new(
+            1,
+            "t.sgf".into(),
+            p.document,
+            p.diagnostics,
+            "SGF".into(),
+            "UTF-8".into(),
+        );
+        // The last node: number and depth `end`.
+        let end = 3 * WAY_BACK;
+        let deep = s.by_number(end).unwrap();
+        s.goto(deep);
+        assert_eq!(s.cursor.depth(), end);
+        // The way back kept is bounded.
+        assert!(s.cursor.path().count() <= 2 * WAY_BACK + 1);
+        for d in (0..end).rev() {
+            assert!(s.up());
+            assert_eq!(s.cursor.depth(), d);
+            assert_eq!(s.number(s.cursor.node()), d);
+            assert_eq!(s.cursor.position().move_number as usize, d);
+            if d % 5000 == 0 {
+                assert_eq!(s.path_here().len(), d + 1);
+                let mut c = Cursor::new(&s.doc, 0);
+                c.goto(&s.doc, s.cursor.node());
+                assert_eq!(c.position(), s.cursor.position());
+            }
+        }
+        assert!(!s.up(), "the root");
+        // Down the whole line: the way back stays bounded.
+        while s.step() {}
+        assert_eq!(s.cursor.depth(), end);
+        assert!(s.cursor.path().count() <= 2 * WAY_BACK + 1);
     }
 }

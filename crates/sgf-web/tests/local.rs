@@ -299,3 +299,46 @@ fn undone_repairs_bring_their_diagnostics_back() {
     edit(&mut l, json!({"op": "undo"}));
     assert_eq!(codes(&mut l), repaired);
 }
+
+/// A line longer than the way back the cursor keeps: stepping back, ten
+/// back, to a move number, to the stone of a move, to the start and to a
+/// node far down all land where they should.
+#[test]
+fn a_long_line_is_walked_back_past_the_way_back_kept() {
+    let mut sgf = String::from("(;GM[1]FF[4]SZ[19];B[dd];W[pp];B[dp]");
+    for i in 3..40_000 {
+        sgf.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    sgf.push(')');
+    let mut l = Local::new();
+    let st = json_of(&l.request("/api/upload?name=long.sgf", sgf.as_bytes()));
+    let id = st["session"].as_u64().unwrap();
+    let mut nav = |body: Value| {
+        let mut b = body;
+        b["session"] = json!(id);
+        let (s, st) = ask(&mut l, "/api/nav", b);
+        assert_eq!(s, 200, "{st}");
+        assert!(st.get("message").is_none(), "{st}");
+        let n = &st["node"];
+        (
+            n["move_number"].as_u64().unwrap(),
+            n["depth"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(nav(json!({"action": "last"})), (40_000, 40_000));
+    assert_eq!(nav(json!({"action": "prev"})), (39_999, 39_999));
+    assert_eq!(nav(json!({"action": "back10"})), (39_989, 39_989));
+    assert_eq!(nav(json!({"action": "move", "move": 5})), (5, 5));
+    assert_eq!(
+        nav(json!({"action": "move", "move": 30_000})),
+        (30_000, 30_000)
+    );
+    assert_eq!(nav(json!({"action": "stone", "point": "dd"})), (1, 1));
+    assert_eq!(nav(json!({"action": "last"})), (40_000, 40_000));
+    assert_eq!(nav(json!({"action": "first"})), (0, 0));
+    assert_eq!(
+        nav(json!({"action": "node", "node": 30_000})),
+        (30_000, 30_000)
+    );
+    assert_eq!(nav(json!({"action": "prev"})), (29_999, 29_999));
+}
