@@ -1,8 +1,9 @@
 //! Memory (issue 24): a record of one long main line opens within about
-//! three times its size, however many nodes it has. The tree is sent a
-//! window at a time and numbered without a table per node; undo reads
-//! the record again only for a repair. Alone in its test binary, so that
-//! the process's peak is the server's.
+//! three times its size, however many nodes it has, and stays so when
+//! edited and walked to its end. The tree is sent a window at a time and
+//! numbered without a table per node; undo reads the record again only
+//! for a repair; the cursor keeps a bounded way back. Alone in its test
+//! binary, so that the process's peak is the server's.
 
 use serde_json::json;
 use sgf_core::{Color, Point};
@@ -82,6 +83,11 @@ async fn a_long_line_opens_within_three_times_its_size() {
     .await;
     let st = post(&app, "/api/edit", json!({"session": s, "op": "undo"})).await;
     assert_eq!(st["can_redo"], true);
+    // To the end and a step back: the cursor keeps a bounded way back.
+    let st = post(&app, "/api/nav", json!({"session": s, "action": "last"})).await;
+    assert_eq!(st["node"]["depth"], 1_000_000);
+    let st = post(&app, "/api/nav", json!({"session": s, "action": "prev"})).await;
+    assert_eq!(st["node"]["depth"], 999_999);
     let after = peak_and_rss();
     let _ = std::fs::remove_dir_all(&dir);
     let (Some((_, rss_before)), Some((peak, _))) = (before, after) else {
@@ -90,7 +96,7 @@ async fn a_long_line_opens_within_three_times_its_size() {
     };
     let grew = peak.saturating_sub(rss_before);
     eprintln!(
-        "file {:.1} MB; resident {:.1} MB before, peak {:.1} MB after opening, a move and its undo ({:.2}x)",
+        "file {:.1} MB; resident {:.1} MB before, peak {:.1} MB after opening, a move and its undo, the end ({:.2}x)",
         size as f64 / 1048576.0,
         rss_before as f64 / 1048576.0,
         peak as f64 / 1048576.0,
