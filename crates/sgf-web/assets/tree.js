@@ -11,8 +11,11 @@ import { ui } from "./state.js";
 
 const NODE_GAP = 22;
 
-/** The window asked for and not answered yet (its key), so it is asked once. */
-let asking = "";
+/** The most columns and rows one answer holds (the server's `TREE_MAX`). */
+const MAX_COLS = 400, MAX_ROWS = 200;
+
+/** The window asked for last and the tree's version then: asked once. */
+let asked = "";
 
 /**
  * Whether the page's part of the tree holds columns `x0..x1`, rows `y0..y1`
@@ -40,23 +43,29 @@ function holds(x0, y0, x1, y1) {
  */
 function fetchWindow(x0, y0, x1, y1) {
   if (!ui.state) return;
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  // A screen more on each side, as far as an answer holds.
+  const mx = Math.max(0, Math.min(w, Math.floor((MAX_COLS - w) / 2)));
+  const my = Math.max(0, Math.min(h, Math.floor((MAX_ROWS - h) / 2)));
   const q = {
     session: ui.state.session,
-    x0: Math.max(0, x0 - w), y0: Math.max(0, y0 - h),
-    x1: x1 + w, y1: y1 + h,
+    x0: Math.max(0, x0 - mx), y0: Math.max(0, y0 - my),
+    x1: x1 + mx, y1: y1 + my,
   };
-  const key = JSON.stringify(q);
-  if (asking === key) return;
-  asking = key;
+  // Once per window and tree: a canvas larger than an answer gets what
+  // an answer holds, not the same question again.
+  const key = JSON.stringify([q, ui.tree.version]);
+  if (asked === key) return;
+  asked = key;
   api(withQuery("/api/tree", q)).then((t) => {
-    if (asking === key) asking = "";
-    // A part of an older tree than the page's is of no use.
-    if (!ui.state || ui.state.session !== q.session || t.version < (ui.tree.version ?? 0)) return;
+    // Only the answer to the last question (the page scrolled on since
+    // the others); a part of an older tree than the page's is of no use.
+    if (asked !== key || !ui.state || ui.state.session !== q.session) return;
+    if (t.version < (ui.tree.version ?? 0)) return;
     ui.tree = t;
     drawTree(false);
   }, () => {
-    if (asking === key) asking = "";
+    if (asked === key) asked = "";
   });
 }
 
