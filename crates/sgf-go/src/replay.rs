@@ -463,6 +463,32 @@ impl Cursor {
         self.log.clear();
     }
 
+    /// Keeps the way back bounded: when it holds more than twice `keep`
+    /// steps, all but the last `keep` are dropped ([`Cursor::up`] then
+    /// stops `keep` nodes up, as after [`Cursor::forget`] at that node).
+    /// Called after each step down, a walk down a long line can still
+    /// step back a little, in memory bounded by `keep` and in amortized
+    /// constant time.
+    pub fn bound_way_back(&mut self, keep: usize) {
+        let keep = keep.max(1);
+        if self.path.len() <= 2 * keep {
+            return;
+        }
+        let drop = self.path.len() - keep;
+        // The first frame kept is the top: stepping up from it is refused,
+        // so nothing in the log before the frames under it is needed.
+        let cut = self
+            .path
+            .get(drop + 1)
+            .map_or(self.log.len(), |f| f.log_start);
+        self.path.drain(..drop);
+        self.base += drop;
+        self.log.drain(..cut);
+        for f in &mut self.path {
+            f.log_start = f.log_start.saturating_sub(cut);
+        }
+    }
+
     /// Moves to the first child, keeping no way back (see [`Cursor::forget`]).
     /// Returns false at a leaf.
     pub fn advance(&mut self, doc: &Document) -> bool {
@@ -710,6 +736,36 @@ pub fn main_line_end(doc: &Document, game: usize) -> Cursor {
 mod tests {
     use super::*;
     use sgf_core::parse;
+
+    #[test]
+    fn a_bounded_way_back_steps_back_as_far_as_it_keeps() {
+        // Captures on the way: the log's undo records must stay right.
+        let doc =
+            parse(b"(;SZ[5];B[ba];W[aa];B[ab];W[cc];B[dd];W[aa];B[ee];W[ca];B[da];W[bb])").document;
+        let nodes: Vec<_> = doc.game(0).unwrap().nodes().map(|n| n.id()).collect();
+        let mut want = Cursor::new(&doc, 0);
+        let mut c = Cursor::new(&doc, 0);
+        let mut positions = vec![c.position().clone()];
+        for &n in &nodes[1..] {
+            assert!(want.down(&doc, n));
+            assert!(c.down(&doc, n));
+            c.bound_way_back(2);
+            positions.push(want.position().clone());
+            assert_eq!(c.position(), want.position());
+            assert_eq!(c.depth(), want.depth());
+        }
+        // Ten nodes down, at most four frames kept, two at least.
+        let mut back = 0;
+        while c.up() {
+            back += 1;
+            assert_eq!(c.position(), &positions[positions.len() - 1 - back]);
+        }
+        assert!((1..=4).contains(&back), "{back} steps back");
+        assert_eq!(c.depth(), nodes.len() - 1 - back);
+        // Below where it forgot, it goes on as before.
+        assert!(c.goto(&doc, nodes[nodes.len() - 1]));
+        assert_eq!(c.position(), &positions[positions.len() - 1]);
+    }
 
     #[test]
     fn walk_back_and_forth() {

@@ -5,7 +5,11 @@
 /**
  * @typedef {object} Tree
  * @property {number | null} version the server's tree version (null: none yet)
- * @property {number[][]} nodes [x, y, kind, parent, flags] per node, by number
+ * @property {number} width the columns of the whole tree
+ * @property {number} height its rows
+ * @property {number[] | null} window the part of it held: [x0, y0, x1, y1]
+ * @property {number[][]} nodes [x, y, kind, parent's row, flags, number] per node held
+ * @property {number[][]} links [x, y, parent's row]: connectors crossing the part held
  */
 
 /**
@@ -19,7 +23,7 @@ export const ui = {
   /** @type {any} the last state from the server (see `Session::state`) */
   state: null,
   /** @type {Tree} */
-  tree: { version: null, nodes: [] },
+  tree: { version: null, width: 0, height: 0, window: null, nodes: [], links: [] },
   /** @type {Promise<any>} requests run one after another, in the order of the clicks and keys */
   queue: Promise.resolve(),
   /** @type {Record<string, string>} English → the chosen language */

@@ -15,6 +15,7 @@
 //! | `POST /api/upload?name=N&replace=ID` | the file's bytes, raw ([`UploadQuery`]) |
 //! | `POST /api/close` | [`SessionRef`] |
 //! | `GET /api/state` | [`StateQuery`] |
+//! | `GET /api/tree` | [`TreeQuery`] |
 //! | `POST /api/nav` | [`On`]`<`[`Nav`]`>` |
 //! | `POST /api/edit` | [`On`]`<`[`EditRequest`]`>` |
 //! | `POST /api/save` | [`On`]`<`[`Save`]`>` |
@@ -156,6 +157,35 @@ impl StateQuery {
             dark: self.dark,
             sym: self.sym,
             invert: self.invert,
+        }
+    }
+}
+
+/// `GET /api/tree?session=ID&x0=C&y0=R&x1=C&y1=R`: the part of the tree's
+/// layout in columns `x0..=x1` and rows `y0..=y1` (at most
+/// [`crate::TREE_MAX`] of them).
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct TreeQuery {
+    /// The record's id.
+    pub session: u64,
+    /// The first column.
+    pub x0: usize,
+    /// The first row.
+    pub y0: usize,
+    /// The last column.
+    pub x1: usize,
+    /// The last row.
+    pub y1: usize,
+}
+
+impl TreeQuery {
+    /// The rectangle asked for.
+    pub fn window(&self) -> crate::session::TreeWindow {
+        crate::session::TreeWindow {
+            x0: self.x0,
+            y0: self.y0,
+            x1: self.x1,
+            y1: self.y1,
         }
     }
 }

@@ -62,7 +62,7 @@ use {
     std::sync::{Arc, Mutex},
 };
 
-pub use session::Session;
+pub use session::{Session, TREE_MAX, TreeWindow};
 #[cfg(feature = "server")]
 pub use sessions::{DEFAULT_IDLE_TIMEOUT, DEFAULT_MEMORY_BUDGET};
 
@@ -552,6 +552,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/close", post(routes::close))
         .route("/api/memory", get(routes::memory))
         .route("/api/state", get(routes::state))
+        .route("/api/tree", get(routes::tree))
         .route("/api/nav", post(routes::nav))
         .route("/api/edit", post(routes::edit))
         .route("/api/save", post(routes::save))

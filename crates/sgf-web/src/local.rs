@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::api::{
     ApiError, CountAction, DeadSource, EditRequest, EngineAction, ExportQuery, FiguresQuery,
     GameSearch, Nav, On, Open, OpenRequest, RepairPreview, SessionQuery, SessionRef, StateQuery,
-    UploadQuery, View, read_body, read_query,
+    TreeQuery, UploadQuery, View, read_body, read_query,
 };
 use crate::handle::{self, Download};
 use crate::responses::{Closed, DbInfo, Engines, Files, LocalMemory, RecordState, Saved};
@@ -170,6 +170,10 @@ impl Local {
             "/api/state" => {
                 let q: StateQuery = read_query(query)?;
                 self.on(q.session, q.view(), true, |_| Ok(()))
+            }
+            "/api/tree" => {
+                let q: TreeQuery = read_query(query)?;
+                to(&self.session(q.session)?.tree_window(q.window()))
             }
             "/api/nav" => {
                 let r: On<Nav> = read_body(body)?;

@@ -95,21 +95,40 @@ impl RecordState {
 /// its game-info node (`PB`, `RE`, `KM`…) and its first value as written.
 pub type GameInfo = BTreeMap<String, String>;
 
-/// The tree's layout (see `Session::tree_json`): the nodes in file order.
+/// A window of the tree's layout (see `Session::tree_window`): the nodes
+/// in a rectangle of columns and rows, and the connectors that cross it.
+/// A node's column is its depth; the page asks for the rectangle it shows
+/// (`/api/tree`), and a state whose tree changed carries the part around
+/// the node shown.
 #[derive(Clone, Debug, Serialize)]
 pub struct TreeLayout {
     /// The tree's version: the page asks again with it and gets no tree
     /// while the tree is unchanged.
     pub version: u64,
-    /// Each node by number.
+    /// The columns the whole tree spans.
+    pub width: usize,
+    /// The rows the whole tree spans.
+    pub height: usize,
+    /// The rectangle sent: `[first column, first row, last column, last row]`.
+    pub window: [usize; 4],
+    /// The nodes in the window, row by row.
     pub nodes: Vec<TreeNode>,
+    /// Connectors of nodes outside the window that cross it.
+    pub links: Vec<TreeLink>,
 }
 
-/// A node of the tree's layout: `[column, row, kind, parent, flags]`. Kind
-/// 1 a black move, 2 a white move, 3 stones set up, 0 anything else;
-/// parent -1 for the root; flags bit 0 a comment, bit 1 a name.
+/// A node of the tree's layout: `[column, row, kind, parent's row, flags,
+/// number]`. Kind 1 a black move, 2 a white move, 3 stones set up, 0
+/// anything else; the parent is in the column before (its row -1 for the
+/// root); flags bit 0 a comment, bit 1 a name; the number is the node's in
+/// file order (what `/api/nav` `node` takes).
 #[derive(Clone, Copy, Debug, Serialize)]
-pub struct TreeNode(pub usize, pub usize, pub u8, pub i64, pub u8);
+pub struct TreeNode(pub usize, pub usize, pub u8, pub i64, pub u8, pub usize);
+
+/// The connector to a node outside the window, drawn as a node's:
+/// `[column, row, parent's row]`, from the parent down the column before.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct TreeLink(pub usize, pub usize, pub usize);
 
 /// Each player's time left as last recorded on the path (`{"B": {left,
 /// periods}, "W": …}`), a player absent when never recorded.
@@ -237,8 +256,10 @@ pub struct NodeState {
     pub variation: usize,
     /// Its siblings, itself included.
     pub variations: usize,
-    /// Its depth.
+    /// Its depth (its column in the tree's layout).
     pub depth: usize,
+    /// Its row in the tree's layout.
+    pub row: usize,
     /// Its children.
     pub children: usize,
     /// Passes in a row ending here (at most 2).

@@ -15,7 +15,7 @@ use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 use crate::api::{
     ApiError, Body, CountAction, DbSearch, EditRequest, EngineAction, ExportQuery, FiguresQuery,
     GameSearch, Nav, On, Open, OpenRequest, Params, Player, RepairPreview, Save, SessionQuery,
-    SessionRef, StateQuery, UploadQuery, View,
+    SessionRef, StateQuery, TreeQuery, UploadQuery, View,
 };
 use crate::handle::{self, Download};
 use crate::responses::{Closed, EngineEntry, Engines, Files, GtpExchange, RecordState, Saved};
@@ -169,6 +169,11 @@ pub(crate) async fn edit(State(app): AppState, Body(req): Body<On<EditRequest>>)
 /// The whole state of a record, with its diagnostics and the file list.
 pub(crate) async fn state(State(app): AppState, Params(q): Params<StateQuery>) -> Response {
     blocking(move || answer(with_session(&app, q.session, q.view(), true, |_| Ok(())))).await
+}
+
+/// The part of the tree's layout the page shows (see [`TreeQuery`]).
+pub(crate) async fn tree(State(app): AppState, Params(q): Params<TreeQuery>) -> Response {
+    query_session(app, q.session, move |s| s.tree_window(q.window())).await
 }
 
 /// A save refused: the message, and a kind the page acts on

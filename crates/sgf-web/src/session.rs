@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use sgf_core::{
-    Change, Color, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
+    Change, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
 use sgf_go::coords::{self, BoardSize};
 use sgf_go::edit::{self, node_move};
@@ -18,14 +18,21 @@ use sgf_report::{ChangeJson, DiagnosticJson};
 
 use crate::responses::{
     AnnotationState, Captures, Clock, GameInfo, GameListRow, MoveRow, NextMove, NodeState,
-    PlayerClock, RecordState, TextPart, TreeLayout, TreeNode, ViewState,
+    PlayerClock, RecordState, TextPart, TreeLayout, ViewState,
 };
 
 mod engine;
 mod new_record;
+mod tree;
 #[cfg(feature = "server")]
 pub(crate) use engine::{BATCH_TAGS, BatchItem, new_game_sgf};
 pub(crate) use new_record::new_record_sgf;
+pub use tree::TreeWindow;
+
+/// The steps of the way back the cursor keeps at least (and at most
+/// twice that): stepping back past them replays from the root. A path of
+/// a million nodes would otherwise hold a frame (about 32 bytes) for each.
+const WAY_BACK: usize = 1 << 14;
 
 /// The most undo steps kept.
 const UNDO_LIMIT: usize = 200;
@@ -37,6 +44,13 @@ pub const PARTS_FROM_BYTES: usize = 1 << 20;
 /// A large collection cut in parts: their ranges, the number of each one's
 /// first game, the charset and the first part.
 type CollectionParts = (Vec<Range<usize>>, Vec<usize>, &'static str, Document);
+
+/// The columns and rows of the tree a state sends around the node shown
+/// when the tree changed (the page asks for more as it scrolls).
+const TREE_AROUND: (usize, usize) = (64, 24);
+
+/// The most columns and rows of the tree one answer sends.
+pub const TREE_MAX: (usize, usize) = (400, 200);
 
 /// The most diagnostics a file shows in the page (the first, in file order).
 const MAX_DIAGNOSTICS: usize = 500;
@@ -50,6 +64,9 @@ struct Step {
     node: NodeId,
     /// Typing in one field (`C` of a node…) continues one step.
     key: Option<String>,
+    /// A repair: undone or redone, the diagnostics are made again (other
+    /// edits leave them, as when they were made).
+    repair: bool,
 }
 
 /// A large collection kept as its bytes: each part (whole game trees, cut
@@ -191,6 +208,18 @@ fn clock(doc: &Document, node: NodeId) -> Clock {
     out
 }
 
+/// The diagnostics the page is shown (the first [`MAX_DIAGNOSTICS`] that
+/// are not information, in file order): all a session keeps of them, so
+/// a record with a problem at each of a million nodes does not hold a
+/// million.
+fn shown(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    d.retain(|x| x.severity != Severity::Info);
+    d.sort_by_key(|x| x.span.start);
+    d.truncate(MAX_DIAGNOSTICS);
+    d.shrink_to_fit();
+    d
+}
+
 /// Reads one part of a collection as the whole file would be read.
 fn read_part(bytes: &[u8], hint: &std::path::Path) -> Option<sgf_formats::Loaded> {
     sgf_formats::read_any(bytes, Some(hint)).ok()
@@ -213,8 +242,10 @@ pub struct Session {
     doc: Document,
     game: usize,
     cursor: Cursor,
-    order: Vec<NodeId>,
-    index: HashMap<NodeId, usize>,
+    /// The shown game's nodes by number (file order) and back.
+    numbering: tree::Numbering,
+    /// The shown game's tree as the page draws it.
+    layout: tree::Layout,
     tree_version: u64,
     undo: Vec<Step>,
     redo: Vec<Step>,
@@ -235,9 +266,14 @@ pub struct Session {
     pub dark: bool,
     /// Why the last play was refused as illegal (`ko`, `suicide`, `occupied`).
     illegal: Option<&'static str>,
-    /// The child of each node visited last: → and End follow it, as in
-    /// Sabaki, so stepping back and forth stays in the variation.
+    /// The child of each node visited last, where it is not the first
+    /// (the first is the default): → and End follow it, as in Sabaki, so
+    /// stepping back and forth stays in the variation. Only the turns
+    /// are kept: going down a main line of a million moves adds nothing.
     last_child: HashMap<NodeId, NodeId>,
+    /// The node whose path `last_child` holds, its depth, and the tree's
+    /// version then: the next path is recorded up to where the two meet.
+    remembered: Option<(NodeId, usize, u64)>,
     /// The engine: analysis, play against it, counting.
     engine: engine::EngineState,
     /// Read from text the page pasted (decoded already: read as UTF-8
@@ -336,7 +372,7 @@ impl Session {
     ) -> Session {
         let mut diagnostics = diagnostics;
         diagnostics.extend(sgf_go::check::check(&doc));
-        diagnostics.sort_by_key(|d| d.span.start);
+        let diagnostics = shown(diagnostics);
         let mut doc = doc;
         if doc.game_count() == 0 {
             // An empty collection still opens: one empty game to work on.
@@ -353,8 +389,8 @@ impl Session {
             doc,
             game: 0,
             cursor,
-            order: Vec::new(),
-            index: HashMap::new(),
+            numbering: tree::Numbering::default(),
+            layout: tree::Layout::default(),
             tree_version: 0,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -367,6 +403,7 @@ impl Session {
             dark: false,
             illegal: None,
             last_child: HashMap::new(),
+            remembered: None,
             engine: engine::EngineState::default(),
             from_text: false,
             #[cfg(feature = "server")]
@@ -650,8 +687,8 @@ impl Session {
         self.doc.heap_bytes()
             + parts
             + self.undo_bytes()
-            + self.order.capacity() * std::mem::size_of::<NodeId>()
-            + self.index.capacity() * 2 * std::mem::size_of::<(NodeId, usize)>()
+            + self.numbering.heap_bytes()
+            + self.layout.heap_bytes()
             + self.clipboard.as_ref().map_or(0, String::capacity)
             + self
                 .view_doc
@@ -679,31 +716,68 @@ impl Session {
         self.cursor.size()
     }
 
-    /// Node numbers in file order for the current game.
+    /// Node numbers in file order, and the tree's layout, for the current game.
     fn reindex(&mut self) {
-        self.order = self
-            .doc
-            .game(self.lg())
-            .map(|g| g.nodes().map(|n| n.id()).collect())
-            .unwrap_or_default();
-        self.index = self
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (n, i))
-            .collect();
+        (self.numbering, self.layout) = match self.doc.game(self.lg()) {
+            Some(g) => tree::index(&self.doc, g.root().id()),
+            None => Default::default(),
+        };
         self.tree_version += 1;
     }
 
     fn number(&self, n: NodeId) -> usize {
-        self.index.get(&n).copied().unwrap_or(0)
+        self.numbering.number(n).unwrap_or(0)
     }
 
+    /// The node numbered `k` in the current game.
+    fn by_number(&self, k: usize) -> Option<NodeId> {
+        self.numbering.id(&self.doc, k)
+    }
+
+    /// The cursor to node `n`: back and down from where it is, or, when
+    /// `n` is above the way back it keeps or far below, replayed from the
+    /// root (the way back kept bounded on the way, see [`WAY_BACK`]).
     fn goto(&mut self, n: NodeId) {
-        if !self.cursor.goto(&self.doc, n) {
-            self.cursor = Cursor::new(&self.doc, self.lg());
-            self.cursor.goto(&self.doc, n);
+        let far = self.doc.node(n).depth() > self.cursor.depth() + WAY_BACK;
+        if far || !self.cursor.goto(&self.doc, n) {
+            let mut c = Cursor::new(&self.doc, self.lg());
+            for x in self.doc.node(n).descent().skip(1) {
+                if !c.down(&self.doc, x.id()) {
+                    break;
+                }
+                c.bound_way_back(WAY_BACK);
+            }
+            self.cursor = c;
         }
+        self.cursor.bound_way_back(WAY_BACK);
+    }
+
+    /// One step up: back along the cursor's way, or, above what it keeps,
+    /// by [`Session::goto`]. False at the root.
+    fn up(&mut self) -> bool {
+        if self.cursor.up() {
+            return true;
+        }
+        match self.doc.node(self.cursor.node()).parent() {
+            Some(p) => {
+                self.goto(p.id());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The nodes from the root to the current node (the cursor keeps the
+    /// way back for the last steps only).
+    fn path_here(&self) -> Vec<NodeId> {
+        let mut path = Vec::with_capacity(self.cursor.depth() + 1);
+        let mut n = Some(self.doc.node(self.cursor.node()));
+        while let Some(x) = n {
+            path.push(x.id());
+            n = x.parent();
+        }
+        path.reverse();
+        path
     }
 
     /// The board at the current node: cells (0 empty, 1 black, 2 white),
@@ -738,21 +812,48 @@ impl Session {
     /// One step down the remembered line; false at its end.
     fn step(&mut self) -> bool {
         match self.next_child(self.cursor.node()) {
-            Some(c) => self.cursor.down(&self.doc, c),
+            Some(c) => {
+                let moved = self.cursor.down(&self.doc, c);
+                self.cursor.bound_way_back(WAY_BACK);
+                moved
+            }
             None => false,
         }
     }
 
-    /// Records the path to the current node as the line last visited (up
-    /// to where it is recorded already).
+    /// Records the path to the current node as the line last visited,
+    /// up to where it meets the path recorded last (in the same tree): one
+    /// step back or forth records one node, not the path from the root.
     fn remember_path(&mut self) {
-        let mut n = self.doc.node(self.cursor.node());
-        while let Some(p) = n.parent() {
-            if self.last_child.insert(p.id(), n.id()) == Some(n.id()) {
-                break;
+        let doc = &self.doc;
+        let (here, depth) = (self.cursor.node(), self.cursor.depth());
+        let mut last = self
+            .remembered
+            .filter(|r| r.2 == self.tree_version)
+            .map(|(n, d, _)| (n, d));
+        let (mut n, mut d) = (here, depth);
+        loop {
+            if let Some((x, dx)) = &mut last {
+                while *dx > d
+                    && let Some(p) = doc.node(*x).parent()
+                {
+                    (*x, *dx) = (p.id(), *dx - 1);
+                }
+                if *x == n {
+                    break;
+                }
             }
-            n = p;
+            let Some(p) = doc.node(n).parent() else {
+                break;
+            };
+            if p.first_child().is_some_and(|f| f.id() == n) {
+                self.last_child.remove(&p.id());
+            } else {
+                self.last_child.insert(p.id(), n);
+            }
+            (n, d) = (p.id(), d.saturating_sub(1));
         }
+        self.remembered = Some((here, depth, self.tree_version));
     }
 
     fn nav_inner(&mut self, nav: &Nav) -> Result<(), OpError> {
@@ -762,9 +863,12 @@ impl Session {
                 self.step();
             }
             Nav::Prev => {
-                self.cursor.up();
+                self.up();
             }
-            Nav::First => while self.cursor.up() {},
+            Nav::First => {
+                let root = doc.game(self.lg()).ok_or("no game")?.root().id();
+                self.goto(root);
+            }
             Nav::Last => while self.step() {},
             Nav::Forward10 => {
                 for _ in 0..10 {
@@ -775,7 +879,7 @@ impl Session {
             }
             Nav::Back10 => {
                 for _ in 0..10 {
-                    if !self.cursor.up() {
+                    if !self.up() {
                         break;
                     }
                 }
@@ -803,13 +907,28 @@ impl Session {
                 }
             }
             Nav::Node { node } => {
-                let id = *self.order.get(node).ok_or("no such node")?;
+                let id = self.by_number(node).ok_or("no such node")?;
                 self.goto(id);
             }
             Nav::Move { number: want } => {
                 // Within the current variation: back along the path, or on
                 // down the line last visited.
-                while self.cursor.position().move_number > want && self.cursor.up() {}
+                while self.cursor.position().move_number > want {
+                    if !self.cursor.up() {
+                        // Above the way back kept: from the root down the
+                        // path here (the line last visited), to the last
+                        // node numbered `want` or less.
+                        let root = self.doc.game(self.lg()).ok_or("no game")?.root().id();
+                        self.goto(root);
+                        while self.step() {
+                            if self.cursor.position().move_number > want {
+                                self.up();
+                                break;
+                            }
+                        }
+                        break;
+                    }
+                }
                 while self.cursor.position().move_number < want && self.step() {}
             }
             Nav::Game { game, node } => {
@@ -818,7 +937,7 @@ impl Session {
                 }
                 self.show_game(game)?;
                 if let Some(node) = node {
-                    let id = *self.order.get(node).ok_or("no such node")?;
+                    let id = self.by_number(node).ok_or("no such node")?;
                     self.goto(id);
                 }
             }
@@ -896,31 +1015,31 @@ impl Session {
         back: bool,
         hit: impl Fn(&Document, &sgf_core::Node<'_>) -> bool,
     ) -> Option<()> {
-        let len = self.order.len();
+        let len = self.numbering.len();
         let at = self.number(self.cursor.node());
         let found = (1..=len)
-            .map(|k| {
-                if back {
+            .filter_map(|k| {
+                self.by_number(if back {
                     (at + len - k) % len
                 } else {
                     (at + k) % len
-                }
+                })
             })
-            .find(|&i| hit(&self.doc, &self.doc.node(self.order[i])))?;
-        self.goto(self.order[found]);
+            .find(|&n| hit(&self.doc, &self.doc.node(n)))?;
+        self.goto(found);
         Some(())
     }
 
     /// Goes to the move that placed the stone at `p` (on the path to here).
     fn go_to_stone(&mut self, p: Point) -> Result<(), OpError> {
         let size = self.size();
-        let target = self
-            .cursor
-            .path()
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|&n| node_move(&self.doc, n, size).is_some_and(|(_, m)| m == Move::Play(p)));
+        let mut up = Some(self.doc.node(self.cursor.node()));
+        let target = std::iter::from_fn(|| {
+            let n = up?;
+            up = n.parent();
+            Some(n.id())
+        })
+        .find(|&n| node_move(&self.doc, n, size).is_some_and(|(_, m)| m == Move::Play(p)));
         match target {
             Some(n) => {
                 self.goto(n);
@@ -935,7 +1054,14 @@ impl Session {
 
     /// Records a finished edit as an undo step (merged into the last one
     /// when both continue typing in the same field).
-    fn push_step(&mut self, change: Change, game: usize, node: NodeId, key: Option<String>) {
+    fn push_step(
+        &mut self,
+        change: Change,
+        game: usize,
+        node: NodeId,
+        key: Option<String>,
+        repair: bool,
+    ) {
         let part = self.part();
         if let (Some(k), Some(last)) = (&key, self.undo.last_mut())
             && last.key.as_ref() == Some(k)
@@ -951,6 +1077,7 @@ impl Session {
             game,
             node,
             key,
+            repair,
         });
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
@@ -982,18 +1109,20 @@ impl Session {
             game,
             node,
             key: None,
+            repair: step.repair,
         });
         self.game = step.game.min(self.game_count().saturating_sub(1));
         self.cursor = Cursor::new(&self.doc, self.lg());
         self.reindex();
-        let n = if self.index.contains_key(&step.node) {
-            step.node
-        } else {
-            self.order[0]
+        let n = match self.numbering.number(step.node) {
+            Some(_) => step.node,
+            None => self.cursor.node(),
         };
         self.goto(n);
         self.dirty = true;
-        self.recheck_if_whole();
+        if step.repair {
+            self.recheck_if_whole();
+        }
         Ok(())
     }
 
@@ -1086,7 +1215,7 @@ impl Session {
                     let before = match self.doc.node(target).parent().map(|q| q.id()) {
                         Some(parent) => {
                             let mut c = Cursor::new(&self.doc, self.lg());
-                            c.goto(&self.doc, parent);
+                            c.seek(&self.doc, parent);
                             c.position().board.get(p)
                         }
                         None => Stone::Empty,
@@ -1168,7 +1297,7 @@ impl Session {
                         .parent()
                         .ok_or("the root cannot be deleted")?
                         .id();
-                    self.cursor.up();
+                    self.up();
                     self.doc.remove_node(here).map_err(|e| e.to_string())?;
                     self.goto(parent);
                 }
@@ -1210,7 +1339,7 @@ impl Session {
                         .ok_or("the root cannot be cut: copy it")?
                         .id();
                     self.clipboard = Some(self.variation_sgf(here)?);
-                    self.cursor.up();
+                    self.up();
                     self.doc.remove_node(here).map_err(|e| e.to_string())?;
                     self.goto(parent);
                 }
@@ -1230,7 +1359,7 @@ impl Session {
                 Edit::Flatten => self.flatten(here)?,
                 Edit::RemoveOtherVariations => {
                     // The line: the path here, and on down the line visited last.
-                    let mut line: Vec<NodeId> = self.cursor.path().collect();
+                    let mut line: Vec<NodeId> = self.path_here();
                     while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
                         line.push(c);
                     }
@@ -1303,7 +1432,8 @@ impl Session {
                 if !change.is_empty() {
                     self.dirty = true;
                     let key = merge_key.map(|k| format!("{}:{k}", op.name()));
-                    self.push_step(change, game_before, node_before, key);
+                    let repair = matches!(op, Edit::Repair { .. });
+                    self.push_step(change, game_before, node_before, key, repair);
                 }
                 self.reindex();
                 // The position at the node may have changed (setup, deleted stones): replay.
@@ -1412,7 +1542,7 @@ impl Session {
             .collect()
     }
 
-    /// After undo or redo: the diagnostics again when a repair may be undone.
+    /// After a repair was undone or redone: the diagnostics again.
     fn recheck_if_whole(&mut self) {
         if self.parts.is_none() && self.input.is_none() && self.doc.game_count() < 100 {
             self.recheck();
@@ -1428,8 +1558,7 @@ impl Session {
         let p = sgf_core::parse(&sgf_core::to_lossless_bytes(&self.doc));
         let mut d = p.diagnostics;
         d.extend(sgf_go::check::check(&p.document));
-        d.sort_by_key(|x| x.span.start);
-        self.diagnostics = d;
+        self.diagnostics = shown(d);
     }
 
     /// The bytes a plain save writes: the lossless form for SGF files,
@@ -1502,7 +1631,7 @@ impl Session {
         if g != self.game && self.show_game(g).is_err() {
             let _ = self.show_game(0);
         }
-        if let Some(&n) = self.order.get(number) {
+        if let Some(n) = self.by_number(number) {
             self.goto(n);
         }
         self.tree_version = self.tree_version.max(tree_version.saturating_add(1));
@@ -1557,7 +1686,7 @@ impl Session {
                 s.dark = self.dark;
                 let g = self.game.min(s.game_count().saturating_sub(1));
                 let _ = s.show_game(g);
-                if let Some(&n) = s.order.get(node_number) {
+                if let Some(n) = s.by_number(node_number) {
                     s.goto(n);
                 }
                 s.engine = std::mem::take(&mut self.engine);
@@ -1575,9 +1704,9 @@ impl Session {
         }
         self.from_text = false;
         let p = sgf_core::parse(bytes);
-        self.diagnostics = p.diagnostics;
-        self.diagnostics.extend(sgf_go::check::check(&p.document));
-        self.diagnostics.sort_by_key(|d| d.span.start);
+        let mut d = p.diagnostics;
+        d.extend(sgf_go::check::check(&p.document));
+        self.diagnostics = shown(d);
         self.doc = p.document;
         self.format = "SGF".into();
         self.charset = "UTF-8".into();
@@ -1590,7 +1719,7 @@ impl Session {
         self.game = self.game.min(self.doc.game_count().saturating_sub(1));
         self.cursor = Cursor::new(&self.doc, self.game);
         self.reindex();
-        if let Some(&n) = self.order.get(node_number) {
+        if let Some(n) = self.by_number(node_number) {
             self.goto(n);
         }
         self.dirty = false;
@@ -1832,10 +1961,14 @@ impl Session {
                 variation: at,
                 variations: siblings.len(),
                 depth: self.cursor.depth(),
+                row: self.layout.row(self.number(here)),
                 children: node.child_count(),
                 passes,
             },
-            tree: (tree_version != Some(self.tree_version)).then(|| self.tree_json()),
+            tree: (tree_version != Some(self.tree_version)).then(|| {
+                let (x, y) = (self.cursor.depth(), self.layout.row(self.number(here)));
+                self.tree_window(TreeWindow::around(x, y, TREE_AROUND.0, TREE_AROUND.1))
+            }),
             illegal: self.illegal,
             engine: self.engine_json(),
             count: self.count_json(),
@@ -1894,83 +2027,26 @@ impl Session {
         f(&cache.as_ref().expect("made").doc)
     }
 
-    /// The tree layout: each node `[column, row, kind, parent number, flags]`.
-    /// The main line is row 0; a variation goes, as in Sabaki, in the first
-    /// row below its parent's where its line (the node and its main
-    /// continuation) finds the columns free, so short variations at
-    /// different moves share a row instead of one row each.
-    fn tree_json(&self) -> TreeLayout {
-        let doc = &self.doc;
-        let size = self.size();
-        let mut rows: Vec<(usize, usize)> = vec![(0, 0); self.order.len()];
-        // Per row, the column ranges taken, sorted.
-        let mut taken: Vec<Vec<(usize, usize)>> = Vec::new();
-        let line_len = |n: sgf_core::Node<'_>| {
-            let mut len = 1;
-            let mut c = n.first_child();
-            while let Some(x) = c {
-                len += 1;
-                c = x.first_child();
-            }
-            len
+    /// The part of the tree's layout in window `w` (at most
+    /// [`TREE_MAX`] columns and rows of it): its nodes, the connectors that
+    /// cross it, and the size of the whole. The main line is row 0; a
+    /// variation goes, as in Sabaki, in the first row below its parent's
+    /// where its line (the node and its main continuation) finds the
+    /// columns free, so short variations at different moves share a row
+    /// instead of one row each.
+    pub fn tree_window(&self, w: TreeWindow) -> TreeLayout {
+        let w = TreeWindow {
+            x1: w.x1.min(w.x0.saturating_add(TREE_MAX.0 - 1)),
+            y1: w.y1.min(w.y0.saturating_add(TREE_MAX.1 - 1)),
+            ..w
         };
-        let free = |row: &[(usize, usize)], a: usize, b: usize| {
-            // The first range ending at or after `a` must start after `b`.
-            let i = row.partition_point(|r| r.1 < a);
-            row.get(i).is_none_or(|r| r.0 > b)
-        };
-        // Pre-order already: the first child continues its parent's row.
-        for (i, &n) in self.order.iter().enumerate() {
-            let node = doc.node(n);
-            let (col, row) = match node.parent() {
-                None => {
-                    taken.push(vec![(0, line_len(node) - 1)]);
-                    (0, 0)
-                }
-                Some(p) => {
-                    let (pc, pr) = rows[self.number(p.id())];
-                    if p.first_child().is_some_and(|f| f.id() == n) {
-                        (pc + 1, pr)
-                    } else {
-                        // The connector from the parent takes the column before.
-                        let (a, b) = (pc, pc + line_len(node));
-                        let mut r = pr + 1;
-                        while taken.get(r).is_some_and(|t| !free(t, a, b)) {
-                            r += 1;
-                        }
-                        if r == taken.len() {
-                            taken.push(Vec::new());
-                        }
-                        let t = &mut taken[r];
-                        let at = t.partition_point(|x| x.0 < a);
-                        t.insert(at, (a, b));
-                        (pc + 1, r)
-                    }
-                }
-            };
-            rows[i] = (col, row);
-        }
-        let nodes: Vec<TreeNode> = self
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| {
-                let node = doc.node(n);
-                let kind = match node_move(doc, n, size) {
-                    Some((Color::Black, _)) => 1,
-                    Some((Color::White, _)) => 2,
-                    None if node.has("AB") || node.has("AW") || node.has("AE") => 3,
-                    None => 0,
-                };
-                let parent = node.parent().map_or(-1, |p| self.number(p.id()) as i64);
-                let flags = u8::from(node.has("C")) | (u8::from(node.has("N")) << 1);
-                TreeNode(rows[i].0, rows[i].1, kind, parent, flags)
-            })
-            .collect();
-        TreeLayout {
-            version: self.tree_version,
-            nodes,
-        }
+        self.layout.window(
+            &self.doc,
+            &self.numbering,
+            self.size(),
+            self.tree_version,
+            w,
+        )
     }
 
     /// The diagnostics of the file, for the page.
@@ -1985,5 +2061,55 @@ impl Session {
             .take(MAX_DIAGNOSTICS)
             .map(|d| DiagnosticJson::of(&sources, d))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stepping back past the way back the cursor keeps replays from the
+    /// root and goes on: every step lands on the parent, its position
+    /// the one a cursor from the root has there.
+    #[test]
+    fn stepping_back_past_the_way_back_kept() {
+        let mut sgf = String::from("(;GM[1]FF[4]SZ[19];B[dd];W[pp];B[dp]");
+        for i in 3..(3 * WAY_BACK) {
+            sgf.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+        }
+        sgf.push(')');
+        let p = sgf_core::parse(sgf.as_bytes());
+        let mut s = Session::new(
+            1,
+            "t.sgf".into(),
+            p.document,
+            p.diagnostics,
+            "SGF".into(),
+            "UTF-8".into(),
+        );
+        // The last node: number and depth `end`.
+        let end = 3 * WAY_BACK;
+        let deep = s.by_number(end).unwrap();
+        s.goto(deep);
+        assert_eq!(s.cursor.depth(), end);
+        // The way back kept is bounded.
+        assert!(s.cursor.path().count() <= 2 * WAY_BACK + 1);
+        for d in (0..end).rev() {
+            assert!(s.up());
+            assert_eq!(s.cursor.depth(), d);
+            assert_eq!(s.number(s.cursor.node()), d);
+            assert_eq!(s.cursor.position().move_number as usize, d);
+            if d % 5000 == 0 {
+                assert_eq!(s.path_here().len(), d + 1);
+                let mut c = Cursor::new(&s.doc, 0);
+                c.goto(&s.doc, s.cursor.node());
+                assert_eq!(c.position(), s.cursor.position());
+            }
+        }
+        assert!(!s.up(), "the root");
+        // Down the whole line: the way back stays bounded.
+        while s.step() {}
+        assert_eq!(s.cursor.depth(), end);
+        assert!(s.cursor.path().count() <= 2 * WAY_BACK + 1);
     }
 }

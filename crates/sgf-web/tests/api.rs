@@ -245,7 +245,8 @@ async fn short_variations_at_different_moves_share_a_tree_row() {
     let app = serve(&dir.join("tree.sgf"));
     let (_, st) = call(&app, "POST", "/api/start", Some(TOKEN), Some(json!({}))).await;
     let st: Value = serde_json::from_str(&st).unwrap();
-    let nodes = st["tree"]["nodes"].as_array().unwrap().clone();
+    let mut nodes = st["tree"]["nodes"].as_array().unwrap().clone();
+    nodes.sort_by_key(|n| n[5].as_u64());
     // [column, row] of each node, in file order.
     let at: Vec<(u64, u64)> = nodes
         .iter()

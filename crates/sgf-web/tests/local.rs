@@ -253,3 +253,92 @@ fn save_gives_the_lossless_bytes_and_restored_work_stays_unsaved() {
     let r = l.request("/api/upload?name=x.sgf", b"no record here");
     assert_eq!(json_of(&r)["diagnostics"][0]["code"], "S002");
 }
+
+/// Undoing a repair brings its diagnostics back, and redoing it takes
+/// them away again; undoing another edit leaves them as they were (the
+/// record is not read again for it: a million-move record read again
+/// costs several times its size).
+#[test]
+fn undone_repairs_bring_their_diagnostics_back() {
+    let mut l = Local::new();
+    let r = l.request(
+        "/api/upload?name=d.sgf",
+        "(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5];B[pd]W[dd])".as_bytes(),
+    );
+    let st = json_of(&r);
+    let id = st["session"].as_u64().unwrap();
+    let codes = |l: &mut Local| {
+        let (_, st) = ask(l, &format!("/api/state?session={id}"), Value::Null);
+        let mut c: Vec<String> = st["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect();
+        c.sort();
+        c
+    };
+    let damaged = codes(&mut l);
+    assert!(damaged.iter().any(|c| c == "F004"), "{damaged:?}");
+    let edit = |l: &mut Local, op: Value| {
+        let mut b = op;
+        b["session"] = json!(id);
+        let (s, st) = ask(l, "/api/edit", b);
+        assert_eq!(s, 200, "{st}");
+        assert!(st.get("message").is_none(), "{st}");
+    };
+    edit(&mut l, json!({"op": "repair", "variation_level": false}));
+    let repaired = codes(&mut l);
+    assert!(repaired.len() < damaged.len(), "{repaired:?}");
+    edit(&mut l, json!({"op": "undo"}));
+    assert_eq!(codes(&mut l), damaged);
+    edit(&mut l, json!({"op": "redo"}));
+    assert_eq!(codes(&mut l), repaired);
+    // A move played and undone: the diagnostics of the repaired record stay.
+    edit(&mut l, json!({"op": "play", "point": "qq"}));
+    edit(&mut l, json!({"op": "undo"}));
+    assert_eq!(codes(&mut l), repaired);
+}
+
+/// A line longer than the way back the cursor keeps: stepping back, ten
+/// back, to a move number, to the stone of a move, to the start and to a
+/// node far down all land where they should.
+#[test]
+fn a_long_line_is_walked_back_past_the_way_back_kept() {
+    let mut sgf = String::from("(;GM[1]FF[4]SZ[19];B[dd];W[pp];B[dp]");
+    for i in 3..40_000 {
+        sgf.push_str(if i % 2 == 0 { ";B[]" } else { ";W[]" });
+    }
+    sgf.push(')');
+    let mut l = Local::new();
+    let st = json_of(&l.request("/api/upload?name=long.sgf", sgf.as_bytes()));
+    let id = st["session"].as_u64().unwrap();
+    let mut nav = |body: Value| {
+        let mut b = body;
+        b["session"] = json!(id);
+        let (s, st) = ask(&mut l, "/api/nav", b);
+        assert_eq!(s, 200, "{st}");
+        assert!(st.get("message").is_none(), "{st}");
+        let n = &st["node"];
+        (
+            n["move_number"].as_u64().unwrap(),
+            n["depth"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(nav(json!({"action": "last"})), (40_000, 40_000));
+    assert_eq!(nav(json!({"action": "prev"})), (39_999, 39_999));
+    assert_eq!(nav(json!({"action": "back10"})), (39_989, 39_989));
+    assert_eq!(nav(json!({"action": "move", "move": 5})), (5, 5));
+    assert_eq!(
+        nav(json!({"action": "move", "move": 30_000})),
+        (30_000, 30_000)
+    );
+    assert_eq!(nav(json!({"action": "stone", "point": "dd"})), (1, 1));
+    assert_eq!(nav(json!({"action": "last"})), (40_000, 40_000));
+    assert_eq!(nav(json!({"action": "first"})), (0, 0));
+    assert_eq!(
+        nav(json!({"action": "node", "node": 30_000})),
+        (30_000, 30_000)
+    );
+    assert_eq!(nav(json!({"action": "prev"})), (29_999, 29_999));
+}

@@ -247,3 +247,33 @@ async fn the_board_turned_mirrored_and_inverted_in_view_then_in_the_record() {
     edit(&a, s, json!({"op": "undo"})).await;
     assert_eq!(save(&a, s, &f).await, g);
 }
+
+/// → follows the line visited last, as in Sabaki: where a variation was
+/// taken, and again the main line once a node of it was gone to.
+#[tokio::test]
+async fn the_line_visited_last_is_followed() {
+    let (a, _f, st) = open("lastline", GAME).await;
+    let s = session(&st);
+    // Into the second variation (6 B cg, 7 W gg), back to the root, and down.
+    nav(&a, s, json!({"action": "node", "node": 7})).await;
+    nav(&a, s, json!({"action": "first"})).await;
+    let st = nav(&a, s, json!({"action": "last"})).await;
+    assert_eq!(number(&st), 7);
+    // One step back and forth stays in it.
+    nav(&a, s, json!({"action": "prev"})).await;
+    let st = nav(&a, s, json!({"action": "next"})).await;
+    assert_eq!(number(&st), 7);
+    // A node of the main line below the fork gone to: the main line again.
+    nav(&a, s, json!({"action": "node", "node": 4})).await;
+    nav(&a, s, json!({"action": "first"})).await;
+    let st = nav(&a, s, json!({"action": "last"})).await;
+    assert_eq!(number(&st), 5);
+    // The variation again, taken at its first move.
+    nav(&a, s, json!({"action": "node", "node": 3})).await;
+    let st = nav(&a, s, json!({"action": "next_variation"})).await;
+    assert_eq!(number(&st), 6);
+    let st = nav(&a, s, json!({"action": "node", "node": 0})).await;
+    assert_eq!(number(&st), 0);
+    let st = nav(&a, s, json!({"action": "last"})).await;
+    assert_eq!(number(&st), 7);
+}

@@ -292,7 +292,7 @@ impl Session {
         }
         self.batch_stop();
         let size = self.size();
-        let mut line: Vec<NodeId> = self.cursor.path().collect();
+        let mut line: Vec<NodeId> = self.path_here();
         while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
             line.push(c);
         }
@@ -515,7 +515,7 @@ impl Session {
     /// win rate, which `qipu analyze` writes).
     fn graph_json(&self) -> Graph {
         let size = self.size();
-        let mut line: Vec<NodeId> = self.cursor.path().collect();
+        let mut line: Vec<NodeId> = self.path_here();
         let current = line.len().saturating_sub(1);
         while let Some(c) = line.last().and_then(|&n| self.next_child(n)) {
             line.push(c);
