@@ -178,18 +178,6 @@ pub struct TreeQuery {
     pub y1: usize,
 }
 
-impl TreeQuery {
-    /// The rectangle asked for.
-    pub fn window(&self) -> crate::session::TreeWindow {
-        crate::session::TreeWindow {
-            x0: self.x0,
-            y0: self.y0,
-            x1: self.x1,
-            y1: self.y1,
-        }
-    }
-}
-
 /// `POST /api/open`: a file of the served directory (`path`), pasted
 /// SGF text (`text`, read as UTF-8, shown as `name`) or a new record
 /// (`new_game`); exactly one of them. A file from the user's disk is sent raw to `/api/upload`.

@@ -173,7 +173,7 @@ impl Local {
             }
             "/api/tree" => {
                 let q: TreeQuery = read_query(query)?;
-                to(&self.session(q.session)?.tree_window(q.window()))
+                to(&self.session(q.session)?.tree_window(q.into()))
             }
             "/api/nav" => {
                 let r: On<Nav> = read_body(body)?;

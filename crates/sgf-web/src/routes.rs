@@ -173,7 +173,7 @@ pub(crate) async fn state(State(app): AppState, Params(q): Params<StateQuery>) -
 
 /// The part of the tree's layout the page shows (see [`TreeQuery`]).
 pub(crate) async fn tree(State(app): AppState, Params(q): Params<TreeQuery>) -> Response {
-    query_session(app, q.session, move |s| s.tree_window(q.window())).await
+    query_session(app, q.session, move |s| s.tree_window(q.into())).await
 }
 
 /// A save refused: the message, and a kind the page acts on

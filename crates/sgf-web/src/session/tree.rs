@@ -290,6 +290,18 @@ pub struct TreeWindow {
     pub y1: usize,
 }
 
+/// The rectangle a request asks for.
+impl From<crate::api::TreeQuery> for TreeWindow {
+    fn from(q: crate::api::TreeQuery) -> TreeWindow {
+        TreeWindow {
+            x0: q.x0,
+            y0: q.y0,
+            x1: q.x1,
+            y1: q.y1,
+        }
+    }
+}
+
 impl TreeWindow {
     /// Around column `x` and row `y`: `w` columns and `h` rows (from the
     /// first column and row when they are near it).
