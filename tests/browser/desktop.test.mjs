@@ -4,13 +4,13 @@
 // mirrored, inverted), "Set result" greyed out with its reason for a
 // mid-game estimate, every layout's screenshot, and no English left in
 // a translated page.
-import { test, before, after, describe } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, serveStatic, staticSkip,
+  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, onStaticViewer,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -582,20 +582,9 @@ shared("a screenshot of each layout, with the panels open: nothing overflows, no
   }
 });
 
-describe("the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage, serverUrl;
-  before(async () => {
-    web = await serveStatic();
-    // The pages the scenarios open are the static viewer's too.
-    [serverPage, serverUrl] = [page, url];
-    url = web.url;
-    page = await openViewer(browser, url, { width: 1400, height: 900 });
-  });
-  after(async () => {
-    await page.close();
-    [page, url] = [serverPage, serverUrl];
-    web.server.close();
-  });
-  test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(web.url));
-  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
+onStaticViewer("the static viewer", SHARED, {
+  current: () => ({ page, url, browser }),
+  swap: (to) => ({ page, url } = to),
+  viewport: { width: 1400, height: 900 },
+  more: (staticUrl) => test(`[static] ${NO_ENGLISH}`, async () => noEnglishLeft(staticUrl())),
 });

@@ -3,14 +3,14 @@
 // with its test, at 1400×900, 1024×768 and 390×844 where layout matters.
 // What does not need the server (a served folder, its process) runs on
 // the static viewer too (the describe at the end).
-import { test, before, after, describe } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync, readdirSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openRecord, serveStatic, staticSkip,
+  repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openRecord, onStaticViewer,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -442,19 +442,9 @@ shared("the Annotate menu sets good and bad moves and positions (TE BM DO IT GB 
   await page.waitForFunction(() => document.querySelector("#annotations").textContent.includes("Bad move"));
 });
 
-describe("the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage, serverUrl;
-  before(async () => {
-    web = await serveStatic();
-    [serverPage, serverUrl] = [page, url];
-    url = web.url;
-    page = await openViewer(browser, url, { width: 1400, height: 900 });
-    page.on("dialog", (d) => d.accept());
-  });
-  after(async () => {
-    await page.close();
-    [page, url] = [serverPage, serverUrl];
-    web.server.close();
-  });
-  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
+onStaticViewer("the static viewer", SHARED, {
+  current: () => ({ page, url, browser }),
+  swap: (to) => ({ page, url } = to),
+  viewport: { width: 1400, height: 900 },
+  setup: async (p) => p.on("dialog", (d) => d.accept()),
 });

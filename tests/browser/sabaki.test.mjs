@@ -8,14 +8,14 @@
 // the candidates. Each from the menu bar and its key. All but the engine
 // run on the static viewer too (the describe at the end): records dropped
 // on its page, saved by download.
-import { test, before, after, describe } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, serveStatic, staticSkip,
+  repo, missing, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, onStaticViewer,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -483,22 +483,15 @@ test("engine: the large graph under the board, the whole game analysed (Shift+A)
   await page.waitForSelector("#graphbar", { state: "hidden" });
 });
 
-describe("the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage;
-  before(async () => {
-    web = await serveStatic();
+onStaticViewer("the static viewer", SHARED, {
+  current: () => ({ page, url, browser }),
+  swap: (to) => ({ page, url } = to),
+  viewport: { width: 1400, height: 900 },
+  setup: async (p) => {
     // The server's scenarios saved into them.
     writeRecords();
-    serverPage = page;
-    page = await openViewer(browser, web.url, { width: 1400, height: 900 });
-    page.on("dialog", (d) => d.accept());
+    p.on("dialog", (d) => d.accept());
     // As the server's page starts: on the game of the first scenario.
     await openInPage("a-game.sgf");
-  });
-  after(async () => {
-    await page.close();
-    page = serverPage;
-    web.server.close();
-  });
-  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
+  },
 });

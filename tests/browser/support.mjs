@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, extname, basename, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 
 export const here = dirname(fileURLToPath(import.meta.url));
@@ -191,4 +192,40 @@ export async function openRecord(page, dir, name) {
   const isStatic = await page.evaluate(() => !!(/** @type {any} */ (window).QIPU_STATIC));
   if (isStatic) await dropRecord(page, readFileSync(join(dir, name)), basename(name));
   else await openInPage(page, name);
+}
+
+/**
+ * Runs a test file's `shared` scenarios (`[name, fn]`) again on the static
+ * viewer, under `title`: `swap({ page, url })` points the file's page and
+ * URL at the static viewer's (and back after), `current()` gives them and
+ * the file's browser; `setup(page)` readies the new page; `more` adds
+ * tests of its own, given the static viewer's URL.
+ * @param {string} title
+ * @param {[string, () => Promise<void>][]} shared
+ * @param {{
+ *   current: () => { page: any, url: string, browser: any },
+ *   swap: (to: { page: any, url: string }) => void,
+ *   viewport?: { width: number, height: number },
+ *   setup?: (page: any) => Promise<void>,
+ *   more?: (url: () => string) => void,
+ * }} how
+ */
+export function onStaticViewer(title, shared, { current, swap, viewport, setup, more }) {
+  describe(title, { skip: staticSkip }, () => {
+    let web, saved;
+    before(async () => {
+      web = await serveStatic();
+      saved = current();
+      const page = await openViewer(saved.browser, web.url, viewport);
+      swap({ page, url: web.url });
+      if (setup) await setup(page);
+    });
+    after(async () => {
+      await current().page.close();
+      swap({ page: saved.page, url: saved.url });
+      web.server.close();
+    });
+    if (more) more(() => web.url);
+    for (const [name, fn] of shared) test(`[static] ${name}`, fn);
+  });
 }

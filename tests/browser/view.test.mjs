@@ -1,14 +1,13 @@
 // End-to-end tests of `qipu view` in headless Chromium (Debian's, driven
 // by playwright-core). Run by tests/browser/run.sh, which builds qipu.
-import { test, before, after, describe } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu,
-  openRecord, serveStatic, staticSkip,
+  repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu, openRecord, onStaticViewer,
 } from "./support.mjs";
 
 let dir, server, url, browser, page, engineLog;
@@ -1099,21 +1098,11 @@ test("an engine that crashes is reported in the page; the viewer goes on", { ski
 // windows' layout with the file list, the page's language from the
 // browser's (a page of its own on the server's URL), and what measures
 // the server (memory, a large collection's list, the 300-move game).
-describe("the same scenarios on the static viewer", { skip: staticSkip }, () => {
-  let web, serverPage, serverUrl;
-  before(async () => {
+onStaticViewer("the same scenarios on the static viewer", SHARED, {
+  current: () => ({ page, url, browser }),
+  swap: (to) => ({ page, url } = to),
+  setup: async () => {
     // The folder's example as the server's scenarios found it.
     copyFileSync(join(repo, "examples", "qipu-example.sgf"), join(dir, "example.sgf"));
-    web = await serveStatic();
-    // The pages the scenarios open are the static viewer's too.
-    [serverPage, serverUrl] = [page, url];
-    url = web.url;
-    page = await openViewer(browser, url);
-  });
-  after(async () => {
-    await page.close();
-    [page, url] = [serverPage, serverUrl];
-    web.server.close();
-  });
-  for (const [name, fn] of SHARED) test(`[static] ${name}`, fn);
+  },
 });
