@@ -116,10 +116,15 @@ fn fox_handicap(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Normalised
             .all(|m| m.1 == Color::Black && m.2.is_some())
         && moves.get(k).is_none_or(|m| m.1 == Color::White);
     if played {
-        // Only plain, linear move nodes are folded into the root.
+        // Only plain, linear move nodes, one after the other from the
+        // root, are folded into it: a node between them (no move, so not
+        // in `moves`) would go with them.
         let plain = moves[..k].iter().enumerate().all(|(i, m)| {
             let n = doc.node(m.0);
-            n.props().len() == 1 && (i + 1 == k || n.child_count() == 1)
+            let before = if i == 0 { root } else { moves[i - 1].0 };
+            n.props().len() == 1
+                && n.parent().map(|p| p.id()) == Some(before)
+                && (i + 1 == k || n.child_count() == 1)
         }) && doc.node(root).child_count() == 1;
         if !plain {
             ch.push(
