@@ -117,14 +117,23 @@ fn fox_handicap(doc: &mut Document, gi: usize, root: NodeId, ch: &mut Normalised
         && moves.get(k).is_none_or(|m| m.1 == Color::White);
     if played {
         // Only plain, linear move nodes, one after the other from the
-        // root, are folded into it: a node between them (no move, so not
-        // in `moves`) would go with them.
+        // root, are folded into it: a node between them holding anything
+        // (no move, so not in `moves`) would go with them; an empty one
+        // (a move the repair deleted) holds nothing to lose.
+        let follows = |n: NodeId, before: NodeId| {
+            let mut p = doc.node(n).parent();
+            while let Some(x) = p.filter(|x| x.id() != before) {
+                if x.props().len() != 0 || x.child_count() != 1 {
+                    return false;
+                }
+                p = x.parent();
+            }
+            p.is_some()
+        };
         let plain = moves[..k].iter().enumerate().all(|(i, m)| {
             let n = doc.node(m.0);
             let before = if i == 0 { root } else { moves[i - 1].0 };
-            n.props().len() == 1
-                && n.parent().map(|p| p.id()) == Some(before)
-                && (i + 1 == k || n.child_count() == 1)
+            n.props().len() == 1 && follows(m.0, before) && (i + 1 == k || n.child_count() == 1)
         }) && doc.node(root).child_count() == 1;
         if !plain {
             ch.push(
