@@ -57,6 +57,19 @@ after(() => stop({ browser, server }));
 
 const status = () => page.textContent("#status");
 
+/**
+ * The scenarios that run on both transports: on the server here, then
+ * again on the static viewer (the describe at the end of the file), the
+ * records dropped there rather than opened by path.
+ * @type {[string, () => Promise<void>][]}
+ */
+const SHARED = [];
+/** A test of the server that runs on the static viewer too. */
+function shared(name, fn) {
+  test(name, fn);
+  SHARED.push([name, fn]);
+}
+
 test("opens the first file of the directory and lists the files", async () => {
   await page.waitForSelector("#filelist li");
   const files = await page.$$eval("#filelist li", (lis) => lis.map((l) => l.textContent));
@@ -64,16 +77,20 @@ test("opens the first file of the directory and lists the files", async () => {
   assert.match(await page.textContent("#title"), /gbk\.sgf/);
 });
 
-test("shows GBK names and comments correctly", async () => {
+shared("shows GBK names and comments correctly", async () => {
+  // The server opened it first, as the folder's first file; on the static
+  // viewer it is dropped.
+  if (await isStatic()) await openInPage("chinese/gbk.sgf");
+  await page.waitForFunction(() => document.querySelector("#title").textContent.includes("gbk.sgf"));
   await page.evaluate(() => (document.querySelector("#infopanel").open = true));
   assert.equal(await page.inputValue("#info-PB"), "古力");
   assert.equal(await page.inputValue("#info-PW"), "柯洁");
   assert.equal(await page.inputValue("#comment"), "黑棋好，白棋也好");
-  await page.screenshot({ path: join(shots, "gbk.png") });
+  await page.screenshot({ path: join(shots, (await isStatic()) ? "gbk-static.png" : "gbk.png") });
 });
 
-test("navigates by keys, by the tree and by the wheel", async () => {
-  await page.click("#filelist li:nth-child(2)");
+shared("navigates by keys, by the tree and by the wheel", async () => {
+  await openInPage("example.sgf");
   await page.waitForFunction(() => document.querySelector("#title").textContent.includes("example.sgf"));
   await page.click("#boardwrap", { position: { x: 5, y: 5 } });
   await page.keyboard.press("ArrowRight");
@@ -150,23 +167,11 @@ async function openListed(name) {
   await page.waitForFunction((n) => document.querySelector("#title").textContent.includes(n), name);
 }
 
-/**
- * The scenarios that run on both transports: on the server here, then
- * again on the static viewer (the describe at the end of the file), the
- * records dropped there rather than opened by path.
- * @type {[string, () => Promise<void>][]}
- */
-const SHARED = [];
-/** A test of the server that runs on the static viewer too. */
-function shared(name, fn) {
-  test(name, fn);
-  SHARED.push([name, fn]);
-}
 
 const clickPoint = (pt) => clickAt(page, pt);
 
 shared("plays a move that creates a variation, comments, marks and saves", async () => {
-  // The static viewer has opened no record of the folder yet.
+  // On the static viewer, the folder's example dropped again, as read.
   if (await isStatic()) await openInPage("example.sgf");
   const before = readFileSync(join(dir, "example.sgf"), "utf8");
   // At move 5 (B F3), the record continues with W C6; play W at K10 instead.
