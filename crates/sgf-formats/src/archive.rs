@@ -54,6 +54,9 @@ pub struct ArchiveOptions {
     pub max_member_bytes: u64,
     /// Stop after this many members of any kind.
     pub max_members: usize,
+    /// List the record files without reading them: each [`Member`] comes
+    /// with no bytes (a listing of the archive's records).
+    pub names_only: bool,
 }
 
 impl Default for ArchiveOptions {
@@ -61,6 +64,7 @@ impl Default for ArchiveOptions {
         ArchiveOptions {
             max_member_bytes: 256 << 20,
             max_members: 10_000_000,
+            names_only: false,
         }
     }
 }
@@ -145,6 +149,19 @@ pub fn read_members(
     r.map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// A member's bytes (none when only names are listed), at most
+/// [`ArchiveOptions::max_member_bytes`].
+fn member_bytes(
+    r: &mut dyn Read,
+    size_hint: u64,
+    opts: &ArchiveOptions,
+) -> Result<Vec<u8>, String> {
+    if opts.names_only {
+        return Ok(Vec::new());
+    }
+    read_bounded(r, size_hint, opts.max_member_bytes)
+}
+
 /// Reads at most `max` bytes of a member; `Err` when it is longer.
 fn read_bounded(r: &mut dyn Read, size_hint: u64, max: u64) -> Result<Vec<u8>, String> {
     if size_hint > max {
@@ -192,7 +209,7 @@ fn read_zip(
         }
         let size = f.size();
         each(
-            read_bounded(&mut f, size, opts.max_member_bytes)
+            member_bytes(&mut f, size, opts)
                 .map(|bytes| Member {
                     name: name.clone(),
                     bytes,
@@ -234,7 +251,7 @@ fn read_tar<R: Read>(
         }
         let size = entry.size();
         each(
-            read_bounded(&mut entry, size, opts.max_member_bytes)
+            member_bytes(&mut entry, size, opts)
                 .map(|bytes| Member {
                     name: name.clone(),
                     bytes,
@@ -268,8 +285,12 @@ fn read_7z(
         if entry.is_directory() || !is_record_path(Path::new(&name)) {
             return Ok(true);
         }
+        if opts.names_only {
+            // A solid block is one stream: its member read through, not held.
+            std::io::copy(&mut r.take(entry.size()), &mut std::io::sink())?;
+        }
         each(
-            read_bounded(r, entry.size(), opts.max_member_bytes)
+            member_bytes(r, entry.size(), opts)
                 .map(|bytes| Member {
                     name: name.clone(),
                     bytes,

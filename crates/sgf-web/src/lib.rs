@@ -171,18 +171,41 @@ const MAX_LISTED: usize = 100_000;
 
 #[cfg(feature = "server")]
 /// Record files under `dir` (the library's walker: links leaving `dir` are
-/// not followed, loops end), as relative paths with `/`.
+/// not followed, loops end), as relative paths with `/`; the records of an
+/// archive (`.zip`, `.tar`, `.tar.gz`, `.7z`) as `ARCHIVE!MEMBER`, as the
+/// other commands name them.
 fn list_records(dir: &Path) -> Vec<String> {
-    let opts = sgf_formats::walk::WalkOptions::default().with_max_files(MAX_LISTED);
+    let opts = sgf_formats::walk::WalkOptions::default()
+        .with_max_files(MAX_LISTED)
+        .with_archives(true);
     let Ok(walk) = sgf_formats::walk::walk_dir(dir, &opts) else {
         return Vec::new();
     };
-    let mut list: Vec<String> = walk
-        .files
-        .iter()
-        .filter_map(|p| p.strip_prefix(dir).ok())
-        .map(|rel| rel.to_string_lossy().replace('\\', "/"))
-        .collect();
+    let mut list: Vec<String> = Vec::new();
+    for p in &walk.files {
+        let Some(rel) = p
+            .strip_prefix(dir)
+            .ok()
+            .map(|rel| rel.to_string_lossy().replace('\\', "/"))
+        else {
+            continue;
+        };
+        if !sgf_formats::walk::is_archive_path(p) {
+            list.push(rel);
+            continue;
+        }
+        // Listed by name only: nothing is decompressed into memory.
+        let mut opts = sgf_formats::archive::ArchiveOptions::default();
+        opts.names_only = true;
+        opts.max_members = MAX_LISTED;
+        let _ = sgf_formats::archive::read_members(p, &opts, &mut |m| {
+            if let Ok(m) = m
+                && list.len() < MAX_LISTED
+            {
+                list.push(format!("{rel}!{}", m.name));
+            }
+        });
+    }
     // Shown by path, as a file tree reads.
     list.sort();
     list
@@ -318,6 +341,9 @@ impl App {
     }
 
     fn open_path(&self, rel: &str) -> Result<responses::RecordState, String> {
+        if let Some((archive, member)) = rel.split_once('!') {
+            return self.open_member(rel, archive, member);
+        }
         let full = self.resolve(rel)?;
         if !is_record(&full) {
             return Err(format!("`{rel}` is not a record file"));
@@ -331,6 +357,57 @@ impl App {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         self.new_session(name, bytes, false, Some((full, rel.to_string())))
+    }
+}
+
+#[cfg(feature = "server")]
+impl App {
+    /// A record file inside an archive of the served directory
+    /// (`ARCHIVE!MEMBER`, as the file list names it), opened read-only:
+    /// Save asks for "Save as".
+    fn open_member(
+        &self,
+        rel: &str,
+        archive: &str,
+        member: &str,
+    ) -> Result<responses::RecordState, String> {
+        let full = self.resolve(archive)?;
+        if !sgf_formats::walk::is_archive_path(&full) || !is_record(Path::new(member)) {
+            return Err(format!("`{rel}` is not a record file"));
+        }
+        // Only a regular file, as every file the viewer reads.
+        let meta = std::fs::metadata(&full).map_err(|e| format!("{rel}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("`{rel}` is not a record file"));
+        }
+        let mut opts = sgf_formats::archive::ArchiveOptions::default();
+        opts.max_member_bytes = MAX_FILE_BYTES;
+        let mut found: Option<Result<Vec<u8>, String>> = None;
+        sgf_formats::archive::read_members(&full, &opts, &mut |m| {
+            if found.is_some() {
+                return;
+            }
+            match m {
+                Ok(m) if m.name == member => found = Some(Ok(m.bytes)),
+                Err(e) if e.name == member => found = Some(Err(e.message)),
+                _ => {}
+            }
+        })
+        .map_err(|e| format!("{rel}: {e}"))?;
+        let bytes = match found {
+            Some(Ok(b)) => b,
+            Some(Err(e)) => return Err(format!("{rel}: {e}")),
+            None => return Err(format!("{rel}: no such file or directory")),
+        };
+        let name = Path::new(member)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let id = self.sessions.new_id();
+        let mut s = build_session(id, name, bytes, false, Path::new(member))?;
+        // Shown as the file list's entry; no file of its own to save into.
+        s.rel = Some(rel.to_string());
+        Ok(self.add_session(s, None, None))
     }
 }
 
