@@ -341,8 +341,13 @@ impl App {
     }
 
     fn open_path(&self, rel: &str) -> Result<responses::RecordState, String> {
-        if let Some((archive, member)) = rel.split_once('!') {
-            return self.open_member(rel, archive, member);
+        // `ARCHIVE!MEMBER` where what comes before a `!` names an archive;
+        // any other `!` is part of a file's name (`wow!.sgf`).
+        if let Some((i, _)) = rel
+            .match_indices('!')
+            .find(|(i, _)| sgf_formats::walk::is_archive_path(Path::new(&rel[..*i])))
+        {
+            return self.open_member(rel, &rel[..i], &rel[i + 1..]);
         }
         let full = self.resolve(rel)?;
         if !is_record(&full) {

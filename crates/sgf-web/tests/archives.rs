@@ -27,6 +27,9 @@ fn shown(st: &Value) -> Value {
 async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
     let dir = tmp("archives");
     std::fs::write(dir.join("plain.sgf"), GAME).unwrap();
+    // A `!` in a plain file's name, and in an archive's, is part of the name.
+    std::fs::write(dir.join("wow!.sgf"), GAME).unwrap();
+    std::fs::write(dir.join("a!b.zip"), archives::zip_of(&[("d.sgf", GAME)])).unwrap();
     std::fs::write(
         dir.join("games.zip"),
         archives::zip_of(&[("kgs/a.sgf", GAME), ("notes.txt", b"not a record")]),
@@ -52,12 +55,14 @@ async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
     assert_eq!(
         files,
         [
+            "a!b.zip!d.sgf",
             "games.tar!b.sgf",
             "games.tar.gz!c.sgf",
             "games.zip!kgs/a.sgf",
             "more.7z!pro/a.sgf",
             "more.7z!pro/b.sgf",
-            "plain.sgf"
+            "plain.sgf",
+            "wow!.sgf"
         ]
     );
     // The 7z's members read as they are, the text file left out.
@@ -65,7 +70,11 @@ async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
     assert_eq!(seven_a["path"], "more.7z!pro/b.sgf");
     assert!(seven_a["error"].is_null(), "{seven_a}");
     let plain = post(&app, "/api/open", json!({"path": "plain.sgf"})).await;
+    let bang = post(&app, "/api/open", json!({"path": "wow!.sgf"})).await;
+    assert_eq!(shown(&bang), shown(&plain));
+    assert_eq!(bang["path"], "wow!.sgf");
     for member in [
+        "a!b.zip!d.sgf",
         "games.zip!kgs/a.sgf",
         "games.tar!b.sgf",
         "games.tar.gz!c.sgf",
@@ -74,7 +83,8 @@ async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
         assert_eq!(shown(&st), shown(&plain), "{member}");
         assert_eq!(st["path"], member, "the file list marks it");
         // Read-only: its archive is not written into.
-        let before = std::fs::read(dir.join(member.split('!').next().unwrap())).unwrap();
+        let archive = dir.join(&member[..member.rfind('!').unwrap()]);
+        let before = std::fs::read(&archive).unwrap();
         let (status, r) = call(
             &app,
             "POST",
@@ -87,10 +97,7 @@ async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
             r["error"].as_str().unwrap_or("").contains("Save as"),
             "{member}: {r}"
         );
-        assert_eq!(
-            std::fs::read(dir.join(member.split('!').next().unwrap())).unwrap(),
-            before
-        );
+        assert_eq!(std::fs::read(&archive).unwrap(), before);
     }
     // A member that is not there, or not a record, or outside the folder.
     for (path, says) in [
