@@ -390,6 +390,145 @@ pub fn sort_diagnostics(diags: &mut [Diagnostic]) {
     }
 }
 
+/// Where checks put the diagnostics they find: a `Vec` keeps them all, a
+/// [`Capped`] only those a report shows.
+pub trait Sink {
+    /// Adds one diagnostic.
+    fn push(&mut self, d: Diagnostic);
+}
+
+impl Sink for Vec<Diagnostic> {
+    fn push(&mut self, d: Diagnostic) {
+        Vec::push(self, d);
+    }
+}
+
+/// How many diagnostics of one code a [`Capped`] left out, by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// All of them.
+    pub count: usize,
+    /// Those that are errors.
+    pub errors: usize,
+    /// Those that are warnings.
+    pub warnings: usize,
+}
+
+/// Diagnostics gathered with a bound, for a file with a problem on every
+/// move: it keeps what a report would keep of the whole list in input
+/// order ([`sort_diagnostics`]) — the first `per_code` of each code, then
+/// the first `total` — and counts the rest, so memory stays in proportion
+/// to what is shown, not to the file.
+///
+/// The list is put in order and cut whenever it has doubled, so the result
+/// is the same as cutting the whole list once: an entry is dropped only
+/// when as many of its code (or in all) stand before it already.
+#[derive(Debug)]
+pub struct Capped {
+    list: Vec<Diagnostic>,
+    per_code: usize,
+    total: usize,
+    infos: bool,
+    omitted: Vec<(Code, Omitted)>,
+    cut_at: usize,
+}
+
+/// A [`Capped`] list is put in order and cut no more often than at this
+/// many entries.
+const CUT_AT_LEAST: usize = 1024;
+
+impl Capped {
+    /// At most `per_code` diagnostics of each code, then at most `total`
+    /// in all (0: no such bound).
+    pub fn new(per_code: usize, total: usize) -> Capped {
+        Capped {
+            list: Vec::new(),
+            per_code,
+            total,
+            infos: true,
+            omitted: Vec::new(),
+            cut_at: CUT_AT_LEAST,
+        }
+    }
+
+    /// Information is not kept, nor counted (a list of problems).
+    pub fn without_infos(mut self) -> Capped {
+        self.infos = false;
+        self
+    }
+
+    fn bounded(&self) -> bool {
+        self.per_code > 0 || self.total > 0
+    }
+
+    fn omit(&mut self, d: &Diagnostic) {
+        let o = match self.omitted.iter().position(|(c, _)| *c == d.code) {
+            Some(i) => &mut self.omitted[i].1,
+            None => {
+                self.omitted.push((d.code, Omitted::default()));
+                &mut self.omitted.last_mut().expect("pushed").1
+            }
+        };
+        o.count += 1;
+        match d.severity {
+            Severity::Error => o.errors += 1,
+            Severity::Warning => o.warnings += 1,
+            Severity::Info => {}
+        }
+    }
+
+    /// Puts the list in order and leaves out what is past the bounds.
+    fn cut(&mut self) {
+        sort_diagnostics(&mut self.list);
+        let mut list = std::mem::take(&mut self.list);
+        if self.per_code > 0 {
+            let mut seen: Vec<(Code, usize)> = Vec::new();
+            list.retain(|d| {
+                let n = match seen.iter().position(|(c, _)| *c == d.code) {
+                    Some(i) => &mut seen[i].1,
+                    None => {
+                        seen.push((d.code, 0));
+                        &mut seen.last_mut().expect("pushed").1
+                    }
+                };
+                *n += 1;
+                if *n <= self.per_code {
+                    return true;
+                }
+                self.omit(d);
+                false
+            });
+        }
+        if self.total > 0 && list.len() > self.total {
+            for d in list.drain(self.total..) {
+                self.omit(&d);
+            }
+        }
+        self.list = list;
+        self.cut_at = CUT_AT_LEAST.max(2 * self.list.len());
+    }
+
+    /// The diagnostics kept, in order, and how many of each code were left
+    /// out (in order of first leaving).
+    pub fn finish(mut self) -> (Vec<Diagnostic>, Vec<(Code, Omitted)>) {
+        self.cut();
+        self.list.shrink_to_fit();
+        (self.list, self.omitted)
+    }
+}
+
+impl Sink for Capped {
+    fn push(&mut self, d: Diagnostic) {
+        if !self.infos && d.severity == Severity::Info {
+            return;
+        }
+        self.list.push(d);
+        if self.bounded() && self.list.len() >= self.cut_at {
+            self.cut();
+        }
+    }
+}
+
 /// Maps byte offsets to 1-based line and column numbers.
 ///
 /// Columns count bytes; [`LineIndex::char_column`] and
@@ -561,5 +700,133 @@ mod tests {
         let u = "黑棋 x".as_bytes();
         let li = LineIndex::new(u);
         assert_eq!(li.char_column(u, 7), 4);
+    }
+
+    /// A code and how many of it were left out: all, errors, warnings.
+    type LeftCount = (Code, usize, usize, usize);
+
+    /// What a report keeps of the whole list, cut once (the reference).
+    fn cut_once(
+        mut all: Vec<Diagnostic>,
+        per_code: usize,
+        total: usize,
+        infos: bool,
+    ) -> (Vec<Diagnostic>, Vec<LeftCount>) {
+        all.retain(|d| infos || d.severity != Severity::Info);
+        sort_diagnostics(&mut all);
+        let mut seen: std::collections::HashMap<Code, usize> = Default::default();
+        let mut kept = Vec::new();
+        let mut left = Vec::new();
+        for d in all {
+            let n = seen.entry(d.code).or_default();
+            *n += 1;
+            if per_code > 0 && *n > per_code {
+                left.push(d);
+            } else {
+                kept.push(d);
+            }
+        }
+        if total > 0 && kept.len() > total {
+            left.extend(kept.drain(total..));
+        }
+        let mut counts: Vec<LeftCount> = Vec::new();
+        for d in &left {
+            let i = match counts.iter().position(|c| c.0 == d.code) {
+                Some(i) => i,
+                None => {
+                    counts.push((d.code, 0, 0, 0));
+                    counts.len() - 1
+                }
+            };
+            counts[i].1 += 1;
+            match d.severity {
+                Severity::Error => counts[i].2 += 1,
+                Severity::Warning => counts[i].3 += 1,
+                Severity::Info => {}
+            }
+        }
+        counts.sort_by_key(|c| c.0);
+        (kept, counts)
+    }
+
+    #[test]
+    fn a_capped_list_keeps_what_cutting_the_whole_list_once_keeps() {
+        let codes = [
+            Code::UnclosedValue,
+            Code::StrayCharacters,
+            Code::OccupiedPoint,
+            Code::PassAsTt,
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..60 {
+            // Sizes on both sides of the cut's threshold, spans mostly in
+            // order (as checks find them) but some going back, and ties.
+            let n = [0, 5, 900, 1500, 5000][round % 5];
+            let mut all = Vec::new();
+            for i in 0..n {
+                let at = if next(8) == 0 {
+                    next(n as u64 + 1) as u32
+                } else {
+                    i as u32 / 2
+                };
+                let code = codes[next(codes.len() as u64) as usize];
+                let sev = [Severity::Error, Severity::Warning, Severity::Info][next(3) as usize];
+                let d = Diagnostic::new(code, Span::new(at, at + next(3) as u32), format!("{i}"))
+                    .with_severity(sev);
+                all.push(d);
+            }
+            let (per_code, total) = [(0, 0), (10, 0), (0, 500), (3, 7), (1000, 0)][(round / 5) % 5];
+            let per_code = if round % 7 == 0 { 0 } else { per_code };
+            let infos = round % 3 != 0;
+            let mut c = Capped::new(per_code, total);
+            if !infos {
+                c = c.without_infos();
+            }
+            for d in all.clone() {
+                c.push(d);
+            }
+            let (kept, omitted) = c.finish();
+            let (want, mut want_left) = cut_once(all, per_code, total, infos);
+            assert_eq!(kept, want, "round {round}: n {n}, cap {per_code}/{total}");
+            let mut got: Vec<_> = omitted
+                .iter()
+                .map(|(c, o)| (*c, o.count, o.errors, o.warnings))
+                .collect();
+            got.sort_by_key(|c| c.0);
+            want_left.retain(|c| c.1 > 0);
+            assert_eq!(got, want_left, "round {round}");
+        }
+    }
+
+    #[test]
+    fn a_capped_list_stays_small_while_it_gathers() {
+        let mut c = Capped::new(10, 0);
+        for i in 0..200_000u32 {
+            c.push(Diagnostic::new(
+                Code::OccupiedPoint,
+                Span::new(i, i + 1),
+                "x",
+            ));
+            assert!(c.list.len() < 2 * CUT_AT_LEAST, "{} at {i}", c.list.len());
+        }
+        let (kept, omitted) = c.finish();
+        assert_eq!(kept.len(), 10);
+        assert_eq!(omitted[0].1.count, 199_990);
+        // Unbounded, it is a plain list.
+        let mut all = Capped::new(0, 0);
+        for i in 0..3000u32 {
+            all.push(Diagnostic::new(
+                Code::OccupiedPoint,
+                Span::new(i, i + 1),
+                "x",
+            ));
+        }
+        assert_eq!(all.finish().0.len(), 3000);
     }
 }

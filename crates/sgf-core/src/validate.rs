@@ -3,7 +3,7 @@
 //! a checklist). Go-specific checks (points on the board, playing the moves)
 //! live in `sgf-go`.
 
-use crate::diag::{Code, Diagnostic, Severity, Span};
+use crate::diag::{Code, Diagnostic, Severity, Sink, Span};
 use crate::doc::{Document, Node, NodeId, Value};
 use crate::props::{self, GameScope, PropKind, ValueType, id};
 use crate::value;
@@ -42,7 +42,7 @@ pub fn validate(doc: &Document) -> Vec<Diagnostic> {
 }
 
 /// The game-independent FF\[4\] rules of game `gi` (see [`validate`]).
-pub fn validate_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+pub fn validate_game(doc: &Document, gi: usize, out: &mut dyn Sink) {
     let Some(game) = doc.game(gi) else { return };
     let root = game.root();
     let ff = ff_version(doc, gi);
@@ -214,7 +214,7 @@ fn check_node(
     gi_above: Option<NodeId>,
     above_span: &mut Option<(NodeId, Span)>,
     (ff, go): (i64, bool),
-    out: &mut Vec<Diagnostic>,
+    out: &mut dyn Sink,
 ) -> Option<NodeId> {
     let is_root = node.parent().is_none();
     let mut has_move = false;
@@ -455,13 +455,7 @@ fn legacy_versions(v: u8) -> String {
 
 /// `go`: the game is Go; the points and moves of another game are its
 /// own text, not checked.
-fn check_value(
-    info: &props::PropInfo,
-    v: &Value<'_>,
-    ff: i64,
-    go: bool,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_value(info: &props::PropInfo, v: &Value<'_>, ff: i64, go: bool, out: &mut dyn Sink) {
     let raw = v.raw();
     let span = value_span(v);
     let empty = v.is_empty();

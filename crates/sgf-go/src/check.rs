@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use sgf_core::diag::Sink;
 use sgf_core::validate::{ff_version, game_type};
 use sgf_core::{Code, Diagnostic, Document, Node, NodeId, Point, Severity, Span};
 
@@ -14,10 +15,8 @@ use crate::replay::{Cursor, Event, Walk};
 /// Every check of a document: the game-independent FF\[4\] rules
 /// ([`sgf_core::validate::validate`]) and the Go ones.
 pub fn check(doc: &Document) -> Vec<Diagnostic> {
-    let mut out = sgf_core::validate::validate_document(doc);
-    for gi in 0..doc.game_count() {
-        out.extend(check_game(doc, gi));
-    }
+    let mut out = Vec::new();
+    check_into(doc, &mut out);
     out
 }
 
@@ -26,9 +25,25 @@ pub fn check(doc: &Document) -> Vec<Diagnostic> {
 /// `validate_document` and this for every game.
 pub fn check_game(doc: &Document, gi: usize) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    sgf_core::validate::validate_game(doc, gi, &mut out);
-    check_go_game(doc, gi, &mut out);
+    check_game_into(doc, gi, &mut out);
     out
+}
+
+/// [`check_game`] into `out`: a [`sgf_core::diag::Capped`] keeps only what
+/// a report shows, for a game with a problem on every move.
+pub fn check_game_into(doc: &Document, gi: usize, out: &mut dyn Sink) {
+    sgf_core::validate::validate_game(doc, gi, out);
+    check_go_game(doc, gi, out);
+}
+
+/// [`check`] into `out` (see [`check_game_into`]).
+pub fn check_into(doc: &Document, out: &mut dyn Sink) {
+    for d in sgf_core::validate::validate_document(doc) {
+        out.push(d);
+    }
+    for gi in 0..doc.game_count() {
+        check_game_into(doc, gi, out);
+    }
 }
 
 /// The Go checks of every Go game of `doc`.
@@ -41,7 +56,7 @@ pub fn check_go(doc: &Document) -> Vec<Diagnostic> {
 }
 
 /// The Go checks of game `gi` (none when it is not Go).
-fn check_go_game(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+fn check_go_game(doc: &Document, gi: usize, out: &mut dyn Sink) {
     {
         if game_type(doc, gi) != 1 {
             return;
@@ -184,7 +199,7 @@ pub fn undo_sets(doc: &Document, gi: usize) -> Vec<UndoSet> {
 
 /// The variation-level question of each [`UndoSet`] of game `gi`, with
 /// the variations it concerns.
-fn undo_diagnostics(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+fn undo_diagnostics(doc: &Document, gi: usize, out: &mut dyn Sink) {
     let at = |n: NodeId| {
         let node = doc.node(n);
         node.get("AE").map_or_else(|| node.span(), |p| p.span())
@@ -311,7 +326,7 @@ fn coord_diag(
 }
 
 /// Points: on the board, unique where the spec says so; lines and labels.
-fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut Vec<Diagnostic>) {
+fn check_points(node: &Node<'_>, size: BoardSize, ff: i64, out: &mut dyn Sink) {
     use sgf_core::props::{id as pid, lookup};
     let set = node.known_set();
     let has = |ident: &str| lookup(ident.as_bytes()).is_some_and(|k| set & (1u128 << k) != 0);
@@ -561,7 +576,7 @@ impl<'d> RawAt<'d> {
 }
 
 /// `DT`, `RE`, `KM`, `TM`, `HA` in their specified formats.
-fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
+fn check_game_info(doc: &Document, gi: usize, out: &mut dyn Sink) {
     let game = doc.game(gi).expect("in range");
     use sgf_core::props::id as pid;
     for node in game.nodes() {
@@ -620,7 +635,7 @@ fn check_game_info(doc: &Document, gi: usize, out: &mut Vec<Diagnostic>) {
 /// Plays every node of the game, depth-first with one cursor, and checks
 /// each node's points on the way: one walk over the tree for what needs
 /// the position and what does not.
-fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut Vec<Diagnostic>) {
+fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut dyn Sink) {
     use sgf_core::props::id as pid;
     const SETUP: u128 = 1 << pid::AB | 1 << pid::AW | 1 << pid::AE;
     let mut walk = Walk::new(doc, gi);
@@ -649,7 +664,7 @@ fn play(doc: &Document, gi: usize, size: BoardSize, ff: i64, out: &mut Vec<Diagn
     }
 }
 
-fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
+fn report_events(cursor: &Cursor, out: &mut dyn Sink) {
     {
         let events = &cursor.report().events;
         let mut i = 0;
@@ -708,7 +723,7 @@ fn report_events(cursor: &Cursor, out: &mut Vec<Diagnostic>) {
 }
 
 /// `HA` against the black setup stones of the root.
-fn handicap(root: &Node<'_>, size: BoardSize, out: &mut Vec<Diagnostic>) {
+fn handicap(root: &Node<'_>, size: BoardSize, out: &mut dyn Sink) {
     let Some(v) = root.value("HA") else { return };
     let Some(ha) = v.number() else { return };
     let stones = coords::each_point(root, "AB", size).count() as i64;

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::json;
+use sgf_core::diag::{Capped, Omitted};
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
 use sgf_formats::repair::Change;
 use sgf_formats::save::Replacement;
@@ -164,10 +165,28 @@ impl Keep<'_> {
     /// and, but for the file read whole, the part's own view of the file's
     /// charsets (the file's comes from every part's facts), and keeps the
     /// first `max` of each code; returns those left out.
-    fn trim(&self, diags: &mut Vec<Diagnostic>, whole: bool) -> Vec<(Code, LeftOut)> {
+    fn trim(
+        &self,
+        diags: &mut Vec<Diagnostic>,
+        omitted: Vec<(Code, Omitted)>,
+        whole: bool,
+    ) -> Vec<(Code, LeftOut)> {
         sgf_core::diag::sort_diagnostics(diags);
-        diags.retain(|d| !self.allow.contains(&d.code) && (whole || d.code != Code::MixedCharsets));
+        let shown =
+            |code: Code| !self.allow.contains(&code) && (whole || code != Code::MixedCharsets);
+        diags.retain(|d| shown(d.code));
         let mut out: Vec<(Code, LeftOut)> = Vec::new();
+        // Those the games already left out, by the same cap.
+        for (code, o) in omitted.into_iter().filter(|(c, _)| shown(*c)) {
+            let l = of_code(&mut out, code);
+            l.count += o.count;
+            l.errors += o.errors;
+            if self.warnings_as_errors {
+                l.errors += o.warnings;
+            } else {
+                l.warnings += o.warnings;
+            }
+        }
         if self.max == 0 {
             return out;
         }
@@ -545,25 +564,41 @@ impl FileReport {
 }
 
 /// The diagnostics of reading and of every game, without the rules about
-/// the whole file; the games are checked on every core.
-fn game_diagnostics(parsed: &mut sgf_core::Parsed) -> Vec<Diagnostic> {
+/// the whole file; the games are checked on every core. A game keeps at
+/// most `max` of each code (0: all), and counts the rest: a file with a
+/// problem on every move does not hold them all.
+fn game_diagnostics(
+    parsed: &mut sgf_core::Parsed,
+    max: usize,
+) -> (Vec<Diagnostic>, Vec<(Code, Omitted)>) {
     let doc = &parsed.document;
     // Taken, not copied: a file can have a problem on every move.
     let mut all = std::mem::take(&mut parsed.diagnostics);
-    let per_game: Vec<Vec<Diagnostic>> = (0..doc.game_count())
+    let per_game: Vec<_> = (0..doc.game_count())
         .into_par_iter()
-        .map(|gi| sgf_go::check::check_game(doc, gi))
+        .map(|gi| {
+            let mut out = Capped::new(max, 0);
+            sgf_go::check::check_game_into(doc, gi, &mut out);
+            out.finish()
+        })
         .collect();
-    for g in per_game {
+    let mut omitted: Vec<(Code, Omitted)> = Vec::new();
+    for (g, left) in per_game {
         // Moved, not copied, when the reader found nothing.
         if all.is_empty() {
             all = g;
         } else {
             all.extend(g);
         }
+        for (code, o) in left {
+            let t = of_code(&mut omitted, code);
+            t.count += o.count;
+            t.errors += o.errors;
+            t.warnings += o.warnings;
+        }
     }
     sgf_core::diag::sort_diagnostics(&mut all);
-    all
+    (all, omitted)
 }
 
 /// What checking (and repairing) one part gives.
@@ -638,12 +673,12 @@ fn check_loaded(
         .then(|| (input.unwrap_or_default().to_vec(), loaded.encoding()));
     let Some(fix) = fix else {
         let mut parsed = loaded.parsed;
-        let mut diagnostics = game_diagnostics(&mut parsed);
+        let (mut diagnostics, omitted) = game_diagnostics(&mut parsed, keep.max);
         let doc = parsed.document;
         if whole {
             diagnostics.extend(sgf_core::validate::validate_document(&doc));
         }
-        let left_out = keep.trim(&mut diagnostics, whole);
+        let left_out = keep.trim(&mut diagnostics, omitted, whole);
         let facts = (0..doc.game_count())
             .map(|gi| sgf_core::validate::game_facts(&doc, gi))
             .collect();
@@ -704,11 +739,11 @@ fn check_loaded(
         Vec::new()
     };
     let mut re = re;
-    let mut diagnostics = game_diagnostics(&mut re);
+    let (mut diagnostics, omitted) = game_diagnostics(&mut re, keep.max);
     if whole {
         diagnostics.extend(sgf_core::validate::validate_document(&re.document));
     }
-    let left_out = keep.trim(&mut diagnostics, whole);
+    let left_out = keep.trim(&mut diagnostics, omitted, whole);
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();

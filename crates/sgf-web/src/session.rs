@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 
+use sgf_core::diag::{Capped, Sink};
 use sgf_core::{
     Change, Diagnostic, Document, NodeId, Point, PropKind, Severity, to_canonical_bytes,
 };
@@ -212,12 +213,15 @@ fn clock(doc: &Document, node: NodeId) -> Clock {
 /// are not information, in file order): all a session keeps of them, so
 /// a record with a problem at each of a million nodes does not hold a
 /// million.
-fn shown(mut d: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    d.retain(|x| x.severity != Severity::Info);
-    d.sort_by_key(|x| x.span.start);
-    d.truncate(MAX_DIAGNOSTICS);
-    d.shrink_to_fit();
-    d
+fn shown(reader: Vec<Diagnostic>, doc: &Document) -> Vec<Diagnostic> {
+    // Gathered with the bound: a record with a problem on every move has
+    // hundreds of thousands.
+    let mut c = Capped::new(0, MAX_DIAGNOSTICS).without_infos();
+    for d in reader {
+        c.push(d);
+    }
+    sgf_go::check::check_into(doc, &mut c);
+    c.finish().0
 }
 
 /// Reads one part of a collection as the whole file would be read.
@@ -370,9 +374,7 @@ impl Session {
         format: String,
         charset: String,
     ) -> Session {
-        let mut diagnostics = diagnostics;
-        diagnostics.extend(sgf_go::check::check(&doc));
-        let diagnostics = shown(diagnostics);
+        let diagnostics = shown(diagnostics, &doc);
         let mut doc = doc;
         if doc.game_count() == 0 {
             // An empty collection still opens: one empty game to work on.
@@ -1556,9 +1558,7 @@ impl Session {
             return;
         }
         let p = sgf_core::parse(&sgf_core::to_lossless_bytes(&self.doc));
-        let mut d = p.diagnostics;
-        d.extend(sgf_go::check::check(&p.document));
-        self.diagnostics = shown(d);
+        self.diagnostics = shown(p.diagnostics, &p.document);
     }
 
     /// The bytes a plain save writes: the lossless form for SGF files,
@@ -1704,9 +1704,7 @@ impl Session {
         }
         self.from_text = false;
         let p = sgf_core::parse(bytes);
-        let mut d = p.diagnostics;
-        d.extend(sgf_go::check::check(&p.document));
-        self.diagnostics = shown(d);
+        self.diagnostics = shown(p.diagnostics, &p.document);
         self.doc = p.document;
         self.format = "SGF".into();
         self.charset = "UTF-8".into();
