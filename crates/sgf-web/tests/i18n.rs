@@ -101,7 +101,11 @@ fn literals(src: &str) -> Vec<(String, String)> {
                     text.push(ch);
                     j += ch.len_utf8();
                 }
-                let before = src[i.saturating_sub(60)..i].to_string();
+                let mut from = i.saturating_sub(60);
+                while !src.is_char_boundary(from) {
+                    from -= 1;
+                }
+                let before = src[from..i].to_string();
                 out.push((text, before));
                 i = j + 1;
             }
@@ -145,18 +149,37 @@ fn formats(pattern: &str, text: &str) -> bool {
     end > at
 }
 
-/// The messages of `i18n.js`'s `SERVER` list.
-fn server_templates() -> Vec<String> {
+/// The strings of list `name` of `i18n.js` (`const NAME = [...]`).
+fn js_list(name: &str) -> Vec<String> {
     let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
-    let start = js.find("const SERVER = [").expect("SERVER in i18n.js");
+    let head = format!("const {name} = [");
+    let start = js
+        .find(&head)
+        .unwrap_or_else(|| panic!("{name} in i18n.js"));
     let end = start + js[start..].find("\n];").unwrap();
     let list = format!(
         "[{}]",
-        js[start + "const SERVER = [".len()..end]
-            .trim()
-            .trim_end_matches(',')
+        js[start + head.len()..end].trim().trim_end_matches(',')
     );
-    serde_json::from_str(&list).expect("SERVER is a list of strings")
+    serde_json::from_str(&list).unwrap_or_else(|e| panic!("{name} is a list of strings: {e}"))
+}
+
+/// The messages of `i18n.js`'s `SERVER` list.
+fn server_templates() -> Vec<String> {
+    js_list("SERVER")
+}
+
+/// Template `t` with each `{name}` as a sample value.
+fn sample(t: &str) -> String {
+    let mut s = String::new();
+    let mut rest = t;
+    while let Some(a) = rest.find('{') {
+        let z = rest[a..].find('}').unwrap();
+        s.push_str(&rest[..a]);
+        s.push('X');
+        rest = &rest[a + z + 1..];
+    }
+    s + rest
 }
 
 #[test]
@@ -176,18 +199,6 @@ fn every_message_of_the_server_is_in_the_page_s_languages() {
         .flat_map(|p| literals(&std::fs::read_to_string(p).unwrap()))
         .collect();
     let templates = server_templates();
-    // Each `{name}` as a sample value.
-    let sample = |t: &str| {
-        let mut s = String::new();
-        let mut rest = t;
-        while let Some(a) = rest.find('{') {
-            let z = rest[a..].find('}').unwrap();
-            s.push_str(&rest[..a]);
-            s.push('X');
-            rest = &rest[a + z + 1..];
-        }
-        s + rest
-    };
     // Every template is a message the server writes.
     for t in &templates {
         assert!(
@@ -261,4 +272,207 @@ fn format_strings_match_what_they_write() {
     ));
     assert!(formats("{NO_SESSION} (it was closed)", "X (it was closed)"));
     assert!(!formats("{a}: {b}", "X:"));
+}
+
+/// Where `src[open]` (a `(`) closes, and its top-level arguments: string
+/// and character literals and comments skipped.
+fn call_args(src: &str, open: usize) -> Vec<&str> {
+    let b = src.as_bytes();
+    let (mut depth, mut i, mut from) = (0usize, open, open + 1);
+    let mut out = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => i += 3,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = src[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(src[from..i].trim());
+                    return out;
+                }
+            }
+            b',' if depth == 1 => {
+                out.push(src[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The crates whose diagnostics the viewer shows: the reader (with the
+/// other formats' importers and the dialects) and the Go checks.
+const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
+
+/// The calls that give a diagnostic its message, with the message's
+/// place among their arguments: the diagnostic itself and the parser's
+/// syntax problems (counted, then made into diagnostics).
+const MESSAGE_CALLS: [(&str, usize); 2] = [("Diagnostic::new(", 2), ("self.syntax(", 2)];
+
+/// Messages handed on whole (a parameter, a message made elsewhere) or
+/// built in pieces: the page shows these by their code's summary unless
+/// a template happens to fit. Each is `file: expression`.
+const NOT_TEMPLATES: [&str; 5] = [
+    // The parser's own `syntax`: its callers are read instead.
+    "sgf-core/src/parse/builder.rs: msg",
+    // The importers' report: `Report::push` and `Report::unreadable`.
+    "sgf-formats/src/common.rs: msg",
+    // A dialect's description, its detail and its count of games.
+    "sgf-formats/src/dialect/mod.rs: msg",
+    // The dialects' changes and the repair's, each its own list.
+    "sgf-formats/src/dialect/mod.rs: c.message",
+    "sgf-formats/src/repair.rs: c.message.clone()",
+];
+
+/// The messages the library gives its diagnostics (`Diagnostic::new` and
+/// the parser's `syntax`), as the format strings that write them: the
+/// literal or `format!` given, or for a variable the strings of its `let`
+/// in the same function. Each with the file and line.
+#[allow(clippy::type_complexity)]
+fn library_messages() -> (Vec<(String, String)>, BTreeSet<String>, Vec<String>) {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    let mut dirs: Vec<_> = LIBRARY_CRATES
+        .iter()
+        .map(|c| crates.join(c).join("src"))
+        .collect();
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let rel = p
+                    .strip_prefix(&crates)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((rel, p));
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    let mut unresolved = BTreeSet::new();
+    let mut all = Vec::new();
+    for (rel, p) in &files {
+        let text = std::fs::read_to_string(p).unwrap();
+        let src = text.split("#[cfg(test)]").next().unwrap();
+        all.extend(literals(src).into_iter().map(|(t, _)| t));
+        for (call, at) in MESSAGE_CALLS {
+            for (i, _) in src.match_indices(call) {
+                let line = src[..i].lines().count();
+                let args = call_args(src, i + call.len() - 1);
+                let Some(msg) = args.get(at) else { continue };
+                let mut found: Vec<String> = if msg.starts_with('"') || msg.starts_with("format!(")
+                {
+                    literals(msg).into_iter().take(1).map(|(t, _)| t).collect()
+                } else {
+                    Vec::new()
+                };
+                // A variable: the strings of its `let` in this function.
+                if found.is_empty() && msg.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    let body = &src[src[..i].rfind("fn ").unwrap_or(0)..i];
+                    let binding = body.rmatch_indices("let ").find(|(k, _)| {
+                        let pat = &body[k + 4..k + 4 + body[k + 4..].find('=').unwrap_or(0)];
+                        pat.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .any(|w| w == *msg)
+                    });
+                    if let Some((k, _)) = binding {
+                        let expr = &body[k..];
+                        let end = statement_end(expr);
+                        found = literals(&expr[..end])
+                            .into_iter()
+                            .map(|(t, _)| t)
+                            .filter(|t| t.contains(' '))
+                            .collect();
+                    }
+                }
+                if found.is_empty() {
+                    unresolved.insert(format!("{rel}: {msg}"));
+                }
+                for f in found {
+                    out.push((f, format!("{rel}:{line}")));
+                }
+            }
+        }
+    }
+    (out, unresolved, all)
+}
+
+/// Where the statement that `s` starts ends (its `;` outside brackets).
+fn statement_end(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut depth, mut i) = (0i32, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b';' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Whether format string `pattern` writes `text`, one of its `{…}` empty
+/// or none.
+fn formats_maybe_empty(pattern: &str, text: &str) -> bool {
+    formats(pattern, text)
+        || pattern.match_indices('{').any(|(a, _)| {
+            let z = a + pattern[a..].find('}').unwrap_or(0);
+            formats(&format!("{}{}", &pattern[..a], &pattern[z + 1..]), text)
+        })
+}
+
+/// The messages of `i18n.js`'s `LIBRARY` list.
+fn library_templates() -> Vec<String> {
+    js_list("LIBRARY")
+}
+
+#[test]
+fn every_message_of_the_library_s_diagnostics_is_in_the_page_s_languages() {
+    let (messages, unresolved, all) = library_messages();
+    assert!(messages.len() > 100, "{}", messages.len());
+    let templates = library_templates();
+    // Every template is what the library writes: a message, or a part of
+    // one (`{what}`), or one whose part is left empty (`{with}`).
+    for t in &templates {
+        assert!(
+            all.iter().any(|m| formats_maybe_empty(m, &sample(t))),
+            "`{t}` is not a message of the library's diagnostics"
+        );
+    }
+    // Every message the library writes is a template.
+    let missing: BTreeSet<String> = messages
+        .iter()
+        .filter(|(m, _)| !templates.iter().any(|t| formats(m, &sample(t))))
+        .map(|(m, at)| format!("{at}: {m}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "messages of the library not in i18n.js's LIBRARY list: {missing:#?}"
+    );
+    // The messages that are no template are the known ones.
+    let known: BTreeSet<String> = NOT_TEMPLATES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(unresolved, known, "messages handed on or built in pieces");
 }
