@@ -36,8 +36,14 @@ fn every_language_translates_the_same_strings_the_page_uses() {
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())
         .collect();
-    // The server's messages, which the page translates (written as JSON there).
+    // The server's messages and the library's, which the page translates
+    // (written as JSON there), and the diagnostics' severities.
     let server = server_templates();
+    let library = library_templates();
+    let codes: BTreeSet<String> = sgf_core::Code::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
     let mut keys: Option<BTreeSet<String>> = None;
     for lang in ["zh-Hans", "zh-Hant", "ja", "ko"] {
         let text = std::fs::read_to_string(assets().join(format!("i18n/{lang}.json"))).unwrap();
@@ -48,10 +54,28 @@ fn every_language_translates_the_same_strings_the_page_uses() {
             let t = t.as_str().unwrap();
             assert!(!t.trim().is_empty(), "{lang}: `{en}` is empty");
             assert!(
-                page.contains(en.as_str()) || server.contains(en),
+                page.contains(en.as_str()) || server.contains(en) || library.contains(en),
                 "{lang}: `{en}` is not used by the page"
             );
             assert_eq!(placeholders(en), placeholders(t), "{lang}: `{en}` → `{t}`");
+        }
+        // Every message of the library's diagnostics, and their severities.
+        for en in library
+            .iter()
+            .map(String::as_str)
+            .chain(["error", "warning"])
+        {
+            assert!(strings.contains_key(en), "{lang}: `{en}` is not translated");
+        }
+        // Each code's summary, for the messages no template fits.
+        let summaries = v["codes"].as_object().expect("codes");
+        let have: BTreeSet<String> = summaries.keys().cloned().collect();
+        assert_eq!(have, codes, "{lang}: the codes' summaries");
+        for (code, t) in summaries {
+            assert!(
+                t.as_str().is_some_and(|t| !t.trim().is_empty()),
+                "{lang}: {code}"
+            );
         }
         let these: BTreeSet<String> = strings.keys().cloned().collect();
         match &keys {
@@ -455,10 +479,18 @@ fn every_message_of_the_library_s_diagnostics_is_in_the_page_s_languages() {
     assert!(messages.len() > 100, "{}", messages.len());
     let templates = library_templates();
     // Every template is what the library writes: a message, or a part of
-    // one (`{what}`), or one whose part is left empty (`{with}`).
+    // one (`{what}`), or one whose part is left empty (`{with}`); written
+    // by a string of the library that holds at least half its words (not
+    // by `{}` or `{e}`, which write anything).
+    let fixed = |p: &str| {
+        placeholders(p)
+            .iter()
+            .fold(p.len(), |n, h| n - h.len() * p.matches(h.as_str()).count())
+    };
     for t in &templates {
         assert!(
-            all.iter().any(|m| formats_maybe_empty(m, &sample(t))),
+            all.iter()
+                .any(|m| 2 * fixed(m) >= fixed(t) && formats_maybe_empty(m, &sample(t))),
             "`{t}` is not a message of the library's diagnostics"
         );
     }
