@@ -245,10 +245,25 @@ function showDiagnostics(diags) {
     const li = document.createElement("li");
     const { text, title } = diagnosticText(d);
     li.className = "diag";
-    li.textContent = `${d.line}:${d.column} ${tr(d.severity)} [${d.code}] ${text}`;
+    li.append(`${d.line}:${d.column} ${tr(d.severity)} [${d.code}] `, ...withCode(text));
     if (title) li.title = title;
     list.appendChild(li);
   }
+}
+
+/**
+ * `text` with its `quoted` parts (identifiers, values as the record
+ * writes them) as code.
+ * @param {string} text
+ * @returns {(string | HTMLElement)[]}
+ */
+function withCode(text) {
+  return text.split("`").map((part, i) => {
+    if (i % 2 === 0) return part;
+    const c = document.createElement("code");
+    c.textContent = part;
+    return c;
+  });
 }
 
 /** The file shown marked in the list (none for a record without a file). */

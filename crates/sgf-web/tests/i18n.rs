@@ -193,14 +193,15 @@ fn server_templates() -> Vec<String> {
     js_list("SERVER")
 }
 
-/// Template `t` with each `{name}` as a sample value.
+/// Template `t` with each `{name}` as a sample value (two characters:
+/// enough for two `{}` side by side, `moves{}{}`).
 fn sample(t: &str) -> String {
     let mut s = String::new();
     let mut rest = t;
     while let Some(a) = rest.find('{') {
         let z = rest[a..].find('}').unwrap();
         s.push_str(&rest[..a]);
-        s.push('X');
+        s.push_str("XX");
         rest = &rest[a + z + 1..];
     }
     s + rest
@@ -341,9 +342,15 @@ fn call_args(src: &str, open: usize) -> Vec<&str> {
 const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
 
 /// The calls that give a diagnostic its message, with the message's
-/// place among their arguments: the diagnostic itself and the parser's
-/// syntax problems (counted, then made into diagnostics).
-const MESSAGE_CALLS: [(&str, usize); 2] = [("Diagnostic::new(", 2), ("self.syntax(", 2)];
+/// place among their arguments: the diagnostic itself, the parser's
+/// syntax problems (counted, then made into diagnostics) and the other
+/// formats' importers' report.
+const MESSAGE_CALLS: [(&str, usize); 4] = [
+    ("Diagnostic::new(", 2),
+    ("self.syntax(", 2),
+    ("rep.unreadable(", 1),
+    ("rep.push(", 2),
+];
 
 /// Messages handed on whole (a parameter, a message made elsewhere) or
 /// built in pieces: the page shows these by their code's summary unless
