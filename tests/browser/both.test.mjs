@@ -177,6 +177,22 @@ for (const t of TRANSPORTS) {
       await page.context().close();
     });
 
+    test(`[${t.name}] the repair's changes in the page's language`, async () => {
+      const page = await open();
+      await page.selectOption("#lang", "ko");
+      await page.waitForFunction(() => document.querySelector("#open").textContent !== "Open…");
+      await drop(page, "(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5];B[pd]W[dd];AB[aa]B[cc]TE[1]BM[1])", "damaged.sgf");
+      await menu(page, "repair");
+      await page.waitForSelector("#repairdialog[open] #repairlist li");
+      const items = await page.$$eval("#repairlist li", (lis) => lis.map((l) => ({ text: l.textContent, title: l.title })));
+      assert.ok(items.length >= 4, items.map((i) => i.text).join("\n"));
+      assert.deepEqual(await englishLeft(page, "#repairdialog"), []);
+      const split = items.find((i) => i.title === "B and W in one node: W moved to a new node after it");
+      assert.match(split?.text ?? "", /F004 한 노드에 B와 W: W를 뒤의 새 노드로 옮겼습니다$/, items.map((i) => i.text).join("\n"));
+      await page.click("#repairdialog button[value=cancel]");
+      await page.context().close();
+    });
+
     test(`[${t.name}] pasted SGF text opens`, async () => {
       const page = await open();
       await page.click("#open");

@@ -117,10 +117,11 @@ const SERVER = [
 ];
 
 /**
- * The messages of the library's diagnostics (sgf-core, sgf-go,
- * sgf-formats), shown translated as the server's are (`diagnosticText`),
- * with parts of them that a `{name}` may hold. `tests/i18n.rs` holds this
- * list to the messages the library gives `Diagnostic::new`.
+ * The messages of the library's diagnostics and of its repair's changes
+ * (sgf-core, sgf-go, sgf-formats), shown translated as the server's are
+ * (`diagnosticText`), with parts of them that a `{name}` may hold.
+ * `tests/i18n.rs` holds this list to the messages the library gives
+ * `Diagnostic::new` and the repair.
  */
 const LIBRARY = [
   "unexpected `{text}` outside a value is ignored",
@@ -310,6 +311,71 @@ const LIBRARY = [
   "{n} handicap stones are not listed in WGS files; placed by the {order} convention",
   "fields without an SGF equivalent kept in {prop}: {fields}",
   "WGS record converted to SGF ({n} moves, charset {charset})",
+  "{why} suggests {charset}, but the text is valid UTF-8; read as UTF-8",
+  "UTF-8 with {n} invalid byte sequence(s), replaced by U+FFFD",
+  "{why} suggests {charset}, but the bytes are {actual}",
+  "the text holds {n} U+FFFD replacement character(s): it was damaged before it was saved",
+  "invalid {charset} byte sequences, replaced by U+FFFD",
+  "{from}[{old}] not understood or {to} already set; its wording kept in GC",
+  "{from}[{old}] → {to}[{new}]",
+  "empty {ident} value deleted",
+  "{ident}: points off the board or unreadable deleted",
+  "{ident}: rectangle or coordinates rewritten",
+  "{ident}: point {point} and {n} more point(s) of the same value given twice; the later ones deleted",
+  "{ident}: point {point} given twice; the later one deleted",
+  "{ident}: empty or bad points deleted",
+  "{ident}[{value}] deleted (repeated, to itself or off the board)",
+  "second label on {point} deleted",
+  "label on `{a}` deleted (not on the board)",
+  "{ident} at {point} and {n} more point(s) of the same value change nothing: deleted",
+  "{ident} at {point} changes nothing: deleted",
+  "HA[{value}] is no handicap: deleted, its wording kept in GC",
+  "{ident}[{value}] written as {ident}[{new}]",
+  "{ident}: only one move per node; extra values deleted, kept [{value}]",
+  "{ident}[{value}] is not a point on the {size} board: deleted",
+  "HA[{ha}] with the handicap stones played as {n} Black moves → AB[{points}]",
+  "KM[{old}] is Fox's scaled komi ({rules} rules: ÷{scale}) → KM[{km}]",
+  "Chinese",
+  "Japanese",
+  "AP[{old}] → AP[{new}]",
+  "TC[{tc}]TT[{tt}] → OT[{ot}] (TC and TT kept)",
+  "the continuation written after the variations is now the main line",
+  "LT/LC → OT[{ot}]",
+  "LT/LC not understood or OT already set; their wording kept in GC",
+  "root property {ident} outside the root deleted",
+  "{ident} moved to the game-info node above",
+  "{ident} of a second game-info node: its wording kept in GC",
+  "TE and BM together: written as IT (interesting)",
+  "{ident} contradicts {other}: deleted",
+  "B and W in one node: W moved to a new node after it",
+  "move and setup in one node: split, setup first",
+  "the move of the root moved to a new node after it",
+  "{ident} without a move deleted",
+  "variation {ident}[{move}] moved up: now an alternative to {ident}[{before}]",
+  "variation moved up beside the move it undid ({n} AE value(s) dropped)",
+  "{ident} takes no value: emptied",
+  "SZ[{value}] has no point: deleted, the default size applies",
+  "{ident}[{value}] corrected to {ident}[{new}]",
+  "SZ[{value}] corrected to SZ[{new}]",
+  "GM[{value}] corrected to GM[{new}]",
+  "ST[{value}] corrected to ST[{new}]",
+  "SZ[{value}] written as SZ[{new}]",
+  "ST[{value}] deleted (0–3)",
+  "{ident}: extra values deleted, kept [{value}]",
+  "empty {ident} deleted",
+  "the values of {ident} joined into one",
+  "{ident} takes one value: {ident}[{value}] kept, the wording of the others in GC",
+  "{ident} values without `:` deleted: {list}",
+  "empty {ident} values deleted",
+  "VW[{a}][{b}] (FF[3] corners) converted to VW[{a}:{b}]",
+  "L (FF[1] letters) converted to LB labels A, B, C…",
+  "M (FF[1] marks on stones) converted to TR",
+  "M (FF[1] marks) converted to MA",
+  "M (FF[1] marks) converted: {a} on empty points to MA, {t} on stones to TR",
+  "KI[{k}] (integer komi ×2) converted to KM[{km}]",
+  "KI deleted: KM is present",
+  "white space removed from {ident}",
+  "text outside the game trees would read as SGF where it stands: kept in GC",
 ];
 
 /** @typedef {[RegExp, string, string[]][]} Patterns */
@@ -374,10 +440,10 @@ export function serverText(text) {
 }
 
 /**
- * A diagnostic of the library (`{code, severity, message}`) as the page
- * shows it: its message in the chosen language when a template of
- * LIBRARY fits it, else its code's summary in that language; `title`, the
- * message as the library wrote it (what `qipu check` prints).
+ * A diagnostic of the library (`{code, message}`), or a change of its
+ * repair, as the page shows it: its message in the chosen language when a
+ * template of LIBRARY fits it, else its code's summary in that language;
+ * `title`, the message as the library wrote it (what `qipu check` prints).
  * @param {{code: string, message: string}} d
  * @returns {{text: string, title: string}}
  */

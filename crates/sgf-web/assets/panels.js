@@ -5,7 +5,7 @@
 
 import { isDark, nav, openRecord, refreshBoard, watchField } from "./actions.js";
 import { flashPoint } from "./board.js";
-import { $, esc, message } from "./dom.js";
+import { $, esc, message, withCode } from "./dom.js";
 import { drawOverlay, showEngine } from "./engine.js";
 import { diagnosticText, onLanguage, serverText, tr } from "./i18n.js";
 import { markLetter } from "./letters.js";
@@ -249,21 +249,6 @@ function showDiagnostics(diags) {
     if (title) li.title = title;
     list.appendChild(li);
   }
-}
-
-/**
- * `text` with its `quoted` parts (identifiers, values as the record
- * writes them) as code.
- * @param {string} text
- * @returns {(string | HTMLElement)[]}
- */
-function withCode(text) {
-  return text.split("`").map((part, i) => {
-    if (i % 2 === 0) return part;
-    const c = document.createElement("code");
-    c.textContent = part;
-    return c;
-  });
 }
 
 /** The file shown marked in the list (none for a record without a file). */

@@ -341,21 +341,30 @@ fn call_args(src: &str, open: usize) -> Vec<&str> {
 /// other formats' importers and the dialects) and the Go checks.
 const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
 
-/// The calls that give a diagnostic its message, with the message's
-/// place among their arguments: the diagnostic itself, the parser's
-/// syntax problems (counted, then made into diagnostics) and the other
-/// formats' importers' report.
-const MESSAGE_CALLS: [(&str, usize); 4] = [
+/// The calls that give a diagnostic or a repair's change its message,
+/// with the message's place among their arguments: the diagnostic itself,
+/// the parser's syntax problems (counted, then made into diagnostics), the
+/// other formats' importers' report, and the changes of the repair
+/// (`check --fix`, the page's Repair) and of the dialects' normalisation.
+const MESSAGE_CALLS: [(&str, usize); 8] = [
     ("Diagnostic::new(", 2),
     ("self.syntax(", 2),
     ("rep.unreadable(", 1),
     ("rep.push(", 2),
+    ("f.note(", 2),
+    ("f.note_value(", 2),
+    ("ch.changed(", 1),
+    ("notes.push((", LAST),
 ];
+
+/// The last argument (the notes of the repair and of the charsets: `(code,
+/// span, message)` or `(code, message)`).
+const LAST: usize = usize::MAX;
 
 /// Messages handed on whole (a parameter, a message made elsewhere) or
 /// built in pieces: the page shows these by their code's summary unless
 /// a template happens to fit. Each is `file: expression`.
-const NOT_TEMPLATES: [&str; 5] = [
+const NOT_TEMPLATES: [&str; 6] = [
     // The parser's own `syntax`: its callers are read instead.
     "sgf-core/src/parse/builder.rs: msg",
     // The importers' report: `Report::push` and `Report::unreadable`.
@@ -365,6 +374,8 @@ const NOT_TEMPLATES: [&str; 5] = [
     // The dialects' changes and the repair's, each its own list.
     "sgf-formats/src/dialect/mod.rs: c.message",
     "sgf-formats/src/repair.rs: c.message.clone()",
+    // The repair's notes, each made with `notes.push((code, span, msg))`.
+    "sgf-go/src/fix/go.rs: m",
 ];
 
 /// The messages the library gives its diagnostics (`Diagnostic::new` and
@@ -406,15 +417,30 @@ fn library_messages() -> (Vec<(String, String)>, BTreeSet<String>, Vec<String>) 
             for (i, _) in src.match_indices(call) {
                 let line = src[..i].lines().count();
                 let args = call_args(src, i + call.len() - 1);
+                // (A trailing comma leaves an empty last argument.)
+                let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
+                let at = if at == LAST {
+                    args.len().saturating_sub(1)
+                } else {
+                    at
+                };
                 let Some(msg) = args.get(at) else { continue };
+                let ident = msg.chars().all(|c| c.is_alphanumeric() || c == '_');
                 let mut found: Vec<String> = if msg.starts_with('"') || msg.starts_with("format!(")
                 {
                     literals(msg).into_iter().take(1).map(|(t, _)| t).collect()
+                } else if !ident {
+                    // An expression (`match`, `if`): the messages in it.
+                    literals(msg)
+                        .into_iter()
+                        .map(|(t, _)| t)
+                        .filter(|t| t.contains(' '))
+                        .collect()
                 } else {
                     Vec::new()
                 };
                 // A variable: the strings of its `let` in this function.
-                if found.is_empty() && msg.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                if found.is_empty() && ident {
                     let body = &src[src[..i].rfind("fn ").unwrap_or(0)..i];
                     let binding = body.rmatch_indices("let ").find(|(k, _)| {
                         let pat = &body[k + 4..k + 4 + body[k + 4..].find('=').unwrap_or(0)];
