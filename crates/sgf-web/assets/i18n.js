@@ -114,6 +114,9 @@ const SERVER = [
   "the unsaved changes of {name} were kept in {path} but cannot be read back: {e}",
   "no database: start the viewer with --db GAMES.qdb",
   "no game {id} in the database: {e}",
+  "the text has characters {charset} cannot encode; save in the canonical UTF-8 form instead",
+  "`{s}` is not a property identifier",
+  "`{r}` is not a raw SGF value: `]` and `\\` must be escaped with `\\`",
 ];
 
 /**
