@@ -452,7 +452,9 @@ export function serverText(text) {
  */
 export function diagnosticText(d) {
   if (!Object.keys(ui.dict).length) return { text: d.message, title: "" };
-  libraryPatterns ||= compile(LIBRARY);
+  // The server's too: a repair that could not edit says why in sgf-core's
+  // words (`{what} not changed: {e}`), which SERVER lists.
+  libraryPatterns ||= compile([...LIBRARY, ...SERVER]);
   const text = readBack(libraryPatterns, d.message) ?? ui.codes[d.code] ?? d.message;
   return { text, title: d.message };
 }
