@@ -169,6 +169,14 @@ for (const t of TRANSPORTS) {
       });
       await page.waitForFunction(() => document.querySelectorAll("#diagnostics li").length === 1);
       assert.deepEqual(await items(), [{ text: "3:7 警告 [G001] 落在已有棋子的点上。", title: "a message no template fits" }]);
+      // A record the library's reader refuses: its words, in a refusal.
+      await page.evaluate(() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(["[Data]\nAA,1\n"], "broken.ugf"));
+        document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      });
+      await page.waitForFunction(() => document.querySelector("#message").textContent.includes("broken.ugf"));
+      assert.equal(await page.textContent("#message"), "broken.ugf：没有 [Header] 节");
       // In English, the library's words as they are.
       await page.selectOption("#lang", "en");
       await page.waitForFunction(() => document.querySelector("#diagnostics li").textContent.includes("warning"));

@@ -117,6 +117,7 @@ const SERVER = [
   "the text has characters {charset} cannot encode; save in the canonical UTF-8 form instead",
   "`{s}` is not a property identifier",
   "`{r}` is not a raw SGF value: `]` and `\\` must be escaped with `\\`",
+  "{name}: {e}",
 ];
 
 /**
@@ -379,6 +380,16 @@ const LIBRARY = [
   "KI deleted: KM is present",
   "white space removed from {ident}",
   "text outside the game trees would read as SGF where it stands: kept in GC",
+  "no header field and no move found",
+  "no header and no move record found",
+  "unknown format `{f}` (known: {list})",
+  "format not supported: Qipu cannot read {name}, {description}: no description, reader or sample of it is public (MultiGo can convert it to SGF)",
+  "this build does not read this format (sgf-formats' feature `other-formats`)",
+  "no [Header] section",
+  "obfuscated UGF (Crypt={crypt}) cannot be read",
+  "the file has {n} bytes, a WGS header has {len}: truncated, or not a WGS record",
+  "board size {size} (byte {at}) is not a board: not a WGS record",
+  "{n} of {total} moves are outside the board: not a WGS record",
 ];
 
 /** @typedef {[RegExp, string, string[]][]} Patterns */
@@ -426,10 +437,20 @@ function readBack(patterns, text) {
   return best;
 }
 
-/** @type {Patterns | null} */
-let serverPatterns = null;
-/** @type {Patterns | null} */
-let libraryPatterns = null;
+/** @type {Patterns | null} the server's messages and the library's, read back alike */
+let compiled = null;
+
+/**
+ * `text` read back against the server's messages and the library's
+ * (a refusal can hold the library's words: `{name}: {e}`, an open that
+ * failed; a change of the repair, sgf-core's refusal of an edit).
+ * @param {string} text
+ * @returns {string | null}
+ */
+function readMessage(text) {
+  compiled ||= compile([...SERVER, ...LIBRARY]);
+  return readBack(compiled, text);
+}
 
 /**
  * A message of the server in the chosen language.
@@ -438,8 +459,7 @@ let libraryPatterns = null;
  */
 export function serverText(text) {
   if (!text || !Object.keys(ui.dict).length) return text;
-  serverPatterns ||= compile(SERVER);
-  return readBack(serverPatterns, text) ?? text;
+  return readMessage(text) ?? text;
 }
 
 /**
@@ -452,10 +472,7 @@ export function serverText(text) {
  */
 export function diagnosticText(d) {
   if (!Object.keys(ui.dict).length) return { text: d.message, title: "" };
-  // The server's too: a repair that could not edit says why in sgf-core's
-  // words (`{what} not changed: {e}`), which SERVER lists.
-  libraryPatterns ||= compile([...LIBRARY, ...SERVER]);
-  const text = readBack(libraryPatterns, d.message) ?? ui.codes[d.code] ?? d.message;
+  const text = readMessage(d.message) ?? ui.codes[d.code] ?? d.message;
   return { text, title: d.message };
 }
 

@@ -359,7 +359,7 @@ const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
 /// the parser's syntax problems (counted, then made into diagnostics), the
 /// other formats' importers' report, and the changes of the repair
 /// (`check --fix`, the page's Repair) and of the dialects' normalisation.
-const MESSAGE_CALLS: [(&str, usize); 8] = [
+const MESSAGE_CALLS: [(&str, usize); 10] = [
     ("Diagnostic::new(", 2),
     ("self.syntax(", 2),
     ("rep.unreadable(", 1),
@@ -368,7 +368,14 @@ const MESSAGE_CALLS: [(&str, usize); 8] = [
     ("f.note_value(", 2),
     ("ch.changed(", 1),
     ("notes.push((", LAST),
+    // A record the other formats' readers refuse (the page shows it as
+    // `{name}: {message}`).
+    ("ReadError {", MESSAGE_FIELD),
+    ("refuse(", 0),
 ];
+
+/// The `message:` field of a struct (`ReadError { format, message, … }`).
+const MESSAGE_FIELD: usize = usize::MAX - 1;
 
 /// The last argument (the notes of the repair and of the charsets: `(code,
 /// span, message)` or `(code, message)`).
@@ -377,7 +384,7 @@ const LAST: usize = usize::MAX;
 /// Messages handed on whole (a parameter, a message made elsewhere) or
 /// built in pieces: the page shows these by their code's summary unless
 /// a template happens to fit. Each is `file: expression`.
-const NOT_TEMPLATES: [&str; 6] = [
+const NOT_TEMPLATES: [&str; 7] = [
     // The parser's own `syntax`: its callers are read instead.
     "sgf-core/src/parse/builder.rs: msg",
     // The importers' report: `Report::push` and `Report::unreadable`.
@@ -389,6 +396,8 @@ const NOT_TEMPLATES: [&str; 6] = [
     "sgf-formats/src/repair.rs: c.message.clone()",
     // The repair's notes, each made with `notes.push((code, span, msg))`.
     "sgf-go/src/fix/go.rs: m",
+    // WGS's `refuse(message, report)`, whose callers are read instead.
+    "sgf-formats/src/wgs.rs: message",
 ];
 
 /// The messages the library gives its diagnostics (`Diagnostic::new` and
@@ -428,6 +437,10 @@ fn library_messages() -> (Vec<(String, String)>, BTreeSet<String>, Vec<String>) 
         all.extend(literals(src).into_iter().map(|(t, _)| t));
         for (call, at) in MESSAGE_CALLS {
             for (i, _) in src.match_indices(call) {
+                // A function's definition, not a call of it.
+                if src[..i].ends_with("fn ") {
+                    continue;
+                }
                 let line = src[..i].lines().count();
                 let args = call_args(src, i + call.len() - 1);
                 // (A trailing comma leaves an empty last argument.)
@@ -437,7 +450,17 @@ fn library_messages() -> (Vec<(String, String)>, BTreeSet<String>, Vec<String>) 
                 } else {
                     at
                 };
-                let Some(msg) = args.get(at) else { continue };
+                // (`message` alone: the field written by its variable's name.)
+                let field = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("message:"))
+                    .or(args.iter().find(|a| **a == "message").copied());
+                let msg = if at == MESSAGE_FIELD {
+                    field.map(str::trim)
+                } else {
+                    args.get(at).copied()
+                };
+                let Some(msg) = msg.as_ref() else { continue };
                 let ident = msg.chars().all(|c| c.is_alphanumeric() || c == '_');
                 let mut found: Vec<String> = if msg.starts_with('"') || msg.starts_with("format!(")
                 {
