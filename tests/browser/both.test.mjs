@@ -25,10 +25,10 @@ const GBK = Buffer.concat([
   Buffer.from([0xb0, 0xd7]), Buffer.from("]C["), Buffer.from([0xba, 0xda]), Buffer.from("];B[ee];W[cc])"),
 ]);
 
-// Problems of several kinds: values (KM, DT, HA), syntax (`--`), the
-// FF[4] rules (B and W, TE with BM, a move with setup), the Go rules (a
-// stone on a stone), a point outside the board.
-const PROBLEMS = "(;GM[1]FF[4]SZ[9]KM[abc]DT[2018.04.27]HA[1] -- ;B[ee]W[cc];B[ee];W[zz];B[dd];B[cc]TE[1]BM[1];W[ff]AB[gg];W[])";
+// Problems of several kinds: values (KM, DT, HA), an FF[1] property (L),
+// syntax (`--`), the FF[4] rules (B and W, TE with BM, a move with setup),
+// the Go rules (a stone on a stone), a point outside the board.
+const PROBLEMS = "(;GM[1]FF[4]SZ[9]KM[abc]DT[2018.04.27]HA[1]L[aa] -- ;B[ee]W[cc];B[ee];W[zz];B[dd];B[cc]TE[1]BM[1];W[ff]AB[gg];W[])";
 
 const TRANSPORTS = [
   { name: "server", skip: false },
@@ -150,6 +150,7 @@ for (const t of TRANSPORTS) {
         // The library's own words stay as the title.
         assert.match(i.title, /[a-z]{3,} [a-z]{2,}/, i.text);
       }
+      assert.ok(ja.some((i) => i.text.endsWith("[F011] L（文字）は FF[1] のプロパティです。FF[4] では LB に当たります")), ja.map((i) => i.text).join("\n"));
       const f004 = ja.find((i) => i.text.includes("[F004]"));
       assert.equal(f004.text.replace(/^\d+:\d+ /, ""), "エラー [F004] 1つのノードに B と W があります");
       assert.equal(f004.title, "`B` and `W` in one node");

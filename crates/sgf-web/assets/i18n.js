@@ -390,6 +390,24 @@ const LIBRARY = [
   "the file has {n} bytes, a WGS header has {len}: truncated, or not a WGS record",
   "board size {size} (byte {at}) is not a board: not a WGS record",
   "{n} of {total} moves are outside the board: not a WGS record",
+  // The names of the FF[1]–FF[3] properties (`{name}` of their message).
+  "Black species",
+  "Check mark",
+  "Evaluation of computer move",
+  "Expected move",
+  "Game identifier",
+  "Integer komi",
+  "Letters",
+  "Lose on time",
+  "Marked points",
+  "Moves per overtime",
+  "Overtime length",
+  "Operator overhead",
+  "Region",
+  "Secure stones",
+  "Sigma",
+  "Territory count",
+  "White species",
 ];
 
 /** @typedef {[RegExp, string, string[]][]} Patterns */

@@ -183,10 +183,12 @@ fn js_list(name: &str) -> Vec<String> {
         .find(&head)
         .unwrap_or_else(|| panic!("{name} in i18n.js"));
     let end = start + js[start..].find("\n];").unwrap();
-    let list = format!(
-        "[{}]",
-        js[start + head.len()..end].trim().trim_end_matches(',')
-    );
+    // (A line of its own that is a comment says what follows.)
+    let items: Vec<&str> = js[start + head.len()..end]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    let list = format!("[{}]", items.join("\n").trim().trim_end_matches(','));
     serde_json::from_str(&list).unwrap_or_else(|e| panic!("{name} is a list of strings: {e}"))
 }
 
