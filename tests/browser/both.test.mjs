@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  dropRecord, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
+  dropRecord, englishLeft, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
 } from "./support.mjs";
 
 if (staticSkip) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
@@ -24,6 +24,11 @@ const GBK = Buffer.concat([
   Buffer.from("(;GM[1]FF[4]CA[GB2312]SZ[9]PB["), Buffer.from([0xba, 0xda]), Buffer.from("]PW["),
   Buffer.from([0xb0, 0xd7]), Buffer.from("]C["), Buffer.from([0xba, 0xda]), Buffer.from("];B[ee];W[cc])"),
 ]);
+
+// Problems of several kinds: values (KM, DT, HA), an FF[1] property (L),
+// syntax (`--`), the FF[4] rules (B and W, TE with BM, a move with setup),
+// the Go rules (a stone on a stone), a point outside the board.
+const PROBLEMS = "(;GM[1]FF[4]SZ[9]KM[abc]DT[2018.04.27]HA[1]L[aa] -- ;B[ee]W[cc];B[ee];W[zz];B[dd];B[cc]TE[1]BM[1];W[ff]AB[gg];W[])";
 
 const TRANSPORTS = [
   { name: "server", skip: false },
@@ -125,6 +130,75 @@ for (const t of TRANSPORTS) {
       assert.match(await page.textContent("#diagtoggle"), /1 error/);
       await page.click("#diagtoggle");
       assert.match(await page.textContent("#diagnostics"), /\[F004\]/);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the diagnostics in the page's language: the library's messages read back, else their code's summary`, async () => {
+      const page = await open();
+      await page.selectOption("#lang", "ja");
+      await page.waitForFunction(() => document.querySelector("#open").textContent !== "Open…");
+      await drop(page, PROBLEMS, "problems.sgf");
+      await page.waitForSelector("#diagtoggle:not([hidden])");
+      await page.click("#diagtoggle");
+      const items = () => page.$$eval("#diagnostics li", (lis) => lis.map((l) => ({ text: l.textContent, title: l.title })));
+      const ja = await items();
+      const codes = new Set(ja.map((i) => /\[(\w\d+)\]/.exec(i.text)?.[1]));
+      assert.ok(codes.size >= 8, [...codes].join(" "));
+      assert.deepEqual(await englishLeft(page, "#diagnostics"), []);
+      for (const i of ja) {
+        assert.match(i.text, /^\d+:\d+ (エラー|警告) \[[A-Z]\d{3}\] /, i.text);
+        // The library's own words stay as the title.
+        assert.match(i.title, /[a-z]{3,} [a-z]{2,}/, i.text);
+      }
+      assert.ok(ja.some((i) => i.text.endsWith("[F011] L（文字）は FF[1] のプロパティです。FF[4] では LB に当たります")), ja.map((i) => i.text).join("\n"));
+      const f004 = ja.find((i) => i.text.includes("[F004]"));
+      assert.equal(f004.text.replace(/^\d+:\d+ /, ""), "エラー [F004] 1つのノードに B と W があります");
+      assert.equal(f004.title, "`B` and `W` in one node");
+      assert.ok(ja.some((i) => i.text.endsWith("[G001] B がすでに石のある ee に打っています")), ja.map((i) => i.text).join("\n"));
+      // Another language: the list shown again in it.
+      await page.selectOption("#lang", "zh-Hans");
+      await page.waitForFunction(() => /错误|警告/.test(document.querySelector("#diagnostics li").textContent));
+      assert.deepEqual(await englishLeft(page, "#diagnostics"), []);
+      const zh = await items();
+      assert.equal(zh.length, ja.length);
+      assert.ok(zh.some((i) => i.text.endsWith("[V028] HA[1]：让子至少两子")), zh.map((i) => i.text).join("\n"));
+      // A message no template fits (a library newer than the page): its
+      // code's summary, the message as the title; never a blank.
+      await page.evaluate(() => {
+        const s = window.qipuPage.state();
+        window.qipuPage.show({ ...s, diagnostics: [{ line: 3, column: 7, severity: "warning", code: "G001", message: "a message no template fits" }] });
+      });
+      await page.waitForFunction(() => document.querySelectorAll("#diagnostics li").length === 1);
+      assert.deepEqual(await items(), [{ text: "3:7 警告 [G001] 落在已有棋子的点上。", title: "a message no template fits" }]);
+      // A record the library's reader refuses: its words, in a refusal.
+      await page.evaluate(() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(["[Data]\nAA,1\n"], "broken.ugf"));
+        document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      });
+      await page.waitForFunction(() => document.querySelector("#message").textContent.includes("broken.ugf"));
+      assert.equal(await page.textContent("#message"), "broken.ugf：没有 [Header] 节");
+      // In English, the library's words as they are.
+      await page.selectOption("#lang", "en");
+      await page.waitForFunction(() => document.querySelector("#diagnostics li").textContent.includes("warning"));
+      assert.deepEqual(await items(), [{ text: "3:7 warning [G001] a message no template fits", title: "" }]);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+
+    test(`[${t.name}] the repair's changes in the page's language`, async () => {
+      const page = await open();
+      await page.selectOption("#lang", "ko");
+      await page.waitForFunction(() => document.querySelector("#open").textContent !== "Open…");
+      await drop(page, "(;GM[1]FF[4]SZ[19]DT[2018.04.27]KM[5。5];B[pd]W[dd];AB[aa]B[cc]TE[1]BM[1])", "damaged.sgf");
+      await menu(page, "repair");
+      await page.waitForSelector("#repairdialog[open] #repairlist li");
+      const items = await page.$$eval("#repairlist li", (lis) => lis.map((l) => ({ text: l.textContent, title: l.title })));
+      assert.ok(items.length >= 4, items.map((i) => i.text).join("\n"));
+      assert.deepEqual(await englishLeft(page, "#repairdialog"), []);
+      const split = items.find((i) => i.title === "B and W in one node: W moved to a new node after it");
+      assert.match(split?.text ?? "", /F004 한 노드에 B와 W: W를 뒤의 새 노드로 옮겼습니다$/, items.map((i) => i.text).join("\n"));
+      await page.click("#repairdialog button[value=cancel]");
       await page.context().close();
     });
 

@@ -10,7 +10,7 @@ import { mkdtempSync, copyFileSync, writeFileSync, mkdirSync, readFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, onStaticViewer,
+  repo, shots, startViewer, launchBrowser, openViewer, stop, menu, openRecord, onStaticViewer, englishLeft,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -416,37 +416,6 @@ shared("File → New game…: board size, komi, handicap, rules and players with
   await p.screenshot({ path: join(shots, "new-game-37.png") });
   await ctx.close();
 });
-
-/**
- * The English words left in the page (text, titles, placeholders, labels)
- * that are shown in another language: what the i18n files miss, or what
- * the code writes without them.
- */
-function englishLeft(p) {
-  return p.evaluate(() => {
-    // Words that are the same in every language: names, formats, keys.
-    const SAME = /^(Qipu|SGF|GTP|KataGo|Kata|Leela|Sabaki|PNG|SVG|JPEG|JPG|BMP|FF|UTF|Ctrl|Shift|Alt|Del|Delete|PgUp|PgDn|Home|End|Esc|Enter|Tab|HTML|FG|RE|KM|HA|TE|BM|DO|IT|GB|GW|DM|UC|HO|TM|OT|AR|LN|DD|TB|TW|AB|AW|AE|qdb|gnugo|mode|gtp|showboard|sgf|Sensei|Library|ownership|Goban|KGS|Tromp|Taylor|Ing|AGA|Li|Ming|Tanaka|Hanako|Ke|Jie|AlphaGo|Shin|Jinseo|Qipu's|Sensei's|the|machine|long|ladder|pd|dd)$/;
-    // Code and file names are not words to translate (qipu check --fix, engines.toml, .bak).
-    const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(/[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g) || []).filter((w) => !SAME.test(w));
-    const out = new Set();
-    // What the record or the user wrote (names, comments), and what is written into a record as it is (code).
-    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .commentview");
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (skip(n.parentElement)) continue;
-      const w = english(n.nodeValue || "");
-      if (w.length) out.add(`text "${n.nodeValue.trim()}" in #${n.parentElement.closest("[id]")?.id}`);
-    }
-    for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
-      if (skip(el)) continue;
-      for (const a of ["title", "placeholder", "aria-label"]) {
-        const v = el.getAttribute(a);
-        if (v && english(v).length) out.add(`${a} "${v}" of #${el.id || el.closest("[id]")?.id}`);
-      }
-    }
-    return [...out];
-  });
-}
 
 const NO_ENGLISH = "no English left in a translated page: every panel, every menu, the dialogs (hard-coded strings found)";
 test(NO_ENGLISH, () => noEnglishLeft(url));

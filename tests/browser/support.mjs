@@ -229,3 +229,39 @@ export function onStaticViewer(title, shared, { current, swap, viewport, setup, 
     for (const [name, fn] of shared) test(`[static] ${name}`, fn);
   });
 }
+
+/**
+ * The English words left in the page (text, titles, placeholders, labels)
+ * that are shown in another language: what the i18n files miss, or what
+ * the code writes without them. `within`: only in that part of the page.
+ * @param {import("playwright-core").Page} p
+ * @param {string} [within]
+ */
+export function englishLeft(p, within = "body") {
+  return p.evaluate((within) => {
+    // Words that are the same in every language: names, formats, keys.
+    const SAME = /^(Qipu|SGF|GTP|KataGo|Kata|Leela|Sabaki|PNG|SVG|JPEG|JPG|BMP|FF|UTF|Ctrl|Shift|Alt|Del|Delete|PgUp|PgDn|Home|End|Esc|Enter|Tab|HTML|FG|RE|KM|HA|TE|BM|DO|IT|GB|GW|DM|UC|HO|TM|OT|AR|LN|DD|TB|TW|AB|AW|AE|qdb|gnugo|mode|gtp|showboard|sgf|Sensei|Library|ownership|Goban|KGS|Tromp|Taylor|Ing|AGA|Li|Ming|Tanaka|Hanako|Ke|Jie|AlphaGo|Shin|Jinseo|Qipu's|Sensei's|the|machine|long|ladder|pd|dd)$/;
+    // Code and file names are not words to translate (qipu check --fix, engines.toml, .bak).
+    const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(/[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g) || []).filter((w) => !SAME.test(w));
+    const out = new Set();
+    // What the record or the user wrote (names, comments), and what is written into a record as it is (code).
+    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .commentview");
+    const root = document.querySelector(within);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (skip(n.parentElement)) continue;
+      const w = english(n.nodeValue || "");
+      if (w.length) out.add(`text "${n.nodeValue.trim()}" in #${n.parentElement.closest("[id]")?.id}`);
+    }
+    for (const el of root.querySelectorAll("[title], [placeholder], [aria-label]")) {
+      if (skip(el)) continue;
+      for (const a of ["title", "placeholder", "aria-label"]) {
+        // A diagnostic's title is the library's message as written, on purpose.
+        if (a === "title" && el.matches(".diag")) continue;
+        const v = el.getAttribute(a);
+        if (v && english(v).length) out.add(`${a} "${v}" of #${el.id || el.closest("[id]")?.id}`);
+      }
+    }
+    return [...out];
+  }, within);
+}

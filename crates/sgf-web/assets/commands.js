@@ -4,10 +4,10 @@
 
 import { ApiError, STATIC, TOKEN, api, apiText, download as apiDownload, withQuery } from "./api.js";
 import { call, callOn, edit, nav, openFile, openRecord, refreshBoard, refreshState, reopenClosed, watchField } from "./actions.js";
-import { $, click, message } from "./dom.js";
+import { $, click, message, withCode } from "./dom.js";
 import { analyseGame, maybeEngineMove, openConsole, toggleEngineGame } from "./engine.js";
 import { openGames } from "./games.js";
-import { tr } from "./i18n.js";
+import { diagnosticText, tr } from "./i18n.js";
 import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, revealPanel } from "./menu.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { applyView, transformView } from "./transform.js";
@@ -70,7 +70,11 @@ async function repairPreview() {
     const li = document.createElement("li");
     const where = document.createElement("code");
     where.textContent = `${c.line}:${c.column} ${c.code}`;
-    li.append(where, " ", c.message);
+    // The change in the page's language, the library's words as the title.
+    const { text, title } = diagnosticText(c);
+    li.append(where, " ", ...withCode(text));
+    if (title) li.title = title;
+    li.classList.add("diag");
     if (c.before || c.after) {
       const detail = document.createElement("div");
       detail.className = "repairdetail";

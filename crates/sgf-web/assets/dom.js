@@ -32,3 +32,18 @@ export function message(text, error = false) {
   m.textContent = text || "";
   m.classList.toggle("error", !!error);
 }
+
+/**
+ * `text` with its `quoted` parts (identifiers, values as the record
+ * writes them) as code.
+ * @param {string} text
+ * @returns {(string | HTMLElement)[]}
+ */
+export function withCode(text) {
+  return text.split("`").map((part, i) => {
+    if (i % 2 === 0) return part;
+    const c = document.createElement("code");
+    c.textContent = part;
+    return c;
+  });
+}

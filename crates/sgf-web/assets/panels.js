@@ -5,9 +5,9 @@
 
 import { isDark, nav, openRecord, refreshBoard, watchField } from "./actions.js";
 import { flashPoint } from "./board.js";
-import { $, esc, message } from "./dom.js";
+import { $, esc, message, withCode } from "./dom.js";
 import { drawOverlay, showEngine } from "./engine.js";
-import { serverText, tr } from "./i18n.js";
+import { diagnosticText, onLanguage, serverText, tr } from "./i18n.js";
 import { markLetter } from "./letters.js";
 import { hasMarkup, renderComment } from "./markdown.js";
 import { ui } from "./state.js";
@@ -223,8 +223,17 @@ export function showInfo(info, force = false) {
   }
 }
 
-/** @param {any[]} diags */
+/** @type {any[]} the diagnostics shown, shown again in a new language */
+let diagnosticsShown = [];
+onLanguage(() => showDiagnostics(diagnosticsShown));
+
+/**
+ * The record's diagnostics, each in the page's language (see
+ * `diagnosticText`) with the library's words as its title.
+ * @param {any[]} diags
+ */
 function showDiagnostics(diags) {
+  diagnosticsShown = diags;
   const t = $("diagtoggle");
   const list = $("diagnostics");
   const shown = diags.filter((d) => d.severity !== "info");
@@ -234,7 +243,10 @@ function showDiagnostics(diags) {
   list.innerHTML = "";
   for (const d of shown) {
     const li = document.createElement("li");
-    li.textContent = `${d.line}:${d.column} ${d.severity} [${d.code}] ${d.message}`;
+    const { text, title } = diagnosticText(d);
+    li.className = "diag";
+    li.append(`${d.line}:${d.column} ${tr(d.severity)} [${d.code}] `, ...withCode(text));
+    if (title) li.title = title;
     list.appendChild(li);
   }
 }

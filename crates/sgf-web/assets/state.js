@@ -28,6 +28,8 @@ export const ui = {
   queue: Promise.resolve(),
   /** @type {Record<string, string>} English → the chosen language */
   dict: {},
+  /** @type {Record<string, string>} a diagnostic's code → its summary in the chosen language */
+  codes: {},
   /** @type {Typing | null} the field typed in last, not yet sent */
   typing: null,
   /** counts the focus given to text fields (each focus: one undo step) */

@@ -36,8 +36,14 @@ fn every_language_translates_the_same_strings_the_page_uses() {
         .iter()
         .map(|f| std::fs::read_to_string(f).unwrap())
         .collect();
-    // The server's messages, which the page translates (written as JSON there).
+    // The server's messages and the library's, which the page translates
+    // (written as JSON there), and the diagnostics' severities.
     let server = server_templates();
+    let library = library_templates();
+    let codes: BTreeSet<String> = sgf_core::Code::ALL
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
     let mut keys: Option<BTreeSet<String>> = None;
     for lang in ["zh-Hans", "zh-Hant", "ja", "ko"] {
         let text = std::fs::read_to_string(assets().join(format!("i18n/{lang}.json"))).unwrap();
@@ -48,10 +54,30 @@ fn every_language_translates_the_same_strings_the_page_uses() {
             let t = t.as_str().unwrap();
             assert!(!t.trim().is_empty(), "{lang}: `{en}` is empty");
             assert!(
-                page.contains(en.as_str()) || server.contains(en),
+                page.contains(en.as_str()) || server.contains(en) || library.contains(en),
                 "{lang}: `{en}` is not used by the page"
             );
             assert_eq!(placeholders(en), placeholders(t), "{lang}: `{en}` → `{t}`");
+        }
+        // Every message of the server and of the library's diagnostics,
+        // and the diagnostics' severities.
+        for en in server
+            .iter()
+            .chain(&library)
+            .map(String::as_str)
+            .chain(["error", "warning"])
+        {
+            assert!(strings.contains_key(en), "{lang}: `{en}` is not translated");
+        }
+        // Each code's summary, for the messages no template fits.
+        let summaries = v["codes"].as_object().expect("codes");
+        let have: BTreeSet<String> = summaries.keys().cloned().collect();
+        assert_eq!(have, codes, "{lang}: the codes' summaries");
+        for (code, t) in summaries {
+            assert!(
+                t.as_str().is_some_and(|t| !t.trim().is_empty()),
+                "{lang}: {code}"
+            );
         }
         let these: BTreeSet<String> = strings.keys().cloned().collect();
         match &keys {
@@ -101,7 +127,11 @@ fn literals(src: &str) -> Vec<(String, String)> {
                     text.push(ch);
                     j += ch.len_utf8();
                 }
-                let before = src[i.saturating_sub(60)..i].to_string();
+                let mut from = i.saturating_sub(60);
+                while !src.is_char_boundary(from) {
+                    from -= 1;
+                }
+                let before = src[from..i].to_string();
                 out.push((text, before));
                 i = j + 1;
             }
@@ -145,24 +175,51 @@ fn formats(pattern: &str, text: &str) -> bool {
     end > at
 }
 
+/// The strings of list `name` of `i18n.js` (`const NAME = [...]`).
+fn js_list(name: &str) -> Vec<String> {
+    let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
+    let head = format!("const {name} = [");
+    let start = js
+        .find(&head)
+        .unwrap_or_else(|| panic!("{name} in i18n.js"));
+    let end = start + js[start..].find("\n];").unwrap();
+    // (A line of its own that is a comment says what follows.)
+    let items: Vec<&str> = js[start + head.len()..end]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    let list = format!("[{}]", items.join("\n").trim().trim_end_matches(','));
+    serde_json::from_str(&list).unwrap_or_else(|e| panic!("{name} is a list of strings: {e}"))
+}
+
 /// The messages of `i18n.js`'s `SERVER` list.
 fn server_templates() -> Vec<String> {
-    let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
-    let start = js.find("const SERVER = [").expect("SERVER in i18n.js");
-    let end = start + js[start..].find("\n];").unwrap();
-    let list = format!(
-        "[{}]",
-        js[start + "const SERVER = [".len()..end]
-            .trim()
-            .trim_end_matches(',')
-    );
-    serde_json::from_str(&list).expect("SERVER is a list of strings")
+    js_list("SERVER")
+}
+
+/// Template `t` with each `{name}` as a sample value (two characters:
+/// enough for two `{}` side by side, `moves{}{}`).
+fn sample(t: &str) -> String {
+    let mut s = String::new();
+    let mut rest = t;
+    while let Some(a) = rest.find('{') {
+        let z = rest[a..].find('}').unwrap();
+        s.push_str(&rest[..a]);
+        s.push_str("XX");
+        rest = &rest[a + z + 1..];
+    }
+    s + rest
 }
 
 #[test]
 fn every_message_of_the_server_is_in_the_page_s_languages() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut sources = vec![root.join("../sgf-go/src/board.rs")];
+    // With the library's refusals of an edit (sgf-core's `EditError`: a
+    // comment the record's charset cannot hold).
+    let mut sources = vec![
+        root.join("../sgf-go/src/board.rs"),
+        root.join("../sgf-core/src/edit.rs"),
+    ];
     for dir in [root.join("src"), root.join("src/session")] {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -176,18 +233,6 @@ fn every_message_of_the_server_is_in_the_page_s_languages() {
         .flat_map(|p| literals(&std::fs::read_to_string(p).unwrap()))
         .collect();
     let templates = server_templates();
-    // Each `{name}` as a sample value.
-    let sample = |t: &str| {
-        let mut s = String::new();
-        let mut rest = t;
-        while let Some(a) = rest.find('{') {
-            let z = rest[a..].find('}').unwrap();
-            s.push_str(&rest[..a]);
-            s.push('X');
-            rest = &rest[a + z + 1..];
-        }
-        s + rest
-    };
     // Every template is a message the server writes.
     for t in &templates {
         assert!(
@@ -214,9 +259,13 @@ fn every_message_of_the_server_is_in_the_page_s_languages() {
         "{rel}: {}",
         "{abs}: {e}",
         "{s}: {d:?}",
+        "no such node in the tree",
+        "index out of range",
     ];
+    // (Compared without white space: `write!(\n f,\n "…"` as `write!(f,"…"`.)
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
     let refusal = |before: &str| {
-        let b = before.trim_end();
+        let b = squash(before);
         [
             "Err(",
             "Err(format!(",
@@ -225,9 +274,11 @@ fn every_message_of_the_server_is_in_the_page_s_languages() {
             "refused(",
             "refused(format!(",
             "Some((format!(",
+            "write!(f,",
+            "f.write_str(",
         ]
         .iter()
-        .any(|p| b.ends_with(p))
+        .any(|p| b.ends_with(&squash(p)))
     };
     let mut missing = Vec::new();
     for (r, before) in &all {
@@ -261,4 +312,270 @@ fn format_strings_match_what_they_write() {
     ));
     assert!(formats("{NO_SESSION} (it was closed)", "X (it was closed)"));
     assert!(!formats("{a}: {b}", "X:"));
+}
+
+/// Where `src[open]` (a `(`) closes, and its top-level arguments: string
+/// and character literals and comments skipped.
+fn call_args(src: &str, open: usize) -> Vec<&str> {
+    let b = src.as_bytes();
+    let (mut depth, mut i, mut from) = (0usize, open, open + 1);
+    let mut out = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => i += 3,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = src[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(src[from..i].trim());
+                    return out;
+                }
+            }
+            b',' if depth == 1 => {
+                out.push(src[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The crates whose diagnostics the viewer shows: the reader (with the
+/// other formats' importers and the dialects) and the Go checks.
+const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
+
+/// The calls that give a diagnostic or a repair's change its message,
+/// with the message's place among their arguments: the diagnostic itself,
+/// the parser's syntax problems (counted, then made into diagnostics), the
+/// other formats' importers' report, and the changes of the repair
+/// (`check --fix`, the page's Repair) and of the dialects' normalisation.
+const MESSAGE_CALLS: [(&str, usize); 10] = [
+    ("Diagnostic::new(", 2),
+    ("self.syntax(", 2),
+    ("rep.unreadable(", 1),
+    ("rep.push(", 2),
+    ("f.note(", 2),
+    ("f.note_value(", 2),
+    ("ch.changed(", 1),
+    ("notes.push((", LAST),
+    // A record the other formats' readers refuse (the page shows it as
+    // `{name}: {message}`).
+    ("ReadError {", MESSAGE_FIELD),
+    ("refuse(", 0),
+];
+
+/// The `message:` field of a struct (`ReadError { format, message, … }`).
+const MESSAGE_FIELD: usize = usize::MAX - 1;
+
+/// The last argument (the notes of the repair and of the charsets: `(code,
+/// span, message)` or `(code, message)`).
+const LAST: usize = usize::MAX;
+
+/// Messages handed on whole (a parameter, a message made elsewhere) or
+/// built in pieces: the page shows these by their code's summary unless
+/// a template happens to fit. Each is `file: expression`.
+const NOT_TEMPLATES: [&str; 7] = [
+    // The parser's own `syntax`: its callers are read instead.
+    "sgf-core/src/parse/builder.rs: msg",
+    // The importers' report: `Report::push` and `Report::unreadable`.
+    "sgf-formats/src/common.rs: msg",
+    // A dialect's description, its detail and its count of games.
+    "sgf-formats/src/dialect/mod.rs: msg",
+    // The dialects' changes and the repair's, each its own list.
+    "sgf-formats/src/dialect/mod.rs: c.message",
+    "sgf-formats/src/repair.rs: c.message.clone()",
+    // The repair's notes, each made with `notes.push((code, span, msg))`.
+    "sgf-go/src/fix/go.rs: m",
+    // WGS's `refuse(message, report)`, whose callers are read instead.
+    "sgf-formats/src/wgs.rs: message",
+];
+
+/// The messages the library gives its diagnostics (`Diagnostic::new` and
+/// the parser's `syntax`), as the format strings that write them: the
+/// literal or `format!` given, or for a variable the strings of its `let`
+/// in the same function. Each with the file and line.
+#[allow(clippy::type_complexity)]
+fn library_messages() -> (Vec<(String, String)>, BTreeSet<String>, Vec<String>) {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    let mut dirs: Vec<_> = LIBRARY_CRATES
+        .iter()
+        .map(|c| crates.join(c).join("src"))
+        .collect();
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let rel = p
+                    .strip_prefix(&crates)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((rel, p));
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    let mut unresolved = BTreeSet::new();
+    let mut all = Vec::new();
+    for (rel, p) in &files {
+        let text = std::fs::read_to_string(p).unwrap();
+        let src = text.split("#[cfg(test)]").next().unwrap();
+        all.extend(literals(src).into_iter().map(|(t, _)| t));
+        for (call, at) in MESSAGE_CALLS {
+            for (i, _) in src.match_indices(call) {
+                // A function's definition, not a call of it.
+                if src[..i].ends_with("fn ") {
+                    continue;
+                }
+                let line = src[..i].lines().count();
+                let args = call_args(src, i + call.len() - 1);
+                // (A trailing comma leaves an empty last argument.)
+                let args: Vec<&str> = args.into_iter().filter(|a| !a.is_empty()).collect();
+                let at = if at == LAST {
+                    args.len().saturating_sub(1)
+                } else {
+                    at
+                };
+                // (`message` alone: the field written by its variable's name.)
+                let field = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("message:"))
+                    .or(args.iter().find(|a| **a == "message").copied());
+                let msg = if at == MESSAGE_FIELD {
+                    field.map(str::trim)
+                } else {
+                    args.get(at).copied()
+                };
+                let Some(msg) = msg.as_ref() else { continue };
+                let ident = msg.chars().all(|c| c.is_alphanumeric() || c == '_');
+                let mut found: Vec<String> = if msg.starts_with('"') || msg.starts_with("format!(")
+                {
+                    literals(msg).into_iter().take(1).map(|(t, _)| t).collect()
+                } else if !ident {
+                    // An expression (`match`, `if`): the messages in it.
+                    literals(msg)
+                        .into_iter()
+                        .map(|(t, _)| t)
+                        .filter(|t| t.contains(' '))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                // A variable: the strings of its `let` in this function.
+                if found.is_empty() && ident {
+                    let body = &src[src[..i].rfind("fn ").unwrap_or(0)..i];
+                    let binding = body.rmatch_indices("let ").find(|(k, _)| {
+                        let pat = &body[k + 4..k + 4 + body[k + 4..].find('=').unwrap_or(0)];
+                        pat.split(|c: char| !c.is_alphanumeric() && c != '_')
+                            .any(|w| w == *msg)
+                    });
+                    if let Some((k, _)) = binding {
+                        let expr = &body[k..];
+                        let end = statement_end(expr);
+                        found = literals(&expr[..end])
+                            .into_iter()
+                            .map(|(t, _)| t)
+                            .filter(|t| t.contains(' '))
+                            .collect();
+                    }
+                }
+                if found.is_empty() {
+                    unresolved.insert(format!("{rel}: {msg}"));
+                }
+                for f in found {
+                    out.push((f, format!("{rel}:{line}")));
+                }
+            }
+        }
+    }
+    (out, unresolved, all)
+}
+
+/// Where the statement that `s` starts ends (its `;` outside brackets).
+fn statement_end(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut depth, mut i) = (0i32, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b';' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Whether format string `pattern` writes `text`, one of its `{…}` empty
+/// or none.
+fn formats_maybe_empty(pattern: &str, text: &str) -> bool {
+    formats(pattern, text)
+        || pattern.match_indices('{').any(|(a, _)| {
+            let z = a + pattern[a..].find('}').unwrap_or(0);
+            formats(&format!("{}{}", &pattern[..a], &pattern[z + 1..]), text)
+        })
+}
+
+/// The messages of `i18n.js`'s `LIBRARY` list.
+fn library_templates() -> Vec<String> {
+    js_list("LIBRARY")
+}
+
+#[test]
+fn every_message_of_the_library_s_diagnostics_is_in_the_page_s_languages() {
+    let (messages, unresolved, all) = library_messages();
+    assert!(messages.len() > 100, "{}", messages.len());
+    let templates = library_templates();
+    // Every template is what the library writes: a message, or a part of
+    // one (`{what}`), or one whose part is left empty (`{with}`); written
+    // by a string of the library that holds at least half its words (not
+    // by `{}` or `{e}`, which write anything).
+    let fixed = |p: &str| {
+        placeholders(p)
+            .iter()
+            .fold(p.len(), |n, h| n - h.len() * p.matches(h.as_str()).count())
+    };
+    for t in &templates {
+        assert!(
+            all.iter()
+                .any(|m| 2 * fixed(m) >= fixed(t) && formats_maybe_empty(m, &sample(t))),
+            "`{t}` is not a message of the library's diagnostics"
+        );
+    }
+    // Every message the library writes is a template.
+    let missing: BTreeSet<String> = messages
+        .iter()
+        .filter(|(m, _)| !templates.iter().any(|t| formats(m, &sample(t))))
+        .map(|(m, at)| format!("{at}: {m}"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "messages of the library not in i18n.js's LIBRARY list: {missing:#?}"
+    );
+    // The messages that are no template are the known ones.
+    let known: BTreeSet<String> = NOT_TEMPLATES.iter().map(|s| s.to_string()).collect();
+    assert_eq!(unresolved, known, "messages handed on or built in pieces");
 }
