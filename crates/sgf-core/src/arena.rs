@@ -716,6 +716,11 @@ mod tests {
         assert!(doc.slots.wide.is_empty());
         assert!(doc.slots.bytes() < 2 * 100_001 + 8192);
         assert_eq!(doc.props.len(), 2);
+        // What was reserved for a full record per `;` is given back, so
+        // the memory counted is the text and its slots.
+        let heap = doc.heap_bytes();
+        assert!(heap < 3 * src.len(), "{heap} for {}", src.len());
+        assert!(doc.full.capacity() * std::mem::size_of::<crate::doc::NodeData>() < 1 << 20);
         assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
         let last = doc.game(0).unwrap().main_line().last().unwrap();
         assert_eq!(last.id().0, 100_000);

@@ -104,6 +104,16 @@ pub(super) fn paren_balance(src: &[u8], dbcs: Option<Dbcs>) -> i64 {
     n
 }
 
+/// Gives back what a vector reserved beyond a quarter more than it holds,
+/// when that is over a MiB (the arenas of small documents are reused as
+/// they are).
+fn shrink_spare<T>(v: &mut Vec<T>) {
+    let spare = (v.capacity() - v.len()) * std::mem::size_of::<T>();
+    if spare > 1 << 20 && v.capacity() > 2 * v.len() {
+        v.shrink_to(v.len() + v.len() / 4);
+    }
+}
+
 impl<'a> Builder<'a> {
     pub(super) fn run(
         src: Arc<[u8]>,
@@ -156,6 +166,13 @@ impl<'a> Builder<'a> {
             o.root = doc.games.get(o.root as usize).map_or(NONE, |g| g.root);
         }
         doc.parsed_nodes = doc.node_len() as u32;
+        // The bounds reserved above count every `;` and `[`, and a long
+        // line's compact nodes use no full record: what is left over is
+        // given back (untouched, it was not resident, but it was address
+        // space, and what `Document::heap_bytes` counts).
+        shrink_spare(&mut doc.full);
+        shrink_spare(&mut doc.props);
+        shrink_spare(&mut doc.values);
         if in_order {
             let n = doc.node_len() as u32;
             let ends = (0..doc.games.len())
