@@ -1,6 +1,7 @@
 //! Both renderings of diagnostics, as `qipu check` prints them: the
 //! compiler-style snippet (human) and the JSON object, for SGF and for
-//! converted records, whatever the charset and wherever the span falls.
+//! converted records, whatever the charset and wherever the span falls;
+//! and the checks gathered with a bound keep what the whole list cut keeps.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -25,6 +26,25 @@ fuzz_target!(|data: &[u8]| {
     let mut diags = p.diagnostics.clone();
     diags.extend(sgf_go::check::check(&p.document));
     render_all(&p.document, None, &diags);
+    // Gathered with a bound, the checks keep what cutting the whole list
+    // in input order keeps, and count the rest.
+    for k in [1, 3] {
+        let mut capped = sgf_core::diag::Capped::new(k, 0);
+        sgf_go::check::check_into(&p.document, &mut capped);
+        let (kept, omitted) = capped.finish();
+        let mut all = sgf_go::check::check(&p.document);
+        let total = all.len();
+        sgf_core::diag::sort_diagnostics(&mut all);
+        let mut seen = std::collections::HashMap::new();
+        all.retain(|d| {
+            let n = seen.entry(d.code).or_insert(0usize);
+            *n += 1;
+            *n <= k
+        });
+        assert_eq!(kept, all);
+        let left: usize = omitted.iter().map(|(_, o)| o.count).sum();
+        assert_eq!(kept.len() + left, total);
+    }
     if let Ok(loaded) = sgf_formats::read_any(data, None)
         && loaded.converted
     {
