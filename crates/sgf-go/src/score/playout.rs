@@ -391,7 +391,7 @@ impl PlayoutBoard {
                 let p = lib(self.chain[q]);
                 // Running where it cannot get three liberties may be running into a ladder.
                 if self.playable(p, colour)
-                    && !(self.empty_around(p, NONE) <= 2 && self.ladder_on(q, scratch))
+                    && !(self.liberties_after(p, colour) == 2 && self.ladder_on(q, scratch))
                 {
                     return Some(p);
                 }
@@ -487,6 +487,51 @@ impl PlayoutBoard {
             .iter()
             .filter(|&&q| q != besides && self.colour[q] == 0)
             .count()
+    }
+
+    /// How many liberties (up to three) the chain of a stone of `colour`
+    /// at empty `p` would have, captures left aside: a run into a ladder
+    /// is only worth reading when it gets exactly two.
+    fn liberties_after(&self, p: usize, colour: u8) -> usize {
+        let mut libs = [NONE; 3];
+        let mut n = 0;
+        let mut add = |q: usize, n: &mut usize| {
+            if q != p && !libs[..*n].contains(&q) {
+                libs[*n] = q;
+                *n += 1;
+            }
+        };
+        for &q in &self.nbrs[p] {
+            if self.colour[q] == 0 {
+                add(q, &mut n);
+            }
+        }
+        for k in 0..4 {
+            let q = self.nbrs[p][k];
+            if n == 3 {
+                return n;
+            }
+            if self.colour[q] != colour {
+                continue;
+            }
+            let c = self.chain[q];
+            let mut s = c;
+            loop {
+                for &r in &self.nbrs[s] {
+                    if self.colour[r] == 0 {
+                        add(r, &mut n);
+                        if n == 3 {
+                            return n;
+                        }
+                    }
+                }
+                s = self.next[s];
+                if s == c {
+                    break;
+                }
+            }
+        }
+        n
     }
 
     /// Whether a chain of `colour` in atari touches chain `c`: `c`'s side
