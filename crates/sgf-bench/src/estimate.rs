@@ -10,7 +10,8 @@
 //! positions, and without `--gnugo` still compares with the answers
 //! kept. The table splits even and handicap games and gives each side's
 //! mean error on the margin (positive: too good for Black); `--dump`
-//! writes every position's margins, `--game` judges one game.
+//! writes every position's margins, `--game` judges one game (with `-v`,
+//! drawing the board with the estimate's dead stones and points on it).
 //!
 //! Build with `cargo run --release -p sgf-bench --bin qipu-estimate-bench`.
 //! The sample is every k-th counted game, spread over all files, starting
@@ -51,7 +52,7 @@ struct Args {
     /// Games estimated at once.
     #[arg(long, default_value_t = 2)]
     threads: usize,
-    /// Print each game.
+    /// Print each game (with `--game`, also the board with the estimate on it).
     #[arg(short, long)]
     verbose: bool,
     /// Instead: the estimate at the end of every counted game against the
