@@ -10,7 +10,8 @@
 //! positions, and without `--gnugo` still compares with the answers
 //! kept. The table splits even and handicap games and gives each side's
 //! mean error on the margin (positive: too good for Black); `--dump`
-//! writes every position's margins, `--game` judges one game.
+//! writes every position's margins, `--game` judges one game (with `-v`,
+//! drawing the board with the estimate's dead stones and points on it).
 //!
 //! Build with `cargo run --release -p sgf-bench --bin qipu-estimate-bench`.
 //! The sample is every k-th counted game, spread over all files, starting
@@ -51,7 +52,7 @@ struct Args {
     /// Games estimated at once.
     #[arg(long, default_value_t = 2)]
     threads: usize,
-    /// Print each game.
+    /// Print each game (with `--game`, also the board with the estimate on it).
     #[arg(short, long)]
     verbose: bool,
     /// Instead: the estimate at the end of every counted game against the
@@ -269,6 +270,9 @@ fn main() {
                                 answer.map(|g| format!(", GNU Go {g}")).unwrap_or_default()
                             );
                         }
+                        if a.verbose && a.game.is_some() {
+                            print!("{}", picture(cursor.position(), &e));
+                        }
                         results.lock().expect("lock").push(Judged {
                             at,
                             handicap,
@@ -434,6 +438,43 @@ fn finished(a: &Args, docs: &[(String, Document)], games: &[(usize, usize)]) {
         changed.iter().filter(|x| x.1).count(),
         changed.iter().filter(|x| x.2).count()
     );
+}
+
+/// The board as text with the estimate on it, for `--game … -v`: `X`/`O`
+/// living stones, `x`/`o` dead ones, `+`/`-` Black's and White's points, `.`
+/// nobody's; the mean owner of each point from the playouts after each row.
+fn picture(pos: &sgf_go::Position, e: &score::Estimate) -> String {
+    let rows = pos.rows();
+    let cols = rows.first().map_or(0, |r| r.len());
+    let mut out = String::new();
+    for (y, row) in rows.iter().enumerate() {
+        let mut line = String::new();
+        for (x, c) in row.chars().enumerate() {
+            let i = y * cols + x;
+            let dead = e
+                .score
+                .dead
+                .iter()
+                .any(|p| usize::from(p.x) == x && usize::from(p.y) == y);
+            line.push(match (c, dead, e.score.owner.get(i).copied().flatten()) {
+                ('X', true, _) => 'x',
+                ('O', true, _) => 'o',
+                ('.', _, Some(Color::Black)) => '+',
+                ('.', _, Some(Color::White)) => '-',
+                (c, _, _) => c,
+            });
+            line.push(' ');
+        }
+        out += &format!("{line}\n");
+    }
+    out + &format!(
+        "{} to play\n",
+        if pos.to_play == Color::Black {
+            "Black"
+        } else {
+            "White"
+        }
+    )
 }
 
 fn pct(k: usize, n: usize) -> f64 {

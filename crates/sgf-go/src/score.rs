@@ -807,9 +807,10 @@ fn ownership(board: &Board, opts: &EstimateOptions) -> Vec<f64> {
     let playouts = opts.playouts.max(2);
     let start = playout::PlayoutBoard::of(board);
     let mut b = start.clone();
+    let mut scratch = start.clone();
     for k in 0..playouts {
         b.clone_from(&start);
-        b.playout(if k % 2 == 0 { 1 } else { 2 }, &mut rng);
+        b.playout(if k % 2 == 0 { 1 } else { 2 }, &mut rng, &mut scratch);
         for (i, s) in sum.iter_mut().enumerate() {
             *s += match b.owner(i) {
                 1 => 1,

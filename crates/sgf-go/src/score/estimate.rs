@@ -45,8 +45,10 @@ impl Estimate {
 ///
 /// Dead stones come from random playouts to the end of the game
 /// ([`EstimateOptions::playouts`] of them; neither side fills its own
-/// eyes or puts two stones or more in atari, and each takes a chain the
-/// opponent's move left in atari or saves its own), a chain being dead
+/// eyes or puts two stones or more in atari, each takes a chain the
+/// opponent's move left in atari or saves its own unless it would run
+/// into a ladder, and takes a stone left with two liberties in a working
+/// ladder), a chain being dead
 /// when it ends up the opponent's in most of them. When,
 /// with those stones off, the borders are closed (see
 /// [`Estimate::finished`]), the position is counted as the end of a game,
@@ -410,6 +412,95 @@ mod tests {
         let (b, w) = (e.score.black.territory, e.score.white.territory);
         assert!(b > w, "{b} {w}");
         assert_eq!(e.winner(), Some(Color::Black), "{}", e.score.result());
+    }
+
+    /// The stones among `points` that the estimate gives as dead.
+    fn dead_among(e: &Estimate, points: &[(u8, u8)]) -> Vec<(u8, u8)> {
+        points
+            .iter()
+            .copied()
+            .filter(|&(x, y)| e.score.dead.contains(&Point::new(x, y)))
+            .collect()
+    }
+
+    #[test]
+    fn the_chain_with_fewer_liberties_loses_a_capturing_race() {
+        // Black's chain d9–d7 has two liberties (c9, c8), White's e9–e7
+        // three (f9–f7), and neither shares one: White wins the race
+        // whoever plays first.
+        let pos = Position::from_rows(&[
+            ".O.XO.X..",
+            "OO.XO.XXX",
+            ".OOXO.X..",
+            "OOOOXXXXX",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+        ]);
+        let e = estimate(&pos, &settings(Rules::Japanese, 6.5));
+        let black = [(3, 0), (3, 1), (3, 2)];
+        let white = [(4, 0), (4, 1), (4, 2)];
+        assert_eq!(dead_among(&e, &black), black.to_vec());
+        assert_eq!(dead_among(&e, &white), vec![]);
+        // Give Black two more liberties than White: the race turns round.
+        let pos = Position::from_rows(&[
+            ".O.XO.X..",
+            ".O.XO.XXX",
+            ".O.XOXX..",
+            "OO.OXXXXX",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+            "...OX....",
+        ]);
+        let e = estimate(&pos, &settings(Rules::Japanese, 6.5));
+        assert_eq!(dead_among(&e, &white), white.to_vec(), "{:?}", e.score.dead);
+        assert_eq!(dead_among(&e, &black), vec![]);
+    }
+
+    #[test]
+    fn a_group_with_one_eye_dies_and_one_with_two_lives() {
+        // White's group in Black's corner has one eye (b8) and no way out.
+        let one = Position::from_rows(&[
+            "XXXXX....",
+            "XOOOX....",
+            "XO.OX....",
+            "XOOOX....",
+            "XXXXX....",
+            ".........",
+            ".........",
+            "....O....",
+            ".........",
+        ]);
+        let e = estimate(&one, &settings(Rules::Japanese, 6.5));
+        let group = [
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (1, 2),
+            (3, 2),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+        ];
+        assert_eq!(dead_among(&e, &group), group.to_vec(), "{:?}", e.score.dead);
+        // Two eyes (b8 and d8): alive, and the surrounding black stones too.
+        let two = Position::from_rows(&[
+            "XXXXXXX..",
+            "XOOOOOX..",
+            "XO.O.OX..",
+            "XOOOOOX..",
+            "XXXXXXX..",
+            ".........",
+            ".........",
+            "....O....",
+            ".........",
+        ]);
+        let e = estimate(&two, &settings(Rules::Japanese, 6.5));
+        assert!(e.score.dead.is_empty(), "{:?}", e.score.dead);
     }
 
     #[test]
