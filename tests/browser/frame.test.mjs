@@ -107,12 +107,12 @@ shared("the frame at 1400×900, 1024×768 and 390×844: menus, one-row toolbar, 
   }
 });
 
-shared("every language at 1400×900 and 390×844: the menu bar and the toolbar one row each, every menu inside the window (screenshots)", async () => {
+shared("every language at 1400×900, 1024×768 and 390×844: the menu bar and the toolbar one row each, every menu inside the window (screenshots)", async () => {
   // Every problem of every language, listed at the end.
   const bad = [];
   const check = (ok, what) => { if (!ok) bad.push(what); };
   for (const lang of LANGUAGES) {
-    for (const [w, h] of [[1400, 900], [390, 844]]) {
+    for (const [w, h] of LAYOUTS) {
       // The browser's language chooses the page's (a phone has no menu of them).
       const ctx = await browser.newContext({ locale: lang, viewport: { width: w, height: h } });
       const p = await ctx.newPage();
