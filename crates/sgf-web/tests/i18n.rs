@@ -59,7 +59,10 @@ fn every_language_is_in_the_menu_the_server_and_the_locale_choice() {
     listed.sort();
     let files = translation_files();
     assert!(files.len() >= 8, "{files:?}");
-    assert_eq!(listed, files, "LANGUAGES of i18n.js and the files of assets/i18n");
+    assert_eq!(
+        listed, files,
+        "LANGUAGES of i18n.js and the files of assets/i18n"
+    );
     let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
     let pick = &js[js.find("export function pickLanguage").unwrap()..];
     let pick = &pick[..pick.find("\n}\n").unwrap()];
@@ -73,7 +76,10 @@ fn every_language_is_in_the_menu_the_server_and_the_locale_choice() {
         // The server embeds it; the browser's locale can choose it.
         let embedded = format!("(\"{code}\", include_str!(\"../assets/i18n/{code}.json\"))");
         assert!(server.contains(&embedded), "src/assets.rs lacks {embedded}");
-        assert!(pick.contains(&format!("\"{code}\"")), "pickLanguage never gives {code}");
+        assert!(
+            pick.contains(&format!("\"{code}\"")),
+            "pickLanguage never gives {code}"
+        );
     }
 }
 
