@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  dropRecord, englishLeft, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
+  chooseLanguage, dropRecord, englishLeft, LANGUAGES, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
 } from "./support.mjs";
 
 if (staticSkip) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
@@ -162,6 +162,13 @@ for (const t of TRANSPORTS) {
       const zh = await items();
       assert.equal(zh.length, ja.length);
       assert.ok(zh.some((i) => i.text.endsWith("[V028] HA[1]：让子至少两子")), zh.map((i) => i.text).join("\n"));
+      // Every other language of the page: no English left either.
+      for (const lang of LANGUAGES.filter((l) => l !== "ja" && l !== "zh-Hans")) {
+        await chooseLanguage(page, lang);
+        assert.deepEqual(await englishLeft(page, "#diagnostics"), [], lang);
+        assert.equal((await items()).length, ja.length, lang);
+      }
+      await chooseLanguage(page, "zh-Hans");
       // A message no template fits (a library newer than the page): its
       // code's summary, the message as the title; never a blank.
       await page.evaluate(() => {
@@ -199,6 +206,15 @@ for (const t of TRANSPORTS) {
       const split = items.find((i) => i.title === "B and W in one node: W moved to a new node after it");
       assert.match(split?.text ?? "", /F004 한 노드에 B와 W: W를 뒤의 새 노드로 옮겼습니다$/, items.map((i) => i.text).join("\n"));
       await page.click("#repairdialog button[value=cancel]");
+      // Every other language of the page: no English left either.
+      for (const lang of LANGUAGES.filter((l) => l !== "ko")) {
+        await chooseLanguage(page, lang);
+        await page.evaluate(() => document.getElementById("repairlist").replaceChildren());
+        await menu(page, "repair");
+        await page.waitForSelector("#repairdialog[open] #repairlist li");
+        assert.deepEqual(await englishLeft(page, "#repairdialog"), [], lang);
+        await page.click("#repairdialog button[value=cancel]");
+      }
       await page.context().close();
     });
 

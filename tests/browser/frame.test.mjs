@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openRecord, onStaticViewer,
+  LANGUAGES,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -104,6 +105,66 @@ shared("the frame at 1400×900, 1024×768 and 390×844: menus, one-row toolbar, 
     assert.equal(await p.$$eval(".menupop:not([hidden])", (x) => x.length), 0, "the menu closes");
     await p.close();
   }
+});
+
+shared("every language at 1400×900, 1024×768 and 390×844: the menu bar and the toolbar one row each, every menu inside the window (screenshots)", async () => {
+  // Every problem of every language, listed at the end.
+  const bad = [];
+  const check = (ok, what) => { if (!ok) bad.push(what); };
+  for (const lang of LANGUAGES) {
+    for (const [w, h] of LAYOUTS) {
+      // The browser's language chooses the page's (a phone has no menu of them).
+      const ctx = await browser.newContext({ locale: lang, viewport: { width: w, height: h } });
+      const p = await ctx.newPage();
+      p.on("pageerror", (e) => console.error("page error:", e));
+      await p.goto(url);
+      await p.waitForSelector("#board svg");
+      await p.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await openInPage(p, "example.sgf");
+      await p.evaluate(() => document.querySelector("#board").focus());
+      await p.keyboard.press("End");
+      await p.waitForFunction(() => window.qipuPage.state().node.move_number === 28);
+      const m = await p.evaluate(() => {
+        const shown = [...document.querySelectorAll("#toolbar > *, #toolbar .group > *")].filter((e) => e.offsetParent && !e.classList.contains("group"));
+        const titles = [...document.querySelectorAll("#menus .menutitle")].map((t) => t.getBoundingClientRect());
+        return {
+          rows: new Set(shown.map((e) => Math.round(e.getBoundingClientRect().top / 8))).size,
+          toolbar: document.getElementById("toolbar").getBoundingClientRect().height,
+          titleRows: new Set(titles.map((r) => Math.round(r.top))).size,
+          // (Titles longer than a phone is wide scroll in their bar.)
+          bar: document.getElementById("menus").getBoundingClientRect().right,
+          scroll: document.documentElement.scrollWidth,
+        };
+      });
+      const at = `${lang} ${w}×${h}`;
+      check(m.scroll <= w, `${at}: the page is ${m.scroll} px wide`);
+      check(m.titleRows === 1, `${at}: the menu bar is one row`);
+      check(m.bar <= w, `${at}: the menu bar ends at ${m.bar}`);
+      if (w >= 1024) {
+        check(m.rows === 1, `${at}: the toolbar is one row`);
+        check(m.toolbar < 48, `${at}: the toolbar is ${m.toolbar} px high`);
+      }
+      await p.screenshot({ path: join(shots, `frame-${lang}-${w}x${h}.png`) });
+      // Each menu: inside the window, its items not cut (they wrap).
+      for (const id of await p.$$eval("#menus .menutitle", (b) => b.map((x) => x.id))) {
+        await p.click(`#${id}`);
+        await p.waitForSelector(`#${id}-items:not([hidden])`);
+        const r = await p.$eval(`#${id}-items`, (pop) => {
+          const b = pop.getBoundingClientRect();
+          const cut = [...pop.querySelectorAll(".menuitem")].filter((i) => i.scrollWidth > i.clientWidth + 1).map((i) => i.textContent);
+          return { left: b.left, right: b.right, bottom: b.bottom, wide: pop.scrollWidth - pop.clientWidth, cut };
+        });
+        check(r.left >= 0 && r.right <= w && r.bottom <= h, `${at}: ${id} at ${r.left}–${r.right}, down to ${r.bottom}`);
+        check(r.wide <= 0, `${at}: ${id} scrolls sideways by ${r.wide} px`);
+        check(r.cut.length === 0, `${at}: ${id} cuts ${r.cut.join(" | ")}`);
+        if (id === "menu-navigate") await p.screenshot({ path: join(shots, `frame-${lang}-${w}x${h}-menu.png`) });
+        await p.keyboard.press("Escape");
+        await p.waitForSelector(`#${id}-items`, { state: "hidden" });
+      }
+      await ctx.close();
+    }
+  }
+  assert.deepEqual(bad, []);
 });
 
 shared("bug 1: on a phone the board comes first at full width, panels are tabs of at least 120 px, the footer never covers the board", async () => {

@@ -4,7 +4,7 @@
 // playwright-core) on the viewer's page, and helpers over the page.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, extname, basename, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -237,12 +237,18 @@ export function onStaticViewer(title, shared, { current, swap, viewport, setup, 
  * @param {import("playwright-core").Page} p
  * @param {string} [within]
  */
-export function englishLeft(p, within = "body") {
-  return p.evaluate((within) => {
+export async function englishLeft(p, within = "body") {
+  // A language written in Latin letters has words that look English: the
+  // words of its own translations are its own (Komi, Variante, Position).
+  const lang = await p.evaluate(() => document.documentElement.lang);
+  const own = lang && lang !== "en" ? [...ownWords(lang)] : [];
+  return p.evaluate(([within, own]) => {
+    const mine = new Set(own);
     // Words that are the same in every language: names, formats, keys.
     const SAME = /^(Qipu|SGF|GTP|KataGo|Kata|Leela|Sabaki|PNG|SVG|JPEG|JPG|BMP|FF|UTF|Ctrl|Shift|Alt|Del|Delete|PgUp|PgDn|Home|End|Esc|Enter|Tab|HTML|FG|RE|KM|HA|TE|BM|DO|IT|GB|GW|DM|UC|HO|TM|OT|AR|LN|DD|TB|TW|AB|AW|AE|qdb|gnugo|mode|gtp|showboard|sgf|Sensei|Library|ownership|Goban|KGS|Tromp|Taylor|Ing|AGA|Li|Ming|Tanaka|Hanako|Ke|Jie|AlphaGo|Shin|Jinseo|Qipu's|Sensei's|the|machine|long|ladder|pd|dd)$/;
+    const WORD = /[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g;
     // Code and file names are not words to translate (qipu check --fix, engines.toml, .bak).
-    const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(/[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g) || []).filter((w) => !SAME.test(w));
+    const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(WORD) || []).filter((w) => !SAME.test(w) && !mine.has(w));
     const out = new Set();
     // What the record or the user wrote (names, comments), and what is written into a record as it is (code).
     const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .commentview");
@@ -263,5 +269,38 @@ export function englishLeft(p, within = "body") {
       }
     }
     return [...out];
-  }, within);
+  }, [within, own]);
+}
+
+/** The page's languages but English: the codes of `assets/i18n/*.json`. */
+export const LANGUAGES = readdirSync(join(repo, "crates/sgf-web/assets/i18n"))
+  .filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -".json".length)).sort();
+
+/** @type {Map<string, Set<string>>} */
+const ownCache = new Map();
+
+/**
+ * The words (as `englishLeft` cuts them) of language `lang`'s
+ * translations: its strings, its codes' summaries and its name.
+ * @param {string} lang
+ */
+function ownWords(lang) {
+  if (!ownCache.has(lang)) {
+    const t = JSON.parse(readFileSync(join(repo, "crates/sgf-web/assets/i18n", `${lang}.json`), "utf8"));
+    const text = [t.language, ...Object.values(t.strings), ...Object.values(t.codes)].join("\n");
+    ownCache.set(lang, new Set(text.match(/[A-Za-z][a-z]{2,}(?:'[a-z]+)?/g) || []));
+  }
+  return /** @type {Set<string>} */ (ownCache.get(lang));
+}
+
+/**
+ * Chooses language `lang` in page `p` and waits until the page is shown
+ * in it (`setLanguage` sets the page's `lang` once its words are loaded,
+ * then shows everything again at once).
+ * @param {import("playwright-core").Page} p
+ * @param {string} lang
+ */
+export async function chooseLanguage(p, lang) {
+  await p.selectOption("#lang", lang);
+  await p.waitForFunction((l) => document.documentElement.lang === l, lang);
 }

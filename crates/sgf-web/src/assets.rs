@@ -42,11 +42,17 @@ pub(crate) static SCRIPTS: [(&str, &str); 19] = [
 ];
 
 /// The page's translations (English is the key), one file a language.
-static I18N: [(&str, &str); 4] = [
+static I18N: [(&str, &str); 10] = [
     ("zh-Hans", include_str!("../assets/i18n/zh-Hans.json")),
     ("zh-Hant", include_str!("../assets/i18n/zh-Hant.json")),
     ("ja", include_str!("../assets/i18n/ja.json")),
     ("ko", include_str!("../assets/i18n/ko.json")),
+    ("de", include_str!("../assets/i18n/de.json")),
+    ("fr", include_str!("../assets/i18n/fr.json")),
+    ("es", include_str!("../assets/i18n/es.json")),
+    ("ru", include_str!("../assets/i18n/ru.json")),
+    ("pt-BR", include_str!("../assets/i18n/pt-BR.json")),
+    ("it", include_str!("../assets/i18n/it.json")),
 ];
 
 /// The routes of the page's files, added to `api`.

@@ -19,6 +19,70 @@ fn placeholders(s: &str) -> BTreeSet<String> {
     out
 }
 
+/// The page's languages, `i18n.js`'s `LANGUAGES` (code → its own name),
+/// English first.
+fn languages() -> Vec<(String, String)> {
+    let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
+    let head = "export const LANGUAGES = {";
+    let start = js.find(head).expect("LANGUAGES in i18n.js") + head.len();
+    let end = start + js[start..].find("};").unwrap();
+    js[start..end]
+        .split(',')
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| {
+            let (code, name) = e.split_once(':').expect("code: name");
+            let unquote = |s: &str| s.trim().trim_matches('"').to_string();
+            (unquote(code), unquote(name))
+        })
+        .collect()
+}
+
+/// The translations' files, `assets/i18n/CODE.json`: their codes, sorted.
+fn translation_files() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(assets().join("i18n"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_language_is_in_the_menu_the_server_and_the_locale_choice() {
+    // A file is a language of the menu (English has none), and the
+    // other way round, named as the file names itself.
+    let langs = languages();
+    assert_eq!(langs.first().map(|(c, _)| c.as_str()), Some("en"));
+    let mut listed: Vec<String> = langs.iter().skip(1).map(|(c, _)| c.clone()).collect();
+    listed.sort();
+    let files = translation_files();
+    assert!(files.len() >= 8, "{files:?}");
+    assert_eq!(
+        listed, files,
+        "LANGUAGES of i18n.js and the files of assets/i18n"
+    );
+    let js = std::fs::read_to_string(assets().join("i18n.js")).unwrap();
+    let pick = &js[js.find("export function pickLanguage").unwrap()..];
+    let pick = &pick[..pick.find("\n}\n").unwrap()];
+    let server =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/assets.rs"))
+            .unwrap();
+    for (code, name) in langs.iter().skip(1) {
+        let text = std::fs::read_to_string(assets().join(format!("i18n/{code}.json"))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["language"].as_str(), Some(name.as_str()), "{code}");
+        // The server embeds it; the browser's locale can choose it.
+        let embedded = format!("(\"{code}\", include_str!(\"../assets/i18n/{code}.json\"))");
+        assert!(server.contains(&embedded), "src/assets.rs lacks {embedded}");
+        assert!(
+            pick.contains(&format!("\"{code}\"")),
+            "pickLanguage never gives {code}"
+        );
+    }
+}
+
 #[test]
 fn every_language_translates_the_same_strings_the_page_uses() {
     // The page: its HTML and every script (the annotations' words too),
@@ -45,7 +109,7 @@ fn every_language_translates_the_same_strings_the_page_uses() {
         .map(|c| c.as_str().to_string())
         .collect();
     let mut keys: Option<BTreeSet<String>> = None;
-    for lang in ["zh-Hans", "zh-Hant", "ja", "ko"] {
+    for lang in translation_files() {
         let text = std::fs::read_to_string(assets().join(format!("i18n/{lang}.json"))).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert!(v["language"].as_str().is_some_and(|l| !l.is_empty()));
