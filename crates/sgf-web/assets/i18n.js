@@ -7,7 +7,7 @@ import { ui } from "./state.js";
 
 /** @type {Record<string, string>} */
 export const LANGUAGES = {
-  en: "English", de: "Deutsch", es: "Español", fr: "Français", it: "Italiano", "pt-BR": "Português (Brasil)", ru: "Русский",
+  en: "English", de: "Deutsch", es: "Español", fr: "Français", it: "Italiano", "pt-BR": "Português (Brasil)", ru: "Русский", tr: "Türkçe",
   "zh-Hans": "简体中文", "zh-Hant": "繁體中文", ja: "日本語", ko: "한국어",
 };
 
@@ -510,7 +510,7 @@ export function pickLanguage() {
     if (x.startsWith("ja")) return "ja";
     if (x.startsWith("ko")) return "ko";
     if (x === "pt" || x === "pt-br") return "pt-BR";
-    for (const l of ["de", "es", "fr", "it", "ru"]) if (x === l || x.startsWith(`${l}-`)) return l;
+    for (const l of ["de", "es", "fr", "it", "ru", "tr"]) if (x === l || x.startsWith(`${l}-`)) return l;
     if (x.startsWith("en")) return "en";
   }
   return "en";

@@ -42,7 +42,7 @@ pub(crate) static SCRIPTS: [(&str, &str); 19] = [
 ];
 
 /// The page's translations (English is the key), one file a language.
-static I18N: [(&str, &str); 10] = [
+static I18N: [(&str, &str); 11] = [
     ("zh-Hans", include_str!("../assets/i18n/zh-Hans.json")),
     ("zh-Hant", include_str!("../assets/i18n/zh-Hant.json")),
     ("ja", include_str!("../assets/i18n/ja.json")),
@@ -53,6 +53,7 @@ static I18N: [(&str, &str); 10] = [
     ("ru", include_str!("../assets/i18n/ru.json")),
     ("pt-BR", include_str!("../assets/i18n/pt-BR.json")),
     ("it", include_str!("../assets/i18n/it.json")),
+    ("tr", include_str!("../assets/i18n/tr.json")),
 ];
 
 /// The routes of the page's files, added to `api`.
