@@ -378,6 +378,16 @@ fn format_strings_match_what_they_write() {
     assert!(!formats("{a}: {b}", "X:"));
 }
 
+/// The closing `"` of the string literal that opens at `b[i]` (escapes
+/// skipped), or the end.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while i < b.len() && b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i
+}
+
 /// Where `src[open]` (a `(`) closes, and its top-level arguments: string
 /// and character literals and comments skipped.
 fn call_args(src: &str, open: usize) -> Vec<&str> {
@@ -386,12 +396,7 @@ fn call_args(src: &str, open: usize) -> Vec<&str> {
     let mut out = Vec::new();
     while i < b.len() {
         match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' => i = string_end(b, i),
             b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
             b'\'' if b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => i += 3,
             b'/' if b.get(i + 1) == Some(&b'/') => {
@@ -577,12 +582,7 @@ fn statement_end(s: &str) -> usize {
     let (mut depth, mut i) = (0i32, 0);
     while i < b.len() {
         match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
+            b'"' => i = string_end(b, i),
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             b';' if depth == 0 => return i,
