@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   repo, qipu, shots, startViewer, launchBrowser, openViewer, stop, screenPoint, menu, openRecord, onStaticViewer,
-  LANGUAGES,
+  LANGUAGES, englishLeft,
 } from "./support.mjs";
 
 let dir, server, url, browser, page;
@@ -113,7 +113,7 @@ shared("every language at 1400×900, 1024×768 and 390×844: the menu bar and th
   const check = (ok, what) => { if (!ok) bad.push(what); };
   for (const lang of LANGUAGES) {
     for (const [w, h] of LAYOUTS) {
-      // The browser's language chooses the page's (a phone has no menu of them).
+      // The browser's language chooses the page's.
       const ctx = await browser.newContext({ locale: lang, viewport: { width: w, height: h } });
       const p = await ctx.newPage();
       p.on("pageerror", (e) => console.error("page error:", e));
@@ -165,6 +165,25 @@ shared("every language at 1400×900, 1024×768 and 390×844: the menu bar and th
     }
   }
   assert.deepEqual(bad, []);
+});
+
+shared("on a phone the View menu changes the page's language (the select beside the menus is hidden there)", async () => {
+  const p = await openViewer(browser, url, { width: 390, height: 844 });
+  assert.equal(await p.isVisible("#lang"), false, "no select on a phone");
+  await menu(p, "lang-de");
+  await p.waitForFunction(() => document.documentElement.lang === "de");
+  // The menus are made again in German; each language keeps its own name.
+  assert.equal((await p.textContent("#m-lang-ru .label")).trim(), "Русский");
+  assert.equal(await p.getAttribute("#m-lang-ru .label", "lang"), "ru");
+  assert.equal(await p.getAttribute("#m-lang-de", "aria-checked"), "true");
+  assert.equal(await p.getAttribute("#m-lang-en", "aria-checked"), "false");
+  assert.deepEqual(await englishLeft(p, "#menus"), []);
+  // Remembered across a reload, and back to English the same way.
+  await p.reload();
+  await p.waitForFunction(() => document.documentElement.lang === "de");
+  await menu(p, "lang-en");
+  await p.waitForFunction(() => document.documentElement.lang === "en");
+  await p.close();
 });
 
 shared("bug 1: on a phone the board comes first at full width, panels are tabs of at least 120 px, the footer never covers the board", async () => {

@@ -250,8 +250,9 @@ export async function englishLeft(p, within = "body") {
     // Code and file names are not words to translate (qipu check --fix, engines.toml, .bak).
     const english = (s) => (s.replace(/qipu [a-z]+(?: --[a-z]+)*|[\w-]*\.(?:toml|bak|qdb|sgf)\b/g, "").match(WORD) || []).filter((w) => !SAME.test(w) && !mine.has(w));
     const out = new Set();
-    // What the record or the user wrote (names, comments), and what is written into a record as it is (code).
-    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .commentview");
+    // What the record or the user wrote (names, comments), what is written into a record as it is (code), and
+    // the languages' own names.
+    const skip = (el) => el.closest("script, style, code, #board, #filelist, #title, #nodename, #comment, #diagramtext, #pastetext, #info, #players .name, #gamestable tbody, #gtplog, #lang, .label[lang], .commentview");
     const root = document.querySelector(within);
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {

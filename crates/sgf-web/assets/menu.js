@@ -8,14 +8,14 @@ import { edit, nav, openRecord } from "./actions.js";
 import { $, message } from "./dom.js";
 import { analyseGame, graphWanted, openConsole, ownershipWanted, setGraphWanted, toggleEngineGame, toggleOwnership } from "./engine.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
-import { tr } from "./i18n.js";
+import { LANGUAGES, tr } from "./i18n.js";
 import { ui } from "./state.js";
 import { applyView, transformView, transformed, view } from "./transform.js";
 
 /**
  * An entry of a menu: an action (`run`), a choice (`checked` says
  * whether it is the one on), or a separator (null).
- * @typedef {{id: string, label: string, keys?: string, run: () => unknown, checked?: () => boolean, enabled?: () => boolean} | null} Item
+ * @typedef {{id: string, label: string, keys?: string, run: () => unknown, checked?: () => boolean, enabled?: () => boolean, lang?: string} | null} Item
  */
 
 /** The side panels, by name: what View shows and hides, and the phone's tabs. */
@@ -202,6 +202,12 @@ function menus() {
       { id: "m-theme-dark", label: "Dark", run: () => choose("theme", "dark"), checked: () => $("theme").value === "dark" },
       { id: "m-theme-wood", label: "Wood board", run: () => choose("theme", "wood"), checked: () => $("theme").value === "wood" },
       null,
+      // The page's language, each in its own words: a phone has no room
+      // for the select beside the menu bar.
+      ...Object.entries(LANGUAGES).map(([code, name]) => /** @type {Item} */ ({
+        id: `m-lang-${code}`, label: name, lang: code, run: () => choose("lang", code), checked: () => $("lang").value === code,
+      })),
+      null,
       { id: "m-rotcw", label: "Turn the board clockwise", keys: "R", run: () => transformView("clockwise") },
       { id: "m-rotccw", label: "Turn the board anticlockwise", keys: "Shift+R", run: () => transformView("anticlockwise") },
       { id: "m-fliph", label: "Mirror the board left-right", keys: "V", run: () => transformView("horizontal") },
@@ -367,7 +373,9 @@ export function buildMenus() {
       tick.textContent = on ? "✓" : "";
       const label = document.createElement("span");
       label.className = "label";
-      label.textContent = tr(it.label);
+      // A language's name is written in that language, never translated.
+      label.textContent = it.lang ? it.label : tr(it.label);
+      if (it.lang) label.lang = it.lang;
       const keys = document.createElement("kbd");
       keys.textContent = it.keys || "";
       keys.hidden = !it.keys;
