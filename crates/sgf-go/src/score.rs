@@ -31,7 +31,9 @@ use sgf_core::{Color, Node, Point};
 
 mod estimate;
 mod playout;
-pub use estimate::{Estimate, count_or_estimate, estimate_position, is_settled};
+pub use estimate::{
+    Estimate, count_or_estimate, count_or_estimate_both, estimate_position, is_settled,
+};
 
 use crate::board::{Board, Position, Stone};
 use crate::coords::{self, BoardSize};

@@ -102,6 +102,29 @@ pub fn count_or_estimate(
     settled_or_estimated(pos, dead, dame, settings, &[])
 }
 
+/// [`count_or_estimate`] under two settings (say the rules of the game
+/// and the other way of counting, for comparison), the playouts of a
+/// position still in play run once for both.
+pub fn count_or_estimate_both(
+    pos: &Position,
+    dead: &[Point],
+    dame: &[Point],
+    settings: &Settings,
+    other: &Settings,
+) -> (Estimate, Estimate) {
+    if !is_settled(&pos.board, dead) {
+        let own = ownership(&pos.board, &EstimateOptions::default());
+        return (
+            by_influence(pos, dead, settings, &own),
+            by_influence(pos, dead, other, &own),
+        );
+    }
+    (
+        settled_or_estimated(pos, dead, dame, settings, &[]),
+        settled_or_estimated(pos, dead, dame, other, &[]),
+    )
+}
+
 /// The count of a finished position, else the estimate from influence
 /// and the playouts' mean owner `own` (unused for a finished one).
 fn settled_or_estimated(
@@ -375,6 +398,32 @@ mod tests {
 
     fn estimate(pos: &Position, s: &Settings) -> Estimate {
         estimate_position(pos, s, &EstimateOptions::default())
+    }
+
+    #[test]
+    fn both_ways_of_counting_at_once_are_each_way_alone() {
+        let mid = Position::from_rows(&[
+            "....X.O..",
+            "..X.X.O..",
+            "..O.X.O..",
+            "....X.OX.",
+            "...XX.O..",
+            "....XOO..",
+            "....X.O..",
+            ".X..X.O..",
+            ".........",
+        ]);
+        let done = Position::from_rows(&["..XO.", "..XO.", "..XO.", "..XO.", "..XO."]);
+        let (jp, cn) = (
+            settings(Rules::Japanese, 6.5),
+            settings(Rules::Chinese, 7.5),
+        );
+        for pos in [&mid, &done] {
+            let dead = crate::score::estimate_dead(&pos.board);
+            let (a, b) = count_or_estimate_both(pos, &dead, &[], &jp, &cn);
+            assert_eq!(a, count_or_estimate(pos, &dead, &[], &jp));
+            assert_eq!(b, count_or_estimate(pos, &dead, &[], &cn));
+        }
     }
 
     #[test]

@@ -617,21 +617,20 @@ impl Session {
         let info = GameInfo::of(&self.doc, self.lg());
         let mut settings = Settings::of_game(&info);
         settings.rules = c.rules;
-        // Counted when the borders are closed, else estimated from influence.
-        let e = score::count_or_estimate(pos, &c.dead, &c.dame, &settings);
-        let s = e.score;
-        // The other way of counting, for comparison: Chinese area or Japanese territory.
-        let other = |rules: Rules| {
-            let mut o = settings.clone();
-            o.rules = rules;
-            score::count_or_estimate(pos, &c.dead, &c.dame, &o)
-                .score
-                .result()
-                .to_string()
+        // Counted when the borders are closed, else estimated from influence;
+        // and the other way of counting, for comparison: Chinese area or
+        // Japanese territory (the playouts run once for both).
+        let mut other = settings.clone();
+        other.rules = match c.rules.scoring() {
+            Scoring::Area => Rules::Japanese,
+            Scoring::Territory => Rules::Chinese,
         };
+        let (e, o) = score::count_or_estimate_both(pos, &c.dead, &c.dame, &settings, &other);
+        let s = e.score;
+        let other_result = o.score.result().to_string();
         let (area_result, territory_result) = match c.rules.scoring() {
-            Scoring::Area => (s.result().to_string(), other(Rules::Japanese)),
-            Scoring::Territory => (other(Rules::Chinese), s.result().to_string()),
+            Scoring::Area => (s.result().to_string(), other_result),
+            Scoring::Territory => (other_result, s.result().to_string()),
         };
         // Territory: an owned point that holds no live stone.
         let cells = pos.board.cells();
