@@ -1,5 +1,7 @@
 //! Replay: a cursor moved around the tree in any order is always at the
-//! position a fresh replay from the root reaches.
+//! position a fresh replay from the root reaches; and the mid-game
+//! estimate (playouts that read ladders and races) of the position it
+//! ends at finishes, whatever the board holds.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use sgf_go::Cursor;
@@ -27,6 +29,18 @@ fuzz_target!(|data: &[u8]| {
             assert!(fresh.goto(&doc, target));
             assert_eq!(c.position(), fresh.position());
             assert_eq!(c.node(), target);
+        }
+        // The estimate, as the viewer's count and `qipu score` make it
+        // (boards up to 13×13: a playout costs about the board's area).
+        let size = c.position().board.size();
+        if game == 0 && u32::from(size.cols) * u32::from(size.rows) <= 169 {
+            let info = sgf_go::GameInfo::of(&doc, game);
+            let settings = sgf_go::score::Settings::of_game(&info);
+            let pos = c.position();
+            let e = sgf_go::score::estimate_position(pos, &settings, &Default::default());
+            assert_eq!(e.ownership.len(), pos.board.cells().len());
+            let dead = sgf_go::score::estimate_dead(&pos.board);
+            let _ = sgf_go::score::count_or_estimate_both(pos, &dead, &[], &settings, &settings);
         }
     }
 });
