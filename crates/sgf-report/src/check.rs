@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::json;
-use sgf_core::diag::{Capped, Omitted};
+use sgf_core::diag::{Capped, Omitted, Sink};
 use sgf_core::{Code, Diagnostic, Document, Severity, WriteOptions};
 use sgf_formats::repair::Change;
 use sgf_formats::save::Replacement;
@@ -171,13 +171,22 @@ impl Keep<'_> {
         omitted: Vec<(Code, Omitted)>,
         whole: bool,
     ) -> Vec<(Code, LeftOut)> {
-        sgf_core::diag::sort_diagnostics(diags);
         let shown =
             |code: Code| !self.allow.contains(&code) && (whole || code != Code::MixedCharsets);
-        diags.retain(|d| shown(d.code));
+        // The same cap the games gathered with, on the part's whole list
+        // in order (so codes are left out in the order they are met).
+        sgf_core::diag::sort_diagnostics(diags);
+        let mut capped = Capped::new(self.max, 0);
+        for d in std::mem::take(diags) {
+            if shown(d.code) {
+                capped.push(d);
+            }
+        }
+        let (kept, more) = capped.finish();
+        *diags = kept;
         let mut out: Vec<(Code, LeftOut)> = Vec::new();
-        // Those the games already left out, by the same cap.
-        for (code, o) in omitted.into_iter().filter(|(c, _)| shown(*c)) {
+        // Those the games already left out, then those cut here.
+        for (code, o) in omitted.into_iter().chain(more).filter(|(c, _)| shown(*c)) {
             let l = of_code(&mut out, code);
             l.count += o.count;
             l.errors += o.errors;
@@ -186,29 +195,6 @@ impl Keep<'_> {
             } else {
                 l.warnings += o.warnings;
             }
-        }
-        if self.max == 0 {
-            return out;
-        }
-        let mut seen: Vec<(Code, usize)> = Vec::new();
-        diags.retain(|d| {
-            let n = of_code(&mut seen, d.code);
-            *n += 1;
-            if *n <= self.max {
-                return true;
-            }
-            let l = of_code(&mut out, d.code);
-            l.count += 1;
-            match d.severity {
-                Severity::Error => l.errors += 1,
-                Severity::Warning if self.warnings_as_errors => l.errors += 1,
-                Severity::Warning => l.warnings += 1,
-                _ => {}
-            }
-            false
-        });
-        if !out.is_empty() {
-            diags.shrink_to_fit();
         }
         out
     }
