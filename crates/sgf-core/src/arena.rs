@@ -166,50 +166,104 @@ const BLOCK: u32 = 1 << BLOCK_SHIFT;
 /// A narrow slot's compact bit.
 const NARROW_COMPACT: u16 = 1 << 15;
 
-/// The slot of every node id (see the node store below): two bytes each,
-/// relative to what its block of 256 ids starts from; a block whose slots
-/// do not fit (offsets more than 32 KB apart, records made far away by
-/// edits) keeps them as four bytes.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Slots {
-    narrow: Vec<u16>,
-    blocks: Vec<Block>,
-    wide: Vec<u32>,
+/// How a block of [`Slots`] keeps its slots (see [`Block::form`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// Two bytes each in `narrow`, from the block's `narrow`: a compact
+    /// slot's offset from `semi_base` (with [`NARROW_COMPACT`]), or a full
+    /// slot's index from `full_base`.
+    Narrow,
+    /// Four bytes each in `wide`, from `at`: the slots themselves.
+    Wide,
+    /// Every slot compact, the k-th `;` at `semi_base + k * stride`: no
+    /// bytes at all (a machine-written line, `;B[pd];W[dd]…`).
+    Strided,
+    /// Every slot compact, the k-th `;` at `semi_base + k * stride`
+    /// plus one byte in `tight` from `at` (a line broken now and then).
+    Tight,
 }
 
+/// The slot of every node id (see the node store below), by blocks of 256
+/// ids. A block of parsed moves alone, evenly spaced or nearly, keeps
+/// none or one byte a slot; else two, relative to what the block starts
+/// from; a block whose slots do not fit two (offsets more than 32 KB
+/// apart, records made far away by edits) keeps four.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Slots {
+    len: u32,
+    narrow: Vec<u16>,
+    tight: Vec<u8>,
+    wide: Vec<u32>,
+    blocks: Vec<Block>,
+}
+
+/// A block's form is read from plain fields, not an enum: the test for
+/// the narrow form, the common one, is then one comparison and never a
+/// jump through a table, in every link's read.
 #[derive(Clone, Copy, Debug)]
 struct Block {
     /// The `;` that compact slots count from (NONE until the first one).
     semi_base: u32,
     /// The full record that full slots count from (NONE until the first).
     full_base: u32,
-    /// The block's slots in `wide` from here, or NONE while narrow.
-    wide: u32,
+    /// Where a narrow block's slots start in `narrow`; NONE for the
+    /// other forms.
+    narrow: u32,
+    /// Where a wide block's slots start in `wide`, or a tight one's in
+    /// `tight`; NONE for a strided one.
+    at: u32,
+    /// The distance between `;`s of a strided or tight block; 0 for the
+    /// other forms.
+    stride: u16,
+}
+
+impl Block {
+    fn form(&self) -> Form {
+        if self.narrow != NONE {
+            Form::Narrow
+        } else if self.stride == 0 {
+            Form::Wide
+        } else if self.at == NONE {
+            Form::Strided
+        } else {
+            Form::Tight
+        }
+    }
 }
 
 impl Slots {
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.narrow.len()
+        self.len as usize
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.narrow.is_empty()
+        self.len == 0
     }
 
     /// The slot of `id`: [`COMPACT`] and the offset of its `;`, or the
     /// index of its full record.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, id: u32) -> u32 {
-        let b = self.blocks[(id >> BLOCK_SHIFT) as usize];
-        if b.wide != NONE {
-            return self.wide[(b.wide + (id & (BLOCK - 1))) as usize];
-        }
-        let s = self.narrow[id as usize];
-        if s & NARROW_COMPACT != 0 {
-            COMPACT | (b.semi_base + u32::from(s & !NARROW_COMPACT))
+        let b = &self.blocks[(id >> BLOCK_SHIFT) as usize];
+        let k = id & (BLOCK - 1);
+        // Narrow first: the form of every block of most records.
+        if b.narrow != NONE {
+            let s = self.narrow[(b.narrow + k) as usize];
+            if s & NARROW_COMPACT != 0 {
+                COMPACT | (b.semi_base + u32::from(s & !NARROW_COMPACT))
+            } else {
+                b.full_base + u32::from(s)
+            }
+        } else if b.stride == 0 {
+            self.wide[(b.at + k) as usize]
         } else {
-            b.full_base + u32::from(s)
+            let r = if b.at != NONE {
+                u32::from(self.tight[(b.at + k) as usize])
+            } else {
+                0
+            };
+            COMPACT | b.semi_base.wrapping_add(k * u32::from(b.stride) + r)
         }
     }
 
@@ -217,31 +271,42 @@ impl Slots {
     pub(crate) fn set(&mut self, id: u32, slot: u32) {
         let bi = (id >> BLOCK_SHIFT) as usize;
         let b = &mut self.blocks[bi];
-        if b.wide == NONE {
-            let narrow = if slot & COMPACT != 0 {
-                let semi = slot & !COMPACT;
-                if b.semi_base == NONE {
-                    b.semi_base = semi;
+        match b.form() {
+            Form::Narrow => {
+                let narrow = if slot & COMPACT != 0 {
+                    let semi = slot & !COMPACT;
+                    if b.semi_base == NONE {
+                        b.semi_base = semi;
+                    }
+                    semi.checked_sub(b.semi_base)
+                        .filter(|&d| d < u32::from(NARROW_COMPACT))
+                        .map(|d| d as u16 | NARROW_COMPACT)
+                } else {
+                    if b.full_base == NONE {
+                        b.full_base = slot;
+                    }
+                    slot.checked_sub(b.full_base)
+                        .filter(|&d| d < u32::from(NARROW_COMPACT))
+                        .map(|d| d as u16)
+                };
+                if let Some(n) = narrow {
+                    let at = (b.narrow + (id & (BLOCK - 1))) as usize;
+                    self.narrow[at] = n;
+                    return;
                 }
-                semi.checked_sub(b.semi_base)
-                    .filter(|&d| d < u32::from(NARROW_COMPACT))
-                    .map(|d| d as u16 | NARROW_COMPACT)
-            } else {
-                if b.full_base == NONE {
-                    b.full_base = slot;
-                }
-                slot.checked_sub(b.full_base)
-                    .filter(|&d| d < u32::from(NARROW_COMPACT))
-                    .map(|d| d as u16)
-            };
-            if let Some(n) = narrow {
-                self.narrow[id as usize] = n;
-                return;
             }
+            Form::Strided | Form::Tight => {
+                if self.get(id) == slot {
+                    return;
+                }
+            }
+            Form::Wide => {}
+        }
+        if self.blocks[bi].form() != Form::Wide {
             self.widen(bi);
         }
         let b = self.blocks[bi];
-        self.wide[(b.wide + (id & (BLOCK - 1))) as usize] = slot;
+        self.wide[(b.at + (id & (BLOCK - 1))) as usize] = slot;
     }
 
     /// Gives block `bi` four-byte slots.
@@ -250,50 +315,123 @@ impl Slots {
         let first = bi as u32 * BLOCK;
         let at = self.wide.len() as u32;
         for id in first..first + BLOCK {
-            let v = if (id as usize) < self.narrow.len() {
-                self.get(id)
-            } else {
-                0
-            };
+            let v = if id < self.len { self.get(id) } else { 0 };
             self.wide.push(v);
         }
-        self.blocks[bi].wide = at;
+        let last = bi + 1 == self.blocks.len();
+        let b = &mut self.blocks[bi];
+        // The last block's narrow slots are the end of `narrow`.
+        if b.narrow != NONE && last {
+            self.narrow.truncate(b.narrow as usize);
+        }
+        b.narrow = NONE;
+        b.stride = 0;
+        b.at = at;
+    }
+
+    /// Gives the last block, full, one byte a slot or none when its slots
+    /// are compact and their `;`s evenly spaced, or nearly (moves of six
+    /// bytes and passes of four, a line break now and then).
+    fn tighten_last(&mut self) {
+        let Some(b) = self.blocks.last_mut() else {
+            return;
+        };
+        if b.narrow == NONE {
+            return;
+        }
+        let narrow_at = b.narrow as usize;
+        let slots = &self.narrow[narrow_at..];
+        debug_assert_eq!(slots.len(), BLOCK as usize);
+        if slots.iter().any(|&s| s & NARROW_COMPACT == 0) {
+            return;
+        }
+        let d = |k: usize| i64::from(slots[k] & !NARROW_COMPACT);
+        // The stride is the mean distance; what is left over, `d(k) - k *
+        // stride`, is kept from its least.
+        let last = slots.len() - 1;
+        let stride = (d(last) - d(0) + last as i64 / 2) / last as i64;
+        let over = |k: usize| d(k) - k as i64 * stride;
+        let (least, most) = (0..slots.len()).fold((i64::MAX, i64::MIN), |(lo, hi), k| {
+            (lo.min(over(k)), hi.max(over(k)))
+        });
+        // Not 0: that marks the other forms.
+        let Some(stride16) = u16::try_from(stride).ok().filter(|&s| s > 0) else {
+            return;
+        };
+        if most == least {
+            b.at = NONE;
+        } else if most - least <= i64::from(u8::MAX) {
+            b.at = self.tight.len() as u32;
+            self.tight
+                .extend((0..slots.len()).map(|k| (over(k) - least) as u8));
+        } else {
+            return;
+        }
+        b.narrow = NONE;
+        // The base may fall before the block's first `;` (a pass first):
+        // reads add back to the offset, in the same wrapping arithmetic.
+        b.semi_base = b.semi_base.wrapping_add(least as u32);
+        b.stride = stride16;
+        self.narrow.truncate(narrow_at);
     }
 
     /// Adds the slot of the next id.
     #[inline]
     pub(crate) fn push(&mut self, slot: u32) {
-        let id = self.narrow.len() as u32;
+        let id = self.len;
         if id & (BLOCK - 1) == 0 {
+            self.tighten_last();
             self.blocks.push(Block {
                 semi_base: NONE,
                 full_base: NONE,
-                wide: NONE,
+                narrow: self.narrow.len() as u32,
+                at: NONE,
+                stride: 0,
             });
         }
-        // The common case: a compact slot close to its block's first.
-        if let Some(b) = self.blocks.last()
-            && b.wide == NONE
-            && slot & COMPACT != 0
-            && b.semi_base != NONE
-            && let Some(d) = (slot & !COMPACT)
-                .checked_sub(b.semi_base)
-                .filter(|&d| d < u32::from(NARROW_COMPACT))
-        {
-            self.narrow.push(d as u16 | NARROW_COMPACT);
-            return;
+        self.len += 1;
+        let b = self.blocks[self.blocks.len() - 1];
+        if b.narrow != NONE {
+            // The common case: a compact slot close to its block's first.
+            if slot & COMPACT != 0
+                && b.semi_base != NONE
+                && let Some(d) = (slot & !COMPACT)
+                    .checked_sub(b.semi_base)
+                    .filter(|&d| d < u32::from(NARROW_COMPACT))
+            {
+                self.narrow.push(d as u16 | NARROW_COMPACT);
+                return;
+            }
+            self.narrow.push(0);
         }
-        self.narrow.push(0);
         self.set(id, slot);
     }
 
+    /// Reserves room for `n` more ids; what a long line's tight blocks
+    /// leave unused is never touched, and given back by
+    /// [`Slots::shrink_spare`].
     pub(crate) fn reserve(&mut self, n: usize) {
         self.narrow.reserve(n);
         self.blocks.reserve(n / BLOCK as usize + 1);
     }
 
+    /// Gives back what was reserved and is far from used: the two bytes
+    /// an id reserved for a line whose blocks came out tight.
+    pub(crate) fn shrink_spare(&mut self) {
+        if self.narrow.capacity() > 2 * self.narrow.len() + (32 << 10) {
+            self.narrow
+                .shrink_to(self.narrow.len() + self.narrow.len() / 4);
+        }
+        if self.tight.capacity() > self.tight.len() + self.tight.len() / 8 + 4096 {
+            self.tight.shrink_to_fit();
+        }
+        shrink_spare(&mut self.blocks);
+    }
+
     pub(crate) fn clear(&mut self) {
+        self.len = 0;
         self.narrow.clear();
+        self.tight.clear();
         self.blocks.clear();
         self.wide.clear();
     }
@@ -301,13 +439,24 @@ impl Slots {
     /// Heap bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.narrow.capacity() * 2
+            + self.tight.capacity()
             + self.blocks.capacity() * std::mem::size_of::<Block>()
             + self.wide.capacity() * 4
     }
 
     /// The slots in id order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.narrow.len() as u32).map(|id| self.get(id))
+        (0..self.len).map(|id| self.get(id))
+    }
+}
+
+/// Gives back what a vector reserved beyond a quarter more than it holds,
+/// when that is over a MiB (the arenas of small documents are reused as
+/// they are).
+pub(crate) fn shrink_spare<T>(v: &mut Vec<T>) {
+    let spare = (v.capacity() - v.len()) * std::mem::size_of::<T>();
+    if spare > 1 << 20 && v.capacity() > 2 * v.len() {
+        v.shrink_to(v.len() + v.len() / 4);
     }
 }
 
@@ -366,21 +515,34 @@ impl Arenas {
     }
 }
 
-// The node store. Most nodes of a game are a move alone, `;B[pd]`, each
-// the only child of the node before it: such a node is kept as nothing
-// but the offset of its `;` (a compact slot), its links and its one
-// property and value read back from its place in the id order and the
-// source. A main line of a million moves then takes 4 bytes a move, not
-// the 48 of a full node, property and value. Every other node has a full
-// record in `Document::full`; ids stay the same when a compact node is
-// given one (by an edit, or a variation added to it while parsing).
+// The node store. Most nodes of a game are a move alone, `;B[pd]` (or a
+// pass, `;B[]`), each the only child of the node before it: such a node is
+// kept as nothing but the offset of its `;` (a compact slot), its links
+// and its one property and value read back from its place in the id order
+// and the source. A main line of a million moves then takes at most two
+// bytes a move, and none where the moves are evenly spaced (see `Slots`),
+// not the 48 of a full node, property and value. Every other node has a
+// full record in `Document::full`; ids stay the same when a compact node
+// is given one (by an edit, or a variation added to it while parsing).
 
 /// Slot bit: the node is compact, and the rest of the slot is the offset
-/// of its `;`, followed by `B[xy]` or `W[xy]` (two lower-case letters).
+/// of its `;`, followed by `B[xy]` or `W[xy]` (two lower-case letters),
+/// or by a pass, `B[]` or `W[]`.
 /// A compact node is the first child of the node before it (id − 1), has
 /// no next sibling, and its first child is id + 1 when that node's parent
 /// is it. Without the bit, the slot indexes `Document::full`.
 pub(crate) const COMPACT: u32 = 1 << 31;
+
+/// The end of a compact node at `semi`: after its `]`, the sixth byte of
+/// `;B[pd]` or the fourth of a pass, `;B[]`.
+#[inline]
+pub(crate) fn compact_end(src: &[u8], semi: u32) -> u32 {
+    if src[semi as usize + 3] == b']' {
+        semi + 4
+    } else {
+        semi + 6
+    }
+}
 
 /// Property and value ids with this bit are the one property and value of
 /// a compact node (or of a node made full with its property left as read):
@@ -418,7 +580,7 @@ impl crate::Document {
     }
 
     /// The parent of a node.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn parent_of(&self, id: u32) -> u32 {
         let s = self.slots.get(id);
         if s & COMPACT != 0 {
@@ -601,7 +763,7 @@ impl crate::Document {
             return self.values[vid as usize];
         }
         let semi = self.virtual_semi(vid & !VIRTUAL);
-        ValueData::source(semi + 2, semi + 6, true)
+        ValueData::source(semi + 2, compact_end(&self.src, semi), true)
     }
 
     /// The properties of a node record.
@@ -644,7 +806,8 @@ impl crate::Document {
 
 #[cfg(test)]
 mod tests {
-    use crate::{NodeId, parse, to_canonical_bytes, to_lossless_bytes};
+    use super::Form;
+    use crate::{Color, NodeId, parse, to_canonical_bytes, to_lossless_bytes};
 
     const LINE: &[u8] = b"(;GM[1]SZ[19];B[pd];W[dd];B[pp]\n;W[dp];B[cc]C[x];W[qq])";
 
@@ -696,35 +859,156 @@ mod tests {
         assert!(canon.contains(";B[pd]\n;W[dd]\n;B[pp]\n;W[dp]"), "{canon}");
     }
 
-    #[test]
-    fn a_long_line_takes_two_bytes_a_move() {
+    /// A main line of `n` moves, a line break after every `every` (none
+    /// when 0).
+    fn long_line(n: u32, every: u32) -> String {
         let mut src = String::from("(;GM[1]SZ[19]");
-        for i in 0..100_000u32 {
+        for i in 0..n {
             let c = if i % 2 == 0 { 'B' } else { 'W' };
             let x = (b'a' + (i % 19) as u8) as char;
             let y = (b'a' + (i / 19 % 19) as u8) as char;
             src.push_str(&format!(";{c}[{x}{y}]"));
-            if i % 10 == 9 {
+            if every > 0 && i % every == every - 1 {
                 src.push('\n');
             }
         }
         src.push(')');
-        let doc = parse(src.as_bytes()).document;
-        assert_eq!(doc.node_len(), 100_001);
-        // The root alone has a full record; every move is a narrow slot.
-        assert_eq!(doc.full.len(), 1);
-        assert!(doc.slots.wide.is_empty());
-        assert!(doc.slots.bytes() < 2 * 100_001 + 8192);
-        assert_eq!(doc.props.len(), 2);
-        // What was reserved for a full record per `;` is given back, so
-        // the memory counted is the text and its slots.
-        let heap = doc.heap_bytes();
-        assert!(heap < 3 * src.len(), "{heap} for {}", src.len());
-        assert!(doc.full.capacity() * std::mem::size_of::<crate::doc::NodeData>() < 1 << 20);
+        src
+    }
+
+    #[test]
+    fn a_long_line_takes_a_byte_a_move_or_none() {
+        // Broken every ten moves: one byte a move (what is left over from
+        // a stride of six); never broken: none.
+        for (every, most) in [(10, 100_001 + 16_384), (0, 16_384)] {
+            let src = long_line(100_000, every);
+            let doc = parse(src.as_bytes()).document;
+            assert_eq!(doc.node_len(), 100_001);
+            // The root alone has a full record, and the last move when
+            // nothing stands between it and the `)`; every other is compact.
+            assert!(doc.full.len() <= 2, "{}", doc.full.len());
+            assert!(doc.slots.wide.is_empty());
+            assert!(doc.slots.bytes() < most, "{}", doc.slots.bytes());
+            assert_eq!(doc.props.len(), doc.full.len() + 1);
+            // What was reserved for a full record per `;` is given back, so
+            // the memory counted is the text and its slots.
+            let heap = doc.heap_bytes();
+            assert!(heap < 3 * src.len(), "{heap} for {}", src.len());
+            assert!(doc.full.capacity() * std::mem::size_of::<crate::doc::NodeData>() < 1 << 20);
+            assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
+            let line: Vec<_> = doc.game(0).unwrap().main_line().collect();
+            assert_eq!(line.len(), 100_001);
+            for (i, n) in line.iter().enumerate().skip(1) {
+                assert_eq!(n.id().0 as usize, i);
+                assert_eq!(n.parent().unwrap().id().0 as usize, i - 1);
+                let k = i as u32 - 1;
+                let c = if k.is_multiple_of(2) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let xy = [b'a' + (k % 19) as u8, b'a' + (k / 19 % 19) as u8];
+                assert_eq!(n.simple_move(), Some((c, xy)), "move {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_of_every_form_read_and_edit_alike() {
+        // Blocks of 256 moves: evenly spaced, broken here and there, too
+        // unevenly for a byte, with a variation (a full record), with
+        // passes now and then, and evenly spaced again.
+        let mut src = String::from("(;GM[1]");
+        let mut moves: Vec<Vec<u8>> = Vec::new();
+        for i in 0..2000u32 {
+            let c = if i % 2 == 0 { 'B' } else { 'W' };
+            let xy = if i / 256 == 6 && i % 9 == 0 {
+                Vec::new()
+            } else {
+                vec![b'a' + (i % 19) as u8, b'a' + (i / 7 % 19) as u8]
+            };
+            src.push_str(&format!(";{c}[{}]", std::str::from_utf8(&xy).unwrap()));
+            moves.push(xy);
+            match i / 256 {
+                1 if i % 37 == 0 => src.push('\n'),
+                2 if i % 64 == 0 => src.push_str(&" ".repeat(300)),
+                3 if i == 800 => src.push('('),
+                _ => {}
+            }
+        }
+        src.push_str(")(;B[ss]))");
+        let forms = |doc: &crate::Document| -> Vec<Form> {
+            doc.slots.blocks.iter().map(|b| b.form()).collect()
+        };
+        let mut doc = parse(src.as_bytes()).document;
+        let f = forms(&doc);
+        // The first block holds the root, a full record.
+        assert_eq!(f[0], Form::Narrow, "{f:?}");
+        assert_eq!(f[1], Form::Tight, "{f:?}");
+        assert_eq!(f[2], Form::Narrow, "{f:?}");
+        assert_eq!(f[3], Form::Narrow, "{f:?}");
+        assert_eq!((f[4], f[5]), (Form::Strided, Form::Strided), "{f:?}");
+        assert_eq!(f[6], Form::Tight, "{f:?}");
+        let passes = (0..2000).filter(|&i| moves[i].is_empty());
+        assert!(passes.clone().count() > 20);
+        assert!(passes.clone().all(|i| doc.is_compact(i as u32 + 1)));
         assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
-        let last = doc.game(0).unwrap().main_line().last().unwrap();
-        assert_eq!(last.id().0, 100_000);
-        assert_eq!(last.simple_move(), Some((crate::Color::White, *b"ca")));
+        // The moves and passes, commented or not.
+        let line = |doc: &crate::Document| -> Vec<Vec<u8>> {
+            doc.game(0)
+                .unwrap()
+                .main_line()
+                .filter_map(|n| {
+                    let v = n.value("B").or_else(|| n.value("W"))?;
+                    Some(v.raw().to_vec())
+                })
+                .collect()
+        };
+        let same = |doc: &crate::Document, when: &str| {
+            let l = line(doc);
+            if let Some(i) = (0..moves.len()).find(|&i| l.get(i) != Some(&moves[i])) {
+                panic!("{when}: move {i} of {}: {:?}", l.len(), l.get(i));
+            }
+        };
+        same(&doc, "read");
+        let pass = doc.node(NodeId(1549));
+        assert_eq!(
+            (pass.value("B").unwrap().raw(), pass.simple_move()),
+            (&b""[..], None)
+        );
+        let canon = String::from_utf8(to_canonical_bytes(&doc, &Default::default())).unwrap();
+        assert!(canon.contains("\n;W[im]\n;B[]\n;W[km]\n"), "{canon}");
+        // A comment on a move of each form gives it a full record; the
+        // others read as before; undone, the file is as it was.
+        let edited = [100, 300, 600, 1500, 1549];
+        doc.begin_change();
+        for id in edited {
+            doc.set_text(NodeId(id), "C", "note").unwrap();
+        }
+        let change = doc.end_change();
+        let redo = doc.revert(change);
+        assert_eq!(to_lossless_bytes(&doc), src.as_bytes());
+        same(&doc, "undone");
+        doc.revert(redo);
+        let f = forms(&doc);
+        assert_eq!(
+            (f[1], f[4], f[5], f[6]),
+            (Form::Wide, Form::Strided, Form::Wide, Form::Wide)
+        );
+        same(&doc, "redone");
+        for id in edited {
+            assert_eq!(doc.node(NodeId(id)).text("C").as_deref(), Some("note"));
+            assert_eq!(doc.node(NodeId(id + 1)).parent().unwrap().id().0, id);
+        }
+        let out = String::from_utf8(to_lossless_bytes(&doc)).unwrap();
+        assert_eq!(out.len(), src.len() + edited.len() * "C[note]".len());
+        assert!(out.contains(";B[]C[note];W[km]"));
+        // New nodes after the last block tighten nothing they should not.
+        let last = doc.game(0).unwrap().main_line().last().unwrap().id();
+        let added = doc.add_child(last).unwrap();
+        doc.set_raw(added, "B", &["aa".to_string()]).unwrap();
+        assert_eq!(doc.node(added).parent().unwrap().id(), last);
+        assert_eq!(line(&doc).len(), moves.len() + 1);
     }
 
     #[test]

@@ -808,8 +808,12 @@ impl<'d> Node<'d> {
         let doc = self.doc;
         let slot = doc.slots.get(self.id.0);
         if slot & COMPACT != 0 {
-            // `;B[pd]` at the slot's offset, checked when it was read.
+            // `;B[pd]` at the slot's offset, checked when it was read; or
+            // a pass, `;B[]`, not a two-letter point.
             let at = (slot & !COMPACT) as usize;
+            if doc.src[at + 3] == b']' {
+                return None;
+            }
             let color = if doc.src[at + 1] == b'B' {
                 crate::Color::Black
             } else {

@@ -264,19 +264,28 @@ pub(crate) static VALUE_STOP_DBCS: [bool; 256] = {
 };
 
 /// The most common node of all at `pos`, a move alone (`;B[pd]` from its
-/// `B`), followed by `;`, `(` or `)`, or by a line break and one of them.
-/// Returns whether it is Black's and the position after its `]` and the
-/// line break.
+/// `B`) or a pass (`;B[]`), followed by `;`, `(` or `)`, or by a line
+/// break and one of them. Returns whether it is Black's, the end of its
+/// value (after the `]`) and the position after the line break.
 #[inline(always)]
-pub(crate) fn lone_move(src: &[u8], pos: usize) -> Option<(bool, usize)> {
+pub(crate) fn lone_move(src: &[u8], pos: usize) -> Option<(bool, usize, usize)> {
+    let follows = |next: u8, after: Option<&u8>| {
+        matches!(next, b';' | b'(' | b')')
+            || (next == b'\n' && matches!(after, Some(b';' | b'(' | b')')))
+    };
     if let Some(&[c, b'[', x, y, b']', next, after]) = src.get(pos..pos + 7)
         && (c == b'B' || c == b'W')
         && x.is_ascii_lowercase()
         && y.is_ascii_lowercase()
-        && (matches!(next, b';' | b'(' | b')')
-            || (next == b'\n' && matches!(after, b';' | b'(' | b')')))
+        && follows(next, Some(&after))
     {
-        return Some((c == b'B', pos + 5 + usize::from(next == b'\n')));
+        return Some((c == b'B', pos + 5, pos + 5 + usize::from(next == b'\n')));
+    }
+    if let Some(&[c, b'[', b']', next]) = src.get(pos..pos + 4)
+        && (c == b'B' || c == b'W')
+        && follows(next, src.get(pos + 4))
+    {
+        return Some((c == b'B', pos + 3, pos + 3 + usize::from(next == b'\n')));
     }
     None
 }

@@ -1,7 +1,7 @@
 //! The tree builder: one pass over the bytes, nodes and properties into the document, syntax problems as diagnostics.
 
 use super::*;
-use crate::arena::VIRTUAL;
+use crate::arena::{VIRTUAL, shrink_spare};
 use crate::lexer::{Token, TokenKind};
 use crate::work;
 
@@ -104,16 +104,6 @@ pub(super) fn paren_balance(src: &[u8], dbcs: Option<Dbcs>) -> i64 {
     n
 }
 
-/// Gives back what a vector reserved beyond a quarter more than it holds,
-/// when that is over a MiB (the arenas of small documents are reused as
-/// they are).
-fn shrink_spare<T>(v: &mut Vec<T>) {
-    let spare = (v.capacity() - v.len()) * std::mem::size_of::<T>();
-    if spare > 1 << 20 && v.capacity() > 2 * v.len() {
-        v.shrink_to(v.len() + v.len() / 4);
-    }
-}
-
 impl<'a> Builder<'a> {
     pub(super) fn run(
         src: Arc<[u8]>,
@@ -170,6 +160,7 @@ impl<'a> Builder<'a> {
         // line's compact nodes use no full record: what is left over is
         // given back (untouched, it was not resident, but it was address
         // space, and what `Document::heap_bytes` counts).
+        doc.slots.shrink_spare();
         shrink_spare(&mut doc.full);
         shrink_spare(&mut doc.props);
         shrink_spare(&mut doc.values);
@@ -701,13 +692,13 @@ impl<'a> Builder<'a> {
             // The most common node of all, a move alone (`;B[pd]`) followed
             // by `;`, `(` or `)`, or by a line break and one of them: what
             // `fast_props` would make, without its general tests.
-            if plain && let Some((black, after)) = lexer::lone_move(src, pos) {
+            if plain && let Some((black, end, after)) = lexer::lone_move(src, pos) {
                 let key = if black { props::id::B } else { props::id::W } as Key;
                 seen_at[key as usize] = cur;
                 first_at[key as usize] = doc.props.len() as u32;
                 let vstart = doc.values.len() as u32;
                 doc.values
-                    .push(ValueData::source(pos as u32 + 1, pos as u32 + 5, true));
+                    .push(ValueData::source(pos as u32 + 1, end as u32, true));
                 doc.props.push(PropData {
                     ident: pos as u32,
                     vstart,
@@ -744,7 +735,7 @@ impl<'a> Builder<'a> {
                 }
                 if cur as usize + 1 == id
                     && Document::compact_fits(pos)
-                    && let Some((black, after)) = lexer::lone_move(src, pos + 1)
+                    && let Some((black, _, after)) = lexer::lone_move(src, pos + 1)
                 {
                     let id = doc.push_compact(pos as u32);
                     // A compact node's first child is the node after it.

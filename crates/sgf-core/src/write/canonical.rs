@@ -366,11 +366,17 @@ impl Canon<'_> {
         if let Some(semi) = doc.compact_semi(n)
             && self.enc.is_ascii_compatible()
         {
-            // `;B[pd]` as read: the line is its six bytes after a break.
+            // `;B[pd]` or `;B[]` as read: the line is its bytes after a
+            // break (copies of a fixed size, which need no call).
             let at = semi as usize;
             self.out.push(b'\n');
-            self.out.extend_from_slice(&doc.src[at..at + 6]);
-            self.col = 6;
+            if doc.src[at + 3] == b']' {
+                self.out.extend_from_slice(&doc.src[at..at + 4]);
+                self.col = 4;
+            } else {
+                self.out.extend_from_slice(&doc.src[at..at + 6]);
+                self.col = 6;
+            }
             return true;
         }
         let nd = doc.nd(n);

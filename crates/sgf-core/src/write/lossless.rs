@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::arena::{COMPACT, VIRTUAL};
+use crate::arena::{COMPACT, VIRTUAL, compact_end};
 use crate::doc::{Document, F_SYN_PAREN, F_SYNTHETIC, NONE};
 
 use super::canonical::{WriteOptions, to_canonical_bytes};
@@ -207,7 +207,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
             Ok(i) | Err(i) => {
                 let c = compact[i - 1];
                 Some(if start > c + 2 {
-                    (c + 2, c + 6)
+                    (c + 2, compact_end(src, c))
                 } else if start == c + 2 {
                     (c + 1, c + 2)
                 } else {
@@ -327,7 +327,7 @@ fn lossless_bytes(doc: &Document) -> Vec<u8> {
     let tail = toks
         .last()
         .map_or(0, |t| t.1)
-        .max(compact.last().map_or(0, |c| c + 6)) as usize;
+        .max(compact.last().map_or(0, |&c| compact_end(src, c))) as usize;
     out.src(&src[tail.min(src.len())..]);
     out.buf
 }
