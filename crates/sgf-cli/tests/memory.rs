@@ -1,0 +1,196 @@
+//! Memory (issue 24): every command on a main line of a million moves,
+//! and on the largest collection of the sample corpus, stays within a few
+//! times its input. Each command's peak resident size is the kernel's, as
+//! GNU time reports it (`/usr/bin/time -f %M`, Debian's `time`: `.ci/run`
+//! installs it; without it the tests skip, or fail under
+//! `QIPU_REQUIRE_ALL=1`), and the same command's peak on a two-move record
+//! is taken off: what is left is what the input costs, whatever the
+//! binary's own size (a test build is several times a release build's).
+//!
+//! The bound on that growth is twice the input on the long line, and two
+//! and a half times on the collection (the database keeps a row and the
+//! moves of every game until the file's transaction ends). Measured on
+//! release and test builds: 1.05–1.35× on the line, at most 1.9× on the
+//! collection. A release build's whole peak is within three times the
+//! input for each (its own footprint is 6–10 MB); `qipu-bench` and the
+//! closing notes give those figures.
+
+#[path = "../../../testsupport/corpus.rs"]
+mod corpus;
+
+/// GNU time, which reports a command's peak resident size.
+const TIME: &str = "/usr/bin/time";
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use sgf_core::{Color, Point};
+use sgf_go::{BoardSize, Move, Position};
+
+/// A scratch folder of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qipu-memory-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A main line of `n` legal moves on 19×19 (a pass where none is), in one
+/// line as a program writes it, from a fixed seed: a record no checker
+/// finds fault with, whatever its length (a file with a problem on every
+/// move is another matter: `check --json` lists them all, see the
+/// `hardening` tests).
+fn long_line(n: usize) -> String {
+    let mut s = String::from("(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5]PB[Black]PW[White]");
+    let mut pos = Position::new(BoardSize::square(19));
+    let mut x = 12345u64;
+    let mut color = Color::Black;
+    for _ in 0..n {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let from = (x >> 33) % 361;
+        let mv = (0..361)
+            .map(|i| {
+                let k = (from + i) % 361;
+                Move::Play(Point::new((k % 19) as u8, (k / 19) as u8))
+            })
+            .find(|&m| pos.legality(color, m).is_none())
+            .unwrap_or(Move::Pass);
+        pos.play(color, mv);
+        let c = if color == Color::Black { 'B' } else { 'W' };
+        match mv {
+            Move::Play(p) => s.push_str(&format!(";{c}[{p}]")),
+            Move::Pass => s.push_str(&format!(";{c}[]")),
+        }
+        color = color.opponent();
+    }
+    s.push(')');
+    s
+}
+
+/// The peak resident size, in bytes, of `qipu ARGS FILE` (outputs go into
+/// `out`), and whether it ran to its end: exit status 0, or 1 for the
+/// problems `check` reports.
+fn peak(args: &[&str], file: &Path, out: &Path) -> (u64, bool) {
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out).unwrap();
+    let report = out.with_extension("time");
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("OUT", &out.to_string_lossy()))
+        .collect();
+    let status = Command::new(TIME)
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&report)
+        .arg(env!("CARGO_BIN_EXE_qipu"))
+        .args(&args)
+        .arg(file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("GNU time runs");
+    let text = std::fs::read_to_string(&report).unwrap_or_default();
+    // The last line is the figure (a failed command's status comes first).
+    let kib: u64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak from GNU time: {text:?}"));
+    (kib * 1024, matches!(status.code(), Some(0 | 1)))
+}
+
+/// The writing and reading commands, `OUT` standing for a fresh folder.
+const COMMANDS: &[&[&str]] = &[
+    &["check"],
+    &["check", "--json"],
+    &["check", "--fix", "-q", "-o", "OUT/o.sgf"],
+    &["fmt", "-o", "OUT/o.sgf"],
+    &["convert", "-o", "OUT/o.sgf"],
+    &["dump"],
+    &["dump", "--json"],
+    &["info"],
+    &["info", "--json"],
+    &["tree"],
+    &["stats"],
+    &["export", "-q"],
+    &["position"],
+    &["render", "--format", "svg", "-o", "OUT/o.svg"],
+    &["score"],
+    &["figures", "-o", "OUT/figs"],
+    &["db", "index", "OUT/x.db"],
+];
+
+/// Runs every command on `file` and on a two-move record; fails listing
+/// each whose growth is over `bound` times the file.
+fn within(file: &Path, bound: f64, dir: &Path) {
+    let small = dir.join("small.sgf");
+    std::fs::write(&small, "(;GM[1]FF[4]SZ[19];B[pd];W[dd])").unwrap();
+    let size = std::fs::metadata(file).unwrap().len();
+    let out = dir.join("out");
+    let mut over = Vec::new();
+    for args in COMMANDS {
+        let (base, ok) = peak(args, &small, &out);
+        assert!(ok, "qipu {args:?} on a two-move record failed");
+        let (top, ok) = peak(args, file, &out);
+        assert!(ok, "qipu {args:?} on {} failed", file.display());
+        let grew = top.saturating_sub(base) as f64 / size as f64;
+        eprintln!(
+            "qipu {}: {:.1} MB, {:.1} MB over a two-move record ({grew:.2}× the input)",
+            args.join(" "),
+            top as f64 / 1048576.0,
+            top.saturating_sub(base) as f64 / 1048576.0
+        );
+        if grew > bound {
+            over.push(format!("{args:?}: {grew:.2}×"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(
+        over.is_empty(),
+        "over {bound}× {} ({size} bytes): {over:?}",
+        file.display()
+    );
+}
+
+/// Whether GNU time is there (else the test skips, or fails under
+/// `QIPU_REQUIRE_ALL=1`).
+fn have_time() -> bool {
+    let there = Command::new(TIME)
+        .args(["-f", "%M", "true"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !there {
+        corpus::missing("GNU time is not at /usr/bin/time (Debian package `time`)");
+    }
+    there
+}
+
+#[test]
+fn every_command_on_a_million_moves_stays_within_its_bound() {
+    if !have_time() {
+        return;
+    }
+    let dir = scratch("line");
+    let line = dir.join("line.sgf");
+    std::fs::write(&line, long_line(1_000_000)).unwrap();
+    within(&line, 2.0, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_command_on_the_largest_collection_stays_within_its_bound() {
+    if !have_time() {
+        return;
+    }
+    let Some(file) = corpus::corpus_path("real/kgs/kgs-6d-2006.sgf") else {
+        return;
+    };
+    let dir = scratch("collection");
+    within(&file, 2.5, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
