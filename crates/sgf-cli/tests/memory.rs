@@ -17,6 +17,8 @@
 
 #[path = "../../../testsupport/corpus.rs"]
 mod corpus;
+#[path = "../../../testsupport/legal_line.rs"]
+mod legal_line;
 
 /// GNU time, which reports a command's peak resident size.
 const TIME: &str = "/usr/bin/time";
@@ -24,49 +26,12 @@ const TIME: &str = "/usr/bin/time";
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use sgf_core::{Color, Point};
-use sgf_go::{BoardSize, Move, Position};
-
 /// A scratch folder of this test's own.
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("qipu-memory-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// A main line of `n` legal moves on 19×19 (a pass where none is), in one
-/// line as a program writes it, from a fixed seed: a record no checker
-/// finds fault with, whatever its length (a file with a problem on every
-/// move is another matter: `check --json` lists them all, see the
-/// `hardening` tests).
-fn long_line(n: usize) -> String {
-    let mut s = String::from("(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5]PB[Black]PW[White]");
-    let mut pos = Position::new(BoardSize::square(19));
-    let mut x = 12345u64;
-    let mut color = Color::Black;
-    for _ in 0..n {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let from = (x >> 33) % 361;
-        let mv = (0..361)
-            .map(|i| {
-                let k = (from + i) % 361;
-                Move::Play(Point::new((k % 19) as u8, (k / 19) as u8))
-            })
-            .find(|&m| pos.legality(color, m).is_none())
-            .unwrap_or(Move::Pass);
-        pos.play(color, mv);
-        let c = if color == Color::Black { 'B' } else { 'W' };
-        match mv {
-            Move::Play(p) => s.push_str(&format!(";{c}[{p}]")),
-            Move::Pass => s.push_str(&format!(";{c}[]")),
-        }
-        color = color.opponent();
-    }
-    s.push(')');
-    s
 }
 
 /// The peak resident size, in bytes, of `qipu ARGS FILE` (outputs go into
@@ -177,7 +142,9 @@ fn every_command_on_a_million_moves_stays_within_its_bound() {
     }
     let dir = scratch("line");
     let line = dir.join("line.sgf");
-    std::fs::write(&line, long_line(1_000_000)).unwrap();
+    // Legal moves: no checker finds fault with them (a file with a problem
+    // on every move is another matter: `check --json` lists them all).
+    std::fs::write(&line, legal_line::legal_line(1_000_000)).unwrap();
     within(&line, 2.0, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }

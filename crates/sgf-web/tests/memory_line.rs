@@ -6,38 +6,12 @@
 //! binary, so that the process's peak is the server's.
 
 use serde_json::json;
-use sgf_core::{Color, Point};
-use sgf_go::{BoardSize, Move, Position};
+
+#[path = "../../../testsupport/legal_line.rs"]
+mod legal_line;
 
 mod support;
 use support::{call, post, serve, tmp};
-
-/// A game of `n` legal moves (a pass where none is):
-/// a record no checker finds fault with, whatever its length.
-fn legal_game(n: usize) -> Vec<(Color, Move)> {
-    let mut pos = Position::new(BoardSize::square(19));
-    let mut x = 7u64;
-    let mut color = Color::Black;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        // The first legal point from a random one on (a pass: none).
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let from = (x >> 33) % 361;
-        let mv = (0..361)
-            .map(|i| {
-                let k = (from + i) % 361;
-                Move::Play(Point::new((k % 19) as u8, (k / 19) as u8))
-            })
-            .find(|&m| pos.legality(color, m).is_none())
-            .unwrap_or(Move::Pass);
-        pos.play(color, mv);
-        out.push((color, mv));
-        color = color.opponent();
-    }
-    out
-}
 
 /// The process's peak and current resident sizes.
 fn peak_and_rss() -> Option<(usize, usize)> {
@@ -53,15 +27,7 @@ fn peak_and_rss() -> Option<(usize, usize)> {
 async fn a_long_line_opens_within_three_times_its_size() {
     let dir = tmp("memory-line");
     let size = {
-        let mut s = String::from("(;GM[1]FF[4]SZ[19]PB[Black]PW[White]");
-        for (c, mv) in legal_game(1_000_000) {
-            let c = if c == Color::Black { 'B' } else { 'W' };
-            match mv {
-                Move::Play(p) => s.push_str(&format!(";{c}[{p}]")),
-                Move::Pass => s.push_str(&format!(";{c}[]")),
-            }
-        }
-        s.push(')');
+        let s = legal_line::legal_line(1_000_000);
         std::fs::write(dir.join("line.sgf"), &s).unwrap();
         s.len()
     };
