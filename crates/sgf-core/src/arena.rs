@@ -859,9 +859,8 @@ mod tests {
         assert!(canon.contains(";B[pd]\n;W[dd]\n;B[pp]\n;W[dp]"), "{canon}");
     }
 
-    /// A main line of `n` moves, a line break after every `every` (none
-    /// when 0).
-    fn long_line(n: u32, every: u32) -> String {
+    /// A main line of `n` moves, `sep` after every `every` (none when 0).
+    fn long_line(n: u32, every: u32, sep: &str) -> String {
         let mut src = String::from("(;GM[1]SZ[19]");
         for i in 0..n {
             let c = if i % 2 == 0 { 'B' } else { 'W' };
@@ -869,7 +868,7 @@ mod tests {
             let y = (b'a' + (i / 19 % 19) as u8) as char;
             src.push_str(&format!(";{c}[{x}{y}]"));
             if every > 0 && i % every == every - 1 {
-                src.push('\n');
+                src.push_str(sep);
             }
         }
         src.push(')');
@@ -879,9 +878,16 @@ mod tests {
     #[test]
     fn a_long_line_takes_a_byte_a_move_or_none() {
         // Broken every ten moves: one byte a move (what is left over from
-        // a stride of six); never broken: none.
-        for (every, most) in [(10, 100_001 + 16_384), (0, 16_384)] {
-            let src = long_line(100_000, every);
+        // a stride of six); never broken, or after every move, whatever
+        // the white space (Windows' line breaks, spaces): none.
+        for (every, sep, most) in [
+            (10, "\n", 100_001 + 16_384),
+            (0, "", 16_384),
+            (1, "\r\n", 16_384),
+            (1, " ", 16_384),
+            (3, "\t \r\n", 100_001 + 16_384),
+        ] {
+            let src = long_line(100_000, every, sep);
             let doc = parse(src.as_bytes()).document;
             assert_eq!(doc.node_len(), 100_001);
             // The root alone has a full record, and the last move when

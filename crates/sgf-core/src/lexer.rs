@@ -264,30 +264,39 @@ pub(crate) static VALUE_STOP_DBCS: [bool; 256] = {
 };
 
 /// The most common node of all at `pos`, a move alone (`;B[pd]` from its
-/// `B`) or a pass (`;B[]`), followed by `;`, `(` or `)`, or by a line
-/// break and one of them. Returns whether it is Black's, the end of its
-/// value (after the `]`) and the position after the line break.
+/// `B`) or a pass (`;B[]`), followed by `;`, `(` or `)`, directly or after
+/// white space (a line break, `\r\n`, spaces). Returns whether it is
+/// Black's, the end of its value (after the `]`) and the position after
+/// the white space.
 #[inline(always)]
 pub(crate) fn lone_move(src: &[u8], pos: usize) -> Option<(bool, usize, usize)> {
-    let follows = |next: u8, after: Option<&u8>| {
-        matches!(next, b';' | b'(' | b')')
-            || (next == b'\n' && matches!(after, Some(b';' | b'(' | b')')))
-    };
-    if let Some(&[c, b'[', x, y, b']', next, after]) = src.get(pos..pos + 7)
+    let end = if let Some(&[c, b'[', x, y, b']']) = src.get(pos..pos + 5)
         && (c == b'B' || c == b'W')
         && x.is_ascii_lowercase()
         && y.is_ascii_lowercase()
-        && follows(next, Some(&after))
     {
-        return Some((c == b'B', pos + 5, pos + 5 + usize::from(next == b'\n')));
-    }
-    if let Some(&[c, b'[', b']', next]) = src.get(pos..pos + 4)
+        pos + 5
+    } else if let Some(&[c, b'[', b']']) = src.get(pos..pos + 3)
         && (c == b'B' || c == b'W')
-        && follows(next, src.get(pos + 4))
     {
-        return Some((c == b'B', pos + 3, pos + 3 + usize::from(next == b'\n')));
-    }
-    None
+        pos + 3
+    } else {
+        return None;
+    };
+    let next = match src.get(end) {
+        Some(b';' | b'(' | b')') => end,
+        // The usual line break first, without the loop.
+        Some(b'\n') if matches!(src.get(end + 1), Some(b';' | b'(' | b')')) => end + 1,
+        Some(&b) if is_ws(b) => {
+            let j = skip_ws(src, end);
+            if !matches!(src.get(j), Some(b';' | b'(' | b')')) {
+                return None;
+            }
+            j
+        }
+        _ => return None,
+    };
+    Some((src[pos] == b'B', end, next))
 }
 
 /// Room after `pos` that [`short_ident`] and [`short_value`] need, so that
