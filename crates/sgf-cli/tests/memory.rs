@@ -10,11 +10,12 @@
 //! The bound on that growth is twice the input on the long line, and two
 //! and a half times on the collection (the database keeps a row and the
 //! moves of every game until the file's transaction ends). Measured on
-//! release and test builds: 1.05–1.35× on the line, at most 1.9× on the
-//! collection. A release build's whole peak is within three times the
-//! input for each (its own footprint is 6–10 MB); `qipu-bench` and the
-//! closing notes give those figures.
+//! release and test builds: 1.0–1.35× on the line, 1.0–2.0× on the
+//! collection (2.0 is `db index`). A release build's whole peak is within
+//! three times the input for each (its own footprint is 6–10 MB); the
+//! closing notes of issue 24 give those figures.
 
+mod common;
 #[path = "../../../testsupport/corpus.rs"]
 mod corpus;
 #[path = "../../../testsupport/legal_line.rs"]
@@ -23,16 +24,10 @@ mod legal_line;
 /// GNU time, which reports a command's peak resident size.
 const TIME: &str = "/usr/bin/time";
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// A scratch folder of this test's own.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-memory-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::scratch;
 
 /// The peak resident size, in bytes, of `qipu ARGS FILE` (outputs go into
 /// `out`), and whether it ran to its end: exit status 0, or 1 for the
