@@ -259,3 +259,45 @@ fn a_long_game_between_short_ones_is_written_in_place() {
         }
     }
 }
+
+#[test]
+fn diagnostics_made_again_give_the_report_held_ones_do() {
+    // Every diagnostic shown, with at most one held per part
+    // (`QIPU_HELD_DIAGNOSTICS`, read by test builds): each part's are
+    // made again as the report is written, in the same order.
+    let d = scratch("made-again");
+    let file = d.join("c.sgf");
+    std::fs::write(&file, collection()).unwrap();
+    let f = file.to_str().unwrap();
+    let out = d.join("o.sgf");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["check", "--json", f],
+        vec!["check", "--max-diagnostics", "0", "--info", f],
+        vec!["check", "--json", "-W", f],
+        vec!["check", "--json", "--fix", "-o", o, f],
+    ] {
+        for part_bytes in [Some(600), None] {
+            let run = |held: Option<&str>| {
+                let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
+                c.args(&args);
+                c.env(
+                    "QIPU_PART_BYTES",
+                    part_bytes.unwrap_or(usize::MAX).to_string(),
+                );
+                if let Some(h) = held {
+                    c.env("QIPU_HELD_DIAGNOSTICS", h);
+                }
+                c.output().expect("qipu runs")
+            };
+            let held = run(None);
+            assert!(held.stdout.len() > 2000, "{args:?}");
+            for n in ["1", "3"] {
+                let again = run(Some(n));
+                let what = format!("{args:?} parts {part_bytes:?}, {n} held");
+                same_text(&again.stdout, &held.stdout, &what);
+                assert_eq!(again.status.code(), held.status.code(), "{what}");
+            }
+        }
+    }
+}

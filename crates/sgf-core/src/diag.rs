@@ -533,15 +533,31 @@ impl Sink for Capped {
 ///
 /// Columns count bytes; [`LineIndex::char_column`] and
 /// [`LineIndex::utf16_column`] convert for display and browsers.
+///
+/// A file written a move a line has millions of lines: the index keeps
+/// the start of every [`LINE_BLOCK`]th line, and for the others the step
+/// from the line before in a byte (a longer line's start is kept apart),
+/// about a byte a line instead of four.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    starts: Vec<u32>,
+    /// The start of line `k * LINE_BLOCK` (0-based) for each `k`.
+    blocks: Vec<u32>,
+    /// For each line after the first, its start less the line before's
+    /// (`u8::MAX`: in `far`).
+    steps: Vec<u8>,
+    /// The lines (0-based) whose step does not fit a byte, and their start.
+    far: Vec<(u32, u32)>,
+    /// The start of the last line.
+    last: u32,
 }
+
+/// Lines between two starts kept whole in a [`LineIndex`].
+pub const LINE_BLOCK: usize = 32;
 
 impl LineIndex {
     /// Builds the index of `text`. A line ends at `\n`, at `\r\n` and at a lone `\r`.
     pub fn new(text: &[u8]) -> LineIndex {
-        let mut starts = vec![0u32];
+        let mut li = LineIndex::empty();
         let mut i = 0;
         while let Some(p) = memchr::memchr2(b'\n', b'\r', &text[i..]) {
             let at = i + p;
@@ -550,15 +566,79 @@ impl LineIndex {
             } else {
                 i = at + 1;
             }
-            starts.push(i as u32);
+            li.push(i as u32);
         }
-        LineIndex { starts }
+        li.shrink();
+        li
+    }
+
+    /// The index of one line, starting at 0.
+    fn empty() -> LineIndex {
+        LineIndex {
+            blocks: vec![0],
+            steps: vec![0],
+            far: Vec::new(),
+            last: 0,
+        }
+    }
+
+    /// Adds a line starting at `start` (after the last line's start).
+    fn push(&mut self, start: u32) {
+        let line = self.steps.len();
+        let before = std::mem::replace(&mut self.last, start);
+        if line.is_multiple_of(LINE_BLOCK) {
+            self.blocks.push(start);
+        }
+        match u8::try_from(start - before) {
+            Ok(step) if step < u8::MAX => self.steps.push(step),
+            _ => {
+                self.steps.push(u8::MAX);
+                self.far.push((line as u32, start));
+            }
+        }
+    }
+
+    fn shrink(&mut self) {
+        self.blocks.shrink_to_fit();
+        self.steps.shrink_to_fit();
+        self.far.shrink_to_fit();
+    }
+
+    /// The start of the 0-based `line` (< the number of lines).
+    fn start(&self, line: usize) -> u32 {
+        let b = line / LINE_BLOCK;
+        let mut at = self.blocks[b];
+        for l in b * LINE_BLOCK + 1..=line {
+            at = self.next_start(l, at);
+        }
+        at
+    }
+
+    /// The start of the 0-based `line`, the line before starting at `before`.
+    fn next_start(&self, line: usize, before: u32) -> u32 {
+        match self.steps[line] {
+            u8::MAX => {
+                let i = self.far.partition_point(|(l, _)| (*l as usize) < line);
+                self.far[i].1
+            }
+            step => before + u32::from(step),
+        }
     }
 
     /// The offset where each line starts (the first is 0), to save the
     /// index with a document and make it again with [`LineIndex::from_starts`].
-    pub fn starts(&self) -> &[u32] {
-        &self.starts
+    pub fn starts(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.steps.len());
+        let mut at = 0;
+        for line in 0..self.steps.len() {
+            at = if line.is_multiple_of(LINE_BLOCK) {
+                self.blocks[line / LINE_BLOCK]
+            } else {
+                self.next_start(line, at)
+            };
+            out.push(at);
+        }
+        out
     }
 
     /// An index from [`LineIndex::starts`]. Starts that are not increasing
@@ -566,30 +646,52 @@ impl LineIndex {
     pub fn from_starts(mut starts: Vec<u32>) -> LineIndex {
         starts.sort_unstable();
         starts.dedup();
-        if starts.first() != Some(&0) {
-            starts.insert(0, 0);
+        let mut li = LineIndex::empty();
+        for s in starts.into_iter().filter(|&s| s > 0) {
+            li.push(s);
         }
-        LineIndex { starts }
+        li.shrink();
+        li
+    }
+
+    /// The 0-based line of `offset`, and where it starts.
+    fn find(&self, offset: u32) -> (usize, u32) {
+        let b = self.blocks.partition_point(|&s| s <= offset).max(1) - 1;
+        let (mut line, mut at) = (b * LINE_BLOCK, self.blocks[b]);
+        let end = (line + LINE_BLOCK).min(self.steps.len());
+        while line + 1 < end {
+            let next = self.next_start(line + 1, at);
+            if next > offset {
+                break;
+            }
+            line += 1;
+            at = next;
+        }
+        (line, at)
     }
 
     /// Line and byte column (both 1-based) of `offset`.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = match self.starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
-        (line as u32 + 1, offset - self.starts[line] + 1)
+        let (line, at) = self.find(offset);
+        (line as u32 + 1, offset - at + 1)
     }
 
     /// Byte range of the 1-based `line` (without its line break).
     pub fn line_range(&self, text: &[u8], line: u32) -> std::ops::Range<usize> {
         let i = (line.max(1) - 1) as usize;
-        let start = self.starts.get(i).copied().unwrap_or(text.len() as u32) as usize;
-        let mut end = self
-            .starts
-            .get(i + 1)
-            .map(|&e| e as usize)
-            .unwrap_or(text.len());
+        let n = self.steps.len();
+        let start = if i < n {
+            self.start(i) as usize
+        } else {
+            text.len()
+        };
+        let mut end = if i + 1 < n {
+            self.next_start(i + 1, start as u32) as usize
+        } else {
+            text.len()
+        };
+        let start = start.min(text.len());
+        end = end.clamp(start, text.len());
         while end > start && matches!(text[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
@@ -598,17 +700,17 @@ impl LineIndex {
 
     /// The 1-based column of `offset` counted in characters of the UTF-8 (lossy) line.
     pub fn char_column(&self, text: &[u8], offset: u32) -> u32 {
-        let (line, _) = self.line_col(offset);
-        let start = self.starts[line as usize - 1] as usize;
-        let end = (offset as usize).min(text.len());
+        let (_, start) = self.find(offset);
+        let start = (start as usize).min(text.len());
+        let end = (offset as usize).clamp(start, text.len());
         String::from_utf8_lossy(&text[start..end]).chars().count() as u32 + 1
     }
 
     /// The 1-based column of `offset` counted in UTF-16 code units (for browsers).
     pub fn utf16_column(&self, text: &[u8], offset: u32) -> u32 {
-        let (line, _) = self.line_col(offset);
-        let start = self.starts[line as usize - 1] as usize;
-        let end = (offset as usize).min(text.len());
+        let (_, start) = self.find(offset);
+        let start = (start as usize).min(text.len());
+        let end = (offset as usize).clamp(start, text.len());
         String::from_utf8_lossy(&text[start..end])
             .encode_utf16()
             .count() as u32
@@ -617,7 +719,12 @@ impl LineIndex {
 
     /// Number of lines.
     pub fn lines(&self) -> usize {
-        self.starts.len()
+        self.steps.len()
+    }
+
+    /// Heap bytes the index holds.
+    pub fn heap_bytes(&self) -> usize {
+        self.blocks.capacity() * 4 + self.steps.capacity() + self.far.capacity() * 8
     }
 }
 
@@ -700,6 +807,52 @@ mod tests {
         let u = "黑棋 x".as_bytes();
         let li = LineIndex::new(u);
         assert_eq!(li.char_column(u, 7), 4);
+    }
+
+    #[test]
+    fn a_line_index_of_many_lines_of_every_length_finds_each_one() {
+        // Lines of 1 to 600 bytes (past a step of a byte), ends of every
+        // kind, across many blocks; every offset against a plain scan.
+        let mut text = Vec::new();
+        let mut x = 5u32;
+        for i in 0..3000 {
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let len = if i % 97 == 0 {
+                254 + (x >> 16) % 400
+            } else {
+                (x >> 16) % 70
+            };
+            text.extend(std::iter::repeat_n(b'x', len as usize));
+            text.extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][i % 3]);
+        }
+        let li = LineIndex::new(&text);
+        let (mut line, mut start) = (1u32, 0usize);
+        for off in 0..=text.len() {
+            if off > 0 {
+                let c = text[off - 1];
+                let ends = c == b'\n' || (c == b'\r' && text.get(off) != Some(&b'\n'));
+                if ends {
+                    line += 1;
+                    start = off;
+                }
+            }
+            assert_eq!(
+                li.line_col(off as u32),
+                (line, (off - start) as u32 + 1),
+                "{off}"
+            );
+        }
+        assert_eq!(li.lines(), line as usize);
+        let again = LineIndex::from_starts(li.starts());
+        assert_eq!(again.starts(), li.starts());
+        for l in 1..=line {
+            let r = li.line_range(&text, l);
+            assert!(text[r.clone()].iter().all(|&c| c == b'x'), "{l}");
+            assert_eq!(li.line_col(r.start as u32), (l, 1));
+            assert_eq!(again.line_range(&text, l), r);
+        }
+        // About a byte a line.
+        assert!(li.heap_bytes() < 2 * li.lines(), "{}", li.heap_bytes());
     }
 
     /// A code and how many of it were left out: all, errors, warnings.

@@ -256,8 +256,7 @@ fn map_cut<R: Send>(
 ) -> Result<(), ReadError> {
     let bytes: &[u8] = &input;
     {
-        let mut part_opts = opts.read.clone();
-        part_opts.dialect_report = false;
+        let part_opts = part_read_options(opts);
         let mut may_restart = split.dbcs_doubt;
         if may_restart && opts.verify_first {
             use rayon::prelude::*;
@@ -319,6 +318,30 @@ fn map_cut<R: Send>(
         }
         Ok(())
     }
+}
+
+/// How each part of a cut is read: the dialects are counted for the whole
+/// file, not reported per part.
+fn part_read_options(opts: &PartOptions) -> ReadOptions {
+    let mut read = opts.read.clone();
+    read.dialect_report = false;
+    read
+}
+
+/// Reads a part of a cut again (its bytes, as [`map_parts`] handed them to
+/// the work), as it was read then: the same document, for a caller that
+/// dropped it and needs it once more.
+///
+/// # Errors
+/// When the bytes cannot be read as SGF (they could the first time).
+pub fn read_part(bytes: &[u8], opts: &PartOptions) -> Result<Loaded, ReadError> {
+    // Only an SGF collection is cut into parts.
+    let sgf = crate::builtin().by_name("SGF").ok_or_else(|| ReadError {
+        format: "SGF",
+        message: "no SGF reader".into(),
+        diagnostics: Vec::new(),
+    })?;
+    sgf.read(bytes, &part_read_options(opts))
 }
 
 /// How the parts of a cut are read.

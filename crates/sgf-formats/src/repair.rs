@@ -293,7 +293,14 @@ fn repair_for_output(
 /// # Errors
 /// [`Refusal::NoGameTree`] or [`Refusal::GamesLost`].
 pub fn reread(read: usize, bytes: std::sync::Arc<[u8]>) -> Result<Parsed, Refusal> {
-    check_reread(read, sgf_core::parse_shared(bytes, &Default::default()))
+    check_reread(read, read_written(bytes))
+}
+
+/// The canonical form written by a repair, read as [`reread`] reads it
+/// (without the count of its game trees): the same document again, for a
+/// report that reads a part of the output a second time.
+pub fn read_written(bytes: std::sync::Arc<[u8]>) -> Parsed {
+    sgf_core::parse_shared(bytes, &Default::default())
 }
 
 fn check_reread(read: usize, re: Parsed) -> Result<Parsed, Refusal> {

@@ -32,9 +32,18 @@ pub fn check_game(doc: &Document, gi: usize) -> Vec<Diagnostic> {
 /// [`check_game`] into `out`: a [`sgf_core::diag::Capped`] keeps only what
 /// a report shows, for a game with a problem on every move.
 pub fn check_game_into(doc: &Document, gi: usize, out: &mut dyn Sink) {
-    sgf_core::validate::validate_game(doc, gi, out);
-    check_go_game(doc, gi, out);
+    for run in GAME_CHECKS {
+        run(doc, gi, out);
+    }
 }
+
+/// The checks of a game, in the order [`check_game_into`] runs them: the
+/// FF\[4\] rules ([`sgf_core::validate::validate_game`]), then the Go ones.
+/// Each finds its problems in the order of the file, or nearly (a node's
+/// own before its properties'), so that a report can merge what each gives
+/// as it comes instead of holding and sorting it all.
+pub const GAME_CHECKS: [fn(&Document, usize, &mut dyn Sink); 2] =
+    [sgf_core::validate::validate_game, check_go_game];
 
 /// [`check`] into `out` (see [`check_game_into`]).
 pub fn check_into(doc: &Document, out: &mut dyn Sink) {

@@ -30,6 +30,8 @@ use sgf_formats::save::Replacement;
 
 use crate as report;
 
+mod stream;
+
 /// Diagnostics of each code shown per file in human output by default
 /// (`qipu check`; all of them in JSON).
 pub const DEFAULT_MAX_PER_CODE: usize = 10;
@@ -54,6 +56,12 @@ pub struct CheckOptions {
     /// repair, where each part's output and its second reading are held
     /// besides, so that peak memory stays within 3× the input).
     pub part_bytes: Option<usize>,
+    /// When every diagnostic is shown (`max_per_code` 0), a part whose
+    /// games give more than this many does not hold them: it counts them,
+    /// and the report makes them again, in order, as it is written, so
+    /// that a file with a problem on every move is reported in bounded
+    /// memory (default: one per 512 bytes of the part, at least 256).
+    pub held_diagnostics: Option<usize>,
 }
 
 /// A repair and where it goes.
@@ -147,6 +155,9 @@ fn cap_per_code(
 struct Keep<'a> {
     /// At most this many of each code (0: all).
     max: usize,
+    /// With `max` 0, hold at most this many of a part's games' diagnostics
+    /// ([`CheckOptions::held_diagnostics`]).
+    held: Option<usize>,
     /// Codes not reported.
     allow: &'a [Code],
     warnings_as_errors: bool,
@@ -161,6 +172,13 @@ struct LeftOut {
 }
 
 impl Keep<'_> {
+    /// Whether diagnostics of `code` are reported: not when allowed, nor a
+    /// part's own view of the file's charsets (the file's comes from every
+    /// part's facts).
+    fn shown(&self, code: Code, whole: bool) -> bool {
+        !self.allow.contains(&code) && (whole || code != Code::MixedCharsets)
+    }
+
     /// Puts `diags` in the order they are shown, drops the codes allowed
     /// and, but for the file read whole, the part's own view of the file's
     /// charsets (the file's comes from every part's facts), and keeps the
@@ -171,8 +189,7 @@ impl Keep<'_> {
         omitted: Vec<(Code, Omitted)>,
         whole: bool,
     ) -> Vec<(Code, LeftOut)> {
-        let shown =
-            |code: Code| !self.allow.contains(&code) && (whole || code != Code::MixedCharsets);
+        let shown = |code: Code| self.shown(code, whole);
         // The same cap the games gathered with, on the part's whole list
         // in order (so codes are left out in the order they are met).
         sgf_core::diag::sort_diagnostics(diags);
@@ -277,9 +294,22 @@ impl Joined {
         }
         sgf_formats::merge_dialect_counts(&mut self.dialects, r.dialects, base as u32);
         let index = self.parts.len();
+        let mut diagnostics = r.diagnostics;
+        let counted = r.counted.map(|(games, after)| {
+            let mut c = Counted {
+                games,
+                before: std::mem::take(&mut diagnostics),
+                after,
+                whole,
+            };
+            if self.gathered.warnings_as_errors {
+                c.as_errors();
+            }
+            c
+        });
         // In the order they are shown ([`Keep::trim`]), so that the first
         // of each code are kept; then those the part left out are counted.
-        for d in r.diagnostics {
+        for d in diagnostics {
             self.gathered.push(index, d);
         }
         for (code, l) in r.left_out {
@@ -297,6 +327,7 @@ impl Joined {
             shown,
             lines_before,
             byte_offset: if whole { 0 } else { base as u32 },
+            counted,
         });
     }
 }
@@ -481,6 +512,49 @@ struct Part {
     /// Lines of the file before the part, and its first byte.
     lines_before: u32,
     byte_offset: u32,
+    /// Its games' diagnostics, too many to hold, are made again when the
+    /// report is written: none of the part's are in the report's list.
+    counted: Option<Counted>,
+}
+
+/// A part whose games' diagnostics are counted, not held (see
+/// [`stream`]), with those that are held: the reader's before them and
+/// the rules about the file after them, each in order.
+struct Counted {
+    games: stream::Counted,
+    before: Vec<Diagnostic>,
+    after: Vec<Diagnostic>,
+    /// The part is the whole file (its charsets are the file's).
+    whole: bool,
+}
+
+impl Counted {
+    /// Warnings held are errors (`-W`); those made again become errors as
+    /// they are made.
+    fn as_errors(&mut self) {
+        for d in self.before.iter_mut().chain(&mut self.after) {
+            if d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+
+    /// Errors and warnings, those made again included.
+    fn counts(&self, warnings_as_errors: bool) -> (usize, usize) {
+        let (mut e, mut w) = (self.games.errors, self.games.warnings);
+        if warnings_as_errors {
+            e += w;
+            w = 0;
+        }
+        for d in self.before.iter().chain(&self.after) {
+            match d.severity {
+                Severity::Error => e += 1,
+                Severity::Warning => w += 1,
+                Severity::Info => {}
+            }
+        }
+        (e, w)
+    }
 }
 
 /// What a part's diagnostics point into.
@@ -529,6 +603,11 @@ pub struct FileReport {
     /// point into.
     bytes: Arc<[u8]>,
     output: Output,
+    /// What the diagnostics of a part made again need: the codes not
+    /// reported, `-W`, and how a part's text is read again.
+    allow: Vec<Code>,
+    warnings_as_errors: bool,
+    part_opts: sgf_formats::parts::PartOptions,
 }
 
 impl FileReport {
@@ -545,6 +624,9 @@ impl FileReport {
             unwritten: false,
             bytes: Arc::from(&[][..]),
             output: Output::memory(),
+            allow: Vec::new(),
+            warnings_as_errors: false,
+            part_opts: sgf_formats::parts::PartOptions::default(),
         }
     }
 }
@@ -587,12 +669,67 @@ fn game_diagnostics(
     (all, omitted)
 }
 
+/// A part's diagnostics, shown ones in order ([`Keep::trim`]), those left
+/// out, and when all are shown but its games give too many to hold, their
+/// counts (the diagnostics held are then the reader's, and the rules about
+/// the file come apart).
+fn part_diagnostics(
+    parsed: &mut sgf_core::Parsed,
+    keep: &Keep<'_>,
+    whole: bool,
+) -> (Vec<Diagnostic>, Vec<(Code, LeftOut)>, Option<CountedGames>) {
+    let rules = |doc: &Document| {
+        if whole {
+            sgf_core::validate::validate_document(doc)
+        } else {
+            Vec::new()
+        }
+    };
+    if keep.max > 0 {
+        let (mut diagnostics, omitted) = game_diagnostics(parsed, keep.max);
+        diagnostics.extend(rules(&parsed.document));
+        let left_out = keep.trim(&mut diagnostics, omitted, whole);
+        return (diagnostics, left_out, None);
+    }
+    let doc = &parsed.document;
+    let limit = stream::held_limit(doc.source().len(), keep.held);
+    let shown = |code: Code| keep.shown(code, whole);
+    // Taken, not copied: a file can have a problem on every move.
+    let mut all = std::mem::take(&mut parsed.diagnostics);
+    match stream::check_games(doc, &shown, limit) {
+        stream::Games::Held(games) => {
+            if all.is_empty() {
+                all = games;
+            } else {
+                all.extend(games);
+            }
+            sgf_core::diag::sort_diagnostics(&mut all);
+            all.extend(rules(doc));
+            let left_out = keep.trim(&mut all, Vec::new(), whole);
+            (all, left_out, None)
+        }
+        stream::Games::Counted(games) => {
+            let left_out = keep.trim(&mut all, Vec::new(), whole);
+            let mut after = rules(doc);
+            keep.trim(&mut after, Vec::new(), whole);
+            (all, left_out, Some((games, after)))
+        }
+    }
+}
+
+/// A part's games' diagnostics, counted and not held, and the rules about
+/// the file that come after them.
+type CountedGames = (stream::Counted, Vec<Diagnostic>);
+
 /// What checking (and repairing) one part gives.
 struct PartResult {
     /// The diagnostics shown, in order ([`Keep::trim`]).
     diagnostics: Vec<Diagnostic>,
     /// Those left out by the cap per code.
     left_out: Vec<(Code, LeftOut)>,
+    /// Its games' diagnostics when counted, not held (`diagnostics` are
+    /// then the reader's), and the rules about the file after them.
+    counted: Option<CountedGames>,
     /// What the diagnostics point into: the document (a file read whole),
     /// or the charsets of the part's text (the input, or the output).
     shown: Result<Shown, Charsets>,
@@ -659,12 +796,8 @@ fn check_loaded(
         .then(|| (input.unwrap_or_default().to_vec(), loaded.encoding()));
     let Some(fix) = fix else {
         let mut parsed = loaded.parsed;
-        let (mut diagnostics, omitted) = game_diagnostics(&mut parsed, keep.max);
+        let (diagnostics, left_out, counted) = part_diagnostics(&mut parsed, keep, whole);
         let doc = parsed.document;
-        if whole {
-            diagnostics.extend(sgf_core::validate::validate_document(&doc));
-        }
-        let left_out = keep.trim(&mut diagnostics, omitted, whole);
         let facts = (0..doc.game_count())
             .map(|gi| sgf_core::validate::game_facts(&doc, gi))
             .collect();
@@ -679,6 +812,7 @@ fn check_loaded(
             dialects,
             diagnostics,
             left_out,
+            counted,
             shown: shown_of(doc, original, whole),
             changes: Vec::new(),
             output: None,
@@ -725,11 +859,7 @@ fn check_loaded(
         Vec::new()
     };
     let mut re = re;
-    let (mut diagnostics, omitted) = game_diagnostics(&mut re, keep.max);
-    if whole {
-        diagnostics.extend(sgf_core::validate::validate_document(&re.document));
-    }
-    let left_out = keep.trim(&mut diagnostics, omitted, whole);
+    let (diagnostics, left_out, counted) = part_diagnostics(&mut re, keep, whole);
     let facts = (0..re.document.game_count())
         .map(|gi| sgf_core::validate::game_facts(&re.document, gi))
         .collect();
@@ -737,6 +867,7 @@ fn check_loaded(
         dialects: Vec::new(),
         diagnostics,
         left_out,
+        counted,
         shown: shown_of(re.document, None, whole),
         changes,
         output: Some(written),
@@ -810,6 +941,7 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
     let mut held = Some(bytes);
     let keep = Keep {
         max,
+        held: opts.held_diagnostics,
         allow,
         warnings_as_errors: opts.warnings_as_errors,
     };
@@ -876,7 +1008,7 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         return r;
     }
     let Joined {
-        parts,
+        mut parts,
         gathered,
         changes,
         facts,
@@ -907,23 +1039,27 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
             );
             (pi, d)
         };
-        let reported: Vec<(usize, Diagnostic)> = sgf_formats::dialect_report(&dialects)
+        let mut reported: Vec<(usize, Diagnostic)> = sgf_formats::dialect_report(&dialects)
             .into_iter()
             .filter(|d| !allow.contains(&d.code))
             .map(place)
             .collect();
-        diags.splice(0..0, reported);
         // First, as the reader of the whole file reports it.
         if let Some(d) =
             sgf_core::validate::mixed_charsets(facts.iter().filter_map(|f| f.declared.as_deref()))
                 .filter(|d| !allow.contains(&d.code))
         {
-            diags.insert(0, place(d));
+            reported.insert(0, place(d));
         }
-        let rules = sgf_core::validate::document_rules(&facts)
+        let rules: Vec<(usize, Diagnostic)> = sgf_core::validate::document_rules(&facts)
             .into_iter()
             .filter(|d| !allow.contains(&d.code))
-            .map(place);
+            .map(place)
+            .collect();
+        // A part whose games' diagnostics are made again holds its own:
+        // these before the reader's, or after all, as in the list.
+        let (front, rules) = place_counted(&mut parts, reported, rules);
+        diags.splice(0..0, front);
         diags.extend(rules);
     }
     match target {
@@ -947,9 +1083,12 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
                 d.severity = Severity::Error;
             }
         }
+        for c in parts.iter_mut().filter_map(|p| p.counted.as_mut()) {
+            c.as_errors();
+        }
     }
     diags.sort_by_key(|(p, d)| (*p, d.span.start, d.span.end));
-    let counts = (
+    let mut counts = (
         left_out.0
             + diags
                 .iter()
@@ -961,6 +1100,11 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
                 .filter(|(_, d)| d.severity == Severity::Warning)
                 .count(),
     );
+    for c in parts.iter().filter_map(|p| p.counted.as_ref()) {
+        let (e, w) = c.counts(opts.warnings_as_errors);
+        counts.0 += e;
+        counts.1 += w;
+    }
     let omitted = cap_per_code(&mut diags, max, &dropped);
     // After --fix -o, what is left is in the output file: name it.
     let name = match fix.map(|f| &f.target) {
@@ -979,7 +1123,55 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         unwritten,
         bytes,
         output,
+        allow: allow.to_vec(),
+        warnings_as_errors: opts.warnings_as_errors,
+        part_opts: part_opts.clone(),
     }
+}
+
+/// Diagnostics with the part they are shown in.
+type Placed = Vec<(usize, Diagnostic)>;
+
+/// Gives the rules about the file placed in a part whose games'
+/// diagnostics are made again ([`Counted`]) to that part: those `before`
+/// the part's own on equal spans (the reader's dialects, mixed charsets),
+/// and those `after` (the rules about the file). Returns the others.
+fn place_counted(parts: &mut [Part], before: Placed, after: Placed) -> (Placed, Placed) {
+    let mut placed: Vec<(usize, Vec<Diagnostic>, Vec<Diagnostic>)> = Vec::new();
+    let mut place = |(pi, d): (usize, Diagnostic), first: bool, rest: &mut Vec<_>| {
+        if parts.get(pi).is_some_and(|p| p.counted.is_some()) {
+            let at = match placed.iter().position(|(p, _, _)| *p == pi) {
+                Some(i) => i,
+                None => {
+                    placed.push((pi, Vec::new(), Vec::new()));
+                    placed.len() - 1
+                }
+            };
+            let (_, b, a) = &mut placed[at];
+            if first { b } else { a }.push(d);
+        } else {
+            rest.push((pi, d));
+        }
+    };
+    let (mut front, mut back) = (Vec::new(), Vec::new());
+    for d in before {
+        place(d, true, &mut front);
+    }
+    for d in after {
+        place(d, false, &mut back);
+    }
+    let by_span = |d: &Diagnostic| (d.span.start, d.span.end);
+    for (pi, mut b, a) in placed {
+        if let Some(c) = parts.get_mut(pi).and_then(|p| p.counted.as_mut()) {
+            // Stable sorts: the earlier in the list first on equal spans.
+            b.append(&mut c.before);
+            b.sort_by_key(by_span);
+            c.before = b;
+            c.after.extend(a);
+            c.after.sort_by_key(by_span);
+        }
+    }
+    (front, back)
 }
 
 /// Puts the repaired output, written as it came, in place of `target`.
@@ -1104,7 +1296,21 @@ impl FileReport {
 
     /// The report as `qipu check` prints it.
     pub fn human(&self, opts: &HumanOptions) -> String {
-        human(self, opts)
+        let mut out = Vec::new();
+        // Writing into memory cannot fail, and the report is UTF-8.
+        let _ = write_human(self, opts, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Writes [`FileReport::human`] to `out` as it is made, without holding
+    /// it (with every diagnostic shown, a file with a problem on every
+    /// move gives hundreds of megabytes of it).
+    pub fn write_human(
+        &self,
+        opts: &HumanOptions,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        write_human(self, opts, out)
     }
 }
 
@@ -1213,13 +1419,14 @@ fn for_each_part(
     mut f: impl FnMut(&report::Sources, &Diagnostic),
 ) {
     let mut rest = &r.diagnostics[..];
-    while let Some((pi, _)) = rest.first() {
-        let n = rest.iter().take_while(|(p, _)| p == pi).count();
+    for (pi, part) in r.parts.iter().enumerate() {
+        let n = rest.iter().take_while(|(p, _)| *p == pi).count();
         let (group, after) = rest.split_at(n);
         rest = after;
-        let Some(part) = r.parts.get(*pi) else {
+        if let Some(c) = &part.counted {
+            made_again(r, part, c, &shown, &mut f);
             continue;
-        };
+        }
         if !group.iter().any(|(_, d)| shown(d)) {
             continue;
         }
@@ -1233,45 +1440,105 @@ fn for_each_part(
     }
 }
 
-fn human(r: &FileReport, opts: &HumanOptions) -> String {
-    let color = opts.color;
-    let mut s = String::new();
-    if let Some(e) = &r.error {
-        s.push_str(&format!("{}: {e}\n", r.name));
-    }
-    for (c, l, col) in &r.changes {
-        if !opts.quiet {
-            s.push_str(&format!(
-                "{}:{l}:{col}: fixed [{}] {}\n",
-                r.input,
-                c.code.as_str(),
-                c.message
-            ));
+/// Calls `f` on the diagnostics of a part whose games' are counted, made
+/// again from its document (read again from its text when it was
+/// dropped), in order (see [`stream`]).
+fn made_again(
+    r: &FileReport,
+    part: &Part,
+    c: &Counted,
+    shown: &dyn Fn(&Diagnostic) -> bool,
+    f: &mut dyn FnMut(&report::Sources, &Diagnostic),
+) {
+    let text = part_text(r, part);
+    let src = part_sources(part, text.as_deref());
+    let read_again;
+    let doc = match &part.shown {
+        Shown::Doc(doc, _) => Some(&**doc),
+        Shown::Text { in_output, .. } => {
+            let bytes = text.as_deref().unwrap_or_default();
+            read_again = if *in_output {
+                Some(sgf_formats::repair::read_written(Arc::from(bytes)).document)
+            } else {
+                // Read once already, the same way.
+                sgf_formats::parts::read_part(bytes, &r.part_opts)
+                    .ok()
+                    .map(|l| l.parsed.document)
+            };
+            read_again.as_ref()
         }
+    };
+    let codes = |code: Code| !r.allow.contains(&code) && (c.whole || code != Code::MixedCharsets);
+    let mut each = |d: &Diagnostic| {
+        if shown(d) {
+            f(&src, d);
+        }
+    };
+    match doc {
+        Some(doc) => stream::merge_counted(
+            doc,
+            &c.games,
+            &codes,
+            r.warnings_as_errors,
+            (&c.before, &c.after),
+            &mut each,
+        ),
+        None => c.before.iter().chain(&c.after).for_each(each),
+    }
+}
+
+/// Writes the human report to `out` as it is made: with every diagnostic
+/// shown, a file with a problem on every move gives hundreds of
+/// megabytes of it.
+fn write_human(
+    r: &FileReport,
+    opts: &HumanOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let color = opts.color;
+    if let Some(e) = &r.error {
+        writeln!(out, "{}: {e}", r.name)?;
     }
     if opts.quiet {
-        return s;
+        return Ok(());
     }
+    for (c, l, col) in &r.changes {
+        writeln!(
+            out,
+            "{}:{l}:{col}: fixed [{}] {}",
+            r.input,
+            c.code.as_str(),
+            c.message
+        )?;
+    }
+    let mut failed = None;
     for_each_part(
         r,
         |d| d.severity != Severity::Info || opts.info,
         |src, d| {
-            s.push_str(&report::render_in(&r.name, src.of(d), d, color));
-            s.push('\n');
+            if failed.is_none()
+                && let Err(e) = writeln!(out, "{}", report::render_in(&r.name, src.of(d), d, color))
+            {
+                failed = Some(e);
+            }
         },
     );
+    if let Some(e) = failed {
+        return Err(e);
+    }
     for (c, n) in &r.omitted {
         if c.default_severity() == Severity::Info && !opts.info {
             continue;
         }
-        s.push_str(&format!(
-            "{}: … and {n} more [{}] {} (--max-diagnostics 0 shows all)\n",
+        writeln!(
+            out,
+            "{}: … and {n} more [{}] {} (--max-diagnostics 0 shows all)",
             r.name,
             c.as_str(),
             c.name()
-        ));
+        )?;
     }
-    s
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1336,6 +1603,121 @@ mod tests {
                     r.json_line()
                 );
             }
+        }
+    }
+
+    /// Moves from a fixed seed on 19×19, most of them on a stone (G001),
+    /// with `extra` after every move.
+    fn flood(moves: usize, root: &str, extra: &str, seed: u64) -> String {
+        let mut x = seed;
+        let mut s = format!("(;GM[1]FF[4]SZ[19]{root}");
+        for i in 0..moves {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (c, r) = ((x >> 33) % 19, (x >> 45) % 19);
+            let colour = if i % 2 == 0 { 'B' } else { 'W' };
+            s.push_str(&format!(
+                ";{colour}[{}{}]{extra}\n",
+                (b'a' + c as u8) as char,
+                (b'a' + r as u8) as char
+            ));
+        }
+        s.push(')');
+        s
+    }
+
+    #[test]
+    fn diagnostics_made_again_come_as_the_held_ones_do() {
+        // Floods of every kind a check gives: in order (moves on a stone),
+        // with a problem of the root found after every move is played
+        // (`HA` without its stones: late), two of those in a part (more
+        // late than a window of one takes: made again a window at a
+        // time), values checked before the moves (two runs), a collection
+        // cut into parts, a variation.
+        let files = [
+            flood(1500, "", "", 1),
+            flood(1500, "HA[3]KM[abc]", "", 2),
+            format!(
+                "{}\n{}",
+                flood(300, "HA[2]", "", 3),
+                flood(300, "HA[4]", "PL[x]", 4)
+            ),
+            flood(800, "CA[UTF-8]", "PL[x]", 5),
+            (0..30)
+                .map(|i| flood(60, "HA[2]", if i % 2 == 0 { "PL[x]" } else { "" }, i))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            flood(400, "", "", 6)
+                .replace(";W[", "(;W[aa])(;W[")
+                .replace(")\n(", ")("),
+        ];
+        let mut orders = std::collections::BTreeSet::new();
+        let mut made_again = [false; 5];
+        for (fi, file) in files.iter().enumerate() {
+            for (variant, made) in made_again.iter_mut().enumerate() {
+                let opts = |held: usize| {
+                    let mut o = CheckOptions {
+                        held_diagnostics: Some(held),
+                        ..Default::default()
+                    };
+                    match variant {
+                        1 => o.warnings_as_errors = true,
+                        2 => o.allow = vec![Code::OccupiedPoint],
+                        3 => o.fix = Some(Fix::to(Target::Held)),
+                        4 => o.part_bytes = Some(3000),
+                        _ => {}
+                    }
+                    o
+                };
+                let held = check_bytes("x.sgf", file.clone().into_bytes(), &opts(usize::MAX));
+                assert!(held.parts.iter().all(|p| p.counted.is_none()));
+                let h = HumanOptions {
+                    info: true,
+                    ..Default::default()
+                };
+                for n in [1, 4, 64] {
+                    let again = check_bytes("x.sgf", file.clone().into_bytes(), &opts(n));
+                    let counted: Vec<_> = again
+                        .parts
+                        .iter()
+                        .filter_map(|p| p.counted.as_ref())
+                        .collect();
+                    *made |= !counted.is_empty();
+                    for c in counted {
+                        orders.extend(
+                            c.games
+                                .orders()
+                                .into_iter()
+                                .map(|(o, late)| (o, late.min(2))),
+                        );
+                    }
+                    assert_eq!(
+                        again.counts(),
+                        held.counts(),
+                        "file {fi}, variant {variant}, {n}"
+                    );
+                    assert_eq!(
+                        again.json_line(),
+                        held.json_line(),
+                        "file {fi}, variant {variant}, {n}"
+                    );
+                    assert_eq!(
+                        again.human(&h),
+                        held.human(&h),
+                        "file {fi}, variant {variant}, {n}"
+                    );
+                    assert_eq!(
+                        again.diagnostics(50, |_| true),
+                        held.diagnostics(50, |_| true),
+                    );
+                }
+            }
+        }
+        // Every way of making them again was taken, in every variant.
+        assert_eq!(made_again, [true; 5]);
+        for o in [('s', 0), ('n', 0), ('l', 1), ('l', 2), ('x', 0)] {
+            assert!(orders.contains(&o), "never {o:?}: {orders:?}");
         }
     }
 

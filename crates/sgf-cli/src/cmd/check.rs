@@ -61,9 +61,10 @@ pub struct Args {
 /// A file checked: its report as printed, and its counts.
 struct Checked {
     text: String,
-    /// The report itself, when its JSON line is written as it is made
-    /// (a single file: its line can run to hundreds of megabytes).
-    json: Option<FileReport>,
+    /// The report itself, when it is written as it is made (a single
+    /// file: with every diagnostic shown, it can run to hundreds of
+    /// megabytes).
+    report: Option<FileReport>,
     counts: (usize, usize),
     unreadable: bool,
     /// Its repair could not be written.
@@ -90,6 +91,10 @@ fn options(path: &str, args: &Args, allow: &[Code]) -> CheckOptions {
         o.part_bytes = std::env::var("QIPU_PART_BYTES")
             .ok()
             .and_then(|v| v.parse().ok());
+        // And `QIPU_HELD_DIAGNOSTICS` few enough to have them made again.
+        o.held_diagnostics = std::env::var("QIPU_HELD_DIAGNOSTICS")
+            .ok()
+            .and_then(|v| v.parse().ok());
     }
     if args.fix {
         let target = if args.in_place {
@@ -112,16 +117,12 @@ fn options(path: &str, args: &Args, allow: &[Code]) -> CheckOptions {
 /// so that no document outlives its part.
 fn check_one(path: &str, args: &Args, allow: &[Code], color: bool, stream: bool) -> Checked {
     let r = check_path(path, &options(path, args, allow));
-    let text = if args.json && stream {
+    let text = if stream {
         String::new()
     } else if args.json {
         r.json_line() + "\n"
     } else {
-        let mut h = HumanOptions::default();
-        h.quiet = args.quiet;
-        h.info = args.info;
-        h.color = color;
-        r.human(&h)
+        r.human(&human_options(args, color))
     };
     Checked {
         text,
@@ -129,8 +130,17 @@ fn check_one(path: &str, args: &Args, allow: &[Code], color: bool, stream: bool)
         unreadable: r.unreadable(),
         unwritten: r.unwritten(),
         held: r.held_output().map(<[u8]>::to_vec),
-        json: (args.json && stream).then_some(r),
+        report: stream.then_some(r),
     }
+}
+
+/// How a report is printed for people.
+fn human_options(args: &Args, color: bool) -> HumanOptions {
+    let mut h = HumanOptions::default();
+    h.quiet = args.quiet;
+    h.info = args.info;
+    h.color = color;
+    h
 }
 
 /// Runs the command.
@@ -170,10 +180,11 @@ pub fn run(args: &Args) -> Result<u8> {
     } else {
         std::io::stdout().is_terminal()
     };
+    // Buffered: a report written as it is made comes a line at a time.
     let mut report: Box<dyn Write> = if report_on_stderr {
-        Box::new(std::io::stderr().lock())
+        Box::new(std::io::BufWriter::new(std::io::stderr().lock()))
     } else {
-        Box::new(std::io::stdout().lock())
+        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
     };
     let (mut errors, mut warnings, mut unreadable, mut unwritten, mut files_with) =
         (0usize, 0usize, 0usize, 0usize, 0usize);
@@ -207,11 +218,17 @@ pub fn run(args: &Args) -> Result<u8> {
             if e + w > 0 {
                 files_with += 1;
             }
-            let out = match (&r.json, &bar) {
-                (Some(j), _) => j.write_json_line(&mut report),
-                (None, Some(b)) => b.suspend(|| report.write_all(r.text.as_bytes())),
+            let out = match (&r.report, &bar) {
+                (Some(j), _) if args.json => j.write_json_line(&mut report),
+                (Some(h), _) => h.write_human(&human_options(args, color), &mut report),
+                (None, Some(b)) => b.suspend(|| {
+                    report
+                        .write_all(r.text.as_bytes())
+                        .and_then(|()| report.flush())
+                }),
                 (None, None) => report.write_all(r.text.as_bytes()),
-            };
+            }
+            .and_then(|()| report.flush());
             if out.is_err() {
                 return Ok(2);
             }
@@ -237,6 +254,7 @@ pub fn run(args: &Args) -> Result<u8> {
         );
         let _ = report.write_all(summary.as_bytes());
     }
+    let _ = report.flush();
     Ok(if unreadable + unwritten > 0 {
         2
     } else if errors + warnings > 0 {

@@ -142,8 +142,8 @@ impl Inner {
             .then(|| doc.game(0).map(|g| g.encoding().name().to_string()))
             .flatten();
         let lines = match &self.input_lines {
-            Some(li) => Some(li.starts().to_vec()),
-            None if doc.is_edited() => Some(doc.line_index().starts().to_vec()),
+            Some(li) => Some(li.starts()),
+            None if doc.is_edited() => Some(doc.line_index().starts()),
             None => None,
         };
         let diags = self
