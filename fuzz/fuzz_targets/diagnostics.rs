@@ -1,7 +1,9 @@
 //! Both renderings of diagnostics, as `qipu check` prints them: the
 //! compiler-style snippet (human) and the JSON object, for SGF and for
 //! converted records, whatever the charset and wherever the span falls;
-//! and the checks gathered with a bound keep what the whole list cut keeps.
+//! and the checks gathered with a bound keep what the whole list cut keeps;
+//! a report whose diagnostics are made again as it is written (not held)
+//! is the report that holds them; the line index finds every offset's line.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -44,6 +46,38 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(kept, all);
         let left: usize = omitted.iter().map(|(_, o)| o.count).sum();
         assert_eq!(kept.len() + left, total);
+    }
+    // Every diagnostic shown, made again as the report is written (at most
+    // one held): the same report as holding them all, read whole, cut
+    // into parts, repaired.
+    use sgf_report::check::{CheckOptions, Fix, HumanOptions, Target, check_bytes};
+    for variant in 0..3 {
+        let opts = |held: usize| {
+            let mut o = CheckOptions::default();
+            o.held_diagnostics = Some(held);
+            o.part_bytes = (variant == 1).then_some(64);
+            o.fix = (variant == 2).then(|| Fix::to(Target::Held));
+            o
+        };
+        let held = check_bytes("fuzz.sgf", data.to_vec(), &opts(usize::MAX));
+        let again = check_bytes("fuzz.sgf", data.to_vec(), &opts(1));
+        assert_eq!(again.json_line(), held.json_line());
+        let h = HumanOptions::default();
+        assert_eq!(again.human(&h), held.human(&h));
+        assert_eq!(again.counts(), held.counts());
+    }
+    // The line index against a plain count.
+    let li = sgf_core::LineIndex::new(data);
+    let (mut line, mut start) = (1u32, 0usize);
+    for off in 0..=data.len().min(4096) {
+        if off > 0 {
+            let c = data[off - 1];
+            if c == b'\n' || (c == b'\r' && data.get(off) != Some(&b'\n')) {
+                line += 1;
+                start = off;
+            }
+        }
+        assert_eq!(li.line_col(off as u32), (line, (off - start) as u32 + 1));
     }
     if let Ok(loaded) = sgf_formats::read_any(data, None)
         && loaded.converted
