@@ -336,12 +336,7 @@ fn part_read_options(opts: &PartOptions) -> ReadOptions {
 /// When the bytes cannot be read as SGF (they could the first time).
 pub fn read_part(bytes: &[u8], opts: &PartOptions) -> Result<Loaded, ReadError> {
     // Only an SGF collection is cut into parts.
-    let sgf = crate::builtin().by_name("SGF").ok_or_else(|| ReadError {
-        format: "SGF",
-        message: "no SGF reader".into(),
-        diagnostics: Vec::new(),
-    })?;
-    sgf.read(bytes, &part_read_options(opts))
+    crate::sgf::Sgf.read(bytes, &part_read_options(opts))
 }
 
 /// How the parts of a cut are read.

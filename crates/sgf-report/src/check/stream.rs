@@ -85,6 +85,12 @@ impl Reorder {
             self.out = self.buffer.pop().map(|r| r.0);
         }
     }
+
+    /// The list is over (the buffer's last go out in order): the buffer
+    /// is let go, so that a part of many games holds one at a time.
+    fn end(&mut self) {
+        self.buffer = BinaryHeap::new();
+    }
 }
 
 /// One check's diagnostics of one game, shown ones only: held while the
@@ -201,6 +207,9 @@ pub(super) fn check_games(doc: &Document, shown: Shown<'_>, limit: usize) -> Gam
                     sorted: true,
                 };
                 run(doc, gi, &mut t);
+                if let Some(r) = &mut t.over {
+                    r.end();
+                }
                 t
             })
         })
@@ -239,6 +248,7 @@ pub(super) fn check_games(doc: &Document, shown: Shown<'_>, limit: usize) -> Gam
                 Some(r) => r,
                 None => t.let_go(),
             };
+            r.end();
             if !r.fits || !after || late.len() + r.late.len() > limit {
                 *order = Order::Not;
                 break;
