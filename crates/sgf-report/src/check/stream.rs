@@ -59,12 +59,25 @@ struct Reorder {
     /// themselves (then they need no buffer).
     last: Option<Key>,
     in_order: bool,
+    /// The last arrival, and the ranks where a run in order begins anew
+    /// (at most [`MAX_RUNS`] and one are noted).
+    prev: Option<Key>,
+    runs: Vec<u64>,
 }
+
+/// Runs in order a check's diagnostics may come in and still be merged as
+/// they come, each made again on a thread of its own (a check that walks
+/// the tree twice), rather than a window at a time.
+const MAX_RUNS: usize = 16;
 
 impl Reorder {
     fn add(&mut self, k: Key) {
         let rank = self.rank;
         self.rank += 1;
+        if self.prev.is_some_and(|p| k < p) && self.runs.len() <= MAX_RUNS {
+            self.runs.push(rank);
+        }
+        self.prev = Some(k);
         if !self.fits {
             return;
         }
@@ -128,6 +141,8 @@ impl Track<'_> {
             fits: true,
             last: None,
             in_order: true,
+            prev: None,
+            runs: Vec::new(),
         };
         for d in std::mem::take(&mut self.held) {
             r.add(key(&d));
@@ -237,9 +252,10 @@ pub(super) fn check_games(doc: &Document, shown: Shown<'_>, limit: usize) -> Gam
         // a game, with its late ones), and each game's after the game's
         // before it.
         let mut most = None;
-        let mut sorted = true;
-        let mut buffered = false;
+        let (mut sorted, mut nearly, mut buffered) = (true, true, false);
         let mut late = Vec::new();
+        // Each game's runs in order: game, first rank, rank past the last.
+        let mut runs = Vec::new();
         for (gi, t) in per_game.iter_mut().map(|g| &mut g[c]).enumerate() {
             sorted &= t.sorted;
             let after = t.least.zip(most).is_none_or(|(l, m)| l >= m);
@@ -250,15 +266,27 @@ pub(super) fn check_games(doc: &Document, shown: Shown<'_>, limit: usize) -> Gam
             };
             r.end();
             if !r.fits || !after || late.len() + r.late.len() > limit {
-                *order = Order::Not;
-                break;
+                nearly = false;
             }
-            buffered |= !r.in_order;
-            late.extend(r.late.drain(..).map(|rank| (gi as u32, rank)));
+            if nearly {
+                buffered |= !r.in_order;
+                late.extend(r.late.drain(..).map(|rank| (gi as u32, rank)));
+            }
+            if r.rank > 0 && runs.len() <= MAX_RUNS {
+                let starts = std::iter::once(0).chain(r.runs.iter().copied());
+                let ends = r.runs.iter().copied().chain(std::iter::once(r.rank));
+                runs.extend(starts.zip(ends).map(|(a, b)| (gi as u32, a, b)));
+            }
         }
-        if *order != Order::Not && !sorted {
-            *order = Order::Nearly(late, buffered);
-        }
+        *order = if sorted {
+            Order::Sorted
+        } else if nearly {
+            Order::Nearly(late, buffered)
+        } else if runs.len() <= MAX_RUNS {
+            Order::Runs(runs)
+        } else {
+            Order::Not
+        };
     }
     for t in per_game.iter().flatten() {
         counted.errors += t.errors;
@@ -276,6 +304,9 @@ enum Order {
     /// first and put in their place, and for what a buffer of the window
     /// puts right (when it is needed: true).
     Nearly(Vec<(u32, u64)>, bool),
+    /// In a few runs in order (game, first rank, rank past the last), each
+    /// made again on its own and merged.
+    Runs(Vec<(u32, u64, u64)>),
     /// Further out of order: made again a window at a time.
     Not,
 }
@@ -292,16 +323,17 @@ impl<F: FnMut(Diagnostic)> Sink for Each<F> {
 /// Diagnostics sent to the merge this many at a time.
 const BATCH: usize = 256;
 
-/// One check's diagnostics made again, each with its game, sent in order.
+/// One check's diagnostics made again, each with its place in the sort,
+/// sent in order.
 struct Out {
-    tx: mpsc::SyncSender<Vec<(u32, Diagnostic)>>,
-    batch: Vec<(u32, Diagnostic)>,
+    tx: mpsc::SyncSender<Vec<Ranked>>,
+    batch: Vec<Ranked>,
     /// The merge stopped listening.
     gone: bool,
 }
 
 impl Out {
-    fn send(&mut self, item: (u32, Diagnostic)) {
+    fn send(&mut self, item: Ranked) {
         if self.gone {
             return;
         }
@@ -353,14 +385,14 @@ struct Emit {
 impl Emit {
     fn send(&mut self, r: Ranked) {
         while let Some(f) = self.first.next_if(|f| f.0 < r.0) {
-            self.out.send((f.0.2, f.1));
+            self.out.send(f);
         }
-        self.out.send((r.0.2, r.1));
+        self.out.send(r);
     }
 
     fn finish(mut self) {
         for f in self.first.by_ref() {
-            self.out.send((f.0.2, f.1));
+            self.out.send(f);
         }
         self.out.flush();
     }
@@ -373,9 +405,20 @@ fn each_ranked(
     doc: &Document,
     run: fn(&Document, usize, &mut dyn Sink),
     shown: Shown<'_>,
+    f: impl FnMut(Ranked),
+) {
+    each_ranked_in(doc, 0..doc.game_count(), run, shown, f);
+}
+
+/// [`each_ranked`] on the games `games`.
+fn each_ranked_in(
+    doc: &Document,
+    games: std::ops::Range<usize>,
+    run: fn(&Document, usize, &mut dyn Sink),
+    shown: Shown<'_>,
     mut f: impl FnMut(Ranked),
 ) {
-    for gi in 0..doc.game_count() {
+    for gi in games {
         let mut rank = 0u64;
         run(
             doc,
@@ -407,7 +450,7 @@ fn produce(
         _ => (&[], false),
     };
     let is_late = |r: &Ranked| late.binary_search(&(r.0.2, r.0.3)).is_ok();
-    if *order != Order::Not {
+    if matches!(order, Order::Sorted | Order::Nearly(..)) {
         let mut first = Vec::new();
         if !late.is_empty() {
             each_ranked(doc, run, shown, |r| {
@@ -467,8 +510,8 @@ fn produce(
         if let Some(last) = next.last() {
             sent = Some(last.0);
         }
-        for Ranked(k, d) in next {
-            out.send((k.2, d));
+        for r in next {
+            out.send(r);
         }
         if !full || out.gone {
             break;
@@ -477,16 +520,35 @@ fn produce(
     out.flush();
 }
 
-/// One check's diagnostics as the merge reads them: sent by their
-/// thread, or all made here where no thread can be started (WebAssembly).
+/// Sends the diagnostics of one run in order of check `run` (see
+/// [`Order::Runs`]): its game's, of ranks `from..to`, as they come.
+fn produce_run(
+    doc: &Document,
+    run: fn(&Document, usize, &mut dyn Sink),
+    (gi, from, to): (u32, u64, u64),
+    shown: Shown<'_>,
+    mut out: Out,
+) {
+    let gi = gi as usize;
+    each_ranked_in(doc, gi..gi + 1, run, shown, |r| {
+        if (from..to).contains(&r.0.3) {
+            out.send(r);
+        }
+    });
+    out.flush();
+}
+
+/// One check's diagnostics (or one run of them) as the merge reads them:
+/// sent by their thread, or all made here where no thread can be started
+/// (WebAssembly).
 struct Pull {
-    rx: Option<mpsc::Receiver<Vec<(u32, Diagnostic)>>>,
-    batch: std::vec::IntoIter<(u32, Diagnostic)>,
-    head: Option<(u32, Diagnostic)>,
+    rx: Option<mpsc::Receiver<Vec<Ranked>>>,
+    batch: std::vec::IntoIter<Ranked>,
+    head: Option<Ranked>,
 }
 
 impl Pull {
-    fn peek(&mut self) -> Option<&(u32, Diagnostic)> {
+    fn peek(&mut self) -> Option<&Ranked> {
         if self.head.is_none() {
             self.head = self.batch.next();
             while self.head.is_none() {
@@ -503,18 +565,8 @@ impl Pull {
     /// Check `run`'s diagnostics all made at once and put in order.
     fn held(doc: &Document, run: fn(&Document, usize, &mut dyn Sink), shown: Shown<'_>) -> Pull {
         let mut all = Vec::new();
-        for gi in 0..doc.game_count() {
-            run(
-                doc,
-                gi,
-                &mut Each(|d: Diagnostic| {
-                    if shown(d.code) {
-                        all.push((gi as u32, d));
-                    }
-                }),
-            );
-        }
-        all.sort_by_key(|(gi, d)| (key(d), *gi));
+        each_ranked(doc, run, shown, |r| all.push(r));
+        all.sort();
         Pull {
             rx: None,
             batch: all.into_iter(),
@@ -522,6 +574,10 @@ impl Pull {
         }
     }
 }
+
+/// A diagnostic's place in the sort: span, then before (0), the games
+/// (1: game by game, check by check, rank in the check), after (2).
+type Place = (Key, u8, u32, usize, u64);
 
 /// Where the next diagnostic of a merge comes from.
 enum From {
@@ -559,57 +615,73 @@ fn merge_with(
     f: &mut dyn FnMut(&Diagnostic),
 ) {
     std::thread::scope(|s| {
-        let mut pulls = Vec::new();
-        for (run, order) in GAME_CHECKS.into_iter().zip(&counted.order) {
-            // Two batches ahead: the checks wait for the writer.
-            let (tx, rx) = mpsc::sync_channel(2);
-            let out = Out {
-                tx,
-                batch: Vec::with_capacity(BATCH),
-                gone: false,
+        // Each check's diagnostics, or each of its runs, with the check.
+        let mut pulls: Vec<(usize, Pull)> = Vec::new();
+        for (c, (run, order)) in GAME_CHECKS.into_iter().zip(&counted.order).enumerate() {
+            let one = [(0, 0, 0)];
+            let runs = match order {
+                Order::Runs(runs) => &runs[..],
+                _ => &one[..],
             };
-            let window = counted.window;
-            let spawned = threads.then(|| {
-                std::thread::Builder::new()
-                    .spawn_scoped(s, move || produce(doc, run, order, window, shown, out))
-            });
-            // A thread that could not be started: held, not lost.
-            pulls.push(match spawned {
-                Some(Ok(_)) => Pull {
+            let mut mine = Vec::new();
+            for &r in runs {
+                if !threads {
+                    break;
+                }
+                // Two batches ahead: the checks wait for the writer.
+                let (tx, rx) = mpsc::sync_channel(2);
+                let out = Out {
+                    tx,
+                    batch: Vec::with_capacity(BATCH),
+                    gone: false,
+                };
+                let window = counted.window;
+                let spawned = std::thread::Builder::new().spawn_scoped(s, move || match order {
+                    Order::Runs(_) => produce_run(doc, run, r, shown, out),
+                    _ => produce(doc, run, order, window, shown, out),
+                });
+                if spawned.is_err() {
+                    break;
+                }
+                mine.push(Pull {
                     rx: Some(rx),
                     batch: Vec::new().into_iter(),
                     head: None,
-                },
-                _ => Pull::held(doc, run, shown),
-            });
+                });
+            }
+            if mine.len() < runs.len() {
+                // A thread that could not be started: held, not lost.
+                mine = vec![Pull::held(doc, run, shown)];
+            }
+            pulls.extend(mine.into_iter().map(|p| (c, p)));
         }
         let (mut before, mut after) = (before.iter().peekable(), after.iter().peekable());
         loop {
             // The sort's order: span, then before, the games (game by
             // game, check by check), after.
-            let mut next: Option<((Key, u8, u32, usize), From)> = None;
+            let mut next: Option<(Place, From)> = None;
             let mut consider = |k, from| {
                 if next.as_ref().is_none_or(|(n, _)| k < *n) {
                     next = Some((k, from));
                 }
             };
             if let Some(d) = before.peek() {
-                consider((key(d), 0, 0, 0), From::Before);
+                consider((key(d), 0, 0, 0, 0), From::Before);
             }
-            for (c, p) in pulls.iter_mut().enumerate() {
-                if let Some((gi, d)) = p.peek() {
-                    consider((key(d), 1, *gi, c), From::Check(c));
+            for (i, (c, p)) in pulls.iter_mut().enumerate() {
+                if let Some(Ranked((_, _, gi, rank), d)) = p.peek() {
+                    consider((key(d), 1, *gi, *c, *rank), From::Check(i));
                 }
             }
             if let Some(d) = after.peek() {
-                consider((key(d), 2, 0, 0), From::After);
+                consider((key(d), 2, 0, 0, 0), From::After);
             }
             match next.map(|(_, from)| from) {
                 None => break,
                 Some(From::Before) => before.next().into_iter().for_each(&mut *f),
                 Some(From::After) => after.next().into_iter().for_each(&mut *f),
-                Some(From::Check(c)) => {
-                    if let Some((_, mut d)) = pulls[c].head.take() {
+                Some(From::Check(i)) => {
+                    if let Some(Ranked(_, mut d)) = pulls[i].1.head.take() {
                         if warnings_as_errors && d.severity == Severity::Warning {
                             d.severity = Severity::Error;
                         }
@@ -632,6 +704,7 @@ impl Counted {
                 Order::Sorted => ('s', 0),
                 Order::Nearly(late, false) => ('l', late.len()),
                 Order::Nearly(late, true) => ('n', late.len()),
+                Order::Runs(runs) => ('r', runs.len().min(3)),
                 Order::Not => ('x', 0),
             })
             .collect()
@@ -645,7 +718,8 @@ mod tests {
     #[test]
     fn without_threads_the_diagnostics_come_the_same() {
         // Moves on a stone, a root's problem found after them (late), a
-        // value checked before the moves: each way of ordering.
+        // value checked before the moves: each way of ordering (runs at
+        // one held, a buffer with late ones at three, sorted at fifty).
         let mut text = String::from("(;GM[1]FF[4]SZ[9]HA[2]");
         for i in 0..400 {
             let p = (b'a' + (i * 7 % 9) as u8) as char;
@@ -656,6 +730,8 @@ mod tests {
             ));
         }
         text.push(')');
+        // Two games: two late ones, more than a buffer of one takes (runs).
+        let text = format!("{text}{text}");
         let doc = sgf_core::parse(text.as_bytes()).document;
         let shown = |_| true;
         for limit in [1, 3, 50] {
