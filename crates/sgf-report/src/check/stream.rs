@@ -257,8 +257,8 @@ pub(super) fn check_games(doc: &Document, shown: Shown<'_>, limit: usize) -> Gam
         // Each game's runs in order: game, first rank, rank past the last.
         let mut runs = Vec::new();
         for (gi, t) in per_game.iter_mut().map(|g| &mut g[c]).enumerate() {
-            sorted &= t.sorted;
             let after = t.least.zip(most).is_none_or(|(l, m)| l >= m);
+            sorted &= t.sorted && after;
             most = t.most.or(most);
             let r = match t.over.as_mut() {
                 Some(r) => r,
