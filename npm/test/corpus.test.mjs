@@ -2,7 +2,7 @@
 // with the `qipu` command on the sample corpus and the repository's
 // fixtures.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
@@ -111,6 +111,32 @@ test('check() gives what `qipu check --json` prints', (t) => {
     assert.deepEqual(got, want, file);
   }
   console.log(`${files.length} files checked as qipu check --json does`);
+});
+
+test("check() of a record with a problem on every move is `qipu check --json`'s", () => {
+  // 3,000 moves from a fixed seed, most on a stone, and `HA[2]` without
+  // its stones (found once every move is played): more diagnostics than a
+  // check holds, so they are made again as the report is written, without
+  // threads in WebAssembly; the same list, in the same order.
+  let x = 11n;
+  let sgf = '(;GM[1]FF[4]SZ[19]HA[2]\n';
+  for (let i = 0; i < 3000; i++) {
+    x = (x * 6364136223846793005n + 1442695040888963407n) & ((1n << 64n) - 1n);
+    const c = Number((x >> 33n) % 19n);
+    const r = Number((x >> 45n) % 19n);
+    sgf += `;${i % 2 ? 'W' : 'B'}[${String.fromCharCode(97 + c, 97 + r)}]\n`;
+  }
+  sgf += ')\n';
+  const tmp = mkdtempSync(join(tmpdir(), 'qipu-npm-'));
+  try {
+    const file = join(tmp, 'flood.sgf');
+    writeFileSync(file, sgf);
+    const want = JSON.parse(runQipu(['check', '--json', file]).stdout);
+    assert.ok(want.diagnostics.length > 1000, `${want.diagnostics.length}`);
+    assert.deepEqual(parse(sgf).check({ path: file }), want);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('fix() repairs as `qipu check --fix` does: the same changes and the same file', (t) => {

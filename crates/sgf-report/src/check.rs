@@ -1468,7 +1468,14 @@ fn made_again(
             read_again.as_ref()
         }
     };
-    let codes = |code: Code| !r.allow.contains(&code) && (c.whole || code != Code::MixedCharsets);
+    // The codes the part's check reported ([`Keep::shown`]).
+    let keep = Keep {
+        max: 0,
+        held: None,
+        allow: &r.allow,
+        warnings_as_errors: r.warnings_as_errors,
+    };
+    let codes = |code: Code| keep.shown(code, c.whole);
     let mut each = |d: &Diagnostic| {
         if shown(d) {
             f(&src, d);
