@@ -5,6 +5,7 @@
 //! other.
 
 use crate::input::Bytes;
+use crate::judge::NotRecord;
 use sgf_core::{Diagnostic, Parsed};
 
 /// Options for reading.
@@ -107,11 +108,39 @@ pub struct ReadError {
     pub message: String,
     /// Diagnostics gathered before giving up (spans into the input).
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when the bytes are not a game record at all (an archive, a
+    /// binary file: see [`crate::judge`]); `format` is then `"?"`.
+    pub not_record: Option<NotRecord>,
+}
+
+impl ReadError {
+    /// The error of bytes that are not a game record (see [`crate::judge`]).
+    pub fn not_record(why: NotRecord) -> ReadError {
+        ReadError {
+            format: "?",
+            message: why.reason(),
+            diagnostics: Vec::new(),
+            not_record: Some(why),
+        }
+    }
+
+    /// An error of the reader of `format`.
+    pub fn new(format: &'static str, message: impl Into<String>) -> ReadError {
+        ReadError {
+            format,
+            message: message.into(),
+            diagnostics: Vec::new(),
+            not_record: None,
+        }
+    }
 }
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "not a readable {} record: {}", self.format, self.message)
+        match &self.not_record {
+            Some(why) => write!(f, "{why}"),
+            None => write!(f, "not a readable {} record: {}", self.format, self.message),
+        }
     }
 }
 
@@ -125,6 +154,12 @@ pub trait Format: Send + Sync {
     fn description(&self) -> &'static str;
     /// File name extensions, lower case, without the dot.
     fn extensions(&self) -> &'static [&'static str];
+    /// Whether its records are binary, not text (QQ Go's WGS): bytes that
+    /// are not text are then no sign that a file is not a record (see
+    /// [`crate::judge::before_reading`]).
+    fn is_binary(&self) -> bool {
+        false
+    }
     /// How sure the content looks like this format: 0 = not at all, 100 =
     /// certain. Must be cheap (look at the first few KB) and never panic.
     fn sniff(&self, bytes: &[u8]) -> u8;

@@ -340,6 +340,8 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
             format: "GIB",
             message: "no header field and no move found".into(),
             diagnostics: rep.finish(),
+            // Nothing of a record: the judgement of every face.
+            not_record: Some(crate::judge::NotRecord::NoGameTree),
         });
     }
 

@@ -35,6 +35,7 @@ pub mod dialect;
 pub mod format;
 pub mod gib;
 pub mod input;
+pub mod judge;
 pub mod ngf;
 pub mod parts;
 pub mod registry;

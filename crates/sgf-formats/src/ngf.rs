@@ -211,6 +211,8 @@ fn read(bytes: &[u8]) -> Result<Loaded, ReadError> {
             format: "NGF",
             message: "no header and no move record found".into(),
             diagnostics: rep.finish(),
+            // Nothing of a record: the judgement of every face.
+            not_record: Some(crate::judge::NotRecord::NoGameTree),
         });
     }
 

@@ -132,27 +132,18 @@ pub enum Step<R> {
     Restart,
 }
 
-/// The reader for `bytes`: the format asked for, or the one they look like.
+/// The reader for `bytes`: the format asked for, or the one they look like
+/// (see [`crate::Registry::reader_for`]).
 ///
 /// # Errors
-/// When the format asked for is not known.
+/// When the bytes are not a game record, or the format asked for is not
+/// known.
 pub fn format_of<'a>(
     bytes: &[u8],
     hint: Option<&Path>,
     format: Option<&str>,
 ) -> Result<&'a dyn Format, ReadError> {
-    let registry = crate::builtin();
-    match format {
-        Some(f) => registry.by_name(f).ok_or_else(|| {
-            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
-            ReadError {
-                format: "?",
-                message: format!("unknown format `{f}` (known: {})", names.join(", ")),
-                diagnostics: Vec::new(),
-            }
-        }),
-        None => Ok(registry.detect(bytes, hint)),
-    }
+    crate::builtin().reader_for(bytes, hint, format)
 }
 
 /// How `bytes` will be read: the cut of an SGF collection large enough to

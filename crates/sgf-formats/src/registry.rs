@@ -130,10 +130,42 @@ impl Registry {
         self.by_name("SGF").unwrap_or(&crate::sgf::Sgf)
     }
 
-    /// Detects the format and reads the record.
+    /// The reader of `bytes` when they may be a game record (see
+    /// [`crate::judge::sniff`]): the format asked for (a name or an
+    /// extension, see [`Registry::by_name`]), or the one they look like
+    /// ([`Registry::detect`]). What every front end reads a file with.
     ///
     /// # Errors
-    /// See [`Format::read`].
+    /// When the bytes are not a game record (an archive, a binary file,
+    /// nothing: [`ReadError::not_record`]), or the format asked for is not
+    /// known.
+    pub fn reader_for(
+        &self,
+        bytes: &[u8],
+        path: Option<&Path>,
+        format: Option<&str>,
+    ) -> Result<&dyn Format, ReadError> {
+        let reader = match format {
+            Some(f) => self.by_name(f).ok_or_else(|| {
+                let names: Vec<&str> = self.formats().map(|f| f.name()).collect();
+                ReadError::new(
+                    "?",
+                    format!("unknown format `{f}` (known: {})", names.join(", ")),
+                )
+            })?,
+            None => self.detect(bytes, path),
+        };
+        match crate::judge::before_reading(bytes, reader) {
+            Some(why) => Err(ReadError::not_record(why)),
+            None => Ok(reader),
+        }
+    }
+
+    /// Reads the record in the format it looks like, when the bytes may be
+    /// one (see [`Registry::reader_for`]).
+    ///
+    /// # Errors
+    /// When they are not a game record, or see [`Format::read`].
     pub fn read<'b>(
         &self,
         bytes: impl Into<Bytes<'b>>,
@@ -141,7 +173,7 @@ impl Registry {
         opts: &ReadOptions,
     ) -> Result<Loaded, ReadError> {
         let bytes = bytes.into();
-        self.detect(&bytes, path).read_bytes(bytes, opts)
+        self.reader_for(&bytes, path, None)?.read_bytes(bytes, opts)
     }
 }
 
@@ -210,6 +242,7 @@ impl Format for Unsupported {
                 self.name, self.description
             ),
             diagnostics: Vec::new(),
+            not_record: None,
         })
     }
 }
@@ -239,6 +272,9 @@ impl<F: Format> Format for NotBuiltIn<F> {
     fn extensions(&self) -> &'static [&'static str] {
         self.0.extensions()
     }
+    fn is_binary(&self) -> bool {
+        self.0.is_binary()
+    }
     fn sniff(&self, bytes: &[u8]) -> u8 {
         self.0.sniff(bytes)
     }
@@ -248,6 +284,7 @@ impl<F: Format> Format for NotBuiltIn<F> {
             message: "this build does not read this format (sgf-formats' feature `other-formats`)"
                 .into(),
             diagnostics: Vec::new(),
+            not_record: None,
         })
     }
 }

@@ -148,6 +148,8 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
             format: "UGF",
             message: "no [Header] section".into(),
             diagnostics: rep.finish(),
+            // Nothing of a record: the judgement of every face.
+            not_record: Some(crate::judge::NotRecord::NoGameTree),
         });
     };
 
@@ -217,6 +219,7 @@ fn read(bytes: &[u8], opts: &ReadOptions) -> Result<Loaded, ReadError> {
             format: "UGF",
             message: format!("obfuscated UGF (Crypt={crypt}) cannot be read"),
             diagnostics: rep.finish(),
+            not_record: None,
         });
     }
 

@@ -143,6 +143,9 @@ impl Format for Wgs {
     fn extensions(&self) -> &'static [&'static str] {
         &["wgs"]
     }
+    fn is_binary(&self) -> bool {
+        true
+    }
     fn sniff(&self, bytes: &[u8]) -> u8 {
         if bytes.len() < HEADER_LEN || !(2..=52).contains(&bytes[SIZE]) {
             return 0;
@@ -172,6 +175,7 @@ fn refuse(message: String, rep: Report) -> ReadError {
         format: "WGS",
         message,
         diagnostics: rep.finish(),
+        not_record: None,
     }
 }
 
