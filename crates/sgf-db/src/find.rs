@@ -562,7 +562,7 @@ pub fn write_hits(
                 },
             );
             if let Err(e) = r {
-                w.problems.push(e);
+                w.problems.push(e.to_string());
             }
         } else {
             match read_file(path, MAX_INPUT_BYTES) {

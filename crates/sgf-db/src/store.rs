@@ -648,7 +648,7 @@ fn read_source(job: SourceJob) -> SourceResult {
     SourceResult {
         job,
         units,
-        error: r.err(),
+        error: r.err().map(|e| e.why()),
     }
 }
 

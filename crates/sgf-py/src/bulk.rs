@@ -102,7 +102,7 @@ fn read_input_items(
     tx: &std::sync::mpsc::SyncSender<(usize, usize, Item)>,
     cancel: &AtomicBool,
 ) -> bool {
-    if !sgf_formats::walk::is_archive_path(p) {
+    if sgf_formats::judge::ArchiveKind::of_file(p).is_none() {
         let name = p.display().to_string();
         return tx.send((i, 0, Item::Record(name, read_guarded(p)))).is_ok()
             && tx.send((i, 1, Item::End)).is_ok();
@@ -137,7 +137,7 @@ fn read_input_items(
         && open
     {
         open = tx
-            .send((i, j, Item::Record(shown, Err(Failure::Format(e)))))
+            .send((i, j, Item::Record(shown, Err(Failure::Format(e.why())))))
             .is_ok();
         j += 1;
     }
