@@ -47,7 +47,6 @@
 //! # }
 //! ```
 
-use std::fs::File;
 use std::io::{BufReader, Read, Seek};
 use std::path::Path;
 
@@ -218,7 +217,13 @@ pub fn read_members(
         path: shown.clone(),
         kind,
     };
-    let file = File::open(path).map_err(|e| err(ArchiveErrorKind::Io(e)))?;
+    // Regular files only, opened without blocking (a FIFO named `x.zip`).
+    let (file, _) = crate::input::open_regular(path, u64::MAX).map_err(|e| {
+        err(match e {
+            crate::input::InputError::Io(e) => ArchiveErrorKind::Io(e),
+            other => ArchiveErrorKind::Io(std::io::Error::other(other.to_string())),
+        })
+    })?;
     let kind = Kind::of_file(path).ok_or_else(|| err(ArchiveErrorKind::NotArchive))?;
     read_kind(BufReader::new(file), kind, &single_name(&shown), opts, each)
         .map_err(|why| err(ArchiveErrorKind::Damaged(why)))
@@ -349,13 +354,30 @@ fn read_kind<R: Read + Seek>(
     }
 }
 
+/// Why a member's bytes could not be had.
+enum Unread {
+    /// Larger than the limit: skipped, the archive read on.
+    TooLarge(String),
+    /// The decompression failed: in a stream (tar.gz, a solid 7z block)
+    /// nothing after it can be read either.
+    Broken(String),
+}
+
+impl Unread {
+    fn words(self) -> String {
+        match self {
+            Unread::TooLarge(w) | Unread::Broken(w) => w,
+        }
+    }
+}
+
 /// A member's bytes (none when only names are listed), at most
 /// [`ArchiveOptions::max_member_bytes`].
 fn member_bytes(
     r: &mut dyn Read,
     size_hint: u64,
     opts: &ArchiveOptions,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Unread> {
     if opts.names_only {
         return Ok(Vec::new());
     }
@@ -363,12 +385,12 @@ fn member_bytes(
 }
 
 /// Reads at most `max` bytes of a member; `Err` when it is longer.
-fn read_bounded(r: &mut dyn Read, size_hint: u64, max: u64) -> Result<Vec<u8>, String> {
+fn read_bounded(r: &mut dyn Read, size_hint: u64, max: u64) -> Result<Vec<u8>, Unread> {
     let too_large = || {
-        format!(
+        Unread::TooLarge(format!(
             "larger than {}, the most a member may hold; skipped",
             crate::input::human_bytes(max)
-        )
+        ))
     };
     if size_hint > max {
         return Err(too_large());
@@ -376,11 +398,26 @@ fn read_bounded(r: &mut dyn Read, size_hint: u64, max: u64) -> Result<Vec<u8>, S
     let mut buf = Vec::with_capacity(size_hint.min(max) as usize);
     r.take(max + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| io_words(&e))?;
+        .map_err(|e| Unread::Broken(io_words(&e)))?;
     if buf.len() as u64 > max {
         return Err(too_large());
     }
     Ok(buf)
+}
+
+/// Hands a member of a stream (tar, tar.gz, 7z) to `each`; `Err` when its
+/// decompression broke, which ends the stream: said once, for the archive.
+fn hand_streamed(
+    name: String,
+    bytes: Result<Vec<u8>, Unread>,
+    each: &mut dyn FnMut(Result<Member, MemberError>),
+) -> Result<(), String> {
+    match bytes {
+        Ok(bytes) => each(Ok(Member { name, bytes })),
+        Err(Unread::Broken(why)) => return Err(format!("{why} (in {name})")),
+        Err(Unread::TooLarge(message)) => each(Err(MemberError { name, message })),
+    }
+    Ok(())
 }
 
 /// An I/O error of decompression, in words.
@@ -398,6 +435,10 @@ fn zip_words(e: &zip::result::ZipError) -> String {
     use zip::result::ZipError;
     match e {
         ZipError::Io(e) => io_words(e),
+        ZipError::InvalidArchive(why) if why.contains("EOCD") => {
+            "the table of contents at the end of a zip archive is missing: it is cut short or damaged"
+                .into()
+        }
         ZipError::InvalidArchive(why) => {
             format!("the zip archive is damaged or cut short ({why})")
         }
@@ -483,7 +524,10 @@ fn read_zip<R: Read + Seek>(
                     name: name.clone(),
                     bytes,
                 })
-                .map_err(|message| MemberError { name, message }),
+                .map_err(|e| MemberError {
+                    name,
+                    message: e.words(),
+                }),
         );
     }
     Ok(())
@@ -507,18 +551,7 @@ fn read_gz<R: Read>(
     }
     // One compressed file: a member of its own (named by the file).
     let bytes = member_bytes(&mut std::io::Cursor::new(head).chain(gz), 0, opts);
-    each(
-        bytes
-            .map(|bytes| Member {
-                name: single.to_string(),
-                bytes,
-            })
-            .map_err(|message| MemberError {
-                name: single.to_string(),
-                message,
-            }),
-    );
-    Ok(())
+    hand_streamed(single.to_string(), bytes, each)
 }
 
 /// Whether a 512-byte block is a tar header: the `ustar` magic, or (an
@@ -584,14 +617,7 @@ fn read_tar<R: Read>(
             continue;
         }
         let size = entry.size();
-        each(
-            member_bytes(&mut entry, size, opts)
-                .map(|bytes| Member {
-                    name: name.clone(),
-                    bytes,
-                })
-                .map_err(|message| MemberError { name, message }),
-        );
+        hand_streamed(name, member_bytes(&mut entry, size, opts), each)?;
     }
     Ok(())
 }
@@ -623,17 +649,16 @@ fn read_7z<R: Read + Seek>(
             // A solid block is one stream: its member read through, not held.
             std::io::copy(&mut r.take(entry.size()), &mut std::io::sink())?;
         }
-        each(
-            member_bytes(r, entry.size(), opts)
-                .map(|bytes| Member {
-                    name: name.clone(),
-                    bytes,
-                })
-                .map_err(|message| MemberError { name, message }),
-        );
-        Ok(true)
+        match hand_streamed(name, member_bytes(r, entry.size(), opts), each) {
+            Ok(()) => Ok(true),
+            // Said for the archive, once.
+            Err(why) => Err(sevenz_rust2::Error::Other(why.into())),
+        }
     })
-    .map_err(|e| sevenz_words(&e))
+    .map_err(|e| match e {
+        sevenz_rust2::Error::Other(why) if why.contains(" (in ") => why.into_owned(),
+        e => sevenz_words(&e),
+    })
 }
 
 #[cfg(test)]

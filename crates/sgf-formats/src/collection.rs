@@ -26,13 +26,15 @@
 //!     |input, r| {
 //!         match r {
 //!             Record::Part(_, games) => seen.push(format!("{}: {games}", input.name)),
-//!             Record::Failed { not_record, .. } => seen.push(format!("{}: none ({not_record})", input.name)),
+//!             Record::Failed { not_record, .. } => {
+//!                 seen.push(format!("{}: none ({})", input.name, not_record.unwrap().code()))
+//!             }
 //!             Record::Done { .. } => {}
 //!         }
 //!         Ok::<(), ()>(())
 //!     }).unwrap();
 //! assert!(seen[0].ends_with("a.sgf: 2"));
-//! assert!(seen[1].ends_with("notes.sgf: none (true)"));
+//! assert!(seen[1].ends_with("notes.sgf: none (no-game-tree)"));
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
@@ -42,9 +44,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::input::{InputError, MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_named};
+use crate::judge::ArchiveKind;
 use crate::parts::{PartOptions, Piece, Step, map_parts};
-use crate::walk::{Walk, WalkOptions, is_archive_path};
+use crate::walk::{Walk, WalkOptions};
 
 /// The inputs named by `paths` (see [`crate::walk::collect`]): files as
 /// given, directories walked with archives listed, `-` passed through.
@@ -95,13 +98,14 @@ pub enum Record<R> {
         /// A diagnostic of its reader had error severity.
         errors: bool,
     },
-    /// The input could not be read (the message names it), or it holds
-    /// no game tree (`not_record`).
+    /// The input could not be read (the message names it), or it is not
+    /// a game record (`not_record`).
     Failed {
-        /// Why.
+        /// Why, a sentence that names the input.
         message: String,
-        /// It was read, but holds no SGF game tree.
-        not_record: bool,
+        /// It is not a game record: an archive member that is a binary
+        /// file, text with no game tree (see [`crate::judge`]).
+        not_record: Option<crate::judge::NotRecord>,
         /// Why its bytes could not be read, when that is the reason (not
         /// for an archive member, or a file read but in no known format).
         input: Option<InputError>,
@@ -137,10 +141,12 @@ pub fn records<R: Send, E>(
     mut join: impl FnMut(&Input, Record<R>) -> Result<(), E>,
 ) -> Result<(), E> {
     let opts = opts.clone().with_verify_first(true);
+    // An archive is known by its first bytes, whatever its name.
+    let archive = |p: &PathBuf| ArchiveKind::of_file(p).is_some();
     let small = |p: &PathBuf| {
         p.as_path() != Path::new("-")
-            && !is_archive_path(p)
-            && std::fs::metadata(p).is_ok_and(|m| m.len() <= SMALL)
+            && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= SMALL)
+            && !archive(p)
     };
     let mut i = 0;
     while i < files.len() {
@@ -152,13 +158,19 @@ pub fn records<R: Send, E>(
             .count();
         if run == 0 {
             let p = &files[i];
-            if is_archive_path(p) && p.as_path() != Path::new("-") {
-                read_archive(p, i, &opts, &work, &mut join)?;
+            if p.as_path() != Path::new("-") && archive(p) {
+                read_archive(Source::File(p), i, &opts, &work, &mut join)?;
             } else {
                 let (input, bytes) = read_input(p, i);
-                read_one(&input, bytes, hint(p), &opts, &work, &mut |r| {
-                    join(&input, r)
-                })?;
+                match bytes {
+                    // An archive on standard input, read from memory.
+                    Ok(b) if ArchiveKind::of_bytes(&b).is_some() => {
+                        read_archive(Source::Bytes(&input.name, &b), i, &opts, &work, &mut join)?;
+                    }
+                    bytes => read_one(&input, bytes, hint(p), &opts, &work, &mut |r| {
+                        join(&input, r)
+                    })?,
+                }
             }
             progress();
             i += 1;
@@ -197,7 +209,8 @@ fn hint(p: &Path) -> Option<&Path> {
 /// error when there is one.
 type Unread = (String, Option<InputError>);
 
-/// Reads a file (or standard input for `-`): only regular files, bounded.
+/// Reads a file (or standard input for `-`, or a member named
+/// `ARCHIVE!MEMBER`: see [`read_named`]): only regular files, bounded.
 fn read_input(p: &Path, index: usize) -> (Input, Result<Arc<[u8]>, Unread>) {
     let stdin = p == Path::new("-");
     let name = if stdin {
@@ -206,10 +219,10 @@ fn read_input(p: &Path, index: usize) -> (Input, Result<Arc<[u8]>, Unread>) {
         p.to_string_lossy().into_owned()
     };
     let bytes = if stdin {
-        read_stdin_shared(MAX_INPUT_BYTES)
+        read_named("-", MAX_INPUT_BYTES)
             .map_err(|e| (format!("cannot read standard input: {e}"), Some(e)))
     } else {
-        read_file_shared(p, MAX_INPUT_BYTES)
+        read_named(&name, MAX_INPUT_BYTES)
             .map_err(|e| (format!("cannot read {name}: {e}"), Some(e)))
     };
     let size = bytes.as_ref().map_or(0, |b| b.len() as u64);
@@ -233,7 +246,7 @@ where
         Err((message, input)) => {
             return join(Record::Failed {
                 message,
-                not_record: false,
+                not_record: None,
                 input,
             });
         }
@@ -250,17 +263,7 @@ where
                 .diagnostics
                 .iter()
                 .any(|d| d.severity == sgf_core::Severity::Error);
-            let why = (loaded.parsed.document.game_count() == 0).then(|| {
-                loaded
-                    .parsed
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.code == sgf_core::Code::NoGameTree)
-                    .map_or_else(
-                        || "no SGF game tree found".to_string(),
-                        |d| d.message.clone(),
-                    )
-            });
+            let why = crate::judge::of_loaded(&loaded);
             let made = work(Part {
                 name,
                 piece,
@@ -296,24 +299,39 @@ where
         return Err(e);
     }
     if let Err(e) = r {
-        return join(Record::Failed {
-            message: format!("cannot read {name}: {e}"),
-            not_record: false,
-            input: None,
+        return join(match e.not_record {
+            Some(why) => Record::Failed {
+                message: why.sentence(name),
+                not_record: Some(why),
+                input: None,
+            },
+            None => Record::Failed {
+                message: format!("cannot read {name}: {e}"),
+                not_record: None,
+                input: None,
+            },
         });
     }
     if games == 0 {
-        let why = no_tree.unwrap_or_else(|| "no SGF game tree found".to_string());
+        let why = no_tree.unwrap_or(crate::judge::NotRecord::NoGameTree);
         return join(Record::Failed {
-            message: format!(
-                "{name}: {why} [{}]; it is not a game record",
-                sgf_core::Code::NoGameTree.as_str()
-            ),
-            not_record: true,
+            message: why.sentence(name),
+            not_record: Some(why),
             input: None,
         });
     }
     join(Record::Done { errors })
+}
+
+/// Where an archive's bytes are: a file, or memory (standard input).
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    File(&'a Path),
+    // Its name and bytes (read only with the `archive` feature).
+    Bytes(
+        &'a str,
+        #[cfg_attr(not(feature = "archive"), allow(dead_code))] &'a [u8],
+    ),
 }
 
 /// Where [`records`] hands what it reads.
@@ -323,25 +341,30 @@ type Join<'a, R, E> = &'a mut dyn FnMut(&Input, Record<R>) -> Result<(), E>;
 /// Reads the members of an archive, a batch side by side, each an input.
 #[cfg(feature = "archive")]
 fn read_archive<R: Send, E>(
-    path: &Path,
+    source: Source<'_>,
     index: usize,
     opts: &PartOptions,
     work: &(impl Fn(Part<'_>) -> R + Sync),
     join: &mut impl FnMut(&Input, Record<R>) -> Result<(), E>,
 ) -> Result<(), E> {
-    use crate::archive::{ArchiveOptions, Member, MemberError, read_members};
-    let shown = path.to_string_lossy().into_owned();
+    use crate::archive::{ArchiveOptions, Member, MemberError, read_members, read_members_in};
+    let shown = match source {
+        Source::File(path) => path.to_string_lossy().into_owned(),
+        Source::Bytes(name, _) => name.to_string(),
+    };
     let archive_input = Input {
         name: shown.clone(),
         size: 0,
         index,
     };
-    if let Err(e) = crate::input::check_regular(path) {
+    if let Source::File(path) = source
+        && let Err(e) = crate::input::check_regular(path)
+    {
         return join(
             &archive_input,
             Record::Failed {
                 message: format!("cannot read {shown}: {e}"),
-                not_record: false,
+                not_record: None,
                 input: Some(e),
             },
         );
@@ -387,7 +410,7 @@ fn read_archive<R: Send, E>(
         }
         Ok(())
     };
-    let read = read_members(path, &ArchiveOptions::default(), &mut |m| {
+    let mut each = |m: Result<Member, MemberError>| {
         if failed.is_some() {
             return;
         }
@@ -399,7 +422,13 @@ fn read_archive<R: Send, E>(
                 failed = Some(e);
             }
         }
-    });
+    };
+    let read = match source {
+        Source::File(path) => read_members(path, &ArchiveOptions::default(), &mut each),
+        Source::Bytes(name, bytes) => {
+            read_members_in(bytes, name, &ArchiveOptions::default(), &mut each)
+        }
+    };
     if let Some(e) = failed {
         return Err(e);
     }
@@ -407,11 +436,11 @@ fn read_archive<R: Send, E>(
     match read {
         Ok(()) => Ok(()),
         // Members read before the failure were handed over.
-        Err(message) => join(
+        Err(e) => join(
             &archive_input,
             Record::Failed {
-                message: format!("cannot read {message}"),
-                not_record: false,
+                message: e.to_string(),
+                not_record: None,
                 input: None,
             },
         ),
@@ -422,13 +451,16 @@ fn read_archive<R: Send, E>(
 /// read, said so.
 #[cfg(not(feature = "archive"))]
 fn read_archive<R: Send, E>(
-    path: &Path,
+    source: Source<'_>,
     index: usize,
     _opts: &PartOptions,
     _work: &(impl Fn(Part<'_>) -> R + Sync),
     join: &mut impl FnMut(&Input, Record<R>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let name = path.to_string_lossy().into_owned();
+    let name = match source {
+        Source::File(path) => path.to_string_lossy().into_owned(),
+        Source::Bytes(name, _) => name.to_string(),
+    };
     let input = Input {
         name: name.clone(),
         size: 0,
@@ -438,7 +470,7 @@ fn read_archive<R: Send, E>(
         &input,
         Record::Failed {
             message: format!("cannot read {name}: archives need sgf-formats' `archive` feature"),
-            not_record: false,
+            not_record: None,
             input: None,
         },
     )

@@ -31,6 +31,10 @@ pub enum InputError {
     TooLarge(u64),
     /// The operating system refused.
     Io(std::io::Error),
+    /// A member named `ARCHIVE!MEMBER` could not be read: the archive is
+    /// damaged, or holds no such record file.
+    #[cfg(feature = "archive")]
+    Archive(Box<crate::archive::ArchiveError>),
 }
 
 impl std::fmt::Display for InputError {
@@ -45,12 +49,40 @@ impl std::fmt::Display for InputError {
                 human_bytes(*limit)
             ),
             InputError::Io(e) => write!(f, "{e}"),
+            #[cfg(feature = "archive")]
+            InputError::Archive(e) => write!(f, "{}", e.why()),
         }
     }
 }
 
 // No `source`: the message of an I/O error is the OS's, shown once.
 impl std::error::Error for InputError {}
+
+/// Reads a record file as the faces name it: a path, `-` for standard
+/// input, or (with the `archive` feature) `ARCHIVE!MEMBER` for a record
+/// file inside an archive ([`crate::archive::split_member_path`]: a file
+/// of that whole name wins). Only regular files, at most `limit` bytes.
+///
+/// # Errors
+/// As [`read_file_shared`]; for a member, when the archive cannot be read
+/// or holds no such record file ([`InputError::Archive`]).
+pub fn read_named(name: &str, limit: u64) -> Result<Arc<[u8]>, InputError> {
+    if name == "-" {
+        return read_stdin_shared(limit);
+    }
+    #[cfg(feature = "archive")]
+    if let Some((archive, member)) = crate::archive::split_member_path(name) {
+        check_regular(archive)?;
+        let opts = crate::archive::ArchiveOptions {
+            max_member_bytes: limit,
+            ..Default::default()
+        };
+        return crate::archive::read_member(archive, member, &opts)
+            .map(Arc::from)
+            .map_err(|e| InputError::Archive(Box::new(e)));
+    }
+    read_file_shared(Path::new(name), limit)
+}
 
 impl From<std::io::Error> for InputError {
     fn from(e: std::io::Error) -> Self {
@@ -156,7 +188,7 @@ fn read_in_place(file: &mut std::fs::File, limit: u64, len: u64) -> Result<Arc<[
 }
 
 /// Opens the regular file at `path` for reading: its handle and size.
-fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), InputError> {
+pub(crate) fn open_regular(path: &Path, limit: u64) -> Result<(std::fs::File, u64), InputError> {
     // Refused before opening: opening a FIFO for reading blocks until a
     // writer comes (the non-blocking open below is the guard for a file
     // swapped in between).

@@ -109,16 +109,10 @@ impl ArchiveKind {
     pub fn of_file(path: &Path) -> Option<ArchiveKind> {
         use std::io::Read;
         let head = (|| {
-            let meta = std::fs::metadata(path).ok()?;
-            if !meta.is_file() {
-                return None;
-            }
+            // Regular files only, opened without blocking (a FIFO).
+            let (file, _) = crate::input::open_regular(path, u64::MAX).ok()?;
             let mut head = Vec::with_capacity(512);
-            std::fs::File::open(path)
-                .ok()?
-                .take(512)
-                .read_to_end(&mut head)
-                .ok()?;
+            file.take(512).read_to_end(&mut head).ok()?;
             Some(head)
         })();
         match head {

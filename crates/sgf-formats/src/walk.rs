@@ -217,7 +217,8 @@ pub fn walk_dir(root: &Path, opts: &WalkOptions) -> std::io::Result<Walk> {
 
 /// The record files named by `paths`: a file is taken as given (whatever
 /// its extension), a directory is walked with [`walk_dir`], and `-`
-/// (standard input) is passed through.
+/// (standard input) and (with the `archive` feature) a member named
+/// `ARCHIVE!MEMBER` are passed through.
 ///
 /// # Errors
 /// When a path given does not exist or a directory given cannot be read;
@@ -227,6 +228,15 @@ pub fn collect(paths: &[impl AsRef<Path>], opts: &WalkOptions) -> Result<Walk, S
     for p in paths {
         let p = p.as_ref();
         if p == Path::new("-") {
+            out.files.push(p.to_path_buf());
+            continue;
+        }
+        // `ARCHIVE!MEMBER`: a record file inside an archive, read by its
+        // reader (see `crate::input::read_named`).
+        #[cfg(feature = "archive")]
+        if let Some(name) = p.to_str()
+            && crate::archive::split_member_path(name).is_some()
+        {
             out.files.push(p.to_path_buf());
             continue;
         }
@@ -241,6 +251,29 @@ pub fn collect(paths: &[impl AsRef<Path>], opts: &WalkOptions) -> Result<Walk, S
         out.truncated |= w.truncated;
     }
     Ok(out)
+}
+
+/// The sentence of a walk of `paths` that found no record file: what was
+/// looked for, and where.
+pub fn none_found(paths: &[impl AsRef<Path>]) -> String {
+    let shown: Vec<String> = paths
+        .iter()
+        .take(3)
+        .map(|p| p.as_ref().display().to_string())
+        .collect();
+    let mut exts: Vec<String> = record_extensions()
+        .iter()
+        .map(|e| format!(".{e}"))
+        .collect();
+    if cfg!(feature = "archive") {
+        exts.extend(ARCHIVE_EXTENSIONS.iter().map(|e| format!(".{e}")));
+    }
+    format!(
+        "no record files found in {}{} (files ending in {})",
+        shown.join(", "),
+        if paths.len() > 3 { ", …" } else { "" },
+        exts.join(", ")
+    )
 }
 
 #[cfg(test)]
