@@ -18,7 +18,6 @@
 //! assert!(r.json_line().contains("\"path\":\"x.sgf\""));
 //! ```
 
-use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -597,6 +596,9 @@ pub struct FileReport {
     /// Errors and warnings found, before any were left out.
     counts: (usize, usize),
     error: Option<String>,
+    /// The file is not a game record (see [`sgf_formats::judge`]): the
+    /// error says so.
+    not_record: Option<sgf_formats::judge::NotRecord>,
     /// The error is that the repair could not be written (the file was read).
     unwritten: bool,
     /// The input and the repaired output, which the parts' diagnostics
@@ -621,6 +623,7 @@ impl FileReport {
             omitted: Vec::new(),
             counts: (0, 0),
             error: Some(error),
+            not_record: None,
             unwritten: false,
             bytes: Arc::from(&[][..]),
             output: Output::memory(),
@@ -879,13 +882,15 @@ fn check_loaded(
 /// it first with [`CheckOptions::fix`]: only a regular file, at most
 /// [`sgf_formats::input::MAX_INPUT_BYTES`]. Failures are in the report.
 pub fn check_path(path: &str, opts: &CheckOptions) -> FileReport {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
-    let bytes = if path == "-" {
-        read_stdin_shared(MAX_INPUT_BYTES).map_err(|e| format!("cannot read standard input: {e}"))
-    } else {
-        read_file_shared(Path::new(path), MAX_INPUT_BYTES)
-            .map_err(|e| format!("cannot read {path}: {e}"))
-    };
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_named};
+    // A path, `-`, or `ARCHIVE!MEMBER`.
+    let bytes = read_named(path, MAX_INPUT_BYTES).map_err(|e| {
+        if path == "-" {
+            format!("cannot read standard input: {e}")
+        } else {
+            format!("cannot read {path}: {e}")
+        }
+    });
     match bytes {
         Ok(b) => check_bytes(path, b, opts),
         Err(e) => FileReport::failed(path, e),
@@ -995,7 +1000,14 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Err(e) = res {
-        let mut r = FileReport::failed(path, format!("cannot read {path}: {e}"));
+        let mut r = match e.not_record {
+            Some(why) => {
+                let mut r = FileReport::failed(path, why.sentence(&display_name(path)));
+                r.not_record = Some(why);
+                r
+            }
+            None => FileReport::failed(path, format!("cannot read {path}: {e}")),
+        };
         r.bytes = bytes;
         return r;
     }
@@ -1018,6 +1030,14 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
     let mut changes = changes;
     let mut error = None;
     let mut unwritten = false;
+    // Read, but with no game tree: not a game record, said beside the
+    // reader's S002.
+    let not_record = facts
+        .is_empty()
+        .then_some(sgf_formats::judge::NotRecord::NoGameTree);
+    if let Some(why) = &not_record {
+        error = Some(why.sentence(&display_name(path)));
+    }
     let dropped = gathered.dropped();
     let left_out = gathered.left_out;
     let mut diags = gathered.diags;
@@ -1120,6 +1140,7 @@ pub fn check_bytes(path: &str, bytes: impl Into<Arc<[u8]>>, opts: &CheckOptions)
         omitted,
         counts,
         error,
+        not_record,
         unwritten,
         bytes,
         output,
@@ -1214,9 +1235,15 @@ impl FileReport {
         self.error.as_deref()
     }
 
-    /// The file could not be read (or checked).
+    /// The file could not be read (or checked), or is not a game record.
     pub fn unreadable(&self) -> bool {
         self.error.is_some() && !self.unwritten
+    }
+
+    /// Why the file is not a game record (see [`sgf_formats::judge`]):
+    /// binary, an archive, or text holding no game tree.
+    pub fn not_record(&self) -> Option<&sgf_formats::judge::NotRecord> {
+        self.not_record.as_ref()
     }
 
     /// The file was read, but its repair could not be written (or was
@@ -1367,6 +1394,10 @@ fn write_json_line(r: &FileReport, out: &mut dyn std::io::Write) -> std::io::Res
         out.write_all(b",\"error\":")?;
         serde_json::to_writer(&mut *out, e)?;
     }
+    if let Some(why) = &r.not_record {
+        out.write_all(b",\"not_record\":")?;
+        serde_json::to_writer(&mut *out, why.code())?;
+    }
     if !r.omitted.is_empty() {
         let omitted: serde_json::Map<_, _> = r
             .omitted
@@ -1503,8 +1534,11 @@ fn write_human(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let color = opts.color;
-    if let Some(e) = &r.error {
-        writeln!(out, "{}: {e}", r.name)?;
+    match &r.error {
+        // A sentence that names the file.
+        Some(e) if r.not_record.is_some() => writeln!(out, "{e}")?,
+        Some(e) => writeln!(out, "{}: {e}", r.name)?,
+        None => {}
     }
     if opts.quiet {
         return Ok(());

@@ -455,7 +455,7 @@ const LAST: usize = usize::MAX;
 /// Messages handed on whole (a parameter, a message made elsewhere) or
 /// built in pieces: the page shows these by their code's summary unless
 /// a template happens to fit. Each is `file: expression`.
-const NOT_TEMPLATES: [&str; 7] = [
+const NOT_TEMPLATES: [&str; 9] = [
     // The parser's own `syntax`: its callers are read instead.
     "sgf-core/src/parse/builder.rs: msg",
     // The importers' report: `Report::push` and `Report::unreadable`.
@@ -469,6 +469,10 @@ const NOT_TEMPLATES: [&str; 7] = [
     "sgf-go/src/fix/go.rs: m",
     // WGS's `refuse(message, report)`, whose callers are read instead.
     "sgf-formats/src/wgs.rs: message",
+    // A reader's error made by `ReadError::new(format, message)`, and the
+    // judgement's reason of what is not a record (`NotRecord::reason`).
+    "sgf-formats/src/format.rs: message.into()",
+    "sgf-formats/src/format.rs: why.reason()",
 ];
 
 /// The messages the library gives its diagnostics (`Diagnostic::new` and
