@@ -1,6 +1,6 @@
 //! Reading inputs: files, `-` for stdin, in any format `sgf-formats` reads.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -23,46 +23,263 @@ pub struct Loaded {
     pub original: Option<(Vec<u8>, &'static encoding_rs::Encoding)>,
 }
 
-/// Reads a path, `-` meaning standard input: only regular files, at most
-/// [`sgf_formats::input::MAX_INPUT_BYTES`] (see [`sgf_formats::input`]).
-/// The bytes are shared: a parsed SGF file keeps them as its source
-/// instead of a copy.
-pub fn read_bytes(path: &str) -> Result<Arc<[u8]>> {
-    use sgf_formats::input::{MAX_INPUT_BYTES, read_file_shared, read_stdin_shared};
-    if path == "-" {
-        read_stdin_shared(MAX_INPUT_BYTES).context("cannot read standard input")
-    } else {
-        read_file_shared(Path::new(path), MAX_INPUT_BYTES)
-            .with_context(|| format!("cannot read {path}"))
+/// A record as a command reads it: a file, standard input, or a member of
+/// an archive.
+pub struct Source {
+    /// The name it is shown by: the path, `<stdin>`, or `ARCHIVE!MEMBER`.
+    pub name: String,
+    /// The path whose extension breaks ties between formats (a member's
+    /// own name; none for standard input).
+    pub hint: Option<PathBuf>,
+    /// Its bytes, shared: a parsed SGF file keeps them as its source
+    /// instead of a copy.
+    pub bytes: Arc<[u8]>,
+    /// It is a member of an archive: nothing is ever written into it.
+    pub in_archive: bool,
+}
+
+impl Source {
+    /// The path of the extension that breaks ties between formats.
+    pub fn hint(&self) -> Option<&Path> {
+        self.hint.as_deref()
     }
 }
 
-/// Reads and parses a record from `bytes` (read from `path`), as
-/// `format` (`SGF`, `GIB`, … or an extension) or the format they look like
-/// (the extension breaks ties).
-pub fn load_bytes(
-    path: &str,
-    bytes: Arc<[u8]>,
-    format: Option<&str>,
-    opts: &sgf_formats::ReadOptions,
-) -> Result<Loaded> {
-    let registry = sgf_formats::builtin();
-    let hint = (path != "-").then(|| Path::new(path));
-    let reader = match format {
-        Some(f) => registry.by_name(f).with_context(|| {
-            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
-            format!("unknown format `{f}` (known: {})", names.join(", "))
-        })?,
-        None => registry.detect(&bytes, hint),
+/// What a command-line argument names.
+enum Named<'a> {
+    Stdin,
+    /// A file that is not an archive (or does not exist: reading says so).
+    File,
+    /// An archive, by its first bytes or its name.
+    Archive(&'a Path),
+    /// `ARCHIVE!MEMBER`.
+    Member(&'a Path, &'a str),
+}
+
+fn named(arg: &str) -> Named<'_> {
+    use sgf_formats::judge::ArchiveKind;
+    if arg == "-" {
+        return Named::Stdin;
+    }
+    if std::fs::symlink_metadata(arg).is_ok() {
+        return if ArchiveKind::of_file(Path::new(arg)).is_some() {
+            Named::Archive(Path::new(arg))
+        } else {
+            Named::File
+        };
+    }
+    match sgf_formats::archive::split_member_path(arg) {
+        Some((archive, member)) => Named::Member(archive, member),
+        None => Named::File,
+    }
+}
+
+/// Reads the bytes of a path, `-` meaning standard input: only regular
+/// files, at most [`sgf_formats::input::MAX_INPUT_BYTES`] (see
+/// [`sgf_formats::input`]).
+fn read_path(arg: &str) -> Result<Arc<[u8]>> {
+    use sgf_formats::input::{MAX_INPUT_BYTES, read_named};
+    read_named(arg, MAX_INPUT_BYTES).with_context(|| {
+        if arg == "-" {
+            "cannot read standard input".to_string()
+        } else {
+            format!("cannot read {arg}")
+        }
+    })
+}
+
+/// A member of an archive as a [`Source`].
+fn member_source(archive: &str, m: sgf_formats::archive::Member) -> Source {
+    Source {
+        name: format!("{archive}!{}", m.name),
+        hint: Some(PathBuf::from(&m.name)),
+        bytes: m.bytes.into(),
+        in_archive: true,
+    }
+}
+
+/// The record an argument names, for a command that works on one record:
+/// a file, standard input, a member `ARCHIVE!MEMBER`, or an archive that
+/// holds one record file (an archive of several says how to name one).
+///
+/// # Errors
+/// When it cannot be read, or is an archive of more or fewer than one
+/// record file.
+pub fn read_one(arg: &str) -> Result<Source> {
+    use sgf_formats::archive::{ArchiveOptions, Member, read_member, read_members_in};
+    match named(arg) {
+        Named::Archive(path) => {
+            let names = sgf_formats::archive::member_names(path)?;
+            let [only] = &names[..] else {
+                anyhow::bail!(archive_of_many(arg, path, &names));
+            };
+            let bytes = read_member(path, only, &archive_options())?;
+            Ok(member_source(
+                arg,
+                Member {
+                    name: only.clone(),
+                    bytes,
+                },
+            ))
+        }
+        Named::Member(archive, member) => {
+            let bytes = read_member(archive, member, &archive_options())?;
+            Ok(Source {
+                name: arg.to_string(),
+                hint: Some(PathBuf::from(member)),
+                bytes: bytes.into(),
+                in_archive: true,
+            })
+        }
+        Named::Stdin | Named::File => {
+            let bytes = read_path(arg)?;
+            let name = display_name(arg);
+            if sgf_formats::judge::ArchiveKind::of_bytes(&bytes).is_none() {
+                return Ok(Source {
+                    name,
+                    hint: (arg != "-").then(|| PathBuf::from(arg)),
+                    bytes,
+                    in_archive: false,
+                });
+            }
+            // An archive on standard input (or swapped in meanwhile): its
+            // members from memory.
+            let mut members = Vec::new();
+            read_members_in(&bytes, &name, &ArchiveOptions::default(), &mut |m| {
+                members.push(m)
+            })?;
+            let names: Vec<String> = members
+                .iter()
+                .map(|m| match m {
+                    Ok(m) => m.name.clone(),
+                    Err(e) => e.name.clone(),
+                })
+                .collect();
+            match members.pop() {
+                Some(Ok(m)) if names.len() == 1 => Ok(member_source(&name, m)),
+                Some(Err(e)) if names.len() == 1 => {
+                    anyhow::bail!("cannot read {name}!{}: {}", e.name, e.message)
+                }
+                _ => anyhow::bail!(archive_of_many(&name, Path::new(arg), &names)),
+            }
+        }
+    }
+}
+
+/// Archive options of the commands: a member as large as a file read.
+fn archive_options() -> sgf_formats::archive::ArchiveOptions {
+    let mut o = sgf_formats::archive::ArchiveOptions::default();
+    o.max_member_bytes = sgf_formats::input::MAX_INPUT_BYTES;
+    o
+}
+
+/// Why an archive of `names` is not one record: how to name one.
+fn archive_of_many(shown: &str, path: &Path, names: &[String]) -> String {
+    let what = sgf_formats::judge::ArchiveKind::of_file(path)
+        .map_or("an archive", sgf_formats::judge::ArchiveKind::describe);
+    match names.len() {
+        0 => format!("{shown} is {what} that holds no record files"),
+        n => {
+            let some: Vec<String> = names
+                .iter()
+                .take(3)
+                .map(|m| format!("{shown}!{m}"))
+                .collect();
+            format!(
+                "{shown} is {what} of {n} record files; name one as {shown}!MEMBER ({}{})",
+                some.join(", "),
+                if n > 3 { ", …" } else { "" }
+            )
+        }
+    }
+}
+
+/// Every record an argument names, in turn: the file, standard input, or
+/// each member of an archive (named `ARCHIVE!MEMBER`), read one at a time.
+/// A member that cannot be read is handed over as its error; `each` may
+/// stop the reading with its own error.
+///
+/// # Errors
+/// When the argument cannot be read at all (an archive that cannot be
+/// opened: the members read before are handed over), or `each` fails.
+pub fn each_record(arg: &str, mut each: impl FnMut(Result<Source>) -> Result<()>) -> Result<()> {
+    use sgf_formats::archive::{read_members, read_members_in};
+    let mut failed: Option<anyhow::Error> = None;
+    let mut hand =
+        |shown: &str,
+         m: Result<sgf_formats::archive::Member, sgf_formats::archive::MemberError>| {
+            if failed.is_some() {
+                return;
+            }
+            let r = match m {
+                Ok(m) => each(Ok(member_source(shown, m))),
+                Err(e) => each(Err(anyhow::anyhow!(
+                    "cannot read {shown}!{}: {}",
+                    e.name,
+                    e.message
+                ))),
+            };
+            if let Err(e) = r {
+                failed = Some(e);
+            }
+        };
+    let read = match named(arg) {
+        Named::Archive(path) => read_members(path, &archive_options(), &mut |m| hand(arg, m))
+            .map_err(anyhow::Error::from),
+        Named::Member(..) => return each(read_one(arg)),
+        Named::Stdin | Named::File => {
+            let bytes = read_path(arg)?;
+            let name = display_name(arg);
+            if sgf_formats::judge::ArchiveKind::of_bytes(&bytes).is_none() {
+                return each(Ok(Source {
+                    name,
+                    hint: (arg != "-").then(|| PathBuf::from(arg)),
+                    bytes,
+                    in_archive: false,
+                }));
+            }
+            read_members_in(&bytes, &name, &archive_options(), &mut |m| hand(&name, m))
+                .map_err(anyhow::Error::from)
+        }
     };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    read
+}
+
+/// Whether an argument names an archive or a member of one: what is never
+/// written into.
+pub fn names_archive(arg: &str) -> bool {
+    matches!(named(arg), Named::Archive(_) | Named::Member(..))
+}
+
+/// The error of reading `name` as a record: the judgement's sentence for
+/// what is not a game record (see [`sgf_formats::judge`]).
+pub fn read_error(name: &str, e: sgf_formats::ReadError) -> anyhow::Error {
+    match &e.not_record {
+        Some(why) => anyhow::anyhow!(why.sentence(name)),
+        None => anyhow::anyhow!("cannot read {name}: {e}"),
+    }
+}
+
+/// Reads and parses a record from `src`, as `format` (`SGF`, `GIB`, … or
+/// an extension) or the format its bytes look like (its name breaks ties).
+///
+/// # Errors
+/// When it is not a game record, or cannot be read as its format.
+pub fn load(src: &Source, format: Option<&str>, opts: &sgf_formats::ReadOptions) -> Result<Loaded> {
+    let reader = sgf_formats::builtin()
+        .reader_for(&src.bytes, src.hint(), format)
+        .map_err(|e| read_error(&src.name, e))?;
     let loaded = reader
-        .read_shared(&bytes, opts)
-        .with_context(|| format!("cannot read {path}"))?;
+        .read_shared(&src.bytes, opts)
+        .map_err(|e| read_error(&src.name, e))?;
     let original = loaded
         .converted
-        .then(|| (bytes.to_vec(), loaded.encoding()));
+        .then(|| (src.bytes.to_vec(), loaded.encoding()));
     Ok(Loaded {
-        name: display_name(path),
+        name: src.name.clone(),
         parsed: loaded.parsed,
         format: loaded.format,
         charset: loaded.charset,
@@ -70,15 +287,15 @@ pub fn load_bytes(
     })
 }
 
-/// A record read by the library from `bytes` (a part of them, or all),
-/// as the commands hold it: a converted record keeps its input, where its
-/// diagnostics point.
-pub fn wrap(path: &str, bytes: &[u8], loaded: sgf_formats::Loaded) -> Loaded {
+/// A record read by the library from `bytes` (a part of them, or all) of
+/// the input shown as `name`, as the commands hold it: a converted record
+/// keeps its input, where its diagnostics point.
+pub fn wrap(name: &str, bytes: &[u8], loaded: sgf_formats::Loaded) -> Loaded {
     let original = loaded
         .converted
         .then(|| (bytes.to_vec(), loaded.encoding()));
     Loaded {
-        name: display_name(path),
+        name: name.to_string(),
         parsed: loaded.parsed,
         format: loaded.format,
         charset: loaded.charset,
@@ -145,21 +362,20 @@ pub struct GameAt {
     pub bytes: Arc<[u8]>,
 }
 
-/// Reads game `game` (from 0) of the record at `path`, printing the
-/// reader's warnings and errors of the part read unless `quiet`. `Ok(Err(n))`
-/// when the file has only `n` games.
+/// Reads game `game` (from 0) of the record `arg` names (see
+/// [`read_one`]), printing the reader's warnings and errors of the part
+/// read unless `quiet`. `Ok(Err(n))` when the file has only `n` games.
 ///
 /// # Errors
-/// When the file cannot be read or holds no game tree (S002).
-pub fn load_game(path: &str, game: usize, quiet: bool) -> Result<Result<GameAt, usize>> {
-    let bytes = read_bytes(path)?;
-    let hint = (path != "-").then(|| Path::new(path));
+/// When it cannot be read or is not a game record.
+pub fn load_game(arg: &str, game: usize, quiet: bool) -> Result<Result<GameAt, usize>> {
+    let src = read_one(arg)?;
     let opts = sgf_formats::parts::PartOptions::default();
-    let found = sgf_formats::parts::read_game(&bytes, hint, &opts, game)
-        .with_context(|| format!("cannot read {path}"))?;
+    let found = sgf_formats::parts::read_game(&src.bytes, src.hint(), &opts, game)
+        .map_err(|e| read_error(&src.name, e))?;
     Ok(match found {
         sgf_formats::parts::Found::Game(piece, l) => {
-            let loaded = wrap(path, &bytes[piece.range.clone()], *l);
+            let loaded = wrap(&src.name, &src.bytes[piece.range.clone()], *l);
             if !quiet {
                 crate::print_diagnostics_at(&loaded, &piece);
             }
@@ -167,12 +383,12 @@ pub fn load_game(path: &str, game: usize, quiet: bool) -> Result<Result<GameAt, 
                 loaded,
                 index: game - piece.first_game,
                 piece,
-                bytes,
+                bytes: src.bytes,
             })
         }
-        // No game tree at all: an error, as `require_games` words it.
+        // No game tree at all: not a game record.
         sgf_formats::parts::Found::Missing(0) => {
-            load_bytes(path, bytes, None, &opts.read)?.require_games()?;
+            load(&src, None, &opts.read)?.require_games()?;
             Err(0)
         }
         sgf_formats::parts::Found::Missing(n) => Err(n),
@@ -252,8 +468,6 @@ impl Loaded {
         }
     }
 
-    /// Why the record is not a game record (`NAME: no SGF game tree found
-    /// [S002]; …`), when it holds no game tree.
     /// The charset game `gi` was read in (see [`sgf_formats::game_charset`]).
     pub fn game_charset(&self, gi: usize) -> &'static str {
         sgf_formats::game_charset(&self.parsed.document, gi, self.converted_from())
@@ -276,20 +490,12 @@ impl Loaded {
             .collect()
     }
 
+    /// Why the record is not a game record (`NAME is not a game record: it
+    /// holds no SGF game tree [S002]`), when it holds no game tree.
     pub fn no_game_tree(&self) -> Option<String> {
         if self.parsed.document.games().next().is_some() {
             return None;
         }
-        let why = self
-            .parsed
-            .diagnostics
-            .iter()
-            .find(|d| d.code == sgf_core::Code::NoGameTree)
-            .map_or("no SGF game tree found", |d| d.message.as_str());
-        Some(format!(
-            "{}: {why} [{}]; it is not a game record",
-            self.name,
-            sgf_core::Code::NoGameTree.as_str()
-        ))
+        Some(sgf_formats::judge::NotRecord::NoGameTree.sentence(&self.name))
     }
 }

@@ -26,7 +26,7 @@ use sgf_report as report;
     propagate_version = true,
     // The statuses of every command in one place; each command's help gives its own.
     after_help = "Exit status: 0 success; 1 `check` only: warnings or errors found; \
-                  2 an input could not be read or holds no game tree, an output could not \
+                  2 an input could not be read or is not a game record, no record file was found, an output could not \
                   be written, or bad usage; 3 `score --engine`, `analyze`: the engine failed. \
                   Each command's --help gives its own."
 )]

@@ -4,9 +4,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
-use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use sgf_core::Severity;
 use sgf_formats::parts::{PartOptions, Piece, Step};
 use sgf_formats::save::Destination;
@@ -24,26 +23,25 @@ pub struct Worked<R> {
     diags: Vec<String>,
 }
 
-/// Reads the record at `path` (its `bytes`, see [`input::read_bytes`]) in parts: `prepare` (a normalisation, say)
+/// Reads the record `src` (see [`input::read_one`]) in parts: `prepare` (a normalisation, say)
 /// then `work` run on each part (on every core), `join` gets the results in file order (or [`Step::Restart`]).
 /// Unless `quiet`, the reader's warnings and errors are printed on
 /// standard error at the end, as for the file read whole. Returns the
 /// number of games.
 ///
 /// # Errors
-/// When the file cannot be read, holds no game tree (S002), or `join`
-/// fails.
+/// When the file is not a game record (see [`sgf_formats::judge`]: binary,
+/// or holding no game tree) or cannot be read, or `join` fails.
 pub fn read<R: Send>(
-    path: &str,
-    bytes: &std::sync::Arc<[u8]>,
+    src: &input::Source,
     opts: &PartOptions,
     quiet: bool,
     prepare: impl Fn(&mut input::Loaded) + Sync,
     work: impl Fn(&Piece, input::Loaded) -> R + Sync,
     mut join: impl FnMut(Step<R>) -> Result<()>,
 ) -> Result<usize> {
-    let hint = (path != "-").then(|| Path::new(path));
-    let name = input::display_name(path);
+    let bytes = &src.bytes;
+    let name = src.name.as_str();
     let color = std::io::stderr().is_terminal();
     let mut shown: Vec<String> = Vec::new();
     let mut games = 0usize;
@@ -51,16 +49,16 @@ pub fn read<R: Send>(
     let mut failed = None;
     sgf_formats::parts::map_parts(
         bytes,
-        hint,
+        src.hint(),
         opts,
         |piece, l| {
-            let mut loaded = input::wrap(path, &bytes[piece.range.clone()], l);
+            let mut loaded = input::wrap(name, &bytes[piece.range.clone()], l);
             prepare(&mut loaded);
             // After `prepare`, as a command that normalises shows what it did.
             let diags = if quiet {
                 Vec::new()
             } else {
-                rendered(&loaded, piece, &name, color)
+                rendered(&loaded, piece, name, color)
             };
             let no_tree = loaded.no_game_tree();
             Worked {
@@ -98,7 +96,7 @@ pub fn read<R: Send>(
             }
         },
     )
-    .with_context(|| format!("cannot read {path}"))?;
+    .map_err(|e| input::read_error(name, e))?;
     if let Some(e) = failed {
         return Err(e);
     }
@@ -111,10 +109,9 @@ pub fn read<R: Send>(
             eprintln!("{d}");
         }
     } else {
-        anyhow::bail!(no_tree.unwrap_or_else(|| format!(
-            "{name}: no SGF game tree found [{}]; it is not a game record",
-            sgf_core::Code::NoGameTree.as_str()
-        )));
+        anyhow::bail!(
+            no_tree.unwrap_or_else(|| sgf_formats::judge::NotRecord::NoGameTree.sentence(name))
+        );
     }
     Ok(games)
 }

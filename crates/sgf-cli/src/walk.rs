@@ -5,27 +5,24 @@ use std::path::PathBuf;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// The record files named by `paths` (see [`sgf_formats::walk`]): files as
-/// given, directories walked; what is skipped is warned about on standard
-/// error.
-///
-/// # Errors
-/// When a path given does not exist or cannot be read.
-pub fn collect(paths: &[String]) -> Result<Vec<PathBuf>> {
-    warned(sgf_formats::walk::collect(
-        paths,
-        &sgf_formats::walk::WalkOptions::default(),
-    ))
-}
-
 /// The inputs of a collection named by `paths`, archives included (see
 /// [`sgf_formats::collection::inputs`]), for
 /// [`sgf_formats::collection::records`].
 ///
 /// # Errors
-/// When a path given does not exist or cannot be read.
+/// When a path given does not exist or cannot be read, or no record file
+/// is found (an empty folder): nothing to work on is not a success.
 pub fn inputs(paths: &[String]) -> Result<Vec<PathBuf>> {
-    warned(sgf_formats::collection::inputs(paths))
+    let files = warned(sgf_formats::collection::inputs(paths))?;
+    if files.is_empty() {
+        anyhow::bail!(none_found(paths));
+    }
+    Ok(files)
+}
+
+/// The sentence of a walk of `paths` that found no record file.
+pub fn none_found(paths: &[String]) -> String {
+    sgf_formats::walk::none_found(paths)
 }
 
 /// The files of a walk, its warnings printed on standard error.

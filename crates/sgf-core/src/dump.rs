@@ -116,12 +116,32 @@ fn visits<'d>(game: &Game<'d>) -> impl Iterator<Item = Visit<'d>> + use<'d> {
 /// # Errors
 /// When `out` fails.
 pub fn write_json_games(doc: &Document, first: &mut bool, out: &mut dyn Write) -> io::Result<()> {
+    write_json_games_of(doc, None, first, out)
+}
+
+/// [`write_json_games`] of the games of the file `file` (a member of an
+/// archive, say): each game object then starts with `"file": FILE`.
+///
+/// # Errors
+/// When `out` cannot be written.
+pub fn write_json_games_of(
+    doc: &Document,
+    file: Option<&str>,
+    first: &mut bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut buf = Vec::with_capacity(1 << 16);
     for game in doc.games() {
         if !std::mem::take(first) {
             buf.push(b',');
         }
-        buf.extend_from_slice(b"{\"charset\":");
+        buf.push(b'{');
+        if let Some(f) = file {
+            buf.extend_from_slice(b"\"file\":");
+            json_string(f, &mut buf);
+            buf.push(b',');
+        }
+        buf.extend_from_slice(b"\"charset\":");
         json_string(game.charset(), &mut buf);
         buf.extend_from_slice(b",\"nodes\":[");
         json_nodes(&game, &mut buf, out)?;

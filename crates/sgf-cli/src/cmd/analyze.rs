@@ -20,7 +20,9 @@ use crate::input;
 /// it quit or answered an error).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; `ARCHIVE!MEMBER` for a record
+    /// file inside a zip, tar, tar.gz or 7z archive, or the archive itself
+    /// when it holds one).
     pub file: String,
     /// The engine: a name from engines.toml, or a command line such as
     /// "leelaz --gtp -w weights.gz" or "katago analysis -config a.cfg -model m.bin.gz".

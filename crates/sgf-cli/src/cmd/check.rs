@@ -8,17 +8,22 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sgf_core::Code;
 use sgf_report::check::{
-    CheckOptions, DEFAULT_MAX_PER_CODE, FileReport, Fix, HumanOptions, Target, check_path,
+    CheckOptions, DEFAULT_MAX_PER_CODE, FileReport, Fix, HumanOptions, Target, check_bytes,
+    check_path,
 };
 
 /// Check records against every rule of SGF FF[4] and Go; optionally repair them.
 ///
 /// Exit status: 0 no warnings or errors; 1 warnings or errors found; 2 a
-/// file could not be read (not a regular file, larger than 1 GiB), a repair
-/// could not be written (the file is then as it was), or bad usage.
+/// file could not be read (not a regular file, larger than 1 GiB) or is not
+/// a game record (binary, an archive's member that is not one, text with no
+/// game tree), no record file was found, a repair could not be written (the
+/// file is then as it was; an archive is never written into), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Files and directories (searched recursively for records); `-` for standard input.
+    /// Files, directories (searched recursively for records) and archives
+    /// (each record file in turn); `ARCHIVE!MEMBER` for one record file of
+    /// an archive; `-` for standard input.
     #[arg(required = true)]
     pub paths: Vec<String>,
     /// One JSON object per file, one per line.
@@ -67,6 +72,8 @@ struct Checked {
     report: Option<FileReport>,
     counts: (usize, usize),
     unreadable: bool,
+    /// It is not a game record (counted among the unreadable).
+    not_record: bool,
     /// Its repair could not be written.
     unwritten: bool,
     /// The repaired file, for standard output (`-o -`).
@@ -113,10 +120,26 @@ fn options(path: &str, args: &Args, allow: &[Code]) -> CheckOptions {
     o
 }
 
+/// What is checked: a file named on the command line or found in a
+/// directory, or a record read already (an archive's member, standard
+/// input).
+enum Job {
+    Path(String),
+    Read(crate::input::Source),
+}
+
 /// Checks (and repairs) one file and renders its report: in the worker,
 /// so that no document outlives its part.
-fn check_one(path: &str, args: &Args, allow: &[Code], color: bool, stream: bool) -> Checked {
-    let r = check_path(path, &options(path, args, allow));
+fn check_one(job: Job, args: &Args, allow: &[Code], color: bool, stream: bool) -> Checked {
+    let r = match job {
+        Job::Path(path) => check_path(&path, &options(&path, args, allow)),
+        Job::Read(src) => check_bytes(&src.name, src.bytes, &options(&src.name, args, allow)),
+    };
+    checked(r, args, color, stream)
+}
+
+/// A report as the command holds it.
+fn checked(r: FileReport, args: &Args, color: bool, stream: bool) -> Checked {
     let text = if stream {
         String::new()
     } else if args.json {
@@ -128,6 +151,7 @@ fn check_one(path: &str, args: &Args, allow: &[Code], color: bool, stream: bool)
         text,
         counts: r.counts(),
         unreadable: r.unreadable(),
+        not_record: r.not_record().is_some(),
         unwritten: r.unwritten(),
         held: r.held_output().map(<[u8]>::to_vec),
         report: stream.then_some(r),
@@ -152,7 +176,8 @@ pub fn run(args: &Args) -> Result<u8> {
             None => bail!("unknown diagnostic code `{a}` (see docs/diagnostics.md)"),
         }
     }
-    let files: Vec<String> = crate::walk::collect(&args.paths)?
+    // Files, directories walked (archives among them), `ARCHIVE!MEMBER`.
+    let files: Vec<String> = crate::walk::inputs(&args.paths)?
         .into_iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
@@ -181,68 +206,117 @@ pub fn run(args: &Args) -> Result<u8> {
         std::io::stdout().is_terminal()
     };
     // Buffered: a report written as it is made comes a line at a time.
-    let mut report: Box<dyn Write> = if report_on_stderr {
+    let report: Box<dyn Write> = if report_on_stderr {
         Box::new(std::io::BufWriter::new(std::io::stderr().lock()))
     } else {
         Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
     };
-    let (mut errors, mut warnings, mut unreadable, mut unwritten, mut files_with) =
-        (0usize, 0usize, 0usize, 0usize, 0usize);
-    // Chunks keep memory flat and the output in input order.
-    for chunk in files.chunks(256) {
-        let reports: Vec<Checked> = chunk
-            .par_iter()
-            .map(|p| {
-                let r = check_one(p, args, &allow, color, chunk.len() == 1);
-                if let Some(b) = &bar {
-                    b.inc(1);
+    let mut t = Tally {
+        report,
+        checked: 0,
+        errors: 0,
+        warnings: 0,
+        unreadable: 0,
+        not_records: 0,
+        unwritten: 0,
+        files_with: 0,
+    };
+    // Files: a chunk at a time, side by side, in order. An archive (or
+    // standard input, which may hold one): its records a batch at a time.
+    let mut i = 0;
+    while i < files.len() {
+        let run = files[i..]
+            .iter()
+            .take(256)
+            .take_while(|p| by_name(p, args))
+            .count();
+        if run > 0 {
+            let jobs: Vec<Job> = files[i..i + run].iter().cloned().map(Job::Path).collect();
+            if !t.check_batch(jobs, args, &allow, color, bar.as_ref())? {
+                return Ok(2);
+            }
+            i += run;
+            continue;
+        }
+        let path = &files[i];
+        i += 1;
+        if args.in_place && crate::input::names_archive(path) {
+            // Nothing is ever written into an archive.
+            t.unwritten += 1;
+            t.checked += 1;
+            let e = format!(
+                "{path}: an archive is never written into; repair its record files into files of their own with --fix -o OUT"
+            );
+            if args.json {
+                let line = serde_json::json!({"diagnostics": [], "error": e, "path": path});
+                writeln!(t.report, "{line}")?;
+            } else {
+                writeln!(t.report, "{e}")?;
+            }
+            continue;
+        }
+        if args.output.is_some() {
+            // One output: one record, or how to name one.
+            let src = crate::input::read_one(path)?;
+            if !t.check_batch(vec![Job::Read(src)], args, &allow, color, None)? {
+                return Ok(2);
+            }
+            continue;
+        }
+        let mut batch = Vec::new();
+        let mut failed = false;
+        crate::input::each_record(path, |src| {
+            match src {
+                Ok(src) => batch.push(Job::Read(src)),
+                Err(e) => {
+                    t.fail(&e.to_string(), path, args.json)?;
                 }
-                r
-            })
-            .collect();
-        for r in reports {
-            if let Some(held) = &r.held
-                && std::io::stdout().lock().write_all(held).is_err()
+            }
+            if batch.len() >= 64
+                && !t.check_batch(std::mem::take(&mut batch), args, &allow, color, None)?
             {
-                return Ok(2);
+                failed = true;
+                anyhow::bail!("cannot write the report");
             }
-            if r.unreadable {
-                unreadable += 1;
+            Ok(())
+        })
+        .or_else(|e| {
+            if failed {
+                Ok(())
+            } else {
+                t.fail(&format!("{e:#}"), path, args.json)
             }
-            if r.unwritten {
-                unwritten += 1;
-            }
-            let (e, w) = r.counts;
-            errors += e;
-            warnings += w;
-            if e + w > 0 {
-                files_with += 1;
-            }
-            let out = match (&r.report, &bar) {
-                (Some(j), _) if args.json => j.write_json_line(&mut report),
-                (Some(h), _) => h.write_human(&human_options(args, color), &mut report),
-                (None, Some(b)) => b.suspend(|| {
-                    report
-                        .write_all(r.text.as_bytes())
-                        .and_then(|()| report.flush())
-                }),
-                (None, None) => report.write_all(r.text.as_bytes()),
-            }
-            .and_then(|()| report.flush());
-            if out.is_err() {
-                return Ok(2);
-            }
+        })?;
+        if failed || !t.check_batch(batch, args, &allow, color, None)? {
+            return Ok(2);
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
         }
     }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let Tally {
+        mut report,
+        checked,
+        errors,
+        warnings,
+        unreadable,
+        not_records,
+        unwritten,
+        files_with,
+    } = t;
     if !args.json {
         let summary = format!(
-            "{} file(s) checked: {errors} error(s), {warnings} warning(s) in {files_with} file(s){}{}\n",
-            files.len(),
+            "{checked} file(s) checked: {errors} error(s), {warnings} warning(s) in {files_with} file(s){}{}{}\n",
             if unreadable > 0 {
                 format!(", {unreadable} unreadable")
+            } else {
+                String::new()
+            },
+            if not_records > 0 {
+                format!(", {not_records} not game records")
             } else {
                 String::new()
             },
@@ -255,11 +329,120 @@ pub fn run(args: &Args) -> Result<u8> {
         let _ = report.write_all(summary.as_bytes());
     }
     let _ = report.flush();
-    Ok(if unreadable + unwritten > 0 {
+    Ok(if unreadable + not_records + unwritten > 0 {
         2
     } else if errors + warnings > 0 {
         1
     } else {
         0
     })
+}
+
+/// Whether a path is checked by its name, side by side with others: not
+/// one read first ([`reads_first`]), nor an archive's (or a member's)
+/// refused repair in place.
+fn by_name(path: &str, args: &Args) -> bool {
+    !(reads_first(path, args) || args.in_place && crate::input::names_archive(path))
+}
+
+/// Whether a path is read before it is checked: an archive (its records
+/// in turn) or standard input (which may hold one), not a file checked
+/// as it is read.
+fn reads_first(path: &str, args: &Args) -> bool {
+    // Repaired in place, standard input is never an archive's.
+    path == "-" && !args.in_place || crate::input::names_archive(path) && !is_member(path)
+}
+
+/// Whether a path is `ARCHIVE!MEMBER` (checked by name, as a file is).
+fn is_member(path: &str) -> bool {
+    std::fs::symlink_metadata(path).is_err()
+        && sgf_formats::archive::split_member_path(path).is_some()
+}
+
+/// What the command has found so far, and where its report goes.
+struct Tally {
+    report: Box<dyn Write>,
+    checked: usize,
+    errors: usize,
+    warnings: usize,
+    unreadable: usize,
+    not_records: usize,
+    unwritten: usize,
+    files_with: usize,
+}
+
+impl Tally {
+    /// Checks a batch side by side and writes the reports in order; false
+    /// when the report or a repaired record could not be written.
+    fn check_batch(
+        &mut self,
+        jobs: Vec<Job>,
+        args: &Args,
+        allow: &[Code],
+        color: bool,
+        bar: Option<&ProgressBar>,
+    ) -> Result<bool> {
+        let single = jobs.len() == 1;
+        let reports: Vec<Checked> = jobs
+            .into_par_iter()
+            .map(|j| {
+                let r = check_one(j, args, allow, color, single);
+                if let Some(b) = bar {
+                    b.inc(1);
+                }
+                r
+            })
+            .collect();
+        for r in reports {
+            if let Some(held) = &r.held
+                && std::io::stdout().lock().write_all(held).is_err()
+            {
+                return Ok(false);
+            }
+            self.checked += 1;
+            if r.not_record {
+                self.not_records += 1;
+            } else if r.unreadable {
+                self.unreadable += 1;
+            }
+            if r.unwritten {
+                self.unwritten += 1;
+            }
+            let (e, w) = r.counts;
+            self.errors += e;
+            self.warnings += w;
+            if e + w > 0 {
+                self.files_with += 1;
+            }
+            let report = &mut self.report;
+            let out = match (&r.report, bar) {
+                (Some(j), _) if args.json => j.write_json_line(report),
+                (Some(h), _) => h.write_human(&human_options(args, color), report),
+                (None, Some(b)) => b.suspend(|| {
+                    report
+                        .write_all(r.text.as_bytes())
+                        .and_then(|()| report.flush())
+                }),
+                (None, None) => report.write_all(r.text.as_bytes()),
+            }
+            .and_then(|()| report.flush());
+            if out.is_err() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reports what could not be read at all (an archive, a member).
+    fn fail(&mut self, e: &str, path: &str, json: bool) -> Result<()> {
+        self.checked += 1;
+        self.unreadable += 1;
+        if json {
+            let line = serde_json::json!({"diagnostics": [], "error": e, "path": path});
+            writeln!(self.report, "{line}")?;
+        } else {
+            writeln!(self.report, "{e}")?;
+        }
+        Ok(())
+    }
 }

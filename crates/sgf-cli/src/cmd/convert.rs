@@ -28,7 +28,9 @@ use crate::parts::{Canonical, Staged};
 /// read (the others are still converted) or on bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input files (`-` for standard input).
+    /// Input files (`-` for standard input; a zip, tar, tar.gz or 7z
+    /// archive: each of its record files, an input of its own;
+    /// `ARCHIVE!MEMBER`: one of them).
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Output file for the collection of every input's games (standard output by default).
@@ -125,17 +127,16 @@ impl Made {
 /// Reads an input a part at a time (see [`crate::parts::read`]), in
 /// canonical form, and hands each part's output to `join`.
 fn convert_parts(
-    file: &str,
-    bytes: &std::sync::Arc<[u8]>,
+    src: &input::Source,
     opts: &PartOptions,
     args: &Args,
     join: impl FnMut(&Piece, Converted) -> Result<()>,
 ) -> Result<usize> {
     let wo = write_options();
     let mut join = join;
+    let file = src.name.as_str();
     crate::parts::read(
-        file,
-        bytes,
+        src,
         opts,
         args.quiet,
         input::normalize,
@@ -177,6 +178,12 @@ pub fn run(args: &Args) -> Result<u8> {
         .with_read(read)
         .with_format(args.from.as_deref())
         .with_verify_first(true);
+    // A folder made for the outputs is taken away again when nothing
+    // could be converted into it.
+    let made_dir = args
+        .dir
+        .as_deref()
+        .filter(|d| std::fs::symlink_metadata(d).is_err());
     if let Some(d) = &args.dir {
         std::fs::create_dir_all(d).with_context(|| format!("cannot create {d}"))?;
     }
@@ -189,21 +196,35 @@ pub fn run(args: &Args) -> Result<u8> {
     let mut wrote = false;
     let mut used = HashSet::new();
     for file in &args.files {
-        let r = convert_one(file, &opts, args, collection.as_mut(), &mut used);
-        match r {
-            Ok(any) => wrote |= any,
-            Err(e) => {
-                eprintln!("qipu: {e:#}");
-                status = 2;
-                // A collection holding part of an input it refused is not
-                // written at all: the games before the refused one would
-                // stand for the whole input.
-                if collection.is_some()
-                    && e.downcast_ref::<sgf_formats::repair::Refusal>().is_some()
-                {
-                    return Ok(status);
+        // An archive's record files are inputs of their own.
+        let mut refused = false;
+        let r = input::each_record(file, |src| {
+            let r =
+                src.and_then(|src| convert_one(&src, &opts, args, collection.as_mut(), &mut used));
+            match r {
+                Ok(any) => wrote |= any,
+                Err(e) => {
+                    eprintln!("qipu: {e:#}");
+                    status = 2;
+                    // A collection holding part of an input it refused is
+                    // not written at all: the games before the refused one
+                    // would stand for the whole input.
+                    if collection.is_some()
+                        && e.downcast_ref::<sgf_formats::repair::Refusal>().is_some()
+                    {
+                        refused = true;
+                        anyhow::bail!("refused");
+                    }
                 }
             }
+            Ok(())
+        });
+        if refused {
+            return Ok(status);
+        }
+        if let Err(e) = r {
+            eprintln!("qipu: {e:#}");
+            status = 2;
         }
     }
     if let Some(c) = collection
@@ -211,23 +232,31 @@ pub fn run(args: &Args) -> Result<u8> {
     {
         c.commit()?;
     }
+    if let Some(d) = made_dir
+        && !wrote
+    {
+        // Only an empty folder is removed.
+        let _ = std::fs::remove_dir(d);
+    }
     Ok(status)
 }
 
 /// Converts one input (into `collection`, or into files of `-d`); whether
 /// anything was written.
 fn convert_one(
-    file: &str,
+    src: &input::Source,
     opts: &PartOptions,
     args: &Args,
     collection: Option<&mut Staged>,
     used: &mut HashSet<PathBuf>,
 ) -> Result<bool> {
-    let bytes = input::read_bytes(file)?;
+    let file = src.name.as_str();
+    // Output files are named after the file read (a member's own name).
+    let stem_of = src.hint().and_then(Path::to_str).unwrap_or("-");
     let mut format = "SGF";
     if let Some(out) = collection {
         let mut first = true;
-        convert_parts(file, &bytes, opts, args, |piece, (_, made)| {
+        convert_parts(src, opts, args, |piece, (_, made)| {
             made.write(out, piece, &mut first);
             Ok(())
         })?;
@@ -235,10 +264,10 @@ fn convert_one(
     }
     let d = args.dir.as_deref().unwrap_or(".");
     if !args.split {
-        let p = out_path(Path::new(d), file, None, used);
+        let p = out_path(Path::new(d), stem_of, None, used);
         let mut out = Staged::new(Some(&p.to_string_lossy()))?;
         let mut first = true;
-        convert_parts(file, &bytes, opts, args, |piece, (f, made)| {
+        convert_parts(src, opts, args, |piece, (f, made)| {
             format = f;
             made.write(&mut out, piece, &mut first);
             Ok(())
@@ -253,8 +282,8 @@ fn convert_one(
     // the games are counted first.
     let mut n = 0;
     sgf_formats::parts::map_parts(
-        &bytes,
-        (file != "-").then(|| Path::new(file)),
+        &src.bytes,
+        src.hint(),
         opts,
         |_, _| (),
         |step| {
@@ -264,14 +293,14 @@ fn convert_one(
             std::ops::ControlFlow::Continue(())
         },
     )
-    .with_context(|| format!("cannot read {file}"))?;
-    convert_parts(file, &bytes, opts, args, |piece, (f, games)| {
+    .map_err(|e| input::read_error(file, e))?;
+    convert_parts(src, opts, args, |piece, (f, games)| {
         format = f;
         let Made::Games(games) = games else {
             anyhow::bail!("{file}: --split made no output per game");
         };
         for (i, g) in games.iter().enumerate() {
-            let p = out_path(Path::new(d), file, Some((piece.first_game + i, n)), used);
+            let p = out_path(Path::new(d), stem_of, Some((piece.first_game + i, n)), used);
             input::write_file(&p, g)?;
         }
         Ok(())

@@ -48,10 +48,12 @@ pub enum SymmetryArg {
 /// (one line per kept game) and `dataset.json` (planes, options, summary)
 /// into DIR. The planes and arrays are described in README.md.
 ///
-/// Exit status: 0 the dataset was written; 2 a path does not exist, the
-/// output cannot be written, DIR already holds a dataset (without
-/// `--overwrite`), or bad usage. Inputs that cannot be read are counted in
-/// the summary (`inputs_failed`) and named on standard error.
+/// Exit status: 0 the dataset was written; 2 no input could be read as a
+/// game record (nothing is written), a path does not exist or holds no
+/// record file, the output cannot be written, DIR already holds a dataset
+/// (without `--overwrite`), or bad usage. Inputs that cannot be read among
+/// others that can are counted in the summary (`inputs_failed`) and named
+/// on standard error.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Files, directories and archives.
@@ -245,7 +247,7 @@ pub fn run(a: &Args) -> Result<u8> {
         pb
     };
     let start = std::time::Instant::now();
-    let summary = sgf_dataset::build(&a.paths, &opts, &|p| {
+    let built = sgf_dataset::build(&a.paths, &opts, &|p| {
         pb.set_length(p.inputs_total);
         pb.set_position(p.inputs_done);
         let s = start.elapsed().as_secs_f64().max(1e-3);
@@ -257,9 +259,22 @@ pub fn run(a: &Args) -> Result<u8> {
             p.positions as f64 / s
         ));
         true
-    })
-    .map_err(|e| anyhow!("{e}"))?;
+    });
     pb.finish_and_clear();
+    let summary = match built {
+        Ok(s) => s,
+        // Which inputs failed, one line each, then that nothing was written.
+        Err(sgf_dataset::Error::Unread(why)) => {
+            for w in &why {
+                eprintln!("qipu: {w}");
+            }
+            anyhow::bail!(
+                "no input could be read as a game record; nothing was written to {}",
+                a.output.display()
+            );
+        }
+        Err(e) => return Err(anyhow!("{e}")),
+    };
     if a.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else {

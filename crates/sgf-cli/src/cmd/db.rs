@@ -244,6 +244,7 @@ impl sgf_db::Progress for Bar {
 }
 
 fn index(a: &IndexArgs) -> Result<u8> {
+    let existed = std::fs::symlink_metadata(&a.db).is_ok();
     let mut db = Database::open(&a.db)?;
     let bar = Bar {
         bar: crate::walk::progress(0, a.quiet),
@@ -251,7 +252,18 @@ fn index(a: &IndexArgs) -> Result<u8> {
     };
     let mut opts = IndexOptions::default();
     opts.wait = a.wait;
-    let report = match db.index_with(&a.paths, &bar, &opts) {
+    let indexed = db.index_with(&a.paths, &bar, &opts);
+    // A database made by this run that holds no game (nothing could be
+    // read) is not left behind.
+    if !existed && indexed.as_ref().map_or(true, |r| r.total_games == 0) {
+        drop(db);
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut p = a.db.clone().into_os_string();
+            p.push(suffix);
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    let report = match indexed {
         Ok(r) => r,
         Err(DbError::Busy(m)) => {
             bar.bar.finish_and_clear();
@@ -440,13 +452,13 @@ fn find(a: &FindArgs) -> Result<u8> {
     let mut q = Query::default();
     q.filter = filter_of(a)?;
     if let Some(p) = &a.position {
-        let bytes = crate::input::read_bytes(&p.to_string_lossy())?;
+        let src = crate::input::read_one(&p.to_string_lossy())?;
         if a.game == 0 {
             bail!("games are numbered from 1");
         }
         q.pattern = Some(
-            sgf_db::position_of(&bytes, Some(p), a.game - 1, a.r#move, a.node)
-                .with_context(|| format!("position {}", p.display()))?,
+            sgf_db::position_of(&src.bytes, src.hint(), a.game - 1, a.r#move, a.node)
+                .with_context(|| format!("position {}", src.name))?,
         );
     }
     if let Some(p) = &a.pattern {

@@ -42,11 +42,14 @@ impl FigureFormat {
 /// Split a game into printed figures (at each FG, or every N moves): one picture each and an index page.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (an archive of several
+/// records says how to name one), the output could not be written (a file
+/// written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; `ARCHIVE!MEMBER` for a record
+    /// file inside a zip, tar, tar.gz or 7z archive, or the archive itself
+    /// when it holds one).
     pub file: String,
     /// Directory to write `figure-001.svg` (or .png, .jpg, .bmp), … and `index.html` into (created if needed).
     #[arg(short, long)]

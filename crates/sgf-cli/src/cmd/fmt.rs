@@ -16,11 +16,14 @@ use crate::parts::Canonical;
 /// (GIB, NGF, UGF/UGI, WGS) are converted.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (an archive of several
+/// records says how to name one), the output could not be written (a file
+/// written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; `ARCHIVE!MEMBER` for a record
+    /// file inside a zip, tar, tar.gz or 7z archive, or the archive itself
+    /// when it holds one).
     pub file: String,
     /// Output file (standard output by default).
     #[arg(short, long)]
@@ -57,10 +60,9 @@ pub fn run(args: &Args) -> Result<u8> {
     // canonical form and written a part at a time.
     let mut out = crate::parts::Staged::new(args.output.as_deref())?;
     let mut first = true;
-    let bytes = input::read_bytes(&args.file)?;
+    let src = input::read_one(&args.file)?;
     crate::parts::read(
-        &args.file,
-        &bytes,
+        &src,
         &sgf_formats::parts::PartOptions::default().with_verify_first(!out.can_restart()),
         args.quiet,
         |loaded| {
@@ -81,7 +83,7 @@ pub fn run(args: &Args) -> Result<u8> {
         |step| {
             match step {
                 Step::Part(piece, Err(e)) => {
-                    anyhow::bail!("{}: {}", args.file, e.in_file(piece.first_game))
+                    anyhow::bail!("{}: {}", src.name, e.in_file(piece.first_game))
                 }
                 Step::Part(piece, Ok(made)) => {
                     if piece.games > 0 {

@@ -14,13 +14,17 @@ use crate::input;
 /// Show the game information of every game in a record.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (of an archive: any of
+/// its record files, the others still shown), the output could not be
+/// written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; a zip, tar, tar.gz or 7z
+    /// archive: each of its record files in turn; `ARCHIVE!MEMBER`: one
+    /// of them).
     pub file: String,
-    /// JSON: `{"games": [{"size": [cols, rows], "moves": N, "charset": "…", "info": {"PB": "…", …}}]}`.
+    /// JSON: `{"games": [{"size": [cols, rows], "moves": N, "charset": "…", "info": {"PB": "…", …}}]}`;
+    /// a game of an archive's record file also has `"file": "ARCHIVE!MEMBER"`.
     #[arg(long)]
     pub json: bool,
     /// Do not print diagnostics.
@@ -73,14 +77,15 @@ pub fn info_map(s: &GameSummary) -> Map<String, Value> {
 }
 
 /// The facts of every game of a part, as `info` shows them: a pretty JSON
-/// object per game (not yet indented in the array), or text after `game N:`.
-fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
+/// object per game (not yet indented in the array; with `"file"`, the
+/// member it comes from, for a game of an archive), or text after `game N:`.
+fn describe(loaded: &input::Loaded, json: bool, file: Option<&str>) -> Vec<String> {
     loaded
         .summaries_counted()
         .into_iter()
         .map(|(f, moves)| {
             if json {
-                let v = json!({
+                let mut v = json!({
                     "size": f.size,
                     "moves": moves,
                     "charset": f.charset,
@@ -88,6 +93,9 @@ fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
                     "nodes": f.nodes,
                     "typed": typed(&f),
                 });
+                if let Some(file) = file {
+                    v["file"] = json!(file);
+                }
                 return serde_json::to_string_pretty(&v).unwrap_or_default();
             }
             let size = sgf_go::BoardSize {
@@ -110,7 +118,8 @@ fn describe(loaded: &input::Loaded, json: bool) -> Vec<String> {
         .collect()
 }
 
-/// Runs the command: a large collection is read a part at a time.
+/// Runs the command: a large collection is read a part at a time, an
+/// archive's record files one after another.
 pub fn run(args: &Args) -> Result<u8> {
     let mut out = crate::parts::Staged::new(None)?;
     let mut n = 0usize;
@@ -119,49 +128,81 @@ pub fn run(args: &Args) -> Result<u8> {
     if args.json {
         out.write_fixed(b"{\n  \"games\": [");
     }
-    let bytes = input::read_bytes(&args.file)?;
-    crate::parts::read(
-        &args.file,
-        &bytes,
-        &sgf_formats::parts::PartOptions::default().with_verify_first(true),
-        args.quiet,
-        |_| {},
-        |_, loaded| describe(&loaded, args.json),
-        |step| {
-            match step {
-                Step::Part(piece, games) => {
-                    let mut w = out.writer(&piece);
-                    for g in games {
-                        if args.json {
-                            w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
-                            for (i, line) in g.lines().enumerate() {
-                                if i > 0 {
+    let mut failed = 0usize;
+    let mut read = 0usize;
+    input::each_record(&args.file, |src| {
+        let src = match src {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("qipu: {e:#}");
+                failed += 1;
+                return Ok(());
+            }
+        };
+        // A member's games say which member they come from.
+        let file = src.in_archive.then(|| src.name.clone());
+        let first_of_file = n;
+        let r = crate::parts::read(
+            &src,
+            &sgf_formats::parts::PartOptions::default().with_verify_first(true),
+            args.quiet,
+            |_| {},
+            |_, loaded| describe(&loaded, args.json, file.as_deref()),
+            |step| {
+                match step {
+                    Step::Part(piece, games) => {
+                        let mut w = out.writer(&piece);
+                        for g in games {
+                            if args.json {
+                                w.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+                                for (i, line) in g.lines().enumerate() {
+                                    if i > 0 {
+                                        w.write_all(b"\n")?;
+                                    }
+                                    w.write_all(b"    ")?;
+                                    w.write_all(line.as_bytes())?;
+                                }
+                            } else {
+                                if n > 0 {
                                     w.write_all(b"\n")?;
                                 }
-                                w.write_all(b"    ")?;
-                                w.write_all(line.as_bytes())?;
+                                if n == first_of_file
+                                    && let Some(f) = &file
+                                {
+                                    writeln!(w, "{f}:")?;
+                                }
+                                // Numbered in its own file, as `info` of it alone.
+                                write!(w, "game {}:", n - first_of_file + 1)?;
+                                w.write_all(g.as_bytes())?;
                             }
-                        } else {
-                            if n > 0 {
-                                w.write_all(b"\n")?;
-                            }
-                            write!(w, "game {}:", n + 1)?;
-                            w.write_all(g.as_bytes())?;
+                            n += 1;
                         }
-                        n += 1;
+                    }
+                    Step::Restart => {
+                        n = first_of_file;
+                        out.restart();
                     }
                 }
-                Step::Restart => {
-                    n = 0;
-                    out.restart();
-                }
+                Ok(())
+            },
+        );
+        match r {
+            Ok(_) => read += 1,
+            // One record of an archive that is not one: said, the others shown.
+            Err(e) if src.in_archive => {
+                eprintln!("qipu: {e:#}");
+                failed += 1;
             }
-            Ok(())
-        },
-    )?;
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    })?;
+    if read == 0 && failed > 0 {
+        anyhow::bail!("{}: no record file could be read", args.file);
+    }
     if args.json {
         out.write_fixed(if n == 0 { b"]\n}\n" } else { b"\n  ]\n}\n" });
     }
     out.commit()?;
-    Ok(0)
+    Ok(if failed > 0 { 2 } else { 0 })
 }

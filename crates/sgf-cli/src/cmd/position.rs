@@ -11,8 +11,9 @@ use crate::input;
 /// Show the board after a move of the main line or at a node.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (an archive of several
+/// records says how to name one), the output could not be written (a file
+/// written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The position shown.
@@ -31,7 +32,9 @@ pub struct Args {
 /// by `position` and `render`).
 #[derive(ClapArgs, Debug)]
 pub struct At {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; `ARCHIVE!MEMBER` for a record
+    /// file inside a zip, tar, tar.gz or 7z archive, or the archive itself
+    /// when it holds one).
     pub file: String,
     /// Game of the collection (from 1).
     #[arg(long, default_value_t = 1)]

@@ -64,8 +64,9 @@ pub enum VariationsArg {
 /// Draw the board at a move or node, with its markup, as SVG, PNG, JPEG, BMP or text.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (an archive of several
+/// records says how to name one), the output could not be written (a file
+/// written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The position shown.

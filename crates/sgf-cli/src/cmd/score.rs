@@ -18,7 +18,9 @@ use crate::input;
 /// it quit or answered an error).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; `ARCHIVE!MEMBER` for a record
+    /// file inside a zip, tar, tar.gz or 7z archive, or the archive itself
+    /// when it holds one).
     pub file: String,
     /// Game of the collection (from 1).
     #[arg(long, default_value_t = 1)]

@@ -175,8 +175,8 @@ pub fn tally(files: &[std::path::PathBuf], quiet: bool) -> Tally {
                         files: 1,
                         bytes: input.size,
                         files_with_errors: 1,
-                        unreadable: u64::from(!not_record),
-                        not_records: u64::from(not_record),
+                        unreadable: u64::from(not_record.is_none()),
+                        not_records: u64::from(not_record.is_some()),
                         failures: vec![message],
                         ..Tally::default()
                     };

@@ -15,11 +15,14 @@ use crate::input;
 /// Draw the variation tree of each game, with move numbers, node names and comment markers.
 ///
 /// Exit status: 0 success; 2 the input could not be read (not a regular
-/// file, larger than 1 GiB) or holds no SGF game tree, the output could not
-/// be written (a file written is then as it was), or bad usage.
+/// file, larger than 1 GiB) or is not a game record (of an archive: any of
+/// its record files, the others still shown), the output could not be
+/// written (a file written is then as it was), or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Input file (`-` for standard input).
+    /// Input file (`-` for standard input; a zip, tar, tar.gz or 7z
+    /// archive: each of its record files in turn; `ARCHIVE!MEMBER`: one
+    /// of them).
     pub file: String,
     /// Only this game (from 1).
     #[arg(long)]
@@ -294,58 +297,86 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     let mut out = crate::parts::Staged::new(None)?;
     let mut n = 0usize;
-    let bytes = input::read_bytes(&args.file)?;
-    crate::parts::read(
-        &args.file,
-        &bytes,
-        &sgf_formats::parts::PartOptions::default().with_verify_first(true),
-        args.quiet,
-        |_| {},
-        |piece, loaded| {
-            if piece.range.len() > crate::parts::IN_PLACE_BYTES {
-                return Made::Kept(Box::new(loaded));
+    let (mut failed, mut read) = (0usize, 0usize);
+    input::each_record(&args.file, |src| {
+        let src = match src {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("qipu: {e:#}");
+                failed += 1;
+                return Ok(());
             }
-            let doc = &loaded.parsed.document;
-            Made::Drawn(
-                (0..doc.game_count())
-                    .map(|gi| {
-                        let mut drawn = Vec::new();
-                        let _ = game_tree(doc, gi, args.full, &mut drawn);
-                        drawn
-                    })
-                    .collect(),
-            )
-        },
-        |step| {
-            match step {
-                Step::Part(piece, made) => {
-                    let mut w = out.writer(&piece);
-                    match made {
-                        Made::Kept(loaded) => {
-                            let doc = &loaded.parsed.document;
-                            for gi in 0..doc.game_count() {
-                                n += 1;
-                                write!(w, "game {n}")?;
-                                game_tree(doc, gi, args.full, &mut w)?;
-                            }
+        };
+        let before = n;
+        let r = crate::parts::read(
+            &src,
+            &sgf_formats::parts::PartOptions::default().with_verify_first(true),
+            args.quiet,
+            |_| {},
+            |piece, loaded| {
+                if piece.range.len() > crate::parts::IN_PLACE_BYTES {
+                    return Made::Kept(Box::new(loaded));
+                }
+                let doc = &loaded.parsed.document;
+                Made::Drawn(
+                    (0..doc.game_count())
+                        .map(|gi| {
+                            let mut drawn = Vec::new();
+                            let _ = game_tree(doc, gi, args.full, &mut drawn);
+                            drawn
+                        })
+                        .collect(),
+                )
+            },
+            |step| {
+                match step {
+                    Step::Part(piece, made) => {
+                        let mut w = out.writer(&piece);
+                        // A member's games under its name.
+                        if n == before && src.in_archive && piece.games > 0 {
+                            writeln!(w, "{}:", src.name)?;
                         }
-                        Made::Drawn(trees) => {
-                            for t in trees {
-                                n += 1;
-                                write!(w, "game {n}")?;
-                                w.write_all(&t)?;
+                        match made {
+                            Made::Kept(loaded) => {
+                                let doc = &loaded.parsed.document;
+                                for gi in 0..doc.game_count() {
+                                    n += 1;
+                                    // Numbered in its own file.
+                                    write!(w, "game {}", n - before)?;
+                                    game_tree(doc, gi, args.full, &mut w)?;
+                                }
+                            }
+                            Made::Drawn(trees) => {
+                                for t in trees {
+                                    n += 1;
+                                    write!(w, "game {}", n - before)?;
+                                    w.write_all(&t)?;
+                                }
                             }
                         }
                     }
+                    Step::Restart => {
+                        n = before;
+                        out.restart();
+                    }
                 }
-                Step::Restart => {
-                    n = 0;
-                    out.restart();
-                }
+                Ok(())
+            },
+        );
+        match r {
+            Ok(_) => read += 1,
+            // One record of an archive that is not one: said, the others shown.
+            Err(e) if src.in_archive => {
+                eprintln!("qipu: {e:#}");
+                failed += 1;
             }
-            Ok(())
-        },
-    )?;
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    })?;
+    if read == 0 && failed > 0 {
+        anyhow::bail!("{}: no record file could be read", args.file);
+    }
     out.commit()?;
-    Ok(0)
+    Ok(if failed > 0 { 2 } else { 0 })
 }
