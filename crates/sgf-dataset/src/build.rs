@@ -131,6 +131,9 @@ pub enum Error {
     Output(String),
     /// The caller asked to stop (its progress callback said so).
     Stopped,
+    /// No input could be read as a game record: why, one sentence per
+    /// input (nothing was written).
+    Unread(Vec<String>),
 }
 
 impl std::fmt::Display for Error {
@@ -138,6 +141,14 @@ impl std::fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Input(m) | Error::Output(m) => f.write_str(m),
             Error::Stopped => f.write_str("stopped"),
+            Error::Unread(why) => {
+                write!(f, "no input could be read as a game record")?;
+                match &why[..] {
+                    [] => Ok(()),
+                    [one] => write!(f, ": {one}"),
+                    [first, rest @ ..] => write!(f, ": {first} (and {} more)", rest.len()),
+                }
+            }
         }
     }
 }
@@ -166,6 +177,10 @@ type Sink<'a> = Option<&'a mut dyn FnMut(&'static str, Vec<Sample>) -> Result<()
 struct Writer<'a> {
     opts: &'a Options,
     sink: Sink<'a>,
+    /// The output directory is made (and an old dataset in it removed)
+    /// when the first file is written: a run that reads nothing leaves it
+    /// as it was.
+    prepared: bool,
     rng: Rng,
     splits: [Split; 2],
     files: Vec<String>,
@@ -239,6 +254,11 @@ impl Writer<'_> {
             ),
         };
         let bytes = bytes.map_err(|e| Error::Output(format!("cannot encode {name}: {e}")))?;
+        if !self.prepared {
+            prepare_dir(self.opts)?;
+            self.prepared = true;
+        }
+        let sp = &mut self.splits[which];
         sp.shards += 1;
         sp.positions += shard.len() as u64;
         write(&self.opts.out_dir.join(&name), &bytes)?;
@@ -345,6 +365,20 @@ pub fn check_options(o: &Options) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether a dataset may be written into the output directory: an old
+/// one there is replaced only with `overwrite` (said before anything is
+/// read).
+fn check_dir(o: &Options) -> Result<(), Error> {
+    let manifest = o.out_dir.join(MANIFEST);
+    if !o.overwrite && std::fs::symlink_metadata(&manifest).is_ok() {
+        return Err(Error::Output(format!(
+            "{} already holds a dataset ({MANIFEST}); use --overwrite to replace it",
+            o.out_dir.display()
+        )));
+    }
+    Ok(())
+}
+
 fn prepare_dir(o: &Options) -> Result<(), Error> {
     let dir = &o.out_dir;
     std::fs::create_dir_all(dir)
@@ -378,8 +412,10 @@ fn prepare_dir(o: &Options) -> Result<(), Error> {
 /// the run ([`Error::Stopped`]).
 ///
 /// # Errors
-/// Bad options, a path that does not exist, an output that cannot be
-/// written. An input that cannot be read is counted in the summary, not an
+/// Bad options, a path that does not exist or holds no record file, an
+/// output that cannot be written, or no input that could be read as a
+/// game record ([`Error::Unread`]: nothing is written then). An input that
+/// cannot be read among others that can is counted in the summary, not an
 /// error.
 pub fn build(
     paths: &[PathBuf],
@@ -422,8 +458,11 @@ fn run<'a>(
     check_options(&opts_checked)?;
     let start = Instant::now();
     let walk = collection::inputs(paths).map_err(Error::Input)?;
+    if walk.files.is_empty() {
+        return Err(Error::Input(sgf_formats::walk::none_found(paths)));
+    }
     if files_out {
-        prepare_dir(opts)?;
+        check_dir(opts)?;
     }
     let sel = &opts.selection;
     let prep = Prepared::new(sel);
@@ -432,6 +471,7 @@ fn run<'a>(
     let mut w = Writer {
         opts,
         sink,
+        prepared: false,
         rng: Rng::new(opts.seed),
         splits: [
             Split {
@@ -583,6 +623,10 @@ fn run<'a>(
         }
         Ok::<(), Error>(())
     })?;
+    if summary.inputs_failed == summary.inputs {
+        // Nothing read: nothing written, and no empty dataset.
+        return Err(Error::Unread(summary.failed));
+    }
     run_batch(
         &mut batch,
         &mut kept,
@@ -592,6 +636,10 @@ fn run<'a>(
     )?;
     w.finish()?;
     if files_out {
+        if !w.prepared {
+            prepare_dir(opts)?;
+            w.prepared = true;
+        }
         write(&opts.out_dir.join("games.jsonl"), &games_jsonl)?;
         w.files.push("games.jsonl".into());
     }

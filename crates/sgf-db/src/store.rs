@@ -472,7 +472,6 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
     let mut games: Vec<StoredRow> = Vec::new();
     let mut data = Vec::new();
     let mut first: Option<(&'static str, &'static str)> = None;
-    let mut no_tree: Option<String> = None;
     let opts = sgf_formats::parts::PartOptions::default();
     let mut deferred: Option<Deferred> = None;
     let work = |piece: &sgf_formats::parts::Piece, loaded: sgf_formats::Loaded| {
@@ -487,31 +486,19 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
             let rows = (0..doc.game_count()).map(|g| game_row(doc, g)).collect();
             (rows, Vec::new())
         };
-        let why = (rows.is_empty())
-            .then(|| {
-                loaded
-                    .parsed
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.code == sgf_core::Code::NoGameTree)
-                    .map(|d| d.message.clone())
-            })
-            .flatten();
         let fc = (loaded.format, loaded.charset);
         let kept = (defer && !rows.is_empty()).then_some((loaded, counts));
-        (fc, rows, why, kept)
+        (fc, rows, kept)
     };
     type Made = (
         (&'static str, &'static str),
         Vec<GameRow>,
-        Option<String>,
         Option<(sgf_formats::Loaded, Vec<u32>)>,
     );
     let join = |step: sgf_formats::parts::Step<Made>| {
         match step {
-            sgf_formats::parts::Step::Part(piece, (fc, rows, why, kept)) => {
+            sgf_formats::parts::Step::Part(piece, (fc, rows, kept)) => {
                 first.get_or_insert(fc);
-                no_tree = no_tree.take().or(why);
                 let mut heads = Vec::new();
                 for (k, mut g) in rows.into_iter().enumerate() {
                     match &kept {
@@ -559,13 +546,9 @@ fn read_unit(bytes: UnitBytes<'_>, name: &Path, member: Option<String>) -> Unit 
         unit.charset = Some(charset);
     }
     if games.is_empty() {
-        // A text file, a binary, an empty file: not a game record (as
-        // every `qipu` command but `check` says).
-        let why = no_tree.unwrap_or_else(|| "no SGF game tree found".to_string());
-        unit.error = Some(format!(
-            "{why} [{}]; it is not a game record",
-            sgf_core::Code::NoGameTree.as_str()
-        ));
+        // A text file with no game tree: not a game record (as every
+        // `qipu` command says).
+        unit.error = Some(sgf_formats::judge::NotRecord::NoGameTree.to_string());
         return unit;
     }
     unit.data = data;
@@ -649,6 +632,16 @@ fn read_source(job: SourceJob) -> SourceResult {
         job,
         units,
         error: r.err().map(|e| e.why()),
+    }
+}
+
+/// A problem with the file or member `name` as the index reports it: the
+/// judgement's sentence for what is not a game record (`NAME is not a
+/// game record: …`), else `NAME: why`.
+fn problem(name: &str, e: &str) -> String {
+    match e.strip_prefix("not a game record: ") {
+        Some(why) => format!("{name} is not a game record: {why}"),
+        None => format!("{name}: {e}"),
     }
 }
 
@@ -1090,6 +1083,9 @@ impl Database {
             &sgf_formats::walk::WalkOptions::default().with_archives(true),
         )
         .map_err(DbError::Io)?;
+        if walk.files.is_empty() {
+            return Err(DbError::Usage(sgf_formats::walk::none_found(paths)));
+        }
         report.problems.extend(walk.warnings.iter().cloned());
         let mut roots: Vec<(PathBuf, bool)> = Vec::new();
         for p in paths {
@@ -1152,7 +1148,8 @@ impl Database {
                 continue;
             }
             let (size, mtime) = (meta.len() as i64, mtime_of(&meta));
-            let archive = sgf_formats::walk::is_archive_path(f);
+            // By its first bytes, whatever its name.
+            let archive = sgf_formats::judge::ArchiveKind::of_file(f).is_some();
             if let Some(k) = known.get(&abs)
                 && k.size == size
                 && k.mtime == mtime
@@ -1174,8 +1171,8 @@ impl Database {
                         for r in rows {
                             let (m, e) = r?;
                             report.problems.push(match m {
-                                Some(m) => format!("{}: {m}: {e}", f.display()),
-                                None => format!("{}: {e}", f.display()),
+                                Some(m) => problem(&format!("{}!{m}", f.display()), &e),
+                                None => problem(&f.display().to_string(), &e),
                             });
                             report.failed += 1;
                         }
@@ -1320,10 +1317,10 @@ fn store_source(
     for u in r.units {
         if let Some(e) = &u.error {
             failed += 1;
-            match &u.member {
-                Some(m) => problems.push(format!("{}: {m}: {e}", r.job.shown)),
-                None => problems.push(format!("{}: {e}", r.job.shown)),
-            }
+            problems.push(match &u.member {
+                Some(m) => problem(&format!("{}!{m}", r.job.shown), e),
+                None => problem(&r.job.shown, e),
+            });
         }
         // The moves are written into the row's blob as they are, not bound
         // as a value (SQLite copies a value, then again into its record:
