@@ -151,10 +151,7 @@ fn read_member(name: &str, bytes: Vec<u8>) -> Outcome {
         sgf_formats::read_any(&bytes, Some(Path::new(name)))
     })) {
         Ok(Ok(l)) => Ok(Box::new((l, bytes))),
-        Ok(Err(e)) => Err(Failure::Format(format!(
-            "cannot read as {}: {}",
-            e.format, e.message
-        ))),
+        Ok(Err(e)) => Err(Failure::Format(crate::model::read_error(&e))),
         Err(p) => Err(Failure::Panic(panic_message(&*p))),
     }
 }

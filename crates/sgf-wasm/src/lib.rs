@@ -96,7 +96,9 @@ fn err(msg: impl std::fmt::Display) -> JsError {
 /// module reads it.
 ///
 /// # Errors
-/// An unknown format or charset name, or a file the format cannot read at all.
+/// An unknown format or charset name, bytes that are not a game record
+/// (empty, an archive, a binary file: see `sgf_formats::judge`), or a file
+/// the format cannot read at all.
 #[wasm_bindgen(js_name = parseBytes)]
 pub fn parse_bytes(
     bytes: &[u8],
@@ -104,6 +106,21 @@ pub fn parse_bytes(
     format: Option<String>,
     name: Option<String>,
 ) -> Result<Option<Collection>, JsError> {
+    // A file's bytes: what is not a game record (an archive, a binary
+    // file) is refused, as every front end refuses it.
+    let why = sgf_formats::builtin()
+        .reader_for(
+            bytes,
+            name.as_deref().map(Path::new),
+            format
+                .as_deref()
+                .filter(|f| !f.eq_ignore_ascii_case("auto")),
+        )
+        .err()
+        .and_then(|e| e.not_record);
+    if let Some(why) = why {
+        return Err(err(why.sentence(name.as_deref().unwrap_or("the bytes"))));
+    }
     Collection::read(bytes, charset.as_deref(), format.as_deref(), name)
 }
 

@@ -17,5 +17,5 @@ pub use handles::{Collection, Game, Node};
 pub use inner::Inner;
 pub(crate) use inner::game_index;
 pub use positions::Positions;
-pub use reading::{LoadedFile, parse, read, read_file, read_input};
+pub use reading::{LoadedFile, parse, read, read_error, read_file, read_input};
 pub use saving::save_bytes_native;

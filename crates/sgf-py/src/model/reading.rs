@@ -166,17 +166,14 @@ pub(super) fn load_bytes(
     path: Option<&std::path::Path>,
     format: Option<&str>,
 ) -> PyResult<sgf_formats::Loaded> {
-    let registry = sgf_formats::builtin();
-    let reader = match format {
-        None => registry.detect(bytes, path),
-        Some(f) => registry.by_name(f).ok_or_else(|| {
-            let names: Vec<&str> = registry.formats().map(|f| f.name()).collect();
-            PyValueError::new_err(format!(
-                "unknown format `{f}` (known: {})",
-                names.join(", ")
-            ))
-        })?,
-    };
+    // The one judgement of every front end: what is not a game record
+    // (an archive, a binary file) is refused before it is read.
+    let reader = sgf_formats::builtin()
+        .reader_for(bytes, path, format)
+        .map_err(|e| match e.not_record {
+            Some(why) => ParseError::new_err(why.sentence(&shown(path))),
+            None => PyValueError::new_err(e.message),
+        })?;
     let res = py.detach(|| {
         guard("read", || {
             Ok(reader.read(bytes, &sgf_formats::ReadOptions::default()))
@@ -193,6 +190,11 @@ pub(super) fn load_bytes(
     })
 }
 
+/// How a file is named in an error (`the bytes` for bytes in memory).
+fn shown(path: Option<&std::path::Path>) -> String {
+    path.map_or_else(|| "the bytes".to_string(), |p| p.display().to_string())
+}
+
 /// A record read from a file, and the file's bytes.
 pub type LoadedFile = (sgf_formats::Loaded, std::sync::Arc<[u8]>);
 
@@ -204,8 +206,17 @@ pub fn read_file(
     let bytes = sgf_formats::input::read_file_shared(path, sgf_formats::input::MAX_INPUT_BYTES)?;
     Ok(match sgf_formats::read_any(&bytes, Some(path)) {
         Ok(l) => Ok((l, bytes)),
-        Err(e) => Err(format!("cannot read as {}: {}", e.format, e.message)),
+        Err(e) => Err(read_error(&e)),
     })
+}
+
+/// Why a file could not be read as a record, in words (the judgement's
+/// for what is not one).
+pub fn read_error(e: &sgf_formats::ReadError) -> String {
+    match &e.not_record {
+        Some(why) => format!("not a game record: {}", why.reason()),
+        None => format!("cannot read as {}: {}", e.format, e.message),
+    }
 }
 
 /// Reads a record file as every front end does: only a regular file, at
