@@ -248,7 +248,7 @@ fn a_file_with_no_game_fails_stats_export_and_index() {
     let named = |o: &Output| {
         assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
         assert!(
-            stderr(o).contains(&format!("{bin}: no SGF game tree found [S002]")),
+            stderr(o).contains(&format!("{bin} is not a game record: it is an executable")),
             "{}",
             stderr(o)
         );

@@ -121,12 +121,30 @@ fn a_file_without_a_game_tree_is_an_error() {
             let out = qipu_in(&args, None);
             assert_eq!(out.status.code(), Some(2), "{args:?}");
             let err = String::from_utf8_lossy(&out.stderr);
-            assert!(err.contains("S002"), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("{f} is not a game record: it ")),
+                "{args:?}: {err}"
+            );
+            // The prose is read and holds no game tree; the binary is not
+            // text, and never read as a record at all.
+            let why = if f.ends_with(".txt") {
+                "S002"
+            } else {
+                "not text in any charset"
+            };
+            assert!(err.contains(why), "{args:?}: {err}");
         }
-        // check reports it as a diagnostic (errors found), not a crash.
+        // check says so beside the reader's diagnostics: not a game record
+        // (status 2, as for a file that cannot be read), not a crash.
         let out = qipu_in(&["check", "--json", f], None);
-        assert_eq!(out.status.code(), Some(1));
-        assert!(String::from_utf8_lossy(&out.stdout).contains("\"S002\""));
+        assert_eq!(out.status.code(), Some(2));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if f.ends_with(".txt") {
+            assert_eq!(v["not_record"], "no-game-tree");
+            assert_eq!(v["diagnostics"][0]["code"], "S002");
+        } else {
+            assert_eq!(v["not_record"], "not-text");
+        }
     }
 }
 
