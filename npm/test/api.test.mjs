@@ -100,6 +100,40 @@ test('properties read after an edit or a repair are the new ones', () => {
   assert.deepEqual(gone.properties(), []);
 });
 
+test('fix() leaves a clean record byte for byte as it was; a repair changes it and marks it edited', () => {
+  // Clean, but not in the canonical form the repair writes: spaces, CRLF, GB2312.
+  const clean = '(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[黑]\r\n  ;B[ee]   ;W[ce]\r\n)';
+  const gb = new Uint8Array([...new TextEncoder().encode('(;GM[1]FF[4]CA[GB2312]PB['), 0xba, 0xda,
+    ...new TextEncoder().encode(']\n;B[pd]  )')]);
+  for (const data of [clean, new TextEncoder().encode(clean), gb]) {
+    const c = parse(data);
+    const input = c.toBytes();
+    assert.notDeepEqual(new TextEncoder().encode(c.toSgf()), input, 'the repair\'s file differs from the input');
+    const b = c.games[0].mainLine()[1];
+    assert.deepEqual(c.fix(), []);
+    assert.deepEqual(c.toBytes(), input);
+    assert.equal(c.isEdited, false);
+    assert.equal(b.get('B'), b.move.point, 'handles stay good');
+  }
+  // A converted record: its SGF as it was.
+  const gib = parse('\\HS\n\\[GAMEBLACKNAME=kim (2D)\\]\n\\HE\n\\GS\nINI 0 1 0 &4\nSTO 0 2 1 15 3\n\\GE\n');
+  const sgf = gib.toBytes();
+  assert.deepEqual(gib.fix(), []);
+  assert.deepEqual(gib.toBytes(), sgf);
+  // A repair: the repaired file, edited, and a second fix() leaves it so.
+  const input = '(;GM[1]FF[4]SZ[9]DT[2024/1/5]\n  ;B[ee])';
+  const d = parse(input);
+  const changes = d.fix();
+  assert.deepEqual(changes.map((ch) => ch.after), ['DT[2024-01-05]']);
+  assert.equal(d.isEdited, true);
+  const fixed = text(d.toBytes());
+  assert.notEqual(fixed, input);
+  assert.ok(fixed.includes('DT[2024-01-05]'), fixed);
+  assert.deepEqual(d.fix(), []);
+  assert.equal(text(d.toBytes()), fixed);
+  assert.equal(d.isEdited, true);
+});
+
 test('a node with more values than the scratch buffer holds reads the same', () => {
   const pts = [];
   for (let x = 0; x < 19; x++) for (let y = 0; y < 19; y++) pts.push(`[${String.fromCharCode(97 + x, 97 + y)}]`);

@@ -81,6 +81,11 @@ pub struct Collection {
     name: String,
     /// The lengths of the last [`Collection::game_props`].
     lengths: Vec<u32>,
+    /// A repair changed it ([`Collection::fix_json`]): the document is the
+    /// repaired file read again, itself unedited, but the collection is
+    /// not what was read.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    repaired: bool,
 }
 
 /// An error for JavaScript: a `TypeError`-like message.
@@ -182,6 +187,7 @@ impl Collection {
             converted_from: None,
             name,
             lengths: Vec::new(),
+            repaired: false,
         }
     }
 
@@ -328,10 +334,10 @@ impl Collection {
         self.name.clone()
     }
 
-    /// Whether it was edited since reading.
+    /// Whether it was edited (or changed by a repair) since reading.
     #[wasm_bindgen(getter, js_name = isEdited)]
     pub fn is_edited(&self) -> bool {
-        self.doc.is_edited()
+        self.doc.is_edited() || self.repaired
     }
 
     /// The charset game `gi` was read in, as every face names it
