@@ -257,7 +257,7 @@ impl Collection {
         if self.doc.games().any(|g| g.root().id() == root) {
             Ok(n)
         } else {
-            Err(err("the node was removed from the tree"))
+            Err(err("this node was deleted"))
         }
     }
 
@@ -267,7 +267,7 @@ impl Collection {
         self.doc
             .games()
             .position(|g| g.root().id() == root)
-            .ok_or_else(|| err("the node was removed from the tree"))
+            .ok_or_else(|| err("this node was deleted"))
     }
 
     fn game(&self, gi: u32) -> Result<sgf_core::Game<'_>, JsError> {
