@@ -13,7 +13,11 @@ export interface ParseOptions {
   name?: string;
 }
 
-/** Reads a record (SGF, GIB, NGF, UGF/UGI, WGS) from bytes or text. Never throws on bad content. */
+/**
+ * Reads a record (SGF, GIB, NGF, UGF/UGI, WGS) from bytes or text. Never
+ * throws on bad content; throws a QipuError for a bad argument or an
+ * unknown charset or format.
+ */
 export function parse(data: Uint8Array | ArrayBuffer | string, options?: ParseOptions): Collection;
 
 /** A new collection of one empty game. */
@@ -29,8 +33,19 @@ export function load(): Promise<void>;
 /** Whether the full module is loaded. */
 export function isLoaded(): boolean;
 
+/**
+ * Every error the package throws: a bad argument (the message names the
+ * call and the argument: `play(): point must be …`), a handle of a node
+ * that was deleted or of a collection that was freed, or what the library
+ * refuses (an unknown charset, a value the charset cannot hold, …).
+ */
+export class QipuError extends Error {
+  constructor(message?: string, options?: { cause?: unknown });
+}
+
 /** A move the rules forbid, refused by `Node.play` without `force`. */
-export class IllegalMoveError extends Error {
+export class IllegalMoveError extends QipuError {
+  private constructor();
   readonly reason: 'occupied' | 'suicide' | 'ko';
 }
 
@@ -140,8 +155,12 @@ export interface GameInfo {
   warnings: number;
 }
 
-/** A parsed collection: one or more games, kept inside WebAssembly. */
+/**
+ * A parsed collection: one or more games, kept inside WebAssembly. Made
+ * by `parse()` and `newCollection()`; once freed, it and its handles throw.
+ */
 export class Collection {
+  private constructor();
   /** The WebAssembly side. */
   readonly raw: raw.Collection;
   readonly gameCount: number;
@@ -155,18 +174,25 @@ export class Collection {
   readonly diagnostics: Diagnostic[];
   /** Every FF[4] and Go rule checked, as `qipu check --json` reports the file. */
   check(options?: { path?: string }): CheckReport;
-  /** Repairs in place as `qipu check --fix` does; the changes. */
+  /**
+   * Repairs in place as `qipu check --fix` does; the changes. With
+   * changes, the collection becomes the repaired file (`isEdited`; the
+   * handles taken before throw: take them again); without, it is left as
+   * it was, byte for byte.
+   */
   fix(options?: { variationLevel?: boolean }): Change[];
-  /** The lossless bytes. */
+  /** The lossless bytes: the input byte for byte, only the edits changed. */
   toBytes(): Uint8Array;
   /** The canonical FF[4] UTF-8 text `qipu fmt` writes. */
   toSgf(options?: { pointLists?: 'as-written' | 'compressed' | 'expanded' }): string;
+  /** Frees the WebAssembly memory now; the collection and its handles throw from then on. */
   free(): void;
   [Symbol.dispose](): void;
 }
 
-/** A game tree of a collection. */
+/** A game tree of a collection: a handle, taken from `Collection.games` or `game()`. */
 export class Game {
+  private constructor();
   readonly collection: Collection;
   readonly rootId: number;
   readonly index: number;
@@ -177,9 +203,11 @@ export class Game {
   /** The node ids in file order (the fast walk). */
   nodeIds(): Uint32Array;
   mainLine(): Node[];
+  /** The node whose number (index in file order, root 0) is `k`, or null when the game has fewer. */
   nodeByNumber(k: number): Node | null;
   readonly moveCount: number;
-  positionAt(move: number): Position;
+  /** The position after move `n` of the main line (0: the root with its setup). */
+  positionAt(n: number): Position;
   boards(): { count: number; cols: number; rows: number; data: Uint8Array };
 }
 
@@ -195,8 +223,20 @@ export interface SvgOptions {
   idPrefix?: string;
 }
 
-/** A node of a game tree: a handle (collection, id). */
+/**
+ * A point for `Node.play`: SGF letters (`'pd'`), `[x, y]` counted from 0
+ * from the top left (as `GameInfo.moves` gives a point), or `''` or
+ * `null` to pass.
+ */
+export type Point = string | [number, number] | null;
+
+/**
+ * A node of a game tree: a handle (collection, id), taken from a game or
+ * another node. A handle of a deleted node throws (`this node was
+ * deleted`), as does one taken before `fix()` rewrote the collection.
+ */
 export class Node {
+  private constructor();
   readonly collection: Collection;
   readonly id: number;
   equals(other: unknown): boolean;
@@ -222,7 +262,7 @@ export class Node {
   delete(): void;
   promote(): void;
   moveTo(index: number): void;
-  play(color: 'B' | 'W', point: string, options?: { force?: boolean }): Node;
+  play(color: 'B' | 'W', point: Point, options?: { force?: boolean }): Node;
   position(): Position;
   svg(options?: SvgOptions): string;
 }

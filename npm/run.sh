@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The npm package's tests: builds the package from the Rust sources
 # (`npm run build`: the wasm32 target and wasm-bindgen-cli of Cargo.lock's
-# version are needed) and runs `npm test` (node --test). Skips with a
+# version are needed), installs the dev dependency (TypeScript, which
+# checks qipu.d.ts) and runs `npm test` (node --test). Skips with a
 # message when a tool is missing, unless QIPU_REQUIRE_ALL=1 (CI), which
 # makes that a failure.
 set -euo pipefail
@@ -24,6 +25,8 @@ if [ -n "$missing" ]; then
   exit 0
 fi
 npm run --silent build
+# The dev dependency, TypeScript, for the test of the package's types.
+npm ci --silent --no-audit --no-fund
 # The `qipu` command the package is compared with (the debug build, as the
 # browser tests use).
 (cd .. && cargo build --quiet --bin qipu)

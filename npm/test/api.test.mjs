@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Collection, Game, IllegalMoveError, Node, newCollection, parse } from '../qipu.js';
+import { Collection, Game, IllegalMoveError, Node, QipuError, newCollection, parse } from '../qipu.js';
 
 const text = (bytes) => new TextDecoder().decode(bytes);
 
@@ -17,8 +17,8 @@ test('parse takes bytes, an ArrayBuffer or a string, and nothing else', () => {
     assert.ok(c.games[0] instanceof Game);
     assert.equal(c.games[0].root.get('PB'), '黑');
   }
-  assert.throws(() => parse(42), /expected a Uint8Array, ArrayBuffer or string to parse, got number/);
-  assert.throws(() => parse(null), TypeError);
+  assert.throws(() => parse(42), /^QipuError: parse\(\): data must be a Uint8Array, ArrayBuffer or string to parse; got number 42$/);
+  assert.throws(() => parse(null), QipuError);
   assert.throws(() => parse('(;)', { charset: 'GBK' }), /charset applies to bytes only/);
 });
 
@@ -95,22 +95,56 @@ test('properties read after an edit or a repair are the new ones', () => {
   c.fix();
   const dt = c.games[0].root.properties().find((p) => p.ident === 'DT');
   assert.deepEqual(dt.values, ['2024-01-05']);
-  const gone = b.addChild();
+  const gone = c.games[0].mainLine()[1].addChild();
+  gone.set('C', 'soon gone');
+  assert.deepEqual(gone.properties(), [{ ident: 'C', values: ['soon gone'] }]);
   gone.delete();
-  assert.deepEqual(gone.properties(), []);
+  assert.throws(() => gone.properties(), /^QipuError: this node was deleted$/);
 });
 
-test('a node with more values than the scratch buffer holds reads the same', () => {
+test('fix() leaves a clean record byte for byte as it was; a repair changes it and marks it edited', () => {
+  // Clean, but not in the canonical form the repair writes: spaces, CRLF, GB2312.
+  const clean = '(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[黑]\r\n  ;B[ee]   ;W[ce]\r\n)';
+  const gb = new Uint8Array([...new TextEncoder().encode('(;GM[1]FF[4]CA[GB2312]PB['), 0xba, 0xda,
+    ...new TextEncoder().encode(']\n;B[pd]  )')]);
+  for (const data of [clean, new TextEncoder().encode(clean), gb]) {
+    const c = parse(data);
+    const input = c.toBytes();
+    assert.notDeepEqual(new TextEncoder().encode(c.toSgf()), input, 'the repair\'s file differs from the input');
+    const b = c.games[0].mainLine()[1];
+    assert.deepEqual(c.fix(), []);
+    assert.deepEqual(c.toBytes(), input);
+    assert.equal(c.isEdited, false);
+    assert.equal(b.get('B'), b.move.point, 'handles stay good');
+  }
+  // A converted record: its SGF as it was.
+  const gib = parse('\\HS\n\\[GAMEBLACKNAME=kim (2D)\\]\n\\HE\n\\GS\nINI 0 1 0 &4\nSTO 0 2 1 15 3\n\\GE\n');
+  const sgf = gib.toBytes();
+  assert.deepEqual(gib.fix(), []);
+  assert.deepEqual(gib.toBytes(), sgf);
+  // A repair: the repaired file, edited, and a second fix() leaves it so.
+  const input = '(;GM[1]FF[4]SZ[9]DT[2024/1/5]\n  ;B[ee])';
+  const d = parse(input);
+  const changes = d.fix();
+  assert.deepEqual(changes.map((ch) => ch.after), ['DT[2024-01-05]']);
+  assert.equal(d.isEdited, true);
+  const fixed = text(d.toBytes());
+  assert.notEqual(fixed, input);
+  assert.ok(fixed.includes('DT[2024-01-05]'), fixed);
+  assert.deepEqual(d.fix(), []);
+  assert.equal(text(d.toBytes()), fixed);
+  assert.equal(d.isEdited, true);
+});
+
+test('a node of thousands of values reads the same, read or made by edits', () => {
   const pts = [];
   for (let x = 0; x < 19; x++) for (let y = 0; y < 19; y++) pts.push(`[${String.fromCharCode(97 + x, 97 + y)}]`);
   const many = Array.from({ length: 12 }, (_, i) => `X${String.fromCharCode(65 + i)}${pts.join('')}`).join('');
   const c = parse(`(;SZ[19]${many})`);
   const props = c.games[0].root.properties();
-  // A removed node is read alone (not with its game): its lengths overflow the scratch buffer.
-  const alone = c.games[0].root.addChild();
-  for (const p of props.slice(1)) alone.setRaw(p.ident, p.values);
-  alone.delete();
-  assert.deepEqual(alone.properties(), props.slice(1));
+  const made = c.games[0].root.addChild();
+  for (const p of props.slice(1)) made.setRaw(p.ident, p.values);
+  assert.deepEqual(made.properties(), props.slice(1));
   assert.equal(props.length, 13);
   assert.equal(props[12].values.length, 361);
   assert.equal(props[12].values[360], 'ss');
@@ -127,7 +161,7 @@ test('edits: set, setRaw, remove, addChild at an index, delete, promote, moveTo'
   const first = b.addChild(0).set('C', ['x']);
   assert.ok(b.next.equals(first));
   wb.delete();
-  assert.throws(() => wb.set('C', 'gone'), /removed from the tree/);
+  assert.throws(() => wb.set('C', 'gone'), /^QipuError: this node was deleted$/);
   b.setRaw('C', 'a\\]b');
   assert.equal(b.get('C'), 'a]b');
   assert.equal(b.remove('C'), true);

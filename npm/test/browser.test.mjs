@@ -25,7 +25,7 @@ try {
     node.set('C', 'edited');
     before = 'edited';
   } catch (e) {
-    before = e.message;
+    before = String(e);
   }
   const core = { loaded: isLoaded(), black: c.games[0].root.get('PB'), bytes: c.toBytes().length, before };
   await load();
@@ -77,7 +77,7 @@ test('the package runs in a browser from a static server', async (t) => {
     const m = /RESULT(.*)END/.exec(dom);
     assert.ok(m, `no result in the page: ${dom.slice(0, 500)}`);
     assert.deepEqual(JSON.parse(m[1]), {
-      core: { loaded: false, black: '黑', bytes: 15, before: "editing needs Qipu's full module: call `await load()` first" },
+      core: { loaded: false, black: '黑', bytes: 15, before: "QipuError: set() needs Qipu's full module: call `await load()` first" },
       games: 1, black: '黑', move: { color: 'B', point: 'pd' }, svg: true, check: true,
       comment: 'edited in the full module', bytes: 43,
     });

@@ -53,6 +53,36 @@ def test_bad_options_are_errors(tmp_path):
         next(qipu.dataset.batches(GAMES, 4, format="leela", liberties=True))
 
 
+def test_leela_chunks_hold_only_games_with_a_winner(tmp_path):
+    # As `qipu dataset --format leela`: a game without a result is left
+    # out, not written as a loss for both colours.
+    (tmp_path / "g.sgf").write_text(
+        "(;GM[1]SZ[19];B[pd];W[dp];B[pp])(;GM[1]SZ[19]RE[B+R];B[dd];W[pp])"
+    )
+    s = qipu.dataset.build([tmp_path / "g.sgf"], tmp_path / "lz", format="leela")
+    assert s["games_kept"] == 1 and s["positions"] == 2, s
+    assert s["dropped"] == {"no_winner": 1}, s
+    import gzip
+
+    lines = gzip.decompress((tmp_path / "lz" / "train-00000.gz").read_bytes()).decode().splitlines()
+    # The 19th line of each position: the winner for the side to move.
+    assert sorted(lines[18::19]) == ["-1", "1"]
+    # The batches of the same options are the chunks' positions.
+    got = list(qipu.dataset.batches([tmp_path / "g.sgf"], 8, format="leela"))
+    assert sum(len(b["value"]) for b in got) == 2
+    assert all(v != 0 for b in got for v in b["value"])
+    # Asking for games without a winner there is the library's error.
+    with pytest.raises(ValueError, match="Leela Zero's chunks need a winner.*require_winner=false"):
+        qipu.dataset.build([tmp_path / "g.sgf"], tmp_path / "lz2", format="leela", require_winner=False)
+    with pytest.raises(ValueError, match="Leela Zero's chunks need a winner"):
+        qipu.dataset.batches([tmp_path / "g.sgf"], 8, format="leela", require_winner=False).__next__()
+    # The CLI's words for the CLI's refusals (the message is the library's).
+    with pytest.raises(ValueError, match="Leela Zero's chunks have fixed planes"):
+        qipu.dataset.build([tmp_path / "g.sgf"], tmp_path / "lz3", format="leela", liberties=True)
+    with pytest.raises(ValueError, match="Leela Zero's chunks are for 19×19 only"):
+        qipu.dataset.build([tmp_path / "g.sgf"], tmp_path / "lz4", format="leela", size=9)
+
+
 def test_a_stream_stopped_early(tmp_path):
     it = qipu.dataset.batches(GAMES, 1, size=9)
     first = next(it)

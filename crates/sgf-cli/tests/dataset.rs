@@ -73,6 +73,31 @@ fn summary_and_exit_statuses() {
         "--liberties",
     ]);
     assert_eq!(bad.status.code(), Some(2));
+    // The library's words, as Python's ValueError says them.
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("Leela Zero's chunks have fixed planes"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    // Leela Zero's chunks hold only games with a winner, asked or not: a
+    // game without a result is left out, not written as a loss for both.
+    std::fs::write(d.join("b.sgf"), "(;GM[1]SZ[19];B[pd];W[dp])").unwrap();
+    let lz = d.join("lz");
+    let leela = qipu(&[
+        "dataset",
+        d.join("b.sgf").to_str().unwrap(),
+        d.join("a.sgf").to_str().unwrap(),
+        "-o",
+        lz.to_str().unwrap(),
+        "--format",
+        "leela",
+        "--json",
+        "-q",
+    ]);
+    let text = String::from_utf8_lossy(&leela.stdout);
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["dropped"]["no_winner"], 1, "{text}");
+    assert_eq!(last["games_kept"], 1, "{text}");
     let missing = qipu(&["dataset", d.join("nope").to_str().unwrap(), "-o", o]);
     assert_eq!(missing.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&d);

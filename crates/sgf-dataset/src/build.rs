@@ -174,9 +174,9 @@ struct Split {
 /// Where finished shards go: files in the output directory, or the caller.
 type Sink<'a> = Option<&'a mut dyn FnMut(&'static str, Vec<Sample>) -> Result<(), Error>>;
 
-struct Writer<'a> {
-    opts: &'a Options,
-    sink: Sink<'a>,
+struct Writer<'o, 's> {
+    opts: &'o Options,
+    sink: Sink<'s>,
     /// The output directory is made (and an old dataset in it removed)
     /// when the first file is written: a run that reads nothing leaves it
     /// as it was.
@@ -190,7 +190,7 @@ struct Writer<'a> {
     buf: Vec<u8>,
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     fn push(&mut self, which: usize, s: Sample) -> Result<(), Error> {
         let cap = self.opts.shuffle_buffer;
         let sp = &mut self.splits[which];
@@ -333,7 +333,8 @@ fn split_of(key: u64, seed: u64, val: f64) -> usize {
     usize::from((h as f64 / u64::MAX as f64) < val)
 }
 
-/// Checks the options against each other.
+/// Checks the options against each other ([`Options::complete`] checks
+/// them so, and fills in what is left to the format).
 ///
 /// # Errors
 /// [`Error::Usage`] with the reason.
@@ -350,6 +351,12 @@ pub fn check_options(o: &Options) -> Result<(), Error> {
         )));
     }
     if o.format == Format::Leela {
+        if o.selection.require_winner == Some(false) {
+            return Err(Error::Usage(
+                "Leela Zero's chunks need a winner for every position (a game without one would be written as a loss for both sides): leave out require_winner=false"
+                    .into(),
+            ));
+        }
         if o.selection.size != 19 {
             return Err(Error::Usage(
                 "Leela Zero's chunks are for 19×19 only".into(),
@@ -450,12 +457,12 @@ fn run<'a>(
     sink: Sink<'a>,
 ) -> Result<Summary, Error> {
     let files_out = sink.is_none();
-    let mut opts_checked = opts.clone();
+    let mut completed = opts.clone();
     if !files_out {
         // The format's limits are a file's: a stream is any planes.
-        opts_checked.format = Format::Npz;
+        completed.format = Format::Npz;
     }
-    check_options(&opts_checked)?;
+    let opts = &completed.complete()?;
     let start = Instant::now();
     let walk = collection::inputs(paths).map_err(Error::Input)?;
     if walk.files.is_empty() {
@@ -505,7 +512,7 @@ fn run<'a>(
 
     let run_batch = |batch: &mut Vec<GameData>,
                      kept: &mut u32,
-                     w: &mut Writer<'_>,
+                     w: &mut Writer<'_, '_>,
                      jsonl: &mut Vec<u8>,
                      positions: &mut u64|
      -> Result<(), Error> {
@@ -681,6 +688,24 @@ fn run<'a>(
 }
 
 impl Options {
+    /// The options made whole and checked against each other: the one
+    /// place the rules between options live, which the command line,
+    /// Python and [`build`] all go through. What the user left to the
+    /// format is filled in: Leela Zero's chunks hold a winner for every
+    /// position (a game without one would be written as a loss for both
+    /// sides), so `require_winner` is on for them, off otherwise. What
+    /// cannot be is an error ([`check_options`]), asking Leela Zero's
+    /// chunks for games without a winner among them.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] with the reason.
+    pub fn complete(mut self) -> Result<Options, Error> {
+        check_options(&self)?;
+        let sel = &mut self.selection;
+        sel.require_winner = Some(sel.require_winner.unwrap_or(self.format == Format::Leela));
+        Ok(self)
+    }
+
     /// Sets one option by name, as the command line and Python name them
     /// (`komi`, `min_rank`, `val_fraction`…; `keep_duplicates` for the
     /// opposite of `dedup`): strings are read as the command line reads
@@ -756,7 +781,7 @@ impl Options {
             }
             "keep_duplicates" => sel.dedup = !flag(v)?,
             "dedup" => sel.dedup = flag(v)?,
-            "require_winner" => sel.require_winner = flag(v)?,
+            "require_winner" => sel.require_winner = Some(flag(v)?),
             "history" => self.features.history = uint(v)? as usize,
             "liberties" => self.features.liberties = flag(v)?,
             "legal" => self.features.legal = flag(v)?,
@@ -817,4 +842,78 @@ pub fn game_samples(
         opts.seed,
         &maps,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(pairs: &[(&str, serde_json::Value)]) -> Result<Options, Error> {
+        let mut o = Options::default();
+        for (k, v) in pairs {
+            o.set(k, v).map_err(Error::Usage)?;
+        }
+        o.complete()
+    }
+
+    #[test]
+    fn the_format_decides_the_winner_rule_left_unsaid() {
+        use serde_json::json;
+        let leela = named(&[("format", json!("leela"))]).unwrap();
+        assert_eq!(leela.selection.require_winner, Some(true));
+        let npz = named(&[]).unwrap();
+        assert_eq!(npz.selection.require_winner, Some(false));
+        let asked = named(&[("require_winner", json!(true))]).unwrap();
+        assert_eq!(asked.selection.require_winner, Some(true));
+        // Completing twice changes nothing (build completes what the
+        // front ends completed).
+        assert_eq!(leela.clone().complete().unwrap().selection, leela.selection);
+        // Asked for games without a winner in chunks that cannot hold
+        // them: an error, whatever the order the options came in.
+        for pairs in [
+            [("format", json!("leela")), ("require_winner", json!(false))],
+            [("require_winner", json!(false)), ("format", json!("leela"))],
+        ] {
+            let e = named(&pairs).unwrap_err();
+            assert!(matches!(e, Error::Usage(_)), "{e:?}");
+            assert!(e.to_string().contains("require_winner"), "{e}");
+        }
+    }
+
+    /// The winner line (the 19th) of each position of a Leela Zero chunk.
+    fn winners(gz: &Path) -> Vec<String> {
+        use std::io::Read;
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(gz).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() % 19, 0);
+        lines.chunks(19).map(|p| p[18].to_string()).collect()
+    }
+
+    #[test]
+    fn a_game_without_a_result_is_not_a_loss_for_both_in_leela_chunks() {
+        let d = std::env::temp_dir().join(format!("qipu-dataset-lzwin-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let input = d.join("g.sgf");
+        std::fs::write(
+            &input,
+            "(;GM[1]SZ[19];B[pd];W[dp];B[pp])(;GM[1]SZ[19]RE[Draw];B[dd])\
+             (;GM[1]SZ[19]RE[B+3.5];B[dd];W[pp])",
+        )
+        .unwrap();
+        // The options as Python gives them: the format alone.
+        let mut o = Options::default();
+        o.set("format", &serde_json::json!("leela")).unwrap();
+        o.set("shuffle_buffer", &serde_json::json!(0)).unwrap();
+        o.out_dir = d.join("out");
+        let s = build(std::slice::from_ref(&input), &o, &|_| true).unwrap();
+        assert_eq!(s.games_kept, 1, "{s:?}");
+        assert_eq!(s.dropped.get("no_winner"), Some(&2), "{s:?}");
+        // Black won: Black to move wins, White to move loses.
+        assert_eq!(winners(&d.join("out/train-00000.gz")), ["1", "-1"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

@@ -222,7 +222,7 @@ pub(crate) fn extract(
         Some(GameResult::Draw) => (None, Some(0.0)),
         _ => (None, None),
     };
-    if sel.require_winner && winner.is_none() {
+    if sel.require_winner == Some(true) && winner.is_none() {
         return Err(Dropped::NoWinner);
     }
 

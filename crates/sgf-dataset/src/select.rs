@@ -92,8 +92,12 @@ pub struct Selection {
     /// Leave out a game that is the same as one kept before (the signature
     /// of `qipu db dups`: Dyer moves and final position, up to symmetry).
     pub dedup: bool,
-    /// Leave out games without a winner (no result, a draw, void, unknown).
-    pub require_winner: bool,
+    /// Leave out games without a winner (no result, a draw, void,
+    /// unknown): `Some` as the user asked, `None` as the format needs
+    /// ([`Options::complete`](crate::Options::complete) decides: yes for
+    /// Leela Zero's chunks, which cannot hold a game without one, no
+    /// otherwise).
+    pub require_winner: Option<bool>,
 }
 
 impl Default for Selection {
@@ -112,7 +116,7 @@ impl Default for Selection {
             players: Vec::new(),
             illegal: Illegal::Drop,
             dedup: true,
-            require_winner: false,
+            require_winner: None,
         }
     }
 }

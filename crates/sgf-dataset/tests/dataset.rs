@@ -344,8 +344,8 @@ fn leela_zero_chunks_read_back() {
     )
     .unwrap();
     let mut o = opts(&d.join("lz"), 19);
+    // No require_winner: the format asks for it (Options::complete).
     o.format = Format::Leela;
-    o.selection.require_winner = true;
     let s = build(&[d.join("g.sgf")], &o, &|_| true).unwrap();
     assert_eq!(s.dropped.get("no_winner"), Some(&1));
     let pos = read_lz(&d.join("lz/train-00000.gz"));

@@ -15,7 +15,10 @@ use sgf_dataset::{Options, Progress, Sample};
 
 use crate::errors::QipuError;
 
-fn options(json: &str) -> PyResult<Options> {
+/// The options by name, with `fill` setting what the call adds; made whole
+/// and checked by the library (`Options::complete`, as the command line's
+/// are): the rules between options are not repeated here.
+fn options(json: &str, fill: impl FnOnce(&mut Options)) -> PyResult<Options> {
     let v: serde_json::Value = serde_json::from_str(json)
         .map_err(|e| QipuError::new_err(format!("dataset options: {e}")))?;
     let mut o = Options::default();
@@ -23,7 +26,8 @@ fn options(json: &str) -> PyResult<Options> {
         o.set(k, v)
             .map_err(pyo3::exceptions::PyValueError::new_err)?;
     }
-    Ok(o)
+    fill(&mut o);
+    o.complete().map_err(error)
 }
 
 fn error(e: sgf_dataset::Error) -> PyErr {
@@ -95,8 +99,7 @@ pub fn dataset_build(
     options_json: &str,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let mut o = options(options_json)?;
-    o.out_dir = out_dir;
+    let o = options(options_json, |o| o.out_dir = out_dir)?;
     let latest = Mutex::new(None);
     let stop = AtomicBool::new(false);
     let r = supervise(py, &latest, &stop, progress.as_ref(), || {
@@ -198,9 +201,7 @@ pub fn dataset_stream(
     options_json: &str,
     batch_size: usize,
 ) -> PyResult<DatasetStream> {
-    let mut o = options(options_json)?;
-    o.shard_size = batch_size;
-    sgf_dataset::build::check_options(&o).map_err(error)?;
+    let o = options(options_json, |o| o.shard_size = batch_size)?;
     let (tx, rx) = sync_channel::<Result<Batch, String>>(2);
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let planes = o.features.planes();

@@ -87,14 +87,23 @@ impl Collection {
         Ok(c.index() as u32)
     }
 
-    /// Removes node `id` and its subtree (a root: its game).
+    /// Removes node `id` and its subtree (a root: its game); returns the
+    /// nodes removed, `id` and every node below it, so that JavaScript
+    /// refuses their handles from then on.
     ///
     /// # Errors
     /// A removed node.
     #[wasm_bindgen(js_name = deleteNode)]
-    pub fn delete_node(&mut self, id: u32) -> Result<(), JsError> {
+    pub fn delete_node(&mut self, id: u32) -> Result<Vec<u32>, JsError> {
         let n = self.attached(id)?;
-        self.doc.remove_node(n).map_err(err)
+        let mut gone = Vec::new();
+        let mut stack = vec![self.doc.node(n)];
+        while let Some(node) = stack.pop() {
+            gone.push(node.id().index() as u32);
+            stack.extend(node.children());
+        }
+        self.doc.remove_node(n).map_err(err)?;
+        Ok(gone)
     }
 
     /// Makes node `id` part of the main line (it and each ancestor become

@@ -123,8 +123,24 @@ fn color_of(s: &str) -> Result<Color, JsError> {
 
 #[cfg(feature = "full")]
 /// A move from a point's SGF letters (`""`, or `"tt"` on boards up to
-/// 19×19: a pass), checked against the board.
-fn move_of(point: &str, size: BoardSize) -> Result<Move, JsError> {
+/// 19×19: a pass), or from `at`, `[x, y]` counted from 0 from the top
+/// left (as the game summary gives a move's point), checked against the
+/// board.
+fn move_of(point: &str, at: Option<Vec<u32>>, size: BoardSize) -> Result<Move, JsError> {
+    if let Some(at) = at {
+        return match at[..] {
+            [x, y] if x < u32::from(size.cols) && y < u32::from(size.rows) => {
+                Ok(Move::Play(Point::new(x as u8, y as u8)))
+            }
+            _ => Err(err(format!(
+                "expected a point of the {}x{} board, [x, y] from [0, 0] to [{}, {}], got {at:?}",
+                size.cols,
+                size.rows,
+                size.cols - 1,
+                size.rows - 1
+            ))),
+        };
+    }
     sgf_go::parse_move(point.as_bytes(), size).mv.ok_or_else(|| {
         err(format!(
             "expected a point of the {}x{} board as SGF letters (\"pd\"), or \"\" to pass, got {point:?}",
@@ -230,9 +246,10 @@ impl Collection {
         Ok(cells)
     }
 
-    /// Why the rules forbid `color` playing `point` below node `id` as a new
-    /// move (`occupied`, `suicide`, `ko`, then `:` and a message), or
-    /// undefined when it is legal or a child already plays it
+    /// Why the rules forbid `color` playing `point` (or `at`, see
+    /// [`Collection::play`]) below node `id` as a new move (`occupied`,
+    /// `suicide`, `ko`, then `:` and a message), or undefined when it is
+    /// legal or a child already plays it
     /// ([`sgf_go::edit::illegal_new_move`], the editors' one check).
     ///
     /// # Errors
@@ -243,27 +260,35 @@ impl Collection {
         id: u32,
         color: &str,
         point: &str,
+        at: Option<Vec<u32>>,
     ) -> Result<Option<String>, JsError> {
         let n = self.attached(id)?;
         let c = color_of(color)?;
-        let mv = move_of(point, self.size_at(n))?;
+        let mv = move_of(point, at, self.size_at(n))?;
         let cur = self.cursor_at(n)?;
         Ok(sgf_go::edit::illegal_new_move(&self.doc, &cur, c, mv)
             .map(|why| format!("{}:{why}", why.code())))
     }
 
-    /// Plays `color` at `point` (SGF letters, `""` to pass) below node
-    /// `id`: the child that already plays it, or a new child (a variation
-    /// when there are children) ([`sgf_go::edit::play_below`]). Not
-    /// checked: call [`Collection::illegal_move`] first.
+    /// Plays `color` at `point` (SGF letters, `""` to pass), or at `at`
+    /// when given (`[x, y]` from 0 from the top left), below node `id`:
+    /// the child that already plays it, or a new child (a variation when
+    /// there are children) ([`sgf_go::edit::play_below`]). Not checked:
+    /// call [`Collection::illegal_move`] first.
     ///
     /// # Errors
     /// A removed node, a bad colour or a point off the board.
-    pub fn play(&mut self, id: u32, color: &str, point: &str) -> Result<u32, JsError> {
+    pub fn play(
+        &mut self,
+        id: u32,
+        color: &str,
+        point: &str,
+        at: Option<Vec<u32>>,
+    ) -> Result<u32, JsError> {
         let n = self.attached(id)?;
         let c = color_of(color)?;
         let size = self.size_at(n);
-        let mv = move_of(point, size)?;
+        let mv = move_of(point, at, size)?;
         let child = sgf_go::edit::play_below(&mut self.doc, n, size, c, mv).map_err(err)?;
         Ok(child.index() as u32)
     }

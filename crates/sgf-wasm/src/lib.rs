@@ -81,6 +81,11 @@ pub struct Collection {
     name: String,
     /// The lengths of the last [`Collection::game_props`].
     lengths: Vec<u32>,
+    /// A repair changed it ([`Collection::fix_json`]): the document is the
+    /// repaired file read again, itself unedited, but the collection is
+    /// not what was read.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    repaired: bool,
 }
 
 /// An error for JavaScript: a `TypeError`-like message.
@@ -199,6 +204,7 @@ impl Collection {
             converted_from: None,
             name,
             lengths: Vec::new(),
+            repaired: false,
         }
     }
 
@@ -268,7 +274,7 @@ impl Collection {
         if self.doc.games().any(|g| g.root().id() == root) {
             Ok(n)
         } else {
-            Err(err("the node was removed from the tree"))
+            Err(err("this node was deleted"))
         }
     }
 
@@ -278,7 +284,7 @@ impl Collection {
         self.doc
             .games()
             .position(|g| g.root().id() == root)
-            .ok_or_else(|| err("the node was removed from the tree"))
+            .ok_or_else(|| err("this node was deleted"))
     }
 
     fn game(&self, gi: u32) -> Result<sgf_core::Game<'_>, JsError> {
@@ -345,10 +351,10 @@ impl Collection {
         self.name.clone()
     }
 
-    /// Whether it was edited since reading.
+    /// Whether it was edited (or changed by a repair) since reading.
     #[wasm_bindgen(getter, js_name = isEdited)]
     pub fn is_edited(&self) -> bool {
-        self.doc.is_edited()
+        self.doc.is_edited() || self.repaired
     }
 
     /// The charset game `gi` was read in, as every face names it

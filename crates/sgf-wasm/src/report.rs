@@ -41,9 +41,12 @@ impl Collection {
     /// check of a file with its repair ([`sgf_report::check::check_bytes`]
     /// with [`sgf_report::check::Fix`]: dialects, then the tree, the values
     /// and Go) — and returns the changes as a JSON array, each shaped as
-    /// `qipu check --fix --json` prints it. The collection becomes the
-    /// repaired file (FF\[4\] UTF-8, read again: node handles taken before
-    /// are no longer valid). A second call returns `[]`.
+    /// `qipu check --fix --json` prints it. When there are changes, the
+    /// collection becomes the repaired file (FF\[4\] UTF-8, read again:
+    /// node handles taken before are no longer valid) and is edited; when
+    /// there are none, it is left as it was, byte for byte (the repair's
+    /// file is the canonical form, not the input). A second call returns
+    /// `[]`.
     ///
     /// # Errors
     /// A collection the repair refuses to write (no game tree, games lost,
@@ -65,13 +68,14 @@ impl Collection {
             .iter()
             .map(|(c, line, column)| sgf_report::change_json(c, *line, *column))
             .collect();
-        if let Some(out) = report.held_output() {
+        if let Some(out) = report.held_output().filter(|_| !changes.is_empty()) {
             let parsed = sgf_core::parse(out);
             self.doc = parsed.document;
             self.diagnostics = parsed.diagnostics;
             self.format = "SGF";
             self.original = None;
             self.converted_from = None;
+            self.repaired = true;
         }
         Ok(serde_json::Value::from(changes).to_string())
     }
@@ -89,5 +93,39 @@ impl Collection {
                 sgf_core::to_canonical_bytes(&self.doc, &sgf_core::WriteOptions::default())
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Collection;
+
+    fn read(sgf: &str) -> Collection {
+        Collection::read(sgf.as_bytes(), None, None, None)
+            .map_err(|_| "read")
+            .unwrap()
+            .expect("SGF is read by every build")
+    }
+
+    #[test]
+    fn a_repair_that_changes_nothing_leaves_the_record_as_it_was() {
+        let input = "(;GM[1]FF[4]CA[UTF-8]SZ[9]\r\n  ;B[ee]   ;W[ce]\r\n)";
+        let mut c = read(input);
+        assert_eq!(c.fix_json(None).map_err(|_| "fix").unwrap(), "[]");
+        assert_eq!(c.to_bytes().map_err(|_| "bytes").unwrap(), input.as_bytes());
+        assert!(!c.is_edited());
+    }
+
+    #[test]
+    fn a_repair_that_changes_something_is_an_edit() {
+        let mut c = read("(;GM[1]FF[4]SZ[9]DT[2024/1/5]\n  ;B[ee])");
+        let changes = c.fix_json(None).map_err(|_| "fix").unwrap();
+        assert!(changes.contains("DT[2024-01-05]"), "{changes}");
+        assert!(c.is_edited());
+        let fixed = c.to_bytes().map_err(|_| "bytes").unwrap();
+        assert!(String::from_utf8_lossy(&fixed).contains("DT[2024-01-05]"));
+        assert_eq!(c.fix_json(None).map_err(|_| "fix").unwrap(), "[]");
+        assert_eq!(c.to_bytes().map_err(|_| "bytes").unwrap(), fixed);
+        assert!(c.is_edited(), "still not what was read");
     }
 }

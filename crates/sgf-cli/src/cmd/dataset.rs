@@ -161,7 +161,9 @@ fn rank(s: &str) -> Result<Rank, String> {
     Rank::implied(s).ok_or_else(|| format!("`{s}` is not a rank (5k, 1d, 3p, 五段…)"))
 }
 
-/// The library's options from the arguments.
+/// The library's options from the arguments, as given: what is left to
+/// the format (a winner for Leela Zero's chunks) is filled in, and the
+/// options checked against each other, by [`Options::complete`].
 pub fn options(a: &Args) -> Options {
     let format = match a.format {
         FormatArg::Npz => Format::Npz,
@@ -185,7 +187,8 @@ pub fn options(a: &Args) -> Options {
                 IllegalArg::Cut => Illegal::Cut,
             },
             dedup: !a.keep_duplicates,
-            require_winner: a.require_winner || format == Format::Leela,
+            // Without the flag, the format decides (Options::complete).
+            require_winner: a.require_winner.then_some(true),
         },
         features: Features {
             history: a.history,
@@ -234,7 +237,7 @@ pub fn run(a: &Args) -> Result<u8> {
         }
         return Ok(if s.inputs_failed > 0 { 2 } else { 0 });
     }
-    let opts = options(a);
+    let opts = options(a).complete().map_err(|e| anyhow!("{e}"))?;
     let pb = if a.quiet {
         ProgressBar::hidden()
     } else {

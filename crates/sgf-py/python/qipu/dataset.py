@@ -3,7 +3,10 @@
 Options are named as the command line names them (``komi="5..8"``,
 ``min_rank="3d"``, ``ending=["resign", "points"]``, ``symmetry="random"``,
 ``val_fraction=0.05``, ``liberties=True``…; see ``qipu dataset --help`` and
-README.md's *Training data* for the planes and arrays).
+README.md's *Training data* for the planes and arrays), completed and checked
+by the command line's rules, with its messages (``ValueError``):
+``format="leela"`` implies ``require_winner=True`` (a game without a winner
+would be a loss for both sides), and refuses ``require_winner=False``.
 
 >>> import qipu.dataset, tempfile, os
 >>> out = tempfile.mkdtemp()
