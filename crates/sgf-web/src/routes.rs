@@ -323,6 +323,8 @@ pub(crate) async fn files(State(app): AppState) -> Response {
 
 /// The game's figures as one HTML page (what `qipu figures` writes, the
 /// pictures inline): a new figure at each `FG` and every `every` moves.
+/// The figures are made under the session's lock; the page is written
+/// as the browser reads it ([`streamed`]), never held whole.
 pub(crate) async fn figures_page(
     State(app): AppState,
     Params(q): Params<FiguresQuery>,
@@ -333,7 +335,10 @@ pub(crate) async fn figures_page(
             Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
         };
         let figures = handle::figures(&lock(&session), q.every);
-        download(figures.page())
+        let name = figures.filename();
+        streamed("text/html; charset=utf-8", &name, move |out| {
+            figures.write_page(out)
+        })
     })
     .await
 }
@@ -370,6 +375,74 @@ fn download(d: Download) -> Response {
         d.bytes,
     )
         .into_response()
+}
+
+/// A download that `write` makes on a thread of its own as the browser
+/// reads it, a few chunks ahead at most: memory stays bounded however
+/// large the file. A failure of `write` ends the body with an error (the
+/// browser sees the download fail); a browser gone away stops `write`
+/// at its next chunk.
+fn streamed(
+    content_type: &'static str,
+    filename: &str,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static,
+) -> Response {
+    const CHUNK: usize = 64 << 10;
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let spawned = std::thread::Builder::new()
+        .name("qipu-download".into())
+        .spawn(move || {
+            let mut out = std::io::BufWriter::with_capacity(CHUNK, Chunks(tx.clone()));
+            let r = write(&mut out).and_then(|()| std::io::Write::flush(&mut out));
+            drop(out);
+            if let Err(e) = r {
+                let _ = tx.blocking_send(Err(e));
+            }
+        });
+    if let Err(e) = spawned {
+        return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CONTENT_DISPOSITION, attachment(filename)),
+        ],
+        axum::body::Body::from_stream(Received(rx)),
+    )
+        .into_response()
+}
+
+/// The chunks of a [`streamed`] download, as they are written.
+type Chunk = std::io::Result<Vec<u8>>;
+
+/// The writing end of a [`streamed`] download.
+struct Chunks(tokio::sync::mpsc::Sender<Chunk>);
+
+impl std::io::Write for Chunks {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.blocking_send(Ok(buf.to_vec())).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the download was cancelled")
+        })?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The reading end of a [`streamed`] download: the response's body.
+struct Received(tokio::sync::mpsc::Receiver<Chunk>);
+
+impl futures_core::Stream for Received {
+    type Item = Chunk;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Chunk>> {
+        self.0.poll_recv(cx)
+    }
 }
 
 /// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
