@@ -27,6 +27,8 @@ pub mod api;
 #[cfg(feature = "server")]
 mod assets;
 #[cfg(feature = "server")]
+pub mod confirmed;
+#[cfg(feature = "server")]
 mod db;
 mod handle;
 #[cfg(feature = "server")]
@@ -102,6 +104,10 @@ pub struct ViewOptions {
     /// (created when first needed); `None`: a new private folder in the
     /// system's temporary folder.
     pub recovery_dir: Option<PathBuf>,
+    /// The file of the engine command lines the player confirmed (see
+    /// [`confirmed`]); `None`: `confirmed-engines.json` beside
+    /// `engines.toml`.
+    pub confirmed_engines: Option<PathBuf>,
 }
 
 #[cfg(feature = "server")]
@@ -115,6 +121,7 @@ impl Default for ViewOptions {
             memory_budget: DEFAULT_MEMORY_BUDGET,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
             recovery_dir: None,
+            confirmed_engines: None,
         }
     }
 }
@@ -142,6 +149,10 @@ pub struct App {
     /// (`/api/files`) or after a save.
     files: Mutex<Option<Arc<Vec<String>>>>,
     db: db::Db,
+    /// The file of the confirmed engine command lines (none: no
+    /// configuration folder, and a command line runs only when confirmed
+    /// in the request itself).
+    confirmed: Option<PathBuf>,
 }
 
 #[cfg(feature = "server")]
@@ -748,6 +759,10 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         ),
         files: Mutex::new(None),
         db: db::Db::new(opts.db.clone()),
+        confirmed: opts
+            .confirmed_engines
+            .clone()
+            .or_else(confirmed::default_path),
     }))
 }
 

@@ -473,6 +473,36 @@ pub(crate) async fn engines() -> Response {
     .await
 }
 
+/// What an engine's start may run.
+enum Spec {
+    /// The engine, and, for a command line just confirmed, whether it
+    /// was remembered.
+    Run(sgf_gtp::EngineSpec, Result<(), String>),
+    /// A command line (as `command_line` writes it) the player has not
+    /// confirmed: refused.
+    Unconfirmed(String),
+}
+
+/// The engine `text` names: an engine of `engines.toml` runs; a command
+/// line only when the player confirmed it, now (`confirm`: remembered
+/// from then on) or before (see [`crate::confirmed`]).
+fn engine_spec(app: &App, text: &str, confirm: bool) -> Result<Spec, String> {
+    if let Some(spec) = sgf_gtp::EngineSpec::listed(text).map_err(|e| e.to_string())? {
+        return Ok(Spec::Run(spec, Ok(())));
+    }
+    let spec = sgf_gtp::EngineSpec::from_command_line(text).map_err(|e| e.to_string())?;
+    let line = spec.command_line();
+    let path = app.confirmed.as_deref();
+    if crate::confirmed::is_confirmed(path, &line) {
+        return Ok(Spec::Run(spec, Ok(())));
+    }
+    if !confirm {
+        return Ok(Spec::Unconfirmed(line));
+    }
+    let remembered = crate::confirmed::remember(path, &line);
+    Ok(Spec::Run(spec, remembered))
+}
+
 /// Ends an engine taken out of a session (waiting until it has gone when
 /// no request still uses it; otherwise the last user's drop ends it).
 fn shut_down(old: Option<Arc<sgf_gtp::LiveEngine>>) {
@@ -497,14 +527,33 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
     let mut note: Option<(String, bool)> = None;
     // The console's exchange: the command, the engine's answer, success.
     let mut gtp: Option<GtpExchange> = None;
+    // A command line refused until the player confirms it.
+    let mut unconfirmed: Option<String> = None;
     match req.body {
-        EngineAction::Start { engine, second } => {
+        EngineAction::Start {
+            engine,
+            second,
+            confirm,
+        } => {
             let text = engine.trim();
             if text.is_empty() {
                 return Err("name an engine of engines.toml or give its command line".into());
             }
-            let started = sgf_gtp::EngineSpec::resolve(text)
-                .and_then(|spec| sgf_gtp::LiveEngine::start(&spec));
+            let mut forgotten = None;
+            let spec = match engine_spec(app, text, confirm) {
+                Ok(Spec::Run(spec, remembered)) => {
+                    forgotten = remembered.err();
+                    Ok(spec)
+                }
+                Ok(Spec::Unconfirmed(line)) => {
+                    unconfirmed = Some(line);
+                    Err(None)
+                }
+                Err(e) => Err(Some(e)),
+            };
+            let started = spec.and_then(|spec| {
+                sgf_gtp::LiveEngine::start(&spec).map_err(|e| Some(e.to_string()))
+            });
             match started {
                 Ok(live) => {
                     let name = live.spec().name.clone();
@@ -520,10 +569,19 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
                         };
                         drop(s);
                         shut_down(old);
-                        note = Some((format!("{name} is ready"), false));
+                        note = Some(match forgotten {
+                            None => (format!("{name} is ready"), false),
+                            Some(e) => (
+                                format!(
+                                    "{name} is ready, but its command line could not be remembered: {e}"
+                                ),
+                                false,
+                            ),
+                        });
                     }
                 }
-                Err(e) => note = Some((e.to_string(), true)),
+                Err(Some(e)) => note = Some((e, true)),
+                Err(None) => {}
             }
         }
         EngineAction::Stop { second } => {
@@ -627,6 +685,13 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
     st.gtp = gtp;
+    if let Some(line) = unconfirmed {
+        note = Some((
+            format!("the command line `{line}` runs only once you confirm it"),
+            true,
+        ));
+        st.confirm_engine = Some(line);
+    }
     match note {
         Some((m, true)) => st.refuse(m),
         Some((m, false)) => st.message = Some(m),

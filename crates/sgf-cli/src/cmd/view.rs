@@ -229,6 +229,7 @@ pub fn run(args: &Args) -> Result<u8> {
         idle_timeout: (args.idle_timeout > 0)
             .then(|| std::time::Duration::from_secs(args.idle_timeout.saturating_mul(60))),
         recovery_dir: None,
+        confirmed_engines: None,
     };
     let no_open = args.no_open;
     // Kept until the viewer stops, then removed.
