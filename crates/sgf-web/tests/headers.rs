@@ -65,6 +65,16 @@ fn secured(what: &str, h: &HeaderMap) -> Vec<String> {
     csp.split(';').map(|d| d.trim().to_string()).collect()
 }
 
+/// What is asked, how, with the token or not, the body, the status.
+type Case = (
+    &'static str,
+    &'static str,
+    String,
+    bool,
+    Option<serde_json::Value>,
+    u16,
+);
+
 #[tokio::test]
 async fn every_answer_carries_the_security_headers() {
     let d = tmp("headers");
@@ -72,7 +82,7 @@ async fn every_answer_carries_the_security_headers() {
     let app = serve(&d);
     let st = post(&app, "/api/open", json!({"path": "a.sgf"})).await;
     let s = st["session"].as_u64().unwrap();
-    let cases: Vec<(&str, &str, String, bool, Option<serde_json::Value>, u16)> = vec![
+    let cases: Vec<Case> = vec![
         ("the page", "GET", "/".into(), true, None, 200),
         ("a script", "GET", "/app.js".into(), true, None, 200),
         ("the style sheet", "GET", "/app.css".into(), true, None, 200),

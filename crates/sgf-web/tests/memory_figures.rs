@@ -31,7 +31,7 @@ fn figure_every_move(n: usize) -> String {
         let p = (i * 7) % 361;
         s.push_str(&format!(
             ";{}[{}{}]FG[]",
-            if i % 2 == 0 { 'B' } else { 'W' },
+            if i.is_multiple_of(2) { 'B' } else { 'W' },
             (b'a' + (p % 19) as u8) as char,
             (b'a' + (p / 19) as u8) as char
         ));
