@@ -157,22 +157,38 @@ fn walk(doc: &Document, root: NodeId, mut f: impl FnMut(NodeId, u32, bool)) {
 struct Rows {
     /// Per row, the column ranges taken: first column → last.
     taken: Vec<BTreeMap<u32, u32>>,
-    /// For a taken cell (column, row), a row below it to look at next
-    /// for that column: the rows between are taken in that column
-    /// (union-find's "next free" with path halving).
+    /// For a taken cell (column, row) a search went through, a row below
+    /// it to look at next for that column: the rows between are taken in
+    /// that column (union-find's "next free", its paths compressed). Only
+    /// the cells searched are kept: a long line alone keeps none.
     below: HashMap<(u32, u32), u32>,
+    /// The cells of the search under way (kept to reuse its memory).
+    path: Vec<u32>,
 }
 
 impl Rows {
+    /// The range of `row` that covers column `col`, if one does: `(first
+    /// column, last)`.
+    fn range_at(&self, row: u32, col: u32) -> Option<(u32, u32)> {
+        self.taken
+            .get(row as usize)?
+            .range(..=col)
+            .next_back()
+            .filter(|&(_, &end)| end >= col)
+            .map(|(&start, &end)| (start, end))
+    }
+
     /// The first row at or below `row` whose column `col` is free.
     fn free_in(&mut self, col: u32, mut row: u32) -> u32 {
-        while let Some(&next) = self.below.get(&(col, row)) {
+        self.path.clear();
+        while self.range_at(row, col).is_some() {
             sgf_core::work::add(1);
-            // Path halving: this cell now skips to where its next one goes.
-            if let Some(&further) = self.below.get(&(col, next)) {
-                self.below.insert((col, row), further);
-            }
-            row = next;
+            self.path.push(row);
+            row = self.below.get(&(col, row)).copied().unwrap_or(row + 1);
+        }
+        // Every cell passed over now leads straight here.
+        for &r in &self.path {
+            self.below.insert((col, r), row);
         }
         row
     }
@@ -208,9 +224,6 @@ impl Rows {
             self.taken.resize_with(row as usize + 1, BTreeMap::new);
         }
         self.taken[row as usize].insert(a, b);
-        for col in a..=b {
-            self.below.insert((col, row), row + 1);
-        }
     }
 }
 
