@@ -58,9 +58,19 @@ fn command_lines_with(token: &str) -> Vec<String> {
     out
 }
 
+/// A viewer, killed when dropped (a test that fails leaves none running).
+struct Viewer(Child);
+
+impl Drop for Viewer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `qipu view` on a record, `$BROWSER` the script in `dir`, with `env`;
 /// the URL it printed.
-fn start(dir: &Path, env: &[(&str, &Path)]) -> (Child, String) {
+fn start(dir: &Path, env: &[(&str, &Path)]) -> (Viewer, String) {
     let opener = dir.join("opener.sh");
     std::fs::write(&opener, OPENER).unwrap();
     std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -86,7 +96,7 @@ fn start(dir: &Path, env: &[(&str, &Path)]) -> (Child, String) {
         .to_string();
     // The rest of its output is read, so that it never blocks on it.
     std::thread::spawn(move || for _ in lines {});
-    (child, url)
+    (Viewer(child), url)
 }
 
 /// Waits for the opener to have run (at most a minute).
@@ -160,7 +170,7 @@ fn the_browser_opens_a_private_page_in_the_runtime_folder() {
     let (mut child, url) = start(&dir, &[("XDG_RUNTIME_DIR", &runtime)]);
     let page = check_opened(&dir, &url);
     assert_eq!(page.parent(), Some(runtime.as_path()));
-    interrupt(&mut child);
+    interrupt(&mut child.0);
     assert!(
         !page.exists(),
         "the launch page is removed when the viewer stops"
@@ -182,7 +192,7 @@ fn without_a_runtime_folder_the_page_is_in_a_private_folder() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o700, "{}", folder.display());
-    interrupt(&mut child);
+    interrupt(&mut child.0);
     assert!(
         !page.exists() && !folder.exists(),
         "removed with its folder"
@@ -198,16 +208,18 @@ fn no_open_writes_no_page() {
     let opener = dir.join("opener.sh");
     std::fs::write(&opener, OPENER).unwrap();
     std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(["view", "--no-open", "--port", "0"])
-        .env("BROWSER", &opener)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut child = Viewer(
+        Command::new(env!("CARGO_BIN_EXE_qipu"))
+            .args(["view", "--no-open", "--port", "0"])
+            .env("BROWSER", &opener)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = BufReader::new(child.0.stdout.take().unwrap()).lines();
     assert!(
         lines
             .next()
@@ -216,7 +228,7 @@ fn no_open_writes_no_page() {
             .starts_with("Qipu viewer at ")
     );
     std::thread::sleep(Duration::from_millis(500));
-    interrupt(&mut child);
+    interrupt(&mut child.0);
     assert!(!dir.join("args").exists(), "no opener ran");
     assert_eq!(std::fs::read_dir(&runtime).unwrap().count(), 0);
 }
