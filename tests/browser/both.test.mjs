@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  chooseLanguage, dropRecord, englishLeft, LANGUAGES, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip,
+  chooseLanguage, dropRecord, englishLeft, LANGUAGES, launchBrowser, menu, missing, screenPoint, serveStatic, shots, startViewer, staticDir, staticSkip, stop,
 } from "./support.mjs";
 
 if (staticSkip) missing(`the static viewer (${staticDir}): node crates/sgf-web/static/build.mjs`);
@@ -52,9 +52,8 @@ for (const t of TRANSPORTS) {
       mkdirSync(shots, { recursive: true });
     });
     after(async () => {
-      if (browser) await browser.close();
-      if (viewer) viewer.server.kill();
       if (web) web.server.close();
+      await stop({ browser, server: viewer && viewer.server });
     });
 
     /** A fresh page (its own storage) on the viewer, the board drawn. */

@@ -328,15 +328,17 @@ shared("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 i
   assert.match(await p.textContent("#players .facts"), /^Komi 7\.5/);
   await p.evaluate(() => (document.querySelector("#infopanel").open = true));
   assert.equal(await p.inputValue("#info-KM"), "375", "the form keeps the text as written");
-  // The favicon: served, and nothing the page asked for failed.
-  const icon = await p.evaluate(async () => {
-    const r = await fetch("/favicon.ico");
+  // The favicon: served (with the token, as every file of the server),
+  // and nothing the page asked for failed.
+  const href = await p.getAttribute("link[rel=icon]", "href");
+  const icon = await p.evaluate(async (href) => {
+    const r = await fetch(href);
     return [r.status, r.headers.get("content-type")];
-  });
+  }, href);
   assert.deepEqual(icon, [200, "image/x-icon"]);
   // Relative in the static viewer, which also opens from the disk (file://).
   const isStatic = await p.evaluate(() => !!window.QIPU_STATIC);
-  assert.equal(await p.getAttribute("link[rel=icon]", "href"), isStatic ? "favicon.ico" : "/favicon.ico");
+  assert.equal(href, isStatic ? "favicon.ico" : `/favicon.ico?t=${new URL(url).searchParams.get("t")}`);
   // Dark theme: the black stone of the player bar stands out of the bar.
   await p.selectOption("#theme", "dark");
   const contrast = await p.evaluate(() => {
@@ -364,6 +366,11 @@ shared("bug 6: Fox komi as the library reads it, the dark black stone, 黑/白 i
   await p.selectOption("#lang", "en");
   await p.waitForFunction(() => document.querySelector("#open").textContent === "Open…");
   assert.deepEqual(failed, []);
+  if (!isStatic) {
+    // Asked for without its token (the page never does): refused.
+    const bare = await p.evaluate(async () => (await fetch("/favicon.ico")).status);
+    assert.equal(bare, 403, "without the token the icon is refused");
+  }
   await p.close();
 });
 

@@ -370,6 +370,47 @@ shared("comments as Markdown: links, emphasis, lists, points — and no HTML let
   await page.keyboard.press("Control+z");
 });
 
+shared("comments as Markdown: work linear in the comment, a huge one shown at once", async () => {
+  // The renderer's steps (every character it looks at) on hostile runs,
+  // at n and 4n characters: at most a few a character, growing as n does.
+  const counts = await page.evaluate(async () => {
+    const { renderComment, hasMarkup, takeSteps } = await import("/markdown.js");
+    const point = (p, text) => document.createTextNode(text);
+    const units = { brackets: "[", links: "](", opened: "[a](", nested: "[[x](", stars: "*", strong: "**a",
+      ticks: "`", unders: "_", words: "_a ", mixed: "[*_`](" };
+    const out = {};
+    for (const [name, unit] of Object.entries(units)) {
+      out[name] = [10000, 40000].map((n) => {
+        const text = unit.repeat(n);
+        takeSteps();
+        renderComment([{ text }], point);
+        hasMarkup([{ text }]);
+        return [takeSteps(), text.length];
+      });
+    }
+    return out;
+  });
+  for (const [name, [[small, n], [large, n4]]] of Object.entries(counts)) {
+    assert.ok(small > 0, `${name}: steps are counted`);
+    assert.ok(large <= 5 * small + 1000, `${name}: ${small} steps for ${n} characters, ${large} for ${n4}: not linear`);
+    assert.ok(large <= 8 * n4, `${name}: ${large} steps for ${n4} characters`);
+  }
+  // A 1.6 MB comment of `[` (and a little Markdown) is shown at once,
+  // and the node after it and back again.
+  await page.evaluate(async () => (await import("/actions.js")).nav("node", { node: 1 }));
+  await nodeIs(1);
+  const huge = "[".repeat(1600000) + " **end**";
+  await page.evaluate(async (text) => (await import("/actions.js")).edit("comment", { text }), huge);
+  await page.waitForFunction(() => document.querySelector("#commentview strong")?.textContent === "end", null, { timeout: 15000 });
+  await page.evaluate(async () => (await import("/actions.js")).nav("next"));
+  await nodeIs(2);
+  await page.evaluate(async () => (await import("/actions.js")).nav("prev"));
+  await page.waitForFunction(() => document.querySelector("#commentview strong")?.textContent === "end", null, { timeout: 15000 });
+  assert.equal((await page.textContent("#commentview")).length, huge.length - 4);
+  await page.keyboard.press("Control+z");
+  await until((s) => s.node.comment !== huge);
+});
+
 test("engine: the large graph under the board, the whole game analysed (Shift+A), heat map, ownership, GTP console, engine vs engine", { skip: noEngine }, async () => {
   await openInPage("d-engine.sgf");
   assert.equal(await page.isVisible("#graphbar"), false, "no engine: no graph under the board");

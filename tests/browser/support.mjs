@@ -51,13 +51,43 @@ export async function startViewer(args, { env = {}, quiet = false } = {}) {
   return { server, url, stderr: () => stderr };
 }
 
-/** Headless Chromium, as the tests run it. */
-export function launchBrowser() {
-  return chromium.launch({
+/**
+ * What the pages broke of their Content Security Policy (Chromium says
+ * so on the console): `stop` fails the file's tests when anything did.
+ * @type {string[]}
+ */
+export const cspViolations = [];
+
+/** Watches `page`'s console for violations of its policy. */
+function watchPolicy(page) {
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(`${page.url()}: ${m.text()}`);
+  });
+}
+
+/**
+ * Headless Chromium, as the tests run it. Every page of it, in whatever
+ * context, is watched for violations of its policy.
+ */
+export async function launchBrowser() {
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...a) => {
+    const ctx = await newContext(...a);
+    ctx.on("page", watchPolicy);
+    return ctx;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...a) => {
+    const page = await newPage(...a);
+    watchPolicy(page);
+    return page;
+  };
+  return browser;
 }
 
 /** A new page of `browser` on the viewer at `url`, once its board is drawn. */
@@ -73,6 +103,7 @@ export async function openViewer(browser, url, viewport = { width: 1280, height:
 export async function stop({ browser, server }) {
   if (browser) await browser.close();
   if (server) server.kill();
+  if (cspViolations.length) throw new Error(`the pages broke their Content Security Policy:\n${cspViolations.join("\n")}`);
 }
 
 /**

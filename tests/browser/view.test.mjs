@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, copyFileSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   repo, qipu, shots, corpus, missing, startViewer, launchBrowser, openViewer, stop, screenPoint, clickPoint as clickAt, menu, openRecord, onStaticViewer,
 } from "./support.mjs";
@@ -1075,13 +1075,36 @@ test("counting: dead stones proposed, toggled by clicking a group, the result wr
   assert.equal(await page.textContent("#countresult"), "");
 });
 
-test("an engine that crashes is reported in the page; the viewer goes on", { skip: noEngine }, async () => {
+test("a command line runs once confirmed in the page's dialog, then remembered; an engine that crashes is reported, the viewer goes on", { skip: noEngine }, async () => {
   await openInPage("analyse.sgf");
   await openEnginePanel();
+  // No native dialog: the page's own.
+  const native = [];
+  const onNative = (d) => native.push(d.message());
+  page.on("dialog", onNative);
   await page.selectOption("#enginepick", "");
-  await page.fill("#enginecmd", `python3 ${standin} --crash-on genmove`);
+  const line = `python3 ${standin} --crash-on genmove`;
+  await page.fill("#enginecmd", line);
   await page.click("#enginestart");
+  // Not in engines.toml, never confirmed: the dialog shows it whole.
+  await page.waitForSelector("#enginedialog[open]");
+  assert.equal(await page.textContent("#enginedialogcmd"), line);
+  assert.match(await page.textContent("#enginedialog h2"), /Run this command\?/);
+  await page.screenshot({ path: join(shots, "engine-confirm.png") });
+  await page.waitForFunction(() => document.querySelector("#message").textContent.includes("runs only once you confirm it"));
+  assert.equal(await page.textContent("#enginestatus"), "No engine is running.");
+  // Cancelled: nothing runs.
+  await page.click("#enginedialog button[value=cancel]");
+  await page.waitForFunction(() => !document.querySelector("#enginedialog").open);
+  assert.equal(await page.textContent("#enginestatus"), "No engine is running.");
+  const confirmed = join(dirname(engineLog), "qipu", "confirmed-engines.json");
+  assert.equal(existsSync(confirmed), false, "nothing remembered");
+  // Asked again, and run.
+  await page.click("#enginestart");
+  await page.waitForSelector("#enginedialog[open]");
+  await page.click("#engineconfirm");
   await page.waitForFunction(() => document.querySelector("#enginestatus").textContent.startsWith("python3 is ready"));
+  assert.deepEqual(JSON.parse(readFileSync(confirmed, "utf8")), { command_lines: [line] });
   await page.click("#enginemove");
   await page.waitForFunction(() => document.querySelector("#enginestatus").classList.contains("error"));
   assert.match(await page.textContent("#enginestatus"), /has stopped/);
@@ -1091,6 +1114,14 @@ test("an engine that crashes is reported in the page; the viewer goes on", { ski
   await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Move 1"));
   await page.click("#enginestop");
   await page.waitForFunction(() => document.querySelector("#enginestatus").textContent === "No engine is running.");
+  // Remembered: it starts without a question.
+  await page.click("#enginestart");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").textContent.startsWith("python3 is ready"));
+  assert.equal(await page.evaluate(() => document.querySelector("#enginedialog").open), false);
+  await page.click("#enginestop");
+  await page.waitForFunction(() => document.querySelector("#enginestatus").textContent === "No engine is running.");
+  page.off("dialog", onNative);
+  assert.deepEqual(native, []);
 });
 
 // ---- the same scenarios on the static viewer ----

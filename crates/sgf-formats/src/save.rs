@@ -531,21 +531,38 @@ fn unregister_live(p: &Path) {
     if let Ok(mut l) = LIVE.lock()
         && let Some(i) = l.iter().position(|x| x == p)
     {
-        l.swap_remove(i);
+        // In order: a file is removed before the folder made for it.
+        l.remove(i);
     }
 }
 
-/// Removes the temporary files this process is writing, and returns how
-/// many: for a signal handler (SIGINT, SIGTERM) before the process exits,
-/// so that an interrupted save leaves the target as it was and nothing
-/// beside it.
+/// Has [`remove_live_temporaries`] remove `p` too, a file or an empty
+/// folder this process made for its own use while it runs (`qipu view`'s
+/// launch page and its folder): an interrupted process leaves nothing
+/// behind. Things registered later are removed first (a file before its
+/// folder).
+pub fn remove_on_signal(p: &Path) {
+    register_live(p);
+}
+
+/// Takes back [`remove_on_signal`], once `p` was removed otherwise.
+pub fn forget_on_signal(p: &Path) {
+    unregister_live(p);
+}
+
+/// Removes the temporary files this process is writing (and what
+/// [`remove_on_signal`] named), and returns how many: for a signal
+/// handler (SIGINT, SIGTERM) before the process exits, so that an
+/// interrupted save leaves the target as it was and nothing beside it.
 pub fn remove_live_temporaries() -> usize {
     let Ok(mut l) = LIVE.lock() else {
         return 0;
     };
     let n = l.len();
-    for p in l.drain(..) {
-        let _ = fs::remove_file(p);
+    for p in l.drain(..).rev() {
+        if fs::remove_file(&p).is_err() {
+            let _ = fs::remove_dir(&p);
+        }
     }
     n
 }

@@ -93,15 +93,25 @@ impl EngineSpec {
     /// # Errors
     /// An unreadable or invalid configuration file, or a bad command line.
     pub fn resolve(text: &str) -> Result<EngineSpec> {
+        match EngineSpec::listed(text)? {
+            Some(e) => Ok(e),
+            None => EngineSpec::from_command_line(text),
+        }
+    }
+
+    /// The engine named `text` in the configuration file, if it lists
+    /// one by that name (`None`: `text` is to be read as a command line).
+    ///
+    /// # Errors
+    /// An unreadable or invalid configuration file.
+    pub fn listed(text: &str) -> Result<Option<EngineSpec>> {
         if let Some(path) = config_path()
             && path.is_file()
         {
             let engines = load_config(&path)?;
-            if let Some(e) = engines.into_iter().find(|e| e.name == text.trim()) {
-                return Ok(e);
-            }
+            return Ok(engines.into_iter().find(|e| e.name == text.trim()));
         }
-        EngineSpec::from_command_line(text)
+        Ok(None)
     }
 
     /// The command line, quoted so that [`EngineSpec::from_command_line`] gives it back.

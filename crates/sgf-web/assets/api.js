@@ -6,8 +6,12 @@
 // (crates/sgf-web/static/static.js), which answers the same requests
 // with the same answers.
 
-/** The session's token, which every request carries. */
-export const TOKEN = /** @type {string} */ (/** @type {any} */ (window).QIPU_TOKEN);
+/**
+ * The session's token, which every request carries: in a `<meta>` of the
+ * page (no inline script: the page's policy allows none but its import
+ * map).
+ */
+export const TOKEN = document.querySelector('meta[name="qipu-token"]')?.getAttribute("content") ?? "";
 
 /** The static viewer: no server, the session in the page. */
 export const STATIC = !!(/** @type {any} */ (window).QIPU_STATIC);

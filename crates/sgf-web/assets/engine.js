@@ -40,6 +40,37 @@ function engineCall(action, extra = {}) {
   return callOn("/api/engine", Object.assign({ action }, extra));
 }
 
+/**
+ * Starts the engine chosen (`second`: as White's engine). A command line
+ * not in engines.toml that the player never confirmed is refused by the
+ * server (`confirm_engine`): the page's dialog shows it whole, and it is
+ * started again, confirmed, only when the player says so.
+ * @param {boolean} second
+ */
+async function startEngine(second) {
+  const engine = $("enginepick").value || $("enginecmd").value.trim();
+  const s = await engineCall("start", { engine, second });
+  if (!s || typeof s.confirm_engine !== "string") return s;
+  if (!(await confirmEngine(s.confirm_engine))) return s;
+  return engineCall("start", { engine, second, confirm: true });
+}
+
+/**
+ * Asks the player whether to run command line `line` (the dialog's
+ * "Run it"; anything else is no).
+ * @param {string} line
+ * @returns {Promise<boolean>}
+ */
+function confirmEngine(line) {
+  const d = /** @type {HTMLDialogElement} */ ($("enginedialog"));
+  $("enginedialogcmd").textContent = line;
+  d.returnValue = "";
+  return new Promise((resolve) => {
+    d.onclose = () => resolve(d.returnValue === "run");
+    d.showModal();
+  });
+}
+
 // The engine moves when it is its turn in a game against it (not after an
 // undo: the user may want to try another move first).
 async function engineMove() {
@@ -501,9 +532,9 @@ export function setup() {
   $("enginepick").addEventListener("change", () => {
     $("enginecmd").hidden = $("enginepick").value !== "";
   });
-  click("enginestart", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim() }));
+  click("enginestart", () => startEngine(false));
   click("enginestop", () => { ui.engineGame = false; return engineCall("stop"); });
-  click("enginestart2", () => engineCall("start", { engine: $("enginepick").value || $("enginecmd").value.trim(), second: true }));
+  click("enginestart2", () => startEngine(true));
   click("enginestop2", () => engineCall("stop", { second: true }));
   click("enginegame", toggleEngineGame);
   $("analyse").addEventListener("change", () => engineCall("analyse", { on: $("analyse").checked }));

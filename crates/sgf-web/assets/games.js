@@ -76,15 +76,20 @@ function drawGames() {
   const last = Math.min(games.view.length, first + Math.ceil(wrap.clientHeight / ROW_HEIGHT) + 20);
   /** @param {string} name @param {string} rank */
   const who = (name, rank) => esc(name) + (rank ? ` <span class="nodename">${esc(rank)}</span>` : "");
-  let html = `<tr style="height:${first * ROW_HEIGHT}px"></tr>`;
+  // The rows above and below the ones drawn: spacers, their heights set
+  // after (the page's policy allows no inline style).
+  let html = `<tr class="spacer"></tr>`;
   for (let i = first; i < last; i++) {
     const g = games.view[i];
     html += `<tr class="game${g.game === ui.state.game ? " current" : ""}" data-game="${g.game}">` +
       `<td class="num">${g.game + 1}</td><td>${who(g.black, g.black_rank)}</td><td>${who(g.white, g.white_rank)}</td>` +
       `<td>${esc(g.result)}</td><td>${esc(g.date)}</td><td class="event" title="${esc(g.name)}">${esc(g.event)}</td><td class="num">${g.moves}</td></tr>`;
   }
-  html += `<tr style="height:${(games.view.length - last) * ROW_HEIGHT}px"></tr>`;
+  html += `<tr class="spacer"></tr>`;
   body.innerHTML = html;
+  const spacers = body.querySelectorAll("tr.spacer");
+  /** @type {HTMLElement} */ (spacers[0]).style.height = `${first * ROW_HEIGHT}px`;
+  /** @type {HTMLElement} */ (spacers[1]).style.height = `${(games.view.length - last) * ROW_HEIGHT}px`;
 }
 
 /**

@@ -35,8 +35,112 @@ function link(href, text) {
   return a;
 }
 
-// Inline Markdown: link, strong, emphasis, code (the first that matches).
-const INLINE = /\[([^\]\n]+)\]\(([^)\s]+)\)|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\s][^*\n]*)\*|(?<![\w])_([^_\s][^_\n]*)_(?![\w])|`([^`\n]+)`/;
+// The steps the scanner takes, for tests: every character looked at
+// once, whatever the text (no regular expression that backtracks over a
+// run of `[`, `*`, `_` or `` ` ``).
+let steps = 0;
+
+/** The steps counted since the last call (tests), and the count starts again. */
+export function takeSteps() {
+  const n = steps;
+  steps = 0;
+  return n;
+}
+
+const WORD = /\w/;
+const SPACE = /\s/;
+
+/**
+ * The first index at or after `from` of a character `stop` accepts (or
+ * `s.length`). Asked with `from` never going back, as the scanner asks,
+ * it looks at each character once in all.
+ * @param {string} s
+ * @param {(c: string) => boolean} stop
+ */
+function seeker(s, stop) {
+  let from = 0;
+  let at = -1;
+  return (/** @type {number} */ i) => {
+    if (i < from || i > at) {
+      from = at = i;
+      while (at < s.length && !stop(s[at])) {
+        at++;
+        steps++;
+      }
+    }
+    return at;
+  };
+}
+
+/**
+ * @typedef {{at: number, end: number, kind: "link" | "strong" | "em" | "code",
+ *   inner: string, href?: string}} Match
+ */
+
+/**
+ * A scanner of `s` for inline Markdown, each match the first at or after
+ * where it is asked from, as this regular expression finds it (the first
+ * alternative that matches at the first place one does):
+ * `\[([^\]\n]+)\]\(([^)\s]+)\)` a link, `\*\*([^*\n]+)\*\*` and
+ * `__([^_\n]+)__` strong, `\*([^*\s][^*\n]*)\*` and
+ * `(?<!\w)_([^_\s][^_\n]*)_(?!\w)` emphasis, `` `([^`\n]+)` `` code. It
+ * looks at each character a bounded number of times: what each form
+ * needs after its opening is the next `]`, `)`, `*`, `_` or `` ` `` (or
+ * line end), which it finds once for every opening.
+ * @param {string} s
+ */
+function scanner(s) {
+  const line = (/** @type {string} */ c) => c === "\n";
+  const bracket = seeker(s, (c) => c === "]" || line(c));
+  const paren = seeker(s, (c) => c === ")" || SPACE.test(c));
+  const star = seeker(s, (c) => c === "*" || line(c));
+  const under = seeker(s, (c) => c === "_" || line(c));
+  const tick = seeker(s, (c) => c === "`" || line(c));
+  /**
+   * The match at `i`, if one starts there.
+   * @param {number} i
+   * @param {number} from where the text scanned starts (`_` looks behind no further)
+   * @returns {Match | null}
+   */
+  const at = (i, from) => {
+    const c = s[i];
+    if (c === "[") {
+      const j = bracket(i + 1);
+      if (j > i + 1 && s[j] === "]" && s[j + 1] === "(") {
+        const k = paren(j + 2);
+        if (k > j + 2 && s[k] === ")") return { at: i, end: k + 1, kind: "link", inner: s.slice(i + 1, j), href: s.slice(j + 2, k) };
+      }
+    } else if (c === "*" || c === "_") {
+      const next = c === "*" ? star : under;
+      if (s[i + 1] === c) {
+        const j = next(i + 2);
+        if (j > i + 2 && s[j] === c && s[j + 1] === c) return { at: i, end: j + 2, kind: "strong", inner: s.slice(i + 2, j) };
+      }
+      const behind = c === "*" || i === from || !WORD.test(s[i - 1]);
+      if (behind && i + 1 < s.length && s[i + 1] !== c && !SPACE.test(s[i + 1])) {
+        const j = next(i + 2);
+        const ahead = c === "*" || j + 1 >= s.length || !WORD.test(s[j + 1]);
+        if (s[j] === c && ahead) return { at: i, end: j + 1, kind: "em", inner: s.slice(i + 1, j) };
+      }
+    } else if (c === "`") {
+      const j = tick(i + 1);
+      if (j > i + 1 && s[j] === "`") return { at: i, end: j + 1, kind: "code", inner: s.slice(i + 1, j) };
+    }
+    return null;
+  };
+  /**
+   * The first match at or after `from`.
+   * @param {number} from
+   */
+  return (from) => {
+    for (let i = from; i < s.length; i++) {
+      steps++;
+      const m = at(i, from);
+      if (m) return m;
+    }
+    return null;
+  };
+}
 
 /**
  * Inline Markdown of one text piece, appended to `out` as text and
@@ -45,28 +149,41 @@ const INLINE = /\[([^\]\n]+)\]\(([^)\s]+)\)|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([
  * @param {Node} out
  */
 function inline(text, out) {
-  let rest = text;
-  for (let m = INLINE.exec(rest); m; m = INLINE.exec(rest)) {
-    if (m.index) out.appendChild(document.createTextNode(rest.slice(0, m.index)));
-    if (m[1] !== undefined) {
-      const href = safeUrl(m[2]);
-      out.appendChild(href ? link(href, m[1]) : document.createTextNode(m[0]));
-    } else if (m[3] !== undefined || m[4] !== undefined) {
-      const b = document.createElement("strong");
-      inline(m[3] ?? m[4], b);
-      out.appendChild(b);
-    } else if (m[5] !== undefined || m[6] !== undefined) {
-      const e = document.createElement("em");
-      inline(m[5] ?? m[6], e);
-      out.appendChild(e);
-    } else {
+  const next = scanner(text);
+  let done = 0;
+  for (let m = next(0); m; m = next(done)) {
+    if (m.at > done) out.appendChild(document.createTextNode(text.slice(done, m.at)));
+    if (m.kind === "link") {
+      const href = safeUrl(m.href ?? "");
+      out.appendChild(href ? link(href, m.inner) : document.createTextNode(text.slice(m.at, m.end)));
+    } else if (m.kind === "code") {
       const c = document.createElement("code");
-      c.textContent = m[7];
+      c.textContent = m.inner;
       out.appendChild(c);
+    } else {
+      const e = document.createElement(m.kind);
+      inline(m.inner, e);
+      out.appendChild(e);
     }
-    rest = rest.slice(m.index + m[0].length);
+    done = m.end;
   }
-  if (rest) out.appendChild(document.createTextNode(rest));
+  if (done < text.length) out.appendChild(document.createTextNode(text.slice(done)));
+}
+
+/**
+ * Whether `text` ends in an unclosed link's `](…`: its last `](` with no
+ * `)` or space after it.
+ * @param {string} text
+ */
+function openLink(text) {
+  const k = text.lastIndexOf("](");
+  steps += text.length - Math.max(k, 0);
+  if (k < 0) return false;
+  for (let i = k + 2; i < text.length; i++) {
+    steps++;
+    if (text[i] === ")" || SPACE.test(text[i])) return false;
+  }
+  return true;
 }
 
 /**
@@ -89,7 +206,7 @@ function lines(parts) {
       line.push(p);
       continue;
     }
-    if (before && !before.point && !before.url && /\]\([^)\s]*$/.test(before.text)) {
+    if (before && !before.point && !before.url && openLink(before.text)) {
       // The rest of such a link: its closing parenthesis, and after.
       const [head, ...more] = p.text.split("\n");
       before.text += head;
@@ -170,5 +287,5 @@ export function renderComment(parts, point) {
  * @param {Piece[]} parts
  */
 export function hasMarkup(parts) {
-  return parts.some((p) => p.point || p.url || INLINE.test(p.text) || p.text.split("\n").some((l) => BULLET.test(l)));
+  return parts.some((p) => p.point || p.url || scanner(p.text)(0) !== null || p.text.split("\n").some((l) => BULLET.test(l)));
 }

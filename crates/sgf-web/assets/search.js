@@ -39,19 +39,6 @@ export function setup() {
     <ol id="dbconts" class="dbconts"></ol>
     <ol id="dbhits" class="dbhits"></ol>`;
   side.appendChild(panel);
-  const style = document.createElement("style");
-  style.textContent = `
-    .dbopts label { margin-right: .6em; white-space: nowrap; }
-    .dbbuttons { margin: .4em 0; display: flex; flex-wrap: wrap; gap: .3em; }
-    #dbmark.active { outline: 2px solid #d33; }
-    .dbhits { max-height: 16em; overflow: auto; padding-left: 1.6em; font-size: 90%; }
-    .dbhit { cursor: pointer; } .dbhit:hover { text-decoration: underline; }
-    .dbconts { padding-left: 1.6em; font-size: 90%; }
-    #board svg .dbregion { fill: rgba(220, 60, 60, .12); stroke: #d33; stroke-width: 2; }
-    #board svg .dbcont circle { fill: rgba(40, 120, 220, .8); stroke: #fff; }
-    #board svg .dbcont.white circle { fill: rgba(240, 170, 40, .85); }
-    #board svg .dbcont text { fill: #fff; font-family: sans-serif; font-weight: bold; pointer-events: none; }`;
-  document.head.appendChild(style);
   /** @type {number[] | null} null, or the first corner [x, y] once clicked ([] before) */
   let marking = null;
   /** @type {number[] | null} [x0, y0, x1, y1] */

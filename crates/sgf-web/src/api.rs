@@ -726,6 +726,12 @@ pub enum EngineAction {
         /// Black only): two engines at once, for engine against engine.
         #[serde(default)]
         second: bool,
+        /// The player confirmed the command line (the page's dialog):
+        /// it runs, and is remembered as confirmed. A command line not
+        /// in `engines.toml` and never confirmed is refused without it,
+        /// the state's `confirm_engine` naming it.
+        #[serde(default)]
+        confirm: bool,
     },
     /// Stops the engine (`second`: only White's second engine).
     Stop {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
@@ -60,6 +60,7 @@ static I18N: [(&str, &str); 11] = [
 pub(crate) fn routes(api: Router<Arc<App>>) -> Router<Arc<App>> {
     let mut r = api
         .route("/", get(index))
+        .route("/favicon.ico", get(favicon))
         .route("/app.css", get(app_css))
         .route("/i18n/{file}", get(i18n));
     for (name, _) in SCRIPTS {
@@ -77,11 +78,27 @@ fn import_map(token: &str) -> String {
     format!("{{\"imports\": {{{}}}}}", entries.join(", "))
 }
 
+/// The page: its import map (the one inline script, allowed by a nonce
+/// new for each answer) and the token (in a `<meta>` that api.js reads).
 async fn index(State(app): State<Arc<App>>) -> Response {
+    let nonce = crate::random_token();
     let html = INDEX
         .replace("{{IMPORTMAP}}", &import_map(&app.token))
+        .replace("{{NONCE}}", &nonce)
         .replace("{{TOKEN}}", &app.token);
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+    let policy = HeaderValue::from_str(&crate::page_policy(&nonce))
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"));
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (header::CONTENT_SECURITY_POLICY, policy),
+        ],
+        html,
+    )
+        .into_response()
 }
 
 async fn script(uri: Uri) -> Response {
@@ -116,14 +133,9 @@ async fn app_css() -> Response {
 /// a corner of a wooden board).
 static FAVICON: &[u8] = include_bytes!("../assets/favicon.ico");
 
-/// `/favicon.ico`, served without the token (see [`crate::router`]).
-pub(crate) async fn favicon() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "image/x-icon"),
-            (header::CACHE_CONTROL, "max-age=86400"),
-        ],
-        FAVICON,
-    )
-        .into_response()
+/// `/favicon.ico?t=TOKEN`: the page names it with its token, as every
+/// other file (a page elsewhere could otherwise find a running viewer by
+/// loading its icon).
+async fn favicon() -> Response {
+    ([(header::CONTENT_TYPE, "image/x-icon")], FAVICON).into_response()
 }

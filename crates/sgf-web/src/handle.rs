@@ -223,17 +223,36 @@ pub(crate) fn figures(s: &Session, every: Option<u32>) -> Figures {
 }
 
 impl Figures {
-    /// The figures as one HTML page, the pictures inline.
-    pub(crate) fn page(self) -> Download {
-        let html = sgf_render::figures_html(
+    /// The name the page downloads as.
+    pub(crate) fn filename(&self) -> String {
+        format!("{}-figures.html", self.stem)
+    }
+
+    /// The figures as one HTML page, the pictures inline, written into
+    /// `out` a figure at a time (a long game split at every move is
+    /// hundreds of megabytes of SVG: never held whole).
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    pub(crate) fn write_page(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        sgf_render::write_figures_html(
             &self.title,
             &self.figs,
             sgf_render::Pictures::InlineSvg(self.theme),
-        );
+            out,
+        )
+    }
+
+    /// The page of [`Figures::write_page`] as bytes (the static viewer,
+    /// whose page saves them).
+    pub(crate) fn page(self) -> Download {
+        let mut bytes = Vec::new();
+        // Into memory: nothing fails.
+        let _ = self.write_page(&mut bytes);
         Download {
             content_type: "text/html; charset=utf-8",
-            filename: format!("{}-figures.html", self.stem),
-            bytes: html.into_bytes(),
+            filename: self.filename(),
+            bytes,
         }
     }
 }

@@ -27,6 +27,8 @@ pub mod api;
 #[cfg(feature = "server")]
 mod assets;
 #[cfg(feature = "server")]
+pub mod confirmed;
+#[cfg(feature = "server")]
 mod db;
 mod handle;
 #[cfg(feature = "server")]
@@ -102,6 +104,10 @@ pub struct ViewOptions {
     /// (created when first needed); `None`: a new private folder in the
     /// system's temporary folder.
     pub recovery_dir: Option<PathBuf>,
+    /// The file of the engine command lines the player confirmed (see
+    /// [`confirmed`]); `None`: `confirmed-engines.json` beside
+    /// `engines.toml`.
+    pub confirmed_engines: Option<PathBuf>,
 }
 
 #[cfg(feature = "server")]
@@ -115,6 +121,7 @@ impl Default for ViewOptions {
             memory_budget: DEFAULT_MEMORY_BUDGET,
             idle_timeout: Some(DEFAULT_IDLE_TIMEOUT),
             recovery_dir: None,
+            confirmed_engines: None,
         }
     }
 }
@@ -142,6 +149,10 @@ pub struct App {
     /// (`/api/files`) or after a save.
     files: Mutex<Option<Arc<Vec<String>>>>,
     db: db::Db,
+    /// The file of the confirmed engine command lines (none: no
+    /// configuration folder, and a command line runs only when confirmed
+    /// in the request itself).
+    confirmed: Option<PathBuf>,
 }
 
 #[cfg(feature = "server")]
@@ -563,6 +574,32 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
         )
             .into_response();
     }
+    next.run(req).await
+}
+
+#[cfg(feature = "server")]
+/// The policy of every answer but the page's own (which adds the nonce of
+/// its import map to `script-src`, see [`page_policy`]): scripts and
+/// styles from the server only, nothing inline.
+const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+#[cfg(feature = "server")]
+/// The page's policy: [`POLICY`] with the one inline script it has, the
+/// import map, allowed by `nonce`.
+pub(crate) fn page_policy(nonce: &str) -> String {
+    POLICY.replace(
+        "script-src 'self'",
+        &format!("script-src 'self' 'nonce-{nonce}'"),
+    )
+}
+
+#[cfg(feature = "server")]
+/// The security headers of every answer, refusals and errors included:
+/// not sniffed, no referrer, not cached, not framed, not loaded by
+/// another site's page (`Cross-Origin-Resource-Policy`: a page elsewhere
+/// cannot even load an image of the viewer to find it), and the content
+/// policy (kept when the answer set its own).
+async fn secure(req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     h.insert(
@@ -571,10 +608,17 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
     );
     h.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
     h.insert("cache-control", HeaderValue::from_static("no-store"));
+    h.insert("x-frame-options", HeaderValue::from_static("DENY"));
     h.insert(
-        "content-security-policy",
-        HeaderValue::from_static("default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"),
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
     );
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(POLICY),
+        );
+    }
     res
 }
 
@@ -651,14 +695,14 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/db/info", get(db::info))
         .route("/api/db/search", post(routes::db_search))
         .route("/api/db/open", post(db::open));
+    // Everything, the icon included, wants the token: without it nothing
+    // tells a viewer from any other server.
     assets::routes(api)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
-        // The icon, asked for by the browser without the token: public,
-        // the same for everyone.
-        .route("/favicon.ico", get(assets::favicon))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found") })
+        .layer(middleware::from_fn(secure))
 }
 
 #[cfg(feature = "server")]
@@ -715,6 +759,10 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
         ),
         files: Mutex::new(None),
         db: db::Db::new(opts.db.clone()),
+        confirmed: opts
+            .confirmed_engines
+            .clone()
+            .or_else(confirmed::default_path),
     }))
 }
 

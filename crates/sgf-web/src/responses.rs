@@ -81,6 +81,11 @@ pub struct RecordState {
     /// The engine's console: `{command, answer, ok}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gtp: Option<GtpExchange>,
+    /// An engine's command line that was refused because the player
+    /// has not confirmed it yet (`message` says so): the page asks, and
+    /// starts it again with `confirm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirm_engine: Option<String>,
 }
 
 impl RecordState {

@@ -323,6 +323,8 @@ pub(crate) async fn files(State(app): AppState) -> Response {
 
 /// The game's figures as one HTML page (what `qipu figures` writes, the
 /// pictures inline): a new figure at each `FG` and every `every` moves.
+/// The figures are made under the session's lock; the page is written
+/// as the browser reads it ([`streamed`]), never held whole.
 pub(crate) async fn figures_page(
     State(app): AppState,
     Params(q): Params<FiguresQuery>,
@@ -333,7 +335,10 @@ pub(crate) async fn figures_page(
             Err(e) => return (StatusCode::NOT_FOUND, e).into_response(),
         };
         let figures = handle::figures(&lock(&session), q.every);
-        download(figures.page())
+        let name = figures.filename();
+        streamed("text/html; charset=utf-8", &name, move |out| {
+            figures.write_page(out)
+        })
     })
     .await
 }
@@ -372,6 +377,74 @@ fn download(d: Download) -> Response {
         .into_response()
 }
 
+/// A download that `write` makes on a thread of its own as the browser
+/// reads it, a few chunks ahead at most: memory stays bounded however
+/// large the file. A failure of `write` ends the body with an error (the
+/// browser sees the download fail); a browser gone away stops `write`
+/// at its next chunk.
+fn streamed(
+    content_type: &'static str,
+    filename: &str,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static,
+) -> Response {
+    const CHUNK: usize = 64 << 10;
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    let spawned = std::thread::Builder::new()
+        .name("qipu-download".into())
+        .spawn(move || {
+            let mut out = std::io::BufWriter::with_capacity(CHUNK, Chunks(tx.clone()));
+            let r = write(&mut out).and_then(|()| std::io::Write::flush(&mut out));
+            drop(out);
+            if let Err(e) = r {
+                let _ = tx.blocking_send(Err(e));
+            }
+        });
+    if let Err(e) = spawned {
+        return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CONTENT_DISPOSITION, attachment(filename)),
+        ],
+        axum::body::Body::from_stream(Received(rx)),
+    )
+        .into_response()
+}
+
+/// The chunks of a [`streamed`] download, as they are written.
+type Chunk = std::io::Result<Vec<u8>>;
+
+/// The writing end of a [`streamed`] download.
+struct Chunks(tokio::sync::mpsc::Sender<Chunk>);
+
+impl std::io::Write for Chunks {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.blocking_send(Ok(buf.to_vec())).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the download was cancelled")
+        })?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The reading end of a [`streamed`] download: the response's body.
+struct Received(tokio::sync::mpsc::Receiver<Chunk>);
+
+impl futures_core::Stream for Received {
+    type Item = Chunk;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Chunk>> {
+        self.0.poll_recv(cx)
+    }
+}
+
 /// The engines of the user's `engines.toml` (see [`sgf_gtp::spec`]):
 /// `{"engines": [{"name", "command"}], "config": path, "error"}`.
 pub(crate) async fn engines() -> Response {
@@ -400,6 +473,36 @@ pub(crate) async fn engines() -> Response {
     .await
 }
 
+/// What an engine's start may run.
+enum Spec {
+    /// The engine, and, for a command line just confirmed, whether it
+    /// was remembered.
+    Run(sgf_gtp::EngineSpec, Result<(), String>),
+    /// A command line (as `command_line` writes it) the player has not
+    /// confirmed: refused.
+    Unconfirmed(String),
+}
+
+/// The engine `text` names: an engine of `engines.toml` runs; a command
+/// line only when the player confirmed it, now (`confirm`: remembered
+/// from then on) or before (see [`crate::confirmed`]).
+fn engine_spec(app: &App, text: &str, confirm: bool) -> Result<Spec, String> {
+    if let Some(spec) = sgf_gtp::EngineSpec::listed(text).map_err(|e| e.to_string())? {
+        return Ok(Spec::Run(spec, Ok(())));
+    }
+    let spec = sgf_gtp::EngineSpec::from_command_line(text).map_err(|e| e.to_string())?;
+    let line = spec.command_line();
+    let path = app.confirmed.as_deref();
+    if crate::confirmed::is_confirmed(path, &line) {
+        return Ok(Spec::Run(spec, Ok(())));
+    }
+    if !confirm {
+        return Ok(Spec::Unconfirmed(line));
+    }
+    let remembered = crate::confirmed::remember(path, &line);
+    Ok(Spec::Run(spec, remembered))
+}
+
 /// Ends an engine taken out of a session (waiting until it has gone when
 /// no request still uses it; otherwise the last user's drop ends it).
 fn shut_down(old: Option<Arc<sgf_gtp::LiveEngine>>) {
@@ -424,14 +527,33 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
     let mut note: Option<(String, bool)> = None;
     // The console's exchange: the command, the engine's answer, success.
     let mut gtp: Option<GtpExchange> = None;
+    // A command line refused until the player confirms it.
+    let mut unconfirmed: Option<String> = None;
     match req.body {
-        EngineAction::Start { engine, second } => {
+        EngineAction::Start {
+            engine,
+            second,
+            confirm,
+        } => {
             let text = engine.trim();
             if text.is_empty() {
                 return Err("name an engine of engines.toml or give its command line".into());
             }
-            let started = sgf_gtp::EngineSpec::resolve(text)
-                .and_then(|spec| sgf_gtp::LiveEngine::start(&spec));
+            let mut forgotten = None;
+            let spec = match engine_spec(app, text, confirm) {
+                Ok(Spec::Run(spec, remembered)) => {
+                    forgotten = remembered.err();
+                    Ok(spec)
+                }
+                Ok(Spec::Unconfirmed(line)) => {
+                    unconfirmed = Some(line);
+                    Err(None)
+                }
+                Err(e) => Err(Some(e)),
+            };
+            let started = spec.and_then(|spec| {
+                sgf_gtp::LiveEngine::start(&spec).map_err(|e| Some(e.to_string()))
+            });
             match started {
                 Ok(live) => {
                     let name = live.spec().name.clone();
@@ -447,10 +569,19 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
                         };
                         drop(s);
                         shut_down(old);
-                        note = Some((format!("{name} is ready"), false));
+                        note = Some(match forgotten {
+                            None => (format!("{name} is ready"), false),
+                            Some(e) => (
+                                format!(
+                                    "{name} is ready, but its command line could not be remembered: {e}"
+                                ),
+                                false,
+                            ),
+                        });
                     }
                 }
-                Err(e) => note = Some((e.to_string(), true)),
+                Err(Some(e)) => note = Some((e, true)),
+                Err(None) => {}
             }
         }
         EngineAction::Stop { second } => {
@@ -554,6 +685,13 @@ fn engine_blocking(app: &App, req: On<EngineAction>) -> Result<RecordState, ApiE
     s.engine_sync();
     let mut st = s.state(req.view.tree_version);
     st.gtp = gtp;
+    if let Some(line) = unconfirmed {
+        note = Some((
+            format!("the command line `{line}` runs only once you confirm it"),
+            true,
+        ));
+        st.confirm_engine = Some(line);
+    }
     match note {
         Some((m, true)) => st.refuse(m),
         Some((m, false)) => st.message = Some(m),

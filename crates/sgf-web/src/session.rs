@@ -1976,6 +1976,7 @@ impl Session {
             folder: None,
             files: None,
             gtp: None,
+            confirm_engine: None,
         }
     }
 

@@ -18,6 +18,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, w
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -51,16 +52,39 @@ mkdirSync(join(out, 'i18n'), { recursive: true });
 run('wasm-bindgen', ['--target', 'web', '--remove-name-section', '--no-typescript', '--out-name', 'qipu_viewer',
   '--out-dir', out, join(targetDir, 'wasm32-unknown-unknown/wasm-viewer/sgf_web_wasm.wasm')]);
 
-// The page: the server's, without its token, marked static.
-const html = readFileSync(join(assets, 'index.html'), 'utf8')
+// The page: the server's, without its token (or the nonce of its import
+// map: the static pages' policies allow their inline scripts by hash),
+// marked static.
+const page = readFileSync(join(assets, 'index.html'), 'utf8')
   .replace('{{IMPORTMAP}}', '{"imports": {}}')
-  .replace('<script>window.QIPU_TOKEN = "{{TOKEN}}";</script>', '<script>window.QIPU_STATIC = true;</script>')
+  .replace(' nonce="{{NONCE}}"', '')
+  .replace('<meta name="qipu-token" content="{{TOKEN}}">', '<script>window.QIPU_STATIC = true;</script>')
   .replaceAll('?t={{TOKEN}}', '')
   .replace('href="/favicon.ico"', 'href="favicon.ico"');
-if (html.includes('{{')) {
+if (page.includes('{{')) {
   console.error('index.html has a placeholder the static page does not fill');
   process.exit(1);
 }
+/**
+ * `html` with its Content-Security-Policy in a `<meta>` (a static server
+ * or the disk sends no header): `policy` with, added to `script-src` and
+ * `style-src`, the hashes of the page's inline scripts and styles, the
+ * only inline code it runs. WebAssembly needs 'wasm-unsafe-eval'.
+ * @param {string} html
+ * @param {string} policy
+ */
+function withPolicy(html, policy) {
+  const hashes = (re) => [...html.matchAll(re)]
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`).join(' ');
+  const scripts = hashes(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g);
+  const styles = hashes(/<style>([\s\S]*?)<\/style>/g);
+  const full = policy.replace('script-src', `script-src ${scripts}`).replace('style-src', `style-src ${styles}`)
+    .replace(/ +;/g, ';').replace(/ {2,}/g, ' ');
+  return html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${full}">`);
+}
+
+// The folder's page: its files from its own server.
+const html = withPolicy(page, "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'");
 writeFileSync(join(out, 'index.html'), html);
 for (const f of readdirSync(assets)) {
   if (/\.(js|css|ico)$/.test(f)) copyFileSync(join(assets, f), join(out, f));
@@ -92,7 +116,7 @@ const i18n = {};
 for (const f of readdirSync(join(out, 'i18n'))) i18n[f] = JSON.parse(readFileSync(join(out, 'i18n', f), 'utf8'));
 const wasmB64 = readFileSync(join(out, 'qipu_viewer_bg.wasm')).toString('base64');
 const css = readFileSync(join(out, 'app.css'), 'utf8');
-const single = html
+const single = page
   .replace('{"imports": {}}', JSON.stringify({ imports: modules }))
   .replace('<link rel="stylesheet" href="app.css">', () => `<style>${css}</style>`)
   .replace('<link rel="icon" href="favicon.ico">', () => `<link rel="icon" href="data:image/x-icon;base64,${readFileSync(join(out, 'favicon.ico')).toString('base64')}">`)
@@ -105,7 +129,9 @@ for (const must of ['<style>', 'QIPU_WASM', 'import "qipu/app.js"']) {
     process.exit(1);
   }
 }
-writeFileSync(join(out, 'qipu-viewer.html'), single);
+// The one file: its modules are data: URLs, everything else inline.
+writeFileSync(join(out, 'qipu-viewer.html'), withPolicy(single,
+  "default-src 'none'; script-src data: 'wasm-unsafe-eval'; style-src; img-src data: blob:; connect-src data: blob:; object-src 'none'; base-uri 'none'"));
 
 const wasm = join(out, 'qipu_viewer_bg.wasm');
 const size = statSync(wasm).size;

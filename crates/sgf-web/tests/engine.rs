@@ -34,7 +34,7 @@ async fn start_engine(a: &App, s: &Value, cmd: &str) -> Value {
     post(
         a,
         "/api/engine",
-        json!({"session": s, "action": "start", "engine": cmd}),
+        json!({"session": s, "action": "start", "engine": cmd, "confirm": true}),
     )
     .await
 }
@@ -492,7 +492,7 @@ async fn two_engines_at_once_each_moves_for_its_colour() {
     let st = post(
         &a,
         "/api/engine",
-        json!({"session": s, "action": "start", "engine": white, "second": true}),
+        json!({"session": s, "action": "start", "engine": white, "second": true, "confirm": true}),
     )
     .await;
     assert_eq!(st["message"], "start the first engine first");
@@ -500,7 +500,7 @@ async fn two_engines_at_once_each_moves_for_its_colour() {
     let st = post(
         &a,
         "/api/engine",
-        json!({"session": s, "action": "start", "engine": white, "second": true}),
+        json!({"session": s, "action": "start", "engine": white, "second": true, "confirm": true}),
     )
     .await;
     assert_eq!(st["engine"]["second"]["alive"], true, "{}", st["engine"]);

@@ -266,10 +266,12 @@ async fn the_page_is_modules_served_as_javascript_with_the_token() {
         html.contains(r#"<script type="module" src="app.js?t="#),
         "{html}"
     );
+    // (Its tag carries the nonce the page's policy allows it by.)
     let map = html
-        .split(r#"<script type="importmap">"#)
+        .split(r#"<script type="importmap" nonce=""#)
         .nth(1)
-        .and_then(|r| r.split("</script>").next())
+        .and_then(|r| r.split_once('>'))
+        .and_then(|(_, r)| r.split("</script>").next())
         .unwrap();
     let map: Value = serde_json::from_str(map).unwrap();
     let imports = map["imports"].as_object().unwrap();

@@ -83,13 +83,31 @@ async fn the_file_list_is_read_again_when_the_page_loads() {
     assert_eq!(st["files"], json!(["a.sgf", "b.sgf"]));
 }
 
-/// The browser asks for `/favicon.ico` without the token: it gets the icon.
+/// The icon wants the token as every file does (the page names it with
+/// its token): a page elsewhere cannot find a running viewer by loading
+/// it.
 #[tokio::test]
-async fn the_icon_is_served_without_the_token() {
+async fn the_icon_wants_the_token() {
     let d = tmp("icon");
     let app = serve(&d);
     let res = router(app.clone())
+        .oneshot(request("GET", "/favicon.ico?t=nope", 0, None, None))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 403);
+    let res = router(app.clone())
         .oneshot(request("GET", "/favicon.ico", 0, None, None))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 403);
+    let res = router(app.clone())
+        .oneshot(request(
+            "GET",
+            &format!("/favicon.ico?t={}", support::TOKEN),
+            0,
+            None,
+            None,
+        ))
         .await
         .unwrap();
     assert_eq!(res.status(), 200);
@@ -99,9 +117,13 @@ async fn the_icon_is_served_without_the_token() {
         .unwrap();
     assert_eq!(&bytes[..4], &[0, 0, 1, 0], "an ICO");
     assert!(bytes.windows(4).any(|w| w == b"\x89PNG"));
-    // Everything else still wants it.
-    let (code, _) = support::call_as(&app, "GET", "/api/files", None, None).await;
-    assert_eq!(code, 403);
+    // The page names it with its token.
+    let (code, page) = support::call_as(&app, "GET", "/", Some(support::TOKEN), None).await;
+    assert_eq!(code, 200);
+    assert!(page.contains(&format!(
+        "<link rel=\"icon\" href=\"/favicon.ico?t={}\">",
+        support::TOKEN
+    )));
 }
 
 /// Fox's `KM[375]` (Chinese rules) is 7.5 as the library reads it; the

@@ -9,7 +9,7 @@
 //! every node. Numbers ↔ ids are runs of consecutive numbers with
 //! consecutive ids: a game as parsed is one run, each edit adds a few.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sgf_core::{Color, Document, NodeId};
 use sgf_go::coords::BoardSize;
@@ -149,6 +149,84 @@ fn walk(doc: &Document, root: NodeId, mut f: impl FnMut(NodeId, u32, bool)) {
     }
 }
 
+/// The cells the lines placed so far take, row by row, to find the
+/// first row where a new line fits without looking at every row above
+/// it: a variation of a node with thousands of them would otherwise
+/// look at each of its elder siblings' rows, quadratic in their number.
+#[derive(Default)]
+struct Rows {
+    /// Per row, the column ranges taken: first column → last.
+    taken: Vec<BTreeMap<u32, u32>>,
+    /// For a taken cell (column, row) a search went through, a row below
+    /// it to look at next for that column: the rows between are taken in
+    /// that column (union-find's "next free", its paths compressed). Only
+    /// the cells searched are kept: a long line alone keeps none.
+    below: HashMap<(u32, u32), u32>,
+    /// The cells of the search under way (kept to reuse its memory).
+    path: Vec<u32>,
+}
+
+impl Rows {
+    /// The range of `row` that covers column `col`, if one does: `(first
+    /// column, last)`.
+    fn range_at(&self, row: u32, col: u32) -> Option<(u32, u32)> {
+        self.taken
+            .get(row as usize)?
+            .range(..=col)
+            .next_back()
+            .filter(|&(_, &end)| end >= col)
+            .map(|(&start, &end)| (start, end))
+    }
+
+    /// The first row at or below `row` whose column `col` is free.
+    fn free_in(&mut self, col: u32, mut row: u32) -> u32 {
+        self.path.clear();
+        while self.range_at(row, col).is_some() {
+            sgf_core::work::add(1);
+            self.path.push(row);
+            row = self.below.get(&(col, row)).copied().unwrap_or(row + 1);
+        }
+        // Every cell passed over now leads straight here.
+        for &r in &self.path {
+            self.below.insert((col, r), row);
+        }
+        row
+    }
+
+    /// The first row at or below `row` where columns `a..=b` are all free.
+    /// A row is passed over at once when column `a` is taken there, and
+    /// when another column is, every row below where that one is taken.
+    fn first_free(&mut self, row: u32, a: u32, b: u32) -> u32 {
+        let mut r = self.free_in(a, row);
+        loop {
+            sgf_core::work::add(1);
+            // The last range starting at or before `b` meets `a..=b`
+            // when it ends at or after `a` (ranges do not overlap).
+            let blocked = self
+                .taken
+                .get(r as usize)
+                .and_then(|t| t.range(..=b).next_back())
+                .filter(|&(_, &end)| end >= a)
+                .map(|(&start, _)| start.max(a));
+            match blocked {
+                None => return r,
+                Some(col) => {
+                    let past = self.free_in(col, r);
+                    r = self.free_in(a, past);
+                }
+            }
+        }
+    }
+
+    /// Columns `a..=b` of `row` taken.
+    fn take(&mut self, row: u32, a: u32, b: u32) {
+        if self.taken.len() <= row as usize {
+            self.taken.resize_with(row as usize + 1, BTreeMap::new);
+        }
+        self.taken[row as usize].insert(a, b);
+    }
+}
+
 /// The numbering and the layout of the game whose root is `root`.
 pub(crate) fn index(doc: &Document, root: NodeId) -> (Numbering, Layout) {
     let mut runs: Vec<Run> = Vec::new();
@@ -198,17 +276,11 @@ pub(crate) fn index(doc: &Document, root: NodeId) -> (Numbering, Layout) {
     // The rows, line by line in file order as the page always placed them:
     // a variation goes in the first row below its parent's where its
     // columns, with the connector's before them, are free.
-    // Per row, the column ranges taken: first column → last.
-    let mut taken: Vec<BTreeMap<u32, u32>> = Vec::new();
-    // Whether no range meets `a..=b`: the last starting at or before `b`
-    // ends before `a` (they do not overlap).
-    let free = |row: &BTreeMap<u32, u32>, a: u32, b: u32| {
-        row.range(..=b).next_back().is_none_or(|(_, &end)| end < a)
-    };
+    let mut rows = Rows::default();
     for i in 0..lines.len() {
         let l = lines[i];
         if i == 0 {
-            taken.push(BTreeMap::from([(0, l.end())]));
+            rows.take(0, 0, l.end());
             continue;
         }
         let pn = doc
@@ -218,20 +290,14 @@ pub(crate) fn index(doc: &Document, root: NodeId) -> (Numbering, Layout) {
         let pl = lines[..i].partition_point(|x| x.start <= pn) - 1;
         let pr = lines[pl].row;
         let (a, b) = (l.col - 1, l.end());
-        let mut r = pr as usize + 1;
-        while taken.get(r).is_some_and(|t| !free(t, a, b)) {
-            r += 1;
-        }
-        if r == taken.len() {
-            taken.push(BTreeMap::new());
-        }
-        taken[r].insert(a, b);
-        lines[i].row = r as u32;
+        let r = rows.first_free(pr + 1, a, b);
+        rows.take(r, a, b);
+        lines[i].row = r;
         lines[i].prow = pr;
     }
     drop(parents);
-    let height = taken.len();
-    drop(taken);
+    let height = rows.taken.len();
+    drop(rows);
     // Lines by row, then column.
     let mut row_start = vec![0u32; height + 1];
     for l in &lines {
@@ -447,4 +513,47 @@ fn tree_node(
         flags,
         number as usize,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first free row as found before [`Rows`]: every row from
+    /// `row` on looked at in turn.
+    fn scan(taken: &[BTreeMap<u32, u32>], row: u32, a: u32, b: u32) -> u32 {
+        let mut r = row as usize;
+        while taken
+            .get(r)
+            .is_some_and(|t| t.range(..=b).next_back().is_some_and(|(_, &e)| e >= a))
+        {
+            r += 1;
+        }
+        r as u32
+    }
+
+    /// Rows skipped by what they hold find the row the scan finds, for
+    /// lines of every length placed in any order.
+    #[test]
+    fn rows_find_the_row_a_scan_finds() {
+        let mut x = 7u64;
+        let mut next = move |m: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        for _ in 0..20 {
+            let mut rows = Rows::default();
+            for _ in 0..400 {
+                let a = next(30) as u32;
+                let b = a + next(8) as u32;
+                let from = next(12) as u32;
+                let want = scan(&rows.taken, from, a, b);
+                let got = rows.first_free(from, a, b);
+                assert_eq!(got, want, "{a}..={b} from row {from}");
+                rows.take(got, a, b);
+            }
+        }
+    }
 }

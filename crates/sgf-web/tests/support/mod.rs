@@ -15,6 +15,9 @@ use tower::ServiceExt;
 /// The token of every test server.
 pub const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
+/// The number of the next test app's folder of confirmed engines.
+static CONFIRMED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// The app under test.
 pub type App = Arc<sgf_web::App>;
 
@@ -33,9 +36,17 @@ pub fn serve(path: &Path) -> App {
 
 /// As [`serve`], the options changed by `f` first.
 pub fn serve_with(path: &Path, f: impl FnOnce(&mut ViewOptions)) -> App {
+    // The engine command lines confirmed in a test's own file, never
+    // in the user's configuration folder.
+    let confirmed = tmp(&format!(
+        "confirmed-{}",
+        CONFIRMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ))
+    .join("confirmed-engines.json");
     let mut opts = ViewOptions {
         path: Some(path.to_path_buf()),
         token: Some(TOKEN.into()),
+        confirmed_engines: Some(confirmed),
         ..ViewOptions::default()
     };
     f(&mut opts);
