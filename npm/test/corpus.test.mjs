@@ -29,6 +29,12 @@ function dumped(c) {
   });
 }
 
+/** Whether `bytes` start as an archive does (zip, gzip, 7z): `qipu` reads its members, the package refuses it as not a game record. */
+function isArchive(bytes) {
+  const starts = (...b) => b.every((x, i) => bytes[i] === x);
+  return starts(0x50, 0x4b) || starts(0x1f, 0x8b) || starts(0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c);
+}
+
 /** Reads `file` as the package does (its name breaks ties between formats, as the path does for qipu). */
 function read(file) {
   return parse(readFileSync(file), { name: basename(file) });
@@ -47,6 +53,11 @@ for (const sub of ['charsets', 'formats']) {
       try {
         c = read(file);
       } catch (e) {
+        if (isArchive(readFileSync(file))) {
+          // qipu reads an archive's members; the package reads records.
+          assert.match(e.message, /is not a game record: it is an? .*(archive|compressed)/, file);
+          continue;
+        }
         assert.notEqual(dump.status, 0, `${file}: the package cannot read it (${e.message}), qipu can`);
         continue;
       }
@@ -74,7 +85,15 @@ test('lossless round trip: every SGF file of the corpus written back byte for by
     for (const file of filesUnder(dir)) {
       if (file.endsWith('.gz') || file.endsWith('.tsv') || file.endsWith('.json')) continue;
       const bytes = readFileSync(file);
-      const c = read(file);
+      let c;
+      try {
+        c = read(file);
+      } catch (e) {
+        // What is not a game record (a zeroed file) is refused, as qipu refuses it.
+        assert.match(e.message, /is not a game record/, file);
+        assert.equal(runQipu(['info', '--quiet', file]).status, 2, `${file}: qipu reads it`);
+        continue;
+      }
       if (c.format !== 'SGF' || c.gameCount === 0) continue;
       const out = c.toBytes();
       assert.ok(Buffer.from(out).equals(bytes), `${file}: toBytes() differs from the input`);
