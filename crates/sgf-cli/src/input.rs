@@ -248,12 +248,6 @@ pub fn each_record(arg: &str, mut each: impl FnMut(Result<Source>) -> Result<()>
     read
 }
 
-/// Whether an argument names an archive or a member of one: what is never
-/// written into.
-pub fn names_archive(arg: &str) -> bool {
-    matches!(named(arg), Named::Archive(_) | Named::Member(..))
-}
-
 /// The error of reading `name` as a record: the judgement's sentence for
 /// what is not a game record (see [`sgf_formats::judge`]).
 pub fn read_error(name: &str, e: sgf_formats::ReadError) -> anyhow::Error {

@@ -194,7 +194,7 @@ pub fn split_member(name: &str, is_archive: impl Fn(&str) -> bool) -> Option<(&s
 /// ([`ArchiveKind::of_file`]), and the whole of `name` must not be a file
 /// (a file named `x.zip!a.sgf` is that file).
 pub fn split_member_path(name: &str) -> Option<(&Path, &str)> {
-    if std::fs::symlink_metadata(name).is_ok() {
+    if !name.contains('!') || std::fs::symlink_metadata(name).is_ok() {
         return None;
     }
     split_member(name, |a| Kind::of_file(Path::new(a)).is_some()).map(|(a, m)| (Path::new(a), m))

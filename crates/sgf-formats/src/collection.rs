@@ -141,12 +141,14 @@ pub fn records<R: Send, E>(
     mut join: impl FnMut(&Input, Record<R>) -> Result<(), E>,
 ) -> Result<(), E> {
     let opts = opts.clone().with_verify_first(true);
-    // An archive is known by its first bytes, whatever its name.
+    // An archive is known by its first bytes, whatever its name: a large
+    // file is looked at before it is read (an archive is read a member at
+    // a time), a small one once read (an archive's bytes are at hand).
     let archive = |p: &PathBuf| ArchiveKind::of_file(p).is_some();
     let small = |p: &PathBuf| {
         p.as_path() != Path::new("-")
+            && !crate::walk::is_archive_path(p)
             && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= SMALL)
-            && !archive(p)
     };
     let mut i = 0;
     while i < files.len() {
@@ -176,21 +178,34 @@ pub fn records<R: Send, E>(
             i += 1;
             continue;
         }
-        let results: Vec<(Input, Vec<Record<R>>)> = files[i..i + run]
+        let results: Vec<Vec<(Input, Record<R>)>> = files[i..i + run]
             .par_iter()
             .enumerate()
             .map(|(k, p)| {
                 let (input, bytes) = read_input(p, i + k);
                 let mut out = Vec::new();
-                let _ = read_one(&input, bytes, hint(p), &opts, &work, &mut |r| {
-                    out.push(r);
+                let mut keep = |input: &Input, r| {
+                    out.push((input.clone(), r));
                     Ok::<(), ()>(())
-                });
-                (input, out)
+                };
+                let _ = match bytes {
+                    // A small archive (a zip named `.sgf`): its members.
+                    Ok(b) if ArchiveKind::of_bytes(&b).is_some() => read_archive(
+                        Source::Bytes(&input.name, &b),
+                        i + k,
+                        &opts,
+                        &work,
+                        &mut keep,
+                    ),
+                    bytes => read_one(&input, bytes, hint(p), &opts, &work, &mut |r| {
+                        keep(&input, r)
+                    }),
+                };
+                out
             })
             .collect();
-        for (input, rs) in results {
-            for r in rs {
+        for rs in results {
+            for (input, r) in rs {
                 join(&input, r)?;
             }
             progress();

@@ -304,38 +304,58 @@ const NOT_TEXT_MIN: usize = 8;
 /// inside an 8-bit file has many, counted apart), tab, line feed, vertical
 /// tab, form feed, carriage return, nor escape (ISO-2022-JP's shifts) nor
 /// SUB (an old end-of-file mark).
-fn is_control(b: u8) -> bool {
+const fn is_control(b: u8) -> bool {
     matches!(b, 0x01..=0x08 | 0x0E..=0x19 | 0x1C..=0x1F | 0x7F)
 }
 
+/// What each byte adds to the text test's sum: 1 for a control byte
+/// ([`is_control`]), 1 << 32 for a NUL. One look-up a byte counts both in
+/// a single pass (a sample is far below 2^32 bytes).
+const WEIGHT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b == 0 {
+            1 << 32
+        } else if is_control(b as u8) {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
 /// `Some(NotText)` when the bytes are not text in any charset.
 fn sniff_text(bytes: &[u8]) -> Option<NotRecord> {
-    if sgf_core::charset::sniff_utf16(bytes).is_some()
-        || sgf_core::charset::sniff_utf32(bytes).is_some()
-    {
-        return None;
-    }
     // Padding of NULs at the end is not the record's content.
     let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     let sample = &bytes[..end.min(TEXT_SAMPLE)];
     if sample.is_empty() {
         return Some(NotRecord::NotText { per_mille: 1000 });
     }
-    if utf16_like(sample) {
-        return None;
-    }
-    let control = sample.iter().filter(|&&b| is_control(b)).count();
-    let nul = sample.iter().filter(|&&b| b == 0).count();
+    let sum: u64 = sample.iter().map(|&b| WEIGHT[usize::from(b)]).sum();
+    let (control, nul) = ((sum & 0xFFFF_FFFF) as usize, (sum >> 32) as usize);
     let per_mille = control * 1000 / sample.len();
-    if per_mille >= NOT_TEXT_PER_MILLE && control >= NOT_TEXT_MIN {
-        return Some(NotRecord::NotText {
+    let why = if per_mille >= NOT_TEXT_PER_MILLE && control >= NOT_TEXT_MIN {
+        NotRecord::NotText {
             per_mille: per_mille as u16,
-        });
-    }
-    // Mostly NULs, and not in UTF-16's pattern: a zeroed block.
-    (nul * 2 > sample.len()).then(|| NotRecord::NotText {
-        per_mille: ((control + nul) * 1000 / sample.len()) as u16,
-    })
+        }
+    } else if nul * 2 > sample.len() {
+        // Mostly NULs: a zeroed block, unless in UTF-16's pattern.
+        NotRecord::NotText {
+            per_mille: ((control + nul) * 1000 / sample.len()) as u16,
+        }
+    } else {
+        return None;
+    };
+    // UTF-16 and UTF-32 hold such bytes too: looked at only now, as
+    // most files are 8-bit text.
+    let wide = sgf_core::charset::sniff_utf16(bytes).is_some()
+        || sgf_core::charset::sniff_utf32(bytes).is_some()
+        || utf16_like(sample);
+    (!wide).then_some(why)
 }
 
 /// UTF-16 without a byte-order mark whose text is not mostly ASCII (which

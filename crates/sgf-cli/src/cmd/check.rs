@@ -74,6 +74,8 @@ struct Checked {
     unreadable: bool,
     /// It is not a game record (counted among the unreadable).
     not_record: bool,
+    /// It is an archive: its records are checked instead (the path).
+    archive: Option<String>,
     /// Its repair could not be written.
     unwritten: bool,
     /// The repaired file, for standard output (`-o -`).
@@ -131,11 +133,22 @@ enum Job {
 /// Checks (and repairs) one file and renders its report: in the worker,
 /// so that no document outlives its part.
 fn check_one(job: Job, args: &Args, allow: &[Code], color: bool, stream: bool) -> Checked {
-    let r = match job {
-        Job::Path(path) => check_path(&path, &options(&path, args, allow)),
-        Job::Read(src) => check_bytes(&src.name, src.bytes, &options(&src.name, args, allow)),
+    let (r, path) = match job {
+        Job::Path(path) => (check_path(&path, &options(&path, args, allow)), Some(path)),
+        Job::Read(src) => (
+            check_bytes(&src.name, src.bytes, &options(&src.name, args, allow)),
+            None,
+        ),
     };
-    checked(r, args, color, stream)
+    let archive = path.filter(|_| {
+        matches!(
+            r.not_record(),
+            Some(sgf_formats::judge::NotRecord::Archive(_))
+        )
+    });
+    let mut c = checked(r, args, color, stream);
+    c.archive = archive;
+    c
 }
 
 /// A report as the command holds it.
@@ -152,6 +165,7 @@ fn checked(r: FileReport, args: &Args, color: bool, stream: bool) -> Checked {
         counts: r.counts(),
         unreadable: r.unreadable(),
         not_record: r.not_record().is_some(),
+        archive: None,
         unwritten: r.unwritten(),
         held: r.held_output().map(<[u8]>::to_vec),
         report: stream.then_some(r),
@@ -240,54 +254,7 @@ pub fn run(args: &Args) -> Result<u8> {
         }
         let path = &files[i];
         i += 1;
-        if args.in_place && crate::input::names_archive(path) {
-            // Nothing is ever written into an archive.
-            t.unwritten += 1;
-            t.checked += 1;
-            let e = format!(
-                "{path}: an archive is never written into; repair its record files into files of their own with --fix -o OUT"
-            );
-            if args.json {
-                let line = serde_json::json!({"diagnostics": [], "error": e, "path": path});
-                writeln!(t.report, "{line}")?;
-            } else {
-                writeln!(t.report, "{e}")?;
-            }
-            continue;
-        }
-        if args.output.is_some() {
-            // One output: one record, or how to name one.
-            let src = crate::input::read_one(path)?;
-            if !t.check_batch(vec![Job::Read(src)], args, &allow, color, None)? {
-                return Ok(2);
-            }
-            continue;
-        }
-        let mut batch = Vec::new();
-        let mut failed = false;
-        crate::input::each_record(path, |src| {
-            match src {
-                Ok(src) => batch.push(Job::Read(src)),
-                Err(e) => {
-                    t.fail(&e.to_string(), path, args.json)?;
-                }
-            }
-            if batch.len() >= 64
-                && !t.check_batch(std::mem::take(&mut batch), args, &allow, color, None)?
-            {
-                failed = true;
-                anyhow::bail!("cannot write the report");
-            }
-            Ok(())
-        })
-        .or_else(|e| {
-            if failed {
-                Ok(())
-            } else {
-                t.fail(&format!("{e:#}"), path, args.json)
-            }
-        })?;
-        if failed || !t.check_batch(batch, args, &allow, color, None)? {
+        if !t.check_archive(path, args, &allow, color)? {
             return Ok(2);
         }
         if let Some(b) = &bar {
@@ -339,24 +306,16 @@ pub fn run(args: &Args) -> Result<u8> {
 }
 
 /// Whether a path is checked by its name, side by side with others: not
-/// one read first ([`reads_first`]), nor an archive's (or a member's)
-/// refused repair in place.
+/// an archive by its name nor standard input (which may hold one), whose
+/// records are read first, nor a member repaired in place (refused). An
+/// archive by its first bytes only (a zip named `.sgf`) is found by its
+/// check, which says so ([`Tally::check_batch`]): no file is opened
+/// twice to look.
 fn by_name(path: &str, args: &Args) -> bool {
-    !(reads_first(path, args) || args.in_place && crate::input::names_archive(path))
-}
-
-/// Whether a path is read before it is checked: an archive (its records
-/// in turn) or standard input (which may hold one), not a file checked
-/// as it is read.
-fn reads_first(path: &str, args: &Args) -> bool {
-    // Repaired in place, standard input is never an archive's.
-    path == "-" && !args.in_place || crate::input::names_archive(path) && !is_member(path)
-}
-
-/// Whether a path is `ARCHIVE!MEMBER` (checked by name, as a file is).
-fn is_member(path: &str) -> bool {
-    std::fs::symlink_metadata(path).is_err()
-        && sgf_formats::archive::split_member_path(path).is_some()
+    let member = sgf_formats::archive::split_member_path(path).is_some();
+    let archive = !member && sgf_formats::walk::is_archive_path(std::path::Path::new(path));
+    let stdin = path == "-" && !args.in_place;
+    !(archive || stdin || args.in_place && member)
 }
 
 /// What the command has found so far, and where its report goes.
@@ -394,6 +353,13 @@ impl Tally {
             })
             .collect();
         for r in reports {
+            // A file that is an archive by its first bytes: its records.
+            if let Some(path) = &r.archive {
+                if !self.check_archive(path, args, allow, color)? {
+                    return Ok(false);
+                }
+                continue;
+            }
             if let Some(held) = &r.held
                 && std::io::stdout().lock().write_all(held).is_err()
             {
@@ -431,6 +397,62 @@ impl Tally {
             }
         }
         Ok(true)
+    }
+
+    /// Checks the records of an archive (or of standard input, which may
+    /// hold one) in turn, a batch at a time; false when the report or a
+    /// repaired record could not be written. Repairs are never written
+    /// into an archive.
+    fn check_archive(
+        &mut self,
+        path: &str,
+        args: &Args,
+        allow: &[Code],
+        color: bool,
+    ) -> Result<bool> {
+        if args.in_place && path != "-" {
+            // Nothing is ever written into an archive.
+            self.unwritten += 1;
+            self.checked += 1;
+            let e = format!(
+                "{path}: an archive is never written into; repair its record files into files of their own with --fix -o OUT"
+            );
+            if args.json {
+                let line = serde_json::json!({"diagnostics": [], "error": e, "path": path});
+                writeln!(self.report, "{line}")?;
+            } else {
+                writeln!(self.report, "{e}")?;
+            }
+            return Ok(true);
+        }
+        if args.output.is_some() {
+            // One output: one record, or how to name one.
+            let src = crate::input::read_one(path)?;
+            return self.check_batch(vec![Job::Read(src)], args, allow, color, None);
+        }
+        let mut batch = Vec::new();
+        let mut failed = false;
+        crate::input::each_record(path, |src| {
+            match src {
+                Ok(src) => batch.push(Job::Read(src)),
+                Err(e) => self.fail(&e.to_string(), path, args.json)?,
+            }
+            if batch.len() >= 64
+                && !self.check_batch(std::mem::take(&mut batch), args, allow, color, None)?
+            {
+                failed = true;
+                anyhow::bail!("cannot write the report");
+            }
+            Ok(())
+        })
+        .or_else(|e| {
+            if failed {
+                Ok(())
+            } else {
+                self.fail(&format!("{e:#}"), path, args.json)
+            }
+        })?;
+        Ok(!failed && self.check_batch(batch, args, allow, color, None)?)
     }
 
     /// Reports what could not be read at all (an archive, a member).
