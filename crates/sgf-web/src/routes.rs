@@ -40,13 +40,15 @@ pub(crate) async fn start(State(app): AppState) -> Response {
             // A directory: its first record, or the example when it has
             // none. The page was (re)loaded: the list is walked again, so
             // that files copied into the folder since then appear.
+            // A file that is not a game record is passed over; none: why
+            // the first is not (the page shows it and the list).
             None => match app.directory.then(|| app.file_list(true)) {
-                Some(list) if !list.is_empty() => app.open_path(&list[0]),
+                Some(list) if !list.is_empty() => app.open_first(&list[0], &list[1..]),
                 _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             },
         };
         app.opened(r.as_ref().ok().map(|st| st.session), None);
-        answer(r.map_err(ApiError::from))
+        answer(r)
     })
     .await
 }
@@ -86,7 +88,7 @@ pub(crate) async fn upload(
         if let Ok(st) = &r {
             app.opened(Some(st.session), q.replace);
         }
-        answer(r.map_err(ApiError::from))
+        answer(r)
     })
     .await
 }
@@ -191,11 +193,7 @@ fn save_error(e: SaveError, rel: &str) -> ApiError {
         SaveError::ReadOnly => format!("{rel} is read-only: use \"Save as\""),
         e => format!("{rel} not saved: {e}"),
     };
-    ApiError {
-        status: 400,
-        error,
-        error_kind: Some(kind),
-    }
+    ApiError::with_kind(400, error, Some(kind))
 }
 
 pub(crate) async fn save(State(app): AppState, Body(req): Body<On<Save>>) -> Response {

@@ -666,7 +666,11 @@ fn every_word_of_the_judgement_is_in_the_page_s_languages() {
         .map(|(t, _)| t)
         .collect();
     assert!(words.len() > 20, "{words:?}");
-    for w in ["it is empty", "a PNG image", "{name} is not a game record: {}"] {
+    for w in [
+        "it is empty",
+        "a PNG image",
+        "{name} is not a game record: {}",
+    ] {
         assert!(words.iter().any(|x| x == w), "`{w}` in {words:?}");
     }
     let templates = library_templates();
