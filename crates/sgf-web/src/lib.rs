@@ -423,23 +423,15 @@ impl App {
         }
         let mut opts = sgf_formats::archive::ArchiveOptions::default();
         opts.max_member_bytes = MAX_FILE_BYTES;
-        let mut found: Option<Result<Vec<u8>, String>> = None;
-        sgf_formats::archive::read_members(&full, &opts, &mut |m| {
-            if found.is_some() {
-                return;
-            }
-            match m {
-                Ok(m) if m.name == member => found = Some(Ok(m.bytes)),
-                Err(e) if e.name == member => found = Some(Err(e.message)),
-                _ => {}
-            }
-        })
-        .map_err(|e| format!("{rel}: {e}"))?;
-        let bytes = match found {
-            Some(Ok(b)) => b,
-            Some(Err(e)) => return Err(format!("{rel}: {e}").into()),
-            None => return Err(format!("{rel}: no such file or directory").into()),
-        };
+        // The library's one reading of `ARCHIVE!MEMBER`; its words, without
+        // the archive's path on disk (the page names it by `rel`).
+        let bytes =
+            sgf_formats::archive::read_member(&full, member, &opts).map_err(|e| match e.kind {
+                sgf_formats::archive::ArchiveErrorKind::NoSuchMember { .. } => {
+                    format!("{rel}: no such file or directory")
+                }
+                _ => format!("{rel}: {}", e.why()),
+            })?;
         let name = Path::new(member)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
