@@ -91,6 +91,8 @@ const SERVER = [
   "{name} is ready",
   "{rel} is read-only: use \"Save as\"",
   "{rel} not saved: {e}",
+  "{why}. Qipu never saves over a file that is not a game record: use \"Save as\"",
+  "{why}. Qipu never saves over a file that is not a game record: choose another name",
   "{rel} was changed on disk by another program since it was opened: reload it, overwrite it, or save as another file",
   "`{s}` is not a number of moves",
   "`{s}` is not a point: two letters a-z or A-Z expected",

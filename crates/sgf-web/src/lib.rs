@@ -492,15 +492,7 @@ pub(crate) fn build_session(
             "UTF-8".to_string(),
         )
     } else {
-        let r = sgf_formats::read_any(&shared, Some(hint)).map_err(|e| match &e.not_record {
-            Some(why) => api::ApiError::not_record(why, &name),
-            None => format!("{name}: {}", e.message).into(),
-        })?;
-        // Text read fine but holding no game tree (a text file named
-        // `.sgf`): not a record either.
-        if let Some(why) = sgf_formats::judge::of_loaded(&r) {
-            return Err(api::ApiError::not_record(&why, &name));
-        }
+        let r = read_record(&shared, hint, &name)?;
         if r.converted {
             input = Some((bytes.to_vec(), r.encoding()));
         }
@@ -515,6 +507,26 @@ pub(crate) fn build_session(
     s.input = input;
     s.from_text = text;
     Ok(s)
+}
+
+/// Reads `bytes` whole (the file `hint`, `name` in messages) as the
+/// library reads a record: bytes that are not a game record (its
+/// judgement, [`sgf_formats::judge`]: before reading, and text read fine
+/// that holds no game tree, a text file named `.sgf`) are refused with
+/// `not_record`, as bytes its reader refuses are.
+pub(crate) fn read_record(
+    bytes: &std::sync::Arc<[u8]>,
+    hint: &Path,
+    name: &str,
+) -> Result<sgf_formats::Loaded, api::ApiError> {
+    let r = sgf_formats::read_any(bytes, Some(hint)).map_err(|e| match &e.not_record {
+        Some(why) => api::ApiError::not_record(why, name),
+        None => format!("{name}: {}", e.message).into(),
+    })?;
+    match sgf_formats::judge::of_loaded(&r) {
+        Some(why) => Err(api::ApiError::not_record(&why, name)),
+        None => Ok(r),
+    }
 }
 
 #[cfg(feature = "server")]

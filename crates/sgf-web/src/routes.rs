@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use sgf_formats::input::InputError;
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 use crate::api::{
@@ -196,6 +197,47 @@ fn save_error(e: SaveError, rel: &str) -> ApiError {
     ApiError::with_kind(400, error, Some(kind))
 }
 
+/// The file at `path` (`rel` in the folder) as it is now, when a save may
+/// write over it: a game record, as the library judges it read whole
+/// (`None`: no file there). What is not one (another program wrote text
+/// there since the record was read, or "Save as" names such a file) is
+/// refused with `not_record` and never written over: the viewer never
+/// destroys a file it could not read as a record. `known`: the
+/// fingerprint of the record's own bytes as read (those are one).
+fn replaceable(
+    path: &std::path::Path,
+    rel: &str,
+    known: Option<Fingerprint>,
+    save_as: bool,
+) -> Result<Option<Arc<[u8]>>, ApiError> {
+    let bytes = match crate::read_file(path, crate::MAX_FILE_BYTES) {
+        Ok(b) => b,
+        Err(InputError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{rel}: {}", crate::input_error(&e)).into()),
+    };
+    if known == Some(Fingerprint::of(&bytes)) {
+        return Ok(Some(bytes));
+    }
+    match crate::read_record(&bytes, path, rel) {
+        Ok(_) => Ok(Some(bytes)),
+        Err(mut e) => {
+            e.error = if save_as {
+                format!(
+                    "{}. Qipu never saves over a file that is not a game record: choose another name",
+                    e.error
+                )
+            } else {
+                format!(
+                    "{}. Qipu never saves over a file that is not a game record: use \"Save as\"",
+                    e.error
+                )
+            };
+            e.error_kind = Some("not_record");
+            Err(e.at(rel))
+        }
+    }
+}
+
 pub(crate) async fn save(State(app): AppState, Body(req): Body<On<Save>>) -> Response {
     blocking(move || answer(save_blocking(&app, req.session, &req.body))).await
 }
@@ -224,8 +266,12 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
                 None => Some(s.original()),
                 Some(b) => b.as_deref(),
             };
-            // `force`: the user chose to overwrite a file changed on disk.
+            // `force`: the user chose to overwrite a file changed on disk,
+            // which only a game record may be (the record was read from one).
             opts.expected = if *force { None } else { s.on_disk };
+            if *force {
+                replaceable(&path, &rel, s.on_disk, false)?;
+            }
             let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
             s.on_disk = Some(Fingerprint::of(&bytes));
             s.dirty = false;
