@@ -93,6 +93,8 @@ const SERVER = [
   "{rel} not saved: {e}",
   "{why}. Qipu never saves over a file that is not a game record: use \"Save as\"",
   "{why}. Qipu never saves over a file that is not a game record: choose another name",
+  "{rel} exists already: replace it, or choose another name",
+  "{rel} holds text outside its game trees that the canonical form leaves out: save it with \"Save\", which keeps it, or as another file",
   "{rel} was changed on disk by another program since it was opened: reload it, overwrite it, or save as another file",
   "`{s}` is not a number of moves",
   "`{s}` is not a point: two letters a-z or A-Z expected",

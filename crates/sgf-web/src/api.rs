@@ -610,10 +610,18 @@ pub enum Save {
         force: bool,
     },
     /// The canonical FF\[4\] UTF-8 form as `path` (`.sgf` added when
-    /// missing); the record continues on it.
+    /// missing); the record continues on it. A file there is replaced
+    /// only with `replace` (the user was asked; else `error_kind`
+    /// `exists`), only when it is a game record (else `not_record`), and
+    /// not when it is the record's own file and holds text outside its
+    /// game trees that the canonical form leaves out; what it held is
+    /// kept as `X.bak`, and as `X.orig` unless that exists.
     Canonical {
         /// A path under the served directory.
         path: String,
+        /// Replaces the file at `path` if there is one.
+        #[serde(default)]
+        replace: bool,
     },
 }
 

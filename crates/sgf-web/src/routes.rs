@@ -282,17 +282,43 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
                 bytes: bytes.len(),
             })
         }
-        Save::Canonical { path } => {
+        Save::Canonical { path, replace } => {
             let rel = if path.to_ascii_lowercase().ends_with(".sgf") {
                 path.clone()
             } else {
                 format!("{path}.sgf")
             };
             let full = app.resolve(&rel)?;
+            // A file there is replaced only when the request says so (the
+            // page asks first): a script or an old page never overwrites
+            // one without asking.
+            let exists = std::fs::symlink_metadata(&full).is_ok();
+            if exists && !replace {
+                return Err(ApiError::with_kind(
+                    400,
+                    format!("{rel} exists already: replace it, or choose another name"),
+                    Some("exists"),
+                ));
+            }
+            // The record's own file: what it was read from is a record.
+            let own = exists && same_file(s.path.as_deref(), &full);
+            let old = if exists {
+                replaceable(&full, &rel, own.then_some(s.on_disk).flatten(), true)?
+            } else {
+                None
+            };
+            if own && s.canonical_drops_text() {
+                return Err(format!(
+                    "{rel} holds text outside its game trees that the canonical form leaves out: save it with \"Save\", which keeps it, or as another file"
+                )
+                .into());
+            }
             let bytes = s.canonical_bytes();
-            // Whatever is replaced is kept as .bak.
+            // Whatever is replaced is kept as .bak, and as .orig (the file
+            // as it was before Qipu first wrote it) unless that exists.
             let mut opts = SaveOptions::default();
             opts.backup = true;
+            opts.original = old.as_deref();
             let saved = replace_file(&full, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
             s.reopen_as(&bytes, full, rel.clone());
             s.on_disk = Some(Fingerprint::of(&bytes));
@@ -301,10 +327,18 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
             Ok(Saved {
                 saved: rel,
                 backup: saved.backup.as_deref().and_then(|b| app.relative(b)),
-                original: None,
+                original: saved.original.as_deref().map(|b| app.relative(b)),
                 bytes: bytes.len(),
             })
         }
+    }
+}
+
+/// Whether `a` (a record's file) and `b` are the same file.
+fn same_file(a: Option<&std::path::Path>, b: &std::path::Path) -> bool {
+    match (a.map(std::fs::canonicalize), std::fs::canonicalize(b)) {
+        (Some(Ok(a)), Ok(b)) => a == b,
+        _ => false,
     }
 }
 

@@ -243,3 +243,131 @@ async fn a_save_never_writes_over_a_file_that_is_not_a_record() {
     assert_eq!(read(&d.join("x.sgf.orig")), NOTED);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Save as `path` (`replace`: the user said to replace a file there).
+async fn save_as(app: &App, id: u64, path: &str, replace: bool) -> (u16, Value) {
+    call(
+        app,
+        "POST",
+        "/api/save",
+        Some(json!({"session": id, "mode": "canonical", "path": path, "replace": replace})),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn save_as_replaces_a_file_only_when_asked_and_only_a_record() {
+    let d = tmp("saves-as");
+    std::fs::write(d.join("a.sgf"), NOTED).unwrap();
+    let b_old = b"(;GM[1]FF[4]SZ[9]PB[Someone]PW[Else];B[aa])".to_vec();
+    std::fs::write(d.join("b.sgf"), &b_old).unwrap();
+    let notes = b"my notes, not a record\n".repeat(20);
+    std::fs::write(d.join("notes.sgf"), &notes).unwrap();
+    let app = serve(&d);
+    let id = session(&post(&app, "/api/open", json!({"path": "a.sgf"})).await);
+    play(&app, id, "gg").await;
+
+    // A new name: written, nothing replaced.
+    let (code, v) = save_as(&app, id, "new", false).await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(
+        (v["saved"].as_str(), &v["backup"]),
+        (Some("new.sgf"), &Value::Null)
+    );
+    assert!(v.get("original").is_none(), "{v}");
+    assert!(text(&d.join("new.sgf")).contains("B[gg]"));
+    // An existing one: refused until the request says to replace it (the
+    // field left out is no).
+    let (code, v) = save_as(&app, id, "b.sgf", false).await;
+    assert_eq!(
+        (code, v["error_kind"].as_str()),
+        (400, Some("exists")),
+        "{v}"
+    );
+    assert_eq!(
+        v["error"],
+        "b.sgf exists already: replace it, or choose another name"
+    );
+    let (code, v) = call(
+        &app,
+        "POST",
+        "/api/save",
+        Some(json!({"session": id, "mode": "canonical", "path": "b"})),
+    )
+    .await;
+    assert_eq!(
+        (code, v["error_kind"].as_str()),
+        (400, Some("exists")),
+        "{v}"
+    );
+    assert_eq!(read(&d.join("b.sgf")), b_old);
+    assert!(!d.join("b.sgf.bak").exists());
+    // Replaced when asked: what it held is kept as .bak and .orig.
+    let (code, v) = save_as(&app, id, "b.sgf", true).await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(v["backup"], "b.sgf.bak", "{v}");
+    assert_eq!(v["original"], "b.sgf.orig", "{v}");
+    assert_eq!(read(&d.join("b.sgf.bak")), b_old);
+    assert_eq!(read(&d.join("b.sgf.orig")), b_old);
+    assert!(text(&d.join("b.sgf")).contains("B[gg]"));
+    // The record goes on in b.sgf; its next save keeps b.sgf's .orig.
+    let (_, st) = call(&app, "GET", &format!("/api/state?session={id}"), None).await;
+    assert_eq!(st["path"], "b.sgf", "{}", brief(&st));
+    play(&app, id, "cg").await;
+    let v = save(&app, id).await;
+    assert_eq!(v["original"], Value::Null, "{v}");
+    assert_eq!(read(&d.join("b.sgf.orig")), b_old);
+    // A file that is not a record is never replaced, even when asked.
+    let (code, v) = save_as(&app, id, "notes.sgf", true).await;
+    assert_eq!(code, 400, "{v}");
+    assert_eq!(v["error_kind"], "not_record", "{v}");
+    assert_eq!(v["not_record"], "no-game-tree", "{v}");
+    assert_eq!(
+        v["error"],
+        "notes.sgf is not a game record: it holds no SGF game tree [S002]. Qipu never saves over a file that is not a game record: choose another name"
+    );
+    assert_eq!(read(&d.join("notes.sgf")), notes);
+    assert!(!d.join("notes.sgf.bak").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[tokio::test]
+async fn save_as_over_the_record_s_own_file_keeps_the_text_outside_its_trees() {
+    let d = tmp("saves-as-own");
+    // Text before the tree that the canonical form cannot write where it
+    // stands (a NUL in the first text would make the file look UTF-16).
+    let own = b"scanned note\0page 2\n(;GM[1]FF[4]SZ[9];B[ee])\n".to_vec();
+    std::fs::write(d.join("own.sgf"), &own).unwrap();
+    std::fs::write(d.join("plain.sgf"), NOTED).unwrap();
+    let app = serve(&d);
+    let id = session(&post(&app, "/api/open", json!({"path": "own.sgf"})).await);
+    play(&app, id, "cc").await;
+    let (code, v) = save_as(&app, id, "own.sgf", true).await;
+    assert_eq!(code, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("own.sgf holds text outside its game trees"),
+        "{v}"
+    );
+    assert_eq!(read(&d.join("own.sgf")), own);
+    // Save keeps it.
+    save(&app, id).await;
+    let now = read(&d.join("own.sgf"));
+    assert!(now.starts_with(b"scanned note\0page 2\n(;"), "{now:?}");
+    assert!(String::from_utf8_lossy(&now).contains("W[cc]"));
+    // A record whose outside text the canonical form keeps is saved as
+    // itself when asked (the file it was is kept as .bak and .orig).
+    let id = session(&post(&app, "/api/open", json!({"path": "plain.sgf"})).await);
+    play(&app, id, "gg").await;
+    let (code, v) = save_as(&app, id, "plain.sgf", true).await;
+    assert_eq!(code, 200, "{v}");
+    assert_eq!(read(&d.join("plain.sgf.orig")), NOTED);
+    let now = text(&d.join("plain.sgf"));
+    assert!(
+        now.contains("Game notes: first round") && now.contains("trailing words"),
+        "{now}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
