@@ -11,7 +11,7 @@ import { diagnosticText, tr } from "./i18n.js";
 import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, revealPanel } from "./menu.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { applyView, transformView } from "./transform.js";
-import { showFiles } from "./panels.js";
+import { nextFile, showFiles } from "./panels.js";
 import { ui } from "./state.js";
 
 /**
@@ -26,6 +26,7 @@ const why = (e) => (e instanceof Error ? e.message : String(e));
  * @param {boolean} [force]
  */
 async function save(force = false) {
+  if (!ui.state) return;
   let r = null;
   try {
     r = await api("/api/save", { session: ui.state.session, mode: "lossless", force });
@@ -277,6 +278,7 @@ export function setup() {
   });
   $("repairlevel").addEventListener("change", repairPreview);
   click("saveas", async () => {
+    if (!ui.state) return;
     // No folder served (qipu view without a path): the browser saves it.
     if (ui.folder === false) {
       downloadSgf();
@@ -390,12 +392,14 @@ export function setup() {
     if (ev.altKey) return;
     // The menu bar and the splitters have keys of their own (the arrows).
     if (t instanceof Element && t.closest("#menus, [role=separator]")) return;
+    const ctrl = ev.ctrlKey || ev.metaKey;
+    if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
+    if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
+    // No record shown (a file that is none): its keys rest.
+    if (!ui.state) return;
     if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
     if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
-    if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
-    const ctrl = ev.ctrlKey || ev.metaKey;
     if (ctrl && (ev.key === "s" || ev.key === "S")) { ev.preventDefault(); $(ev.shiftKey ? "saveas" : "save").click(); return; }
-    if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
     const sabaki = sabakiKey(ev, t);
     if (sabaki) {
       ev.preventDefault();
@@ -429,6 +433,18 @@ export function setup() {
       nav(keys[ev.key]);
     }
   }, true);
+
+  // ---- a file that is not a game record: the way on ----
+  click("notrecordnext", () => {
+    const next = nextFile();
+    if (next) openRecord({ path: next });
+  });
+  click("notrecordlist", () => {
+    revealPanel("files");
+    const current = $("filelist").querySelector("li.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  });
+  click("notrecordopen", () => $("open").click());
 
   // ---- opening files: list, drop, paste ----
   click("open", () => $("opendialog").showModal());

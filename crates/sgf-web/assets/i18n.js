@@ -556,7 +556,8 @@ const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "
   "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
   "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
   "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult",
-  "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar", "gtplog", "batchstatus", "engine2status"];
+  "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar", "gtplog", "batchstatus", "engine2status",
+  "notrecordtext"];
 /** @type {WeakMap<Node, any>} text node or element → its English text, attribute by attribute */
 const originals = new WeakMap();
 
