@@ -43,6 +43,58 @@ async function save(force = false) {
   message(text);
 }
 
+/** @type {string | null} the file "Save as" asked about replacing (the user said yes when they press Replace) */
+let replacing = null;
+
+/**
+ * The step of the Save as dialog: the name asked for (`ask` null), or,
+ * when a file `ask` exists already, whether to replace it; `error`, why
+ * the last try was refused.
+ * @param {string | null} ask
+ * @param {string} [error]
+ */
+function saveAsStep(ask, error = "") {
+  replacing = ask;
+  $("saveasask").hidden = !ask;
+  $("saveasask").textContent = ask
+    ? tr("{path} exists already. Replace it? What it holds now is kept as {backup}.", { path: ask, backup: `${ask}.bak` })
+    : "";
+  $("saveasrename").hidden = !ask;
+  $("saveassave").hidden = !!ask;
+  $("saveasreplace").hidden = !ask;
+  $("saveaserror").hidden = !error;
+  $("saveaserror").textContent = error;
+  // The question answered by a click, not by the Enter that asked it.
+  if (ask) $("saveasrename").focus();
+}
+
+/**
+ * Save as: the canonical form under the dialog's name. The server refuses
+ * to replace a file unless told to (`replace`), which the page only says
+ * once the user pressed Replace for that file.
+ */
+async function saveAs() {
+  const path = $("saveasname").value.trim();
+  if (!path || !ui.state) return;
+  let r = null;
+  try {
+    r = await api("/api/save", { session: ui.state.session, mode: "canonical", path, replace: replacing !== null });
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === "exists") return saveAsStep(e.path || path);
+    if (e instanceof ApiError && e.kind === "no_session") {
+      $("saveasdialog").close();
+      return reopenClosed();
+    }
+    return saveAsStep(null, why(e));
+  }
+  $("saveasdialog").close();
+  await refreshState();
+  let text = tr("Saved {path}", { path: r.saved });
+  if (r.backup && r.original) text += " " + tr("(the file it replaced kept as {backup} and {original})", { backup: r.backup, original: r.original });
+  else if (r.backup) text += " " + tr("(the file it replaced kept as {path})", { path: r.backup });
+  message(text);
+}
+
 /** @param {string} text */
 function conflict(text) {
   $("conflicttext").textContent = text;
@@ -277,7 +329,7 @@ export function setup() {
     d.showModal();
   });
   $("repairlevel").addEventListener("change", repairPreview);
-  click("saveas", async () => {
+  click("saveas", () => {
     if (!ui.state) return;
     // No folder served (qipu view without a path): the browser saves it.
     if (ui.folder === false) {
@@ -285,20 +337,22 @@ export function setup() {
       message(tr(STATIC ? "The record is downloaded." : "No folder is served (qipu view was started without one): the record is downloaded instead."));
       return;
     }
-    const suggestion = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
-    const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
-    if (!path) return;
-    let r = null;
-    try {
-      r = await api("/api/save", { session: ui.state.session, mode: "canonical", path });
-    } catch (e) {
-      if (e instanceof ApiError && e.kind === "no_session") return reopenClosed();
-      message(why(e), true);
-    }
-    if (r) {
-      await refreshState();
-      message(tr("Saved {path}", { path: r.saved }) + (r.backup ? " " + tr("(the file it replaced kept as {path})", { path: r.backup }) : ""));
-    }
+    $("saveasname").value = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
+    saveAsStep(null);
+    $("saveasdialog").showModal();
+    $("saveasname").select();
+  });
+  $("saveasform").addEventListener("submit", (/** @type {SubmitEvent} */ e) => {
+    e.preventDefault();
+    saveAs();
+  });
+  // Another name typed: asked again, if it too is taken.
+  $("saveasname").addEventListener("input", () => saveAsStep(null));
+  click("saveascancel", () => $("saveasdialog").close());
+  click("saveasrename", () => {
+    saveAsStep(null);
+    $("saveasname").focus();
+    $("saveasname").select();
   });
   for (const f of ["png", "svg", "jpg", "bmp"]) click(f, () => exportAs(f));
   // The game as book figures (as `qipu figures` makes them), one HTML page.

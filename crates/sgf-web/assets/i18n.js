@@ -557,7 +557,7 @@ const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "
   "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
   "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult",
   "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar", "gtplog", "batchstatus", "engine2status",
-  "notrecordtext"];
+  "notrecordtext", "saveasask", "saveaserror"];
 /** @type {WeakMap<Node, any>} text node or element → its English text, attribute by attribute */
 const originals = new WeakMap();
 

@@ -890,8 +890,9 @@ pub struct ApiError {
     /// is then its sentence (`x.sgf is not a game record: …`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_record: Option<&'static str>,
-    /// The file of the served folder that is not a game record, with `/`
-    /// (as the file list names it).
+    /// The file of the served folder the refusal is about, with `/` (as
+    /// the file list names it): one that is not a game record, or the one
+    /// "Save as" would replace (`exists`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
 }

@@ -294,11 +294,14 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
             // one without asking.
             let exists = std::fs::symlink_metadata(&full).is_ok();
             if exists && !replace {
-                return Err(ApiError::with_kind(
-                    400,
-                    format!("{rel} exists already: replace it, or choose another name"),
-                    Some("exists"),
-                ));
+                return Err(ApiError {
+                    path: Some(rel.clone()),
+                    ..ApiError::with_kind(
+                        400,
+                        format!("{rel} exists already: replace it, or choose another name"),
+                        Some("exists"),
+                    )
+                });
             }
             // The record's own file: what it was read from is a record.
             let own = exists && same_file(s.path.as_deref(), &full);

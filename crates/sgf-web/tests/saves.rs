@@ -288,6 +288,7 @@ async fn save_as_replaces_a_file_only_when_asked_and_only_a_record() {
         v["error"],
         "b.sgf exists already: replace it, or choose another name"
     );
+    assert_eq!(v["path"], "b.sgf", "the page asks about it by name");
     let (code, v) = call(
         &app,
         "POST",
