@@ -176,18 +176,26 @@ for (const t of TRANSPORTS) {
       });
       await page.waitForFunction(() => document.querySelectorAll("#diagnostics li").length === 1);
       assert.deepEqual(await items(), [{ text: "3:7 警告 [G001] 落在已有棋子的点上。", title: "a message no template fits" }]);
-      // A record the library's reader refuses: its words, in a refusal.
-      await page.evaluate(() => {
+      /** A file dropped on the page, as the user drops it. @param {string} text @param {string} name */
+      const dropText = (text, name) => page.evaluate(([text, name]) => {
         const dt = new DataTransfer();
-        dt.items.add(new File(["[Data]\nAA,1\n"], "broken.ugf"));
+        dt.items.add(new File([text], name));
         document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-      });
+      }, [text, name]);
+      // A record the library's reader refuses: its words, in a refusal.
+      await dropText("[Header]\nCrypt=1\n[Data]\nAA,1\n", "broken.ugf");
       await page.waitForFunction(() => document.querySelector("#message").textContent.includes("broken.ugf"));
-      assert.equal(await page.textContent("#message"), "broken.ugf：没有 [Header] 节");
+      assert.equal(await page.textContent("#message"), "broken.ugf：无法读取已混淆的 UGF（Crypt=1）");
       // In English, the library's words as they are.
       await page.selectOption("#lang", "en");
       await page.waitForFunction(() => document.querySelector("#diagnostics li").textContent.includes("warning"));
       assert.deepEqual(await items(), [{ text: "3:7 warning [G001] a message no template fits", title: "" }]);
+      // A file with nothing of a record in it: the judgement, where the
+      // board would be, in the page's language (issue 40).
+      await chooseLanguage(page, "zh-Hans");
+      await dropText("[Data]\nAA,1\n", "empty.ugf");
+      await page.waitForSelector("#notrecord:not([hidden])");
+      assert.equal(await page.textContent("#notrecordtext"), "empty.ugf 不是棋谱文件：其中没有 SGF 棋谱树 [S002]");
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });

@@ -6,8 +6,11 @@
 import { ApiError, TOKEN, api, withQuery } from "./api.js";
 import { $, message } from "./dom.js";
 import { tr } from "./i18n.js";
-import { show } from "./panels.js";
+import { show, showFiles, showNotRecord } from "./panels.js";
 import { ui } from "./state.js";
+
+/** The requests that open a record: a file that is not one is shown as such. */
+const OPENS = /^\/api\/(start|open|upload)\b/;
 
 /** Whether the board is drawn dark (the page's dark theme). */
 export function isDark() {
@@ -26,11 +29,14 @@ export function call(path, body) {
   const run = async () => {
     try {
       const b = typeof body === "function" ? body() : body;
+      // About a record no longer shown (a file that is none came since).
+      if (b === null) return null;
       const s = await api(path, b);
       if (s.session !== undefined) show(s);
       return s;
     } catch (e) {
       if (e instanceof ApiError && e.kind === "no_session") return reopenClosed();
+      if (e instanceof ApiError && e.kind === "not_record" && OPENS.test(path)) return notRecord(e);
       message(e instanceof Error ? e.message : String(e), true);
       return null;
     }
@@ -46,7 +52,7 @@ export function call(path, body) {
  * @param {Record<string, unknown>} extra
  */
 export function callOn(path, extra) {
-  return call(path, () => Object.assign({ session: ui.state.session, tree_version: ui.tree.version, dark: isDark() }, extra));
+  return call(path, () => ui.state && Object.assign({ session: ui.state.session, tree_version: ui.tree.version, dark: isDark() }, extra));
 }
 
 /**
@@ -55,7 +61,28 @@ export function callOn(path, extra) {
  * @param {Record<string, string | number | boolean | null>} [extra]
  */
 export function refreshState(extra = {}) {
+  if (!ui.state) return Promise.resolve(null);
   return call(withQuery("/api/state", Object.assign({ session: ui.state.session, tree_version: ui.tree.version }, extra)));
+}
+
+/**
+ * A file opened that is not a game record: shown as such where the board
+ * would be (`showNotRecord`); the record shown before is closed (the user
+ * agreed to leave it), and the served folder's list read when the page
+ * has none yet (`qipu view DIR` whose files are none).
+ * @param {ApiError} e
+ * @returns {Promise<null>}
+ */
+export async function notRecord(e) {
+  const was = ui.state;
+  showNotRecord(e);
+  if (was) api("/api/close", { session: was.session }).catch(() => {});
+  if (!ui.files.length && ui.folder !== false) {
+    try {
+      showFiles((await api("/api/files")).files);
+    } catch (err) { /* no list: the panel offers Open */ }
+  }
+  return null;
 }
 
 // The server no longer has the record shown (it was closed: the page was
@@ -78,6 +105,7 @@ export async function reopenClosed() {
       : tr("{name} was no longer open in the viewer: it was read again from its file.", { name: was.name }), was.dirty);
     return s;
   } catch (e) {
+    if (e instanceof ApiError && e.kind === "not_record") return notRecord(e);
     message(e instanceof Error ? e.message : String(e), true);
     return null;
   }

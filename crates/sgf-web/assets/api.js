@@ -37,11 +37,18 @@ export function setErrorText(f) {
 export class ApiError extends Error {
   /**
    * @param {string} message as the server sent it
-   * @param {string | undefined} kind e.g. "changed_on_disk", "read_only", "no_session", "bad_request"
+   * @param {string | undefined} kind e.g. "changed_on_disk", "read_only", "no_session", "bad_request", "not_record", "exists"
+   * @param {{not_record?: string, path?: string}} [data] the rest of the refusal: a file that is not a game record, and which
    */
-  constructor(message, kind) {
+  constructor(message, kind, data = {}) {
     super(errorText(message));
     this.kind = kind;
+    /** the message as the server sent it (English), to show again in another language */
+    this.sent = message;
+    /** why the file is not a game record (the library's code: "no-game-tree", "not-text"…) */
+    this.notRecord = data.not_record;
+    /** the file of the served folder the refusal is about */
+    this.path = data.path;
   }
 }
 
@@ -78,7 +85,7 @@ export async function api(path, body) {
   }
   const res = await send(path, opts);
   const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok || data.error) throw new ApiError(data.error || res.statusText, data.error_kind);
+  if (!res.ok || data.error) throw new ApiError(data.error || res.statusText, data.error_kind, data);
   return data;
 }
 

@@ -70,4 +70,5 @@ for (const [code, name] of Object.entries(LANGUAGES)) $("lang").add(new Option(n
 $("lang").addEventListener("change", () => setLanguage($("lang").value, redraw));
 await setLanguage(pickLanguage(), redraw);
 const s = await actions.call("/api/start", {});
-if (!s) message(tr("Could not start: reload the page with its token."), true);
+// (A file that is not a record says so where the board would be.)
+if (!s && !ui.notRecord) message(tr("Could not start: reload the page with its token."), true);

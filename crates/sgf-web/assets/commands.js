@@ -11,7 +11,7 @@ import { diagnosticText, tr } from "./i18n.js";
 import { copyVariation, cutVariation, flatten, keyLayout, otherGame, pasteVariation, removeOthers, revealPanel } from "./menu.js";
 import { findMoveMode, findText, openFind, stepTo } from "./find.js";
 import { applyView, transformView } from "./transform.js";
-import { showFiles } from "./panels.js";
+import { nextFile, showFiles } from "./panels.js";
 import { ui } from "./state.js";
 
 /**
@@ -26,6 +26,7 @@ const why = (e) => (e instanceof Error ? e.message : String(e));
  * @param {boolean} [force]
  */
 async function save(force = false) {
+  if (!ui.state) return;
   let r = null;
   try {
     r = await api("/api/save", { session: ui.state.session, mode: "lossless", force });
@@ -39,6 +40,58 @@ async function save(force = false) {
   let text = tr("Saved {path}", { path: r.saved });
   if (r.backup && r.original) text += " " + tr("(the previous version kept as {backup}, the original as {original})", { backup: r.backup, original: r.original });
   else if (r.backup) text += " " + tr("(the previous version kept as {backup})", { backup: r.backup });
+  message(text);
+}
+
+/** @type {string | null} the file "Save as" asked about replacing (the user said yes when they press Replace) */
+let replacing = null;
+
+/**
+ * The step of the Save as dialog: the name asked for (`ask` null), or,
+ * when a file `ask` exists already, whether to replace it; `error`, why
+ * the last try was refused.
+ * @param {string | null} ask
+ * @param {string} [error]
+ */
+function saveAsStep(ask, error = "") {
+  replacing = ask;
+  $("saveasask").hidden = !ask;
+  $("saveasask").textContent = ask
+    ? tr("{path} exists already. Replace it? What it holds now is kept as {backup}.", { path: ask, backup: `${ask}.bak` })
+    : "";
+  $("saveasrename").hidden = !ask;
+  $("saveassave").hidden = !!ask;
+  $("saveasreplace").hidden = !ask;
+  $("saveaserror").hidden = !error;
+  $("saveaserror").textContent = error;
+  // The question answered by a click, not by the Enter that asked it.
+  if (ask) $("saveasrename").focus();
+}
+
+/**
+ * Save as: the canonical form under the dialog's name. The server refuses
+ * to replace a file unless told to (`replace`), which the page only says
+ * once the user pressed Replace for that file.
+ */
+async function saveAs() {
+  const path = $("saveasname").value.trim();
+  if (!path || !ui.state) return;
+  let r = null;
+  try {
+    r = await api("/api/save", { session: ui.state.session, mode: "canonical", path, replace: replacing !== null });
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === "exists") return saveAsStep(e.path || path);
+    if (e instanceof ApiError && e.kind === "no_session") {
+      $("saveasdialog").close();
+      return reopenClosed();
+    }
+    return saveAsStep(null, why(e));
+  }
+  $("saveasdialog").close();
+  await refreshState();
+  let text = tr("Saved {path}", { path: r.saved });
+  if (r.backup && r.original) text += " " + tr("(the file it replaced kept as {backup} and {original})", { backup: r.backup, original: r.original });
+  else if (r.backup) text += " " + tr("(the file it replaced kept as {path})", { path: r.backup });
   message(text);
 }
 
@@ -276,27 +329,30 @@ export function setup() {
     d.showModal();
   });
   $("repairlevel").addEventListener("change", repairPreview);
-  click("saveas", async () => {
+  click("saveas", () => {
+    if (!ui.state) return;
     // No folder served (qipu view without a path): the browser saves it.
     if (ui.folder === false) {
       downloadSgf();
       message(tr(STATIC ? "The record is downloaded." : "No folder is served (qipu view was started without one): the record is downloaded instead."));
       return;
     }
-    const suggestion = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
-    const path = prompt(tr("Save the canonical FF[4] UTF-8 form as:"), suggestion);
-    if (!path) return;
-    let r = null;
-    try {
-      r = await api("/api/save", { session: ui.state.session, mode: "canonical", path });
-    } catch (e) {
-      if (e instanceof ApiError && e.kind === "no_session") return reopenClosed();
-      message(why(e), true);
-    }
-    if (r) {
-      await refreshState();
-      message(tr("Saved {path}", { path: r.saved }) + (r.backup ? " " + tr("(the file it replaced kept as {path})", { path: r.backup }) : ""));
-    }
+    $("saveasname").value = (ui.state.path || ui.state.name || "game.sgf").replace(/\.[^.\/]*$/, "") + "-fmt.sgf";
+    saveAsStep(null);
+    $("saveasdialog").showModal();
+    $("saveasname").select();
+  });
+  $("saveasform").addEventListener("submit", (/** @type {SubmitEvent} */ e) => {
+    e.preventDefault();
+    saveAs();
+  });
+  // Another name typed: asked again, if it too is taken.
+  $("saveasname").addEventListener("input", () => saveAsStep(null));
+  click("saveascancel", () => $("saveasdialog").close());
+  click("saveasrename", () => {
+    saveAsStep(null);
+    $("saveasname").focus();
+    $("saveasname").select();
   });
   for (const f of ["png", "svg", "jpg", "bmp"]) click(f, () => exportAs(f));
   // The game as book figures (as `qipu figures` makes them), one HTML page.
@@ -390,12 +446,14 @@ export function setup() {
     if (ev.altKey) return;
     // The menu bar and the splitters have keys of their own (the arrows).
     if (t instanceof Element && t.closest("#menus, [role=separator]")) return;
+    const ctrl = ev.ctrlKey || ev.metaKey;
+    if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
+    if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
+    // No record shown (a file that is none): its keys rest.
+    if (!ui.state) return;
     if (ev.key === "g" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); openGames(); return; }
     if (ev.key === "a" && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); toggleAutoplay(); return; }
-    if (ev.key === "?") { ev.preventDefault(); $("helpdialog").showModal(); return; }
-    const ctrl = ev.ctrlKey || ev.metaKey;
     if (ctrl && (ev.key === "s" || ev.key === "S")) { ev.preventDefault(); $(ev.shiftKey ? "saveas" : "save").click(); return; }
-    if (ctrl && ev.key === "o") { ev.preventDefault(); $("open").click(); return; }
     const sabaki = sabakiKey(ev, t);
     if (sabaki) {
       ev.preventDefault();
@@ -429,6 +487,18 @@ export function setup() {
       nav(keys[ev.key]);
     }
   }, true);
+
+  // ---- a file that is not a game record: the way on ----
+  click("notrecordnext", () => {
+    const next = nextFile();
+    if (next) openRecord({ path: next });
+  });
+  click("notrecordlist", () => {
+    revealPanel("files");
+    const current = $("filelist").querySelector("li.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  });
+  click("notrecordopen", () => $("open").click());
 
   // ---- opening files: list, drop, paste ----
   click("open", () => $("opendialog").showModal());

@@ -94,6 +94,10 @@ const SERVER = [
   "there is no configuration folder to remember it in",
   "{rel} is read-only: use \"Save as\"",
   "{rel} not saved: {e}",
+  "{why}. Qipu never saves over a file that is not a game record: use \"Save as\"",
+  "{why}. Qipu never saves over a file that is not a game record: choose another name",
+  "{rel} exists already: replace it, or choose another name",
+  "{rel} holds text outside its game trees that the canonical form leaves out: save it with \"Save\", which keeps it, or as another file",
   "{rel} was changed on disk by another program since it was opened: reload it, overwrite it, or save as another file",
   "`{s}` is not a number of moves",
   "`{s}` is not a point: two letters a-z or A-Z expected",
@@ -321,6 +325,34 @@ const LIBRARY = [
   "{n} handicap stones are not listed in WGS files; placed by the {order} convention",
   "fields without an SGF equivalent kept in {prop}: {fields}",
   "WGS record converted to SGF ({n} moves, charset {charset})",
+  // The judgement of whether a file is a game record (sgf_formats::judge):
+  // its sentence, its reasons and the kinds of file it names.
+  "{name} is not a game record: {why}",
+  "not a game record: {why}",
+  "it is not text in any charset ({n}% of its bytes are control bytes no text holds)",
+  "it is {what}, which Qipu does not read; unpack it first",
+  "it holds no SGF game tree [{code}]",
+  "it is empty",
+  "it is {what}",
+  "a zip archive",
+  "a tar archive",
+  "a gzip-compressed file (tar.gz)",
+  "a 7z archive",
+  "a bzip2-compressed file",
+  "an xz-compressed file",
+  "an LZMA-compressed file",
+  "a RAR archive",
+  "a Zstandard-compressed file",
+  "a Windows cabinet archive",
+  "a PNG image",
+  "a JPEG image",
+  "a GIF image",
+  "a PDF document",
+  "an SQLite database",
+  "an executable (ELF)",
+  "an old Microsoft Office document",
+  "a WebAssembly module",
+  "a WebP image",
   "{why} suggests {charset}, but the text is valid UTF-8; read as UTF-8",
   "UTF-8 with {n} invalid byte sequence(s), replaced by U+FFFD",
   "{why} suggests {charset}, but the bytes are {actual}",
@@ -442,7 +474,9 @@ function compile(list) {
 function readBack(patterns, text) {
   // A message can fit several templates (`Illegal move: {why} ({point})…`
   // fits a reason that holds parentheses): the reading whose parts are
-  // messages themselves wins, then the one of fewer parts.
+  // messages themselves wins, then the one of fewer parts, then the one
+  // with more words of its own (`{name} is not a game record: {why}`
+  // over `{name}: {e}`), then the first.
   let best = null, bestScore = -Infinity;
   for (const [re, t, names] of patterns) {
     const m = re.exec(text);
@@ -455,7 +489,8 @@ function readBack(patterns, text) {
       vars[n] = part ?? m[i + 1];
       if (part !== null) known += 1;
     });
-    const score = known * 100 - names.length;
+    const own = t.replace(/\{\w+\}/g, "").length;
+    const score = (known * 100 - names.length) * 10_000 + Math.min(own, 9_999);
     if (score > bestScore) [best, bestScore] = [tr(t, vars), score];
   }
   return best;
@@ -524,7 +559,8 @@ const DYNAMIC = ["board", "players", "status", "message", "title", "nodename", "
   "filelist", "diagnostics", "diagtoggle", "variations", "annotations", "info", "tree", "gamestable",
   "repairlist", "repairsummary", "conflicttext", "diagramtext", "diagramnote", "pastetext", "comment", "jump", "name",
   "dbinfo", "dbsummary", "dbconts", "dbhits", "enginepick", "enginestatus", "countresult",
-  "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar", "gtplog", "batchstatus", "engine2status"];
+  "menus", "tabs", "keysmoves", "keysvars", "prev", "next", "prevvar", "nextvar", "gtplog", "batchstatus", "engine2status",
+  "notrecordtext", "saveasask", "saveaserror"];
 /** @type {WeakMap<Node, any>} text node or element → its English text, attribute by attribute */
 const originals = new WeakMap();
 

@@ -229,6 +229,21 @@ function menus() {
 /** Whether the node shown is not the root. */
 const notRoot = () => !!(ui.state && ui.state.node.number !== 0);
 
+/** The board's view: turned, mirrored, its colours swapped (View's items that need a record). */
+const BOARD_VIEW = new Set(["m-rotcw", "m-rotccw", "m-fliph", "m-flipv", "m-invert", "m-resetview", "m-applyview"]);
+
+/**
+ * Whether item `id` of menu `menu` works with no record shown (a file
+ * that is none): opening another, the file list, the page's view, help.
+ * @param {string} menu
+ * @param {string} id
+ */
+function withoutRecord(menu, id) {
+  if (menu === "Help") return true;
+  if (menu === "View") return !BOARD_VIEW.has(id);
+  return id === "m-new" || id === "m-open" || id === "m-refresh";
+}
+
 /** The variation from the node shown on, kept to paste. */
 export async function copyVariation() {
   const s = await edit("copy_variation");
@@ -381,7 +396,7 @@ export function buildMenus() {
       keys.hidden = !it.keys;
       if (it.keys) b.setAttribute("aria-keyshortcuts", it.keys);
       b.append(tick, label, keys);
-      b.disabled = it.enabled ? !it.enabled() : false;
+      b.disabled = (it.enabled ? !it.enabled() : false) || (!ui.state && !withoutRecord(name, it.id));
       const run = it.run;
       b.addEventListener("pointermove", () => { if (!b.disabled && document.activeElement !== b) b.focus({ preventScroll: true }); });
       b.addEventListener("click", () => {

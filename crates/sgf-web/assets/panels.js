@@ -96,6 +96,7 @@ export function moveLabel(m) {
  */
 export function show(s) {
   const before = ui.state;
+  if (ui.notRecord) leaveNotRecord();
   ui.state = s;
   if (s.dark !== undefined && s.dark !== isDark()) {
     // A record opened since the theme was chosen: drawn again in it.
@@ -251,26 +252,100 @@ function showDiagnostics(diags) {
   }
 }
 
+/** The file shown, in the served folder: the record's, or the one that is no record. */
+function currentPath() {
+  return ui.state ? ui.state.path : ui.notRecord && ui.notRecord.path;
+}
+
 /** The file shown marked in the list (none for a record without a file). */
 function markCurrentFile() {
-  const path = ui.state && ui.state.path;
+  const path = currentPath();
   for (const li of $("filelist").children) li.classList.toggle("current", li.dataset.path === path);
 }
 
 /** @param {string[]} files */
 export function showFiles(files) {
+  ui.files = files;
   const aside = $("files");
   aside.hidden = files.length === 0;
   const ul = $("filelist");
   ul.innerHTML = "";
+  const path = currentPath();
   for (const f of files) {
     const li = document.createElement("li");
     li.textContent = f;
     li.dataset.path = f;
-    if (ui.state && ui.state.path === f) li.className = "current";
+    if (path === f) li.className = "current";
     li.onclick = () => openRecord({ path: f });
     ul.appendChild(li);
   }
+  if (ui.notRecord) showNotRecordText();
+}
+
+/**
+ * The tools of a record (navigation, tools, edits, Save) usable or not:
+ * not while a file that is no record is shown.
+ * @param {boolean} on
+ */
+function recordTools(on) {
+  for (const g of document.querySelectorAll("#toolbar .group")) {
+    if (g.getAttribute("aria-label") !== "File") /** @type {HTMLElement} */ (g).inert = !on;
+  }
+  $("save").disabled = !on;
+}
+
+/**
+ * A file that is not a game record, shown as such where the board would
+ * be: why (the library's judgement, in the page's language), and the way
+ * on, to the next file of the list or back to the list. No record is
+ * shown meanwhile (`ui.state` is null): nothing can be saved over it.
+ * @param {{path?: string, sent: string}} e the server's refusal (`not_record`)
+ */
+export function showNotRecord(e) {
+  ui.state = null;
+  ui.notRecord = { path: e.path || null, sent: e.sent };
+  ui.tree = { version: null, width: 0, height: 0, window: null, nodes: [], links: [] };
+  ui.analysis = null;
+  ui.hoverPv = null;
+  document.body.classList.add("norecord");
+  recordTools(false);
+  const name = e.path ? e.path.slice(e.path.lastIndexOf("/") + 1) : "";
+  document.title = name ? `${name} — Qipu` : "Qipu";
+  $("title").textContent = name;
+  $("board").innerHTML = "";
+  $("games").hidden = true;
+  showDiagnostics([]);
+  message("");
+  $("notrecord").hidden = false;
+  showNotRecordText();
+  markCurrentFile();
+}
+
+/** The panel's words, in the page's language, and its ways on. */
+function showNotRecordText() {
+  if (!ui.notRecord) return;
+  $("notrecordtext").textContent = serverText(ui.notRecord.sent);
+  $("notrecordnext").hidden = !nextFile();
+  $("notrecordlist").hidden = ui.files.length === 0;
+}
+onLanguage(showNotRecordText);
+
+/** The record shown again after a file that was none: the board and its tools back. */
+function leaveNotRecord() {
+  ui.notRecord = null;
+  $("notrecord").hidden = true;
+  document.body.classList.remove("norecord");
+  recordTools(true);
+}
+
+/**
+ * The file after the one that is not a record, in the file list.
+ * @returns {string | null}
+ */
+export function nextFile() {
+  const n = ui.notRecord;
+  const i = n && n.path ? ui.files.indexOf(n.path) : -1;
+  return i >= 0 && i + 1 < ui.files.length ? ui.files[i + 1] : null;
 }
 
 /**

@@ -63,4 +63,8 @@ export const ui = {
   keys: "lr",
   /** @type {boolean | null} whether a folder is served (Open and Save as by path); null: not told yet */
   folder: null,
+  /** @type {string[]} the served folder's record files, as the file list shows them */
+  files: [],
+  /** @type {{path: string | null, sent: string} | null} the file shown that is not a game record (no record is shown then): its path in the folder, and why, as the server said it */
+  notRecord: null,
 };

@@ -610,10 +610,18 @@ pub enum Save {
         force: bool,
     },
     /// The canonical FF\[4\] UTF-8 form as `path` (`.sgf` added when
-    /// missing); the record continues on it.
+    /// missing); the record continues on it. A file there is replaced
+    /// only with `replace` (the user was asked; else `error_kind`
+    /// `exists`), only when it is a game record (else `not_record`), and
+    /// not when it is the record's own file and holds text outside its
+    /// game trees that the canonical form leaves out; what it held is
+    /// kept as `X.bak`, and as `X.orig` unless that exists.
     Canonical {
         /// A path under the served directory.
         path: String,
+        /// Replaces the file at `path` if there is one.
+        #[serde(default)]
+        replace: bool,
     },
 }
 
@@ -867,7 +875,8 @@ pub struct DbOpen {
     pub node: usize,
 }
 
-/// A refusal: a status and `{"error", "error_kind"}`.
+/// A refusal: a status and `{"error", "error_kind"}`; a file that is not
+/// a game record adds `not_record` and `path`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ApiError {
     /// The HTTP status (400 but for the body's own refusals: 413, 415).
@@ -876,30 +885,64 @@ pub struct ApiError {
     /// What went wrong, for the user.
     pub error: String,
     /// What the page acts on: `bad_request`, `no_session` (the record is
-    /// not open any more), `changed_on_disk`, `read_only`, `refused`.
+    /// not open any more), `changed_on_disk`, `read_only`, `not_record`
+    /// (the file is not a game record), `exists` (Save as would replace a
+    /// file: ask, then send `replace`), `refused`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<&'static str>,
+    /// Why the file is not a game record, by the library's judgement
+    /// (`sgf_formats::judge::NotRecord::code`: `no-game-tree`,
+    /// `not-text`, `binary`, `archive`, `compressed`, `empty`); `error`
+    /// is then its sentence (`x.sgf is not a game record: …`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_record: Option<&'static str>,
+    /// The file of the served folder the refusal is about, with `/` (as
+    /// the file list names it): one that is not a game record, or the one
+    /// "Save as" would replace (`exists`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 impl ApiError {
+    /// A refusal of `status` the page acts on by its `kind`.
+    pub fn with_kind(status: u16, error: String, kind: Option<&'static str>) -> ApiError {
+        ApiError {
+            status,
+            error,
+            error_kind: kind,
+            not_record: None,
+            path: None,
+        }
+    }
+
     /// A request that does not say what it must (400, `bad_request`).
     pub fn bad_request(why: impl std::fmt::Display) -> ApiError {
-        ApiError {
-            status: 400,
-            error: format!("bad request: {why}"),
-            error_kind: Some("bad_request"),
-        }
+        ApiError::with_kind(400, format!("bad request: {why}"), Some("bad_request"))
     }
 
     /// A request refused (400): `no_session` when the record is not open
     /// any more.
     pub fn refused(why: String) -> ApiError {
         let kind = why.starts_with(NO_SESSION).then_some("no_session");
+        ApiError::with_kind(400, why, kind)
+    }
+
+    /// The file `name` is not a game record, as the library judged (400,
+    /// `not_record`): its sentence, and the judgement's code.
+    pub fn not_record(why: &sgf_formats::judge::NotRecord, name: &str) -> ApiError {
         ApiError {
-            status: 400,
-            error: why,
-            error_kind: kind,
+            not_record: Some(why.code()),
+            ..ApiError::with_kind(400, why.sentence(name), Some("not_record"))
         }
+    }
+
+    /// The refusal about file `path` of the served folder (a file that is
+    /// not a game record names it).
+    pub fn at(mut self, path: &str) -> ApiError {
+        if self.not_record.is_some() {
+            self.path = Some(path.to_string());
+        }
+        self
     }
 }
 
@@ -954,10 +997,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
-            .map_err(|e| ApiError {
-                status: e.status().as_u16(),
-                error: e.body_text(),
-                error_kind: Some("bad_request"),
+            .map_err(|e| {
+                ApiError::with_kind(e.status().as_u16(), e.body_text(), Some("bad_request"))
             })?;
         read_body(&bytes).map(Body)
     }

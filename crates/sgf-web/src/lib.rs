@@ -302,7 +302,7 @@ impl App {
         bytes: impl Into<Arc<[u8]>>,
         text: bool,
         path: Option<(PathBuf, String)>,
-    ) -> Result<responses::RecordState, String> {
+    ) -> Result<responses::RecordState, api::ApiError> {
         let bytes: Arc<[u8]> = bytes.into();
         let id = self.sessions.new_id();
         let hint = path
@@ -351,18 +351,26 @@ impl App {
         self.sessions.close(id);
     }
 
-    fn open_path(&self, rel: &str) -> Result<responses::RecordState, String> {
+    /// Opens file `rel` of the served folder (or a record of an archive
+    /// in it, `ARCHIVE!MEMBER`).
+    ///
+    /// # Errors
+    /// When it is not a record file, cannot be read, or is not a game
+    /// record (`not_record`, with its `path`).
+    fn open_path(&self, rel: &str) -> Result<responses::RecordState, api::ApiError> {
         // `ARCHIVE!MEMBER` where what comes before a `!` names an archive;
         // any other `!` is part of a file's name (`wow!.sgf`).
         if let Some((i, _)) = rel
             .match_indices('!')
             .find(|(i, _)| sgf_formats::walk::is_archive_path(Path::new(&rel[..*i])))
         {
-            return self.open_member(rel, &rel[..i], &rel[i + 1..]);
+            return self
+                .open_member(rel, &rel[..i], &rel[i + 1..])
+                .map_err(|e| e.at(rel));
         }
         let full = self.resolve(rel)?;
         if !is_record(&full) {
-            return Err(format!("`{rel}` is not a record file"));
+            return Err(format!("`{rel}` is not a record file").into());
         }
         // Only a regular file is read (a FIFO would block, a device fill
         // memory), and at most `MAX_FILE_BYTES`.
@@ -373,8 +381,36 @@ impl App {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         self.new_session(name, bytes, false, Some((full, rel.to_string())))
+            .map_err(|e| e.at(rel))
+    }
+
+    /// The first file of the served folder's list (`first`, then `rest`)
+    /// that opens as a game record, among the first [`START_TRIES`]: a
+    /// file that is not one (a text file named `.sgf`, random bytes) is
+    /// passed over, as one that cannot be read. When none opens, why
+    /// `first` did not.
+    fn open_first(
+        &self,
+        first: &str,
+        rest: &[String],
+    ) -> Result<responses::RecordState, api::ApiError> {
+        let why = match self.open_path(first) {
+            Ok(st) => return Ok(st),
+            Err(e) => e,
+        };
+        for rel in rest.iter().take(START_TRIES - 1) {
+            if let Ok(st) = self.open_path(rel) {
+                return Ok(st);
+            }
+        }
+        Err(why)
     }
 }
+
+#[cfg(feature = "server")]
+/// The most files of a folder `qipu view DIR` tries before it shows the
+/// list without a record (each is read whole to be judged).
+const START_TRIES: usize = 64;
 
 #[cfg(feature = "server")]
 impl App {
@@ -386,35 +422,27 @@ impl App {
         rel: &str,
         archive: &str,
         member: &str,
-    ) -> Result<responses::RecordState, String> {
+    ) -> Result<responses::RecordState, api::ApiError> {
         let full = self.resolve(archive)?;
         if !sgf_formats::walk::is_archive_path(&full) || !is_record(Path::new(member)) {
-            return Err(format!("`{rel}` is not a record file"));
+            return Err(format!("`{rel}` is not a record file").into());
         }
         // Only a regular file, as every file the viewer reads.
         let meta = std::fs::metadata(&full).map_err(|e| format!("{rel}: {e}"))?;
         if !meta.is_file() {
-            return Err(format!("`{rel}` is not a record file"));
+            return Err(format!("`{rel}` is not a record file").into());
         }
         let mut opts = sgf_formats::archive::ArchiveOptions::default();
         opts.max_member_bytes = MAX_FILE_BYTES;
-        let mut found: Option<Result<Vec<u8>, String>> = None;
-        sgf_formats::archive::read_members(&full, &opts, &mut |m| {
-            if found.is_some() {
-                return;
-            }
-            match m {
-                Ok(m) if m.name == member => found = Some(Ok(m.bytes)),
-                Err(e) if e.name == member => found = Some(Err(e.message)),
-                _ => {}
-            }
-        })
-        .map_err(|e| format!("{rel}: {e}"))?;
-        let bytes = match found {
-            Some(Ok(b)) => b,
-            Some(Err(e)) => return Err(format!("{rel}: {e}")),
-            None => return Err(format!("{rel}: no such file or directory")),
-        };
+        // The library's one reading of `ARCHIVE!MEMBER`; its words, without
+        // the archive's path on disk (the page names it by `rel`).
+        let bytes =
+            sgf_formats::archive::read_member(&full, member, &opts).map_err(|e| match e.kind {
+                sgf_formats::archive::ArchiveErrorKind::NoSuchMember { .. } => {
+                    format!("{rel}: no such file or directory")
+                }
+                _ => format!("{rel}: {}", e.why()),
+            })?;
         let name = Path::new(member)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -430,16 +458,30 @@ impl App {
 /// Builds the session of a record read from `bytes` (`text`: pasted text,
 /// read as UTF-8): a large collection is kept as its bytes, a part parsed
 /// at a time; `hint` names the file (its extension tells the format).
+///
+/// # Errors
+/// When a file's bytes are not a game record (the library's judgement,
+/// [`sgf_formats::judge`]: an archive, a binary file, bytes that are not
+/// text, text without a game tree: `not_record`), or cannot be read. Such
+/// a file is never shown as a record, so nothing is ever saved over it.
 pub(crate) fn build_session(
     id: u64,
     name: String,
     bytes: impl Into<std::sync::Arc<[u8]>>,
     text: bool,
     hint: &Path,
-) -> Result<Session, String> {
+) -> Result<Session, api::ApiError> {
     // The file's bytes are shared, not copied: memory for one (a document
     // read whole keeps them as its source).
     let bytes: std::sync::Arc<[u8]> = bytes.into();
+    // Judged first, as the reader would: a large file of random bytes is
+    // then never checked or cut into parts.
+    if !text
+        && let Err(e) = sgf_formats::builtin().reader_for(&bytes, Some(hint), None)
+        && let Some(why) = e.not_record
+    {
+        return Err(api::ApiError::not_record(&why, &name));
+    }
     let bytes = if text || bytes.len() < session::PARTS_FROM_BYTES {
         bytes
     } else {
@@ -461,8 +503,7 @@ pub(crate) fn build_session(
             "UTF-8".to_string(),
         )
     } else {
-        let r = sgf_formats::read_any(&shared, Some(hint))
-            .map_err(|e| format!("{name}: {}", e.message))?;
+        let r = read_record(&shared, hint, &name)?;
         if r.converted {
             input = Some((bytes.to_vec(), r.encoding()));
         }
@@ -477,6 +518,26 @@ pub(crate) fn build_session(
     s.input = input;
     s.from_text = text;
     Ok(s)
+}
+
+/// Reads `bytes` whole (the file `hint`, `name` in messages) as the
+/// library reads a record: bytes that are not a game record (its
+/// judgement, [`sgf_formats::judge`]: before reading, and text read fine
+/// that holds no game tree, a text file named `.sgf`) are refused with
+/// `not_record`, as bytes its reader refuses are.
+pub(crate) fn read_record(
+    bytes: &std::sync::Arc<[u8]>,
+    hint: &Path,
+    name: &str,
+) -> Result<sgf_formats::Loaded, api::ApiError> {
+    let r = sgf_formats::read_any(bytes, Some(hint)).map_err(|e| match &e.not_record {
+        Some(why) => api::ApiError::not_record(why, name),
+        None => format!("{name}: {}", e.message).into(),
+    })?;
+    match sgf_formats::judge::of_loaded(&r) {
+        Some(why) => Err(api::ApiError::not_record(&why, name)),
+        None => Ok(r),
+    }
 }
 
 #[cfg(feature = "server")]

@@ -154,8 +154,8 @@ impl Local {
             }
             "/api/upload" | "/api/restore" => {
                 let q: UploadQuery = read_query(query)?;
-                let mut s = build_session(0, q.name.clone(), body.to_vec(), false, q.name.as_ref())
-                    .map_err(ApiError::from)?;
+                let mut s =
+                    build_session(0, q.name.clone(), body.to_vec(), false, q.name.as_ref())?;
                 // Work kept across a reload is still unsaved.
                 s.dirty = path == "/api/restore";
                 let st = self.add(Ok(s))?;
@@ -250,11 +250,11 @@ impl Local {
             }),
             "/api/db/search" | "/api/db/open" => Err(needs_server("searching a database")),
             "/api/save" => Err(needs_server("saving to a folder")),
-            _ => Err(ApiError {
-                status: 404,
-                error: format!("no such request: {path}"),
-                error_kind: None,
-            }),
+            _ => Err(ApiError::with_kind(
+                404,
+                format!("no such request: {path}"),
+                None,
+            )),
         }
     }
 
@@ -266,8 +266,8 @@ impl Local {
     }
 
     /// Registers a record just read; its whole state.
-    fn add(&mut self, s: Result<Session, String>) -> Result<Value, ApiError> {
-        let mut s = s.map_err(ApiError::from)?;
+    fn add(&mut self, s: Result<Session, ApiError>) -> Result<Value, ApiError> {
+        let mut s = s?;
         let id = self.next_id;
         self.next_id += 1;
         s.id = id;

@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use sgf_formats::input::InputError;
 use sgf_formats::save::{Fingerprint, SaveError, SaveOptions, replace_file};
 
 use crate::api::{
@@ -40,13 +41,15 @@ pub(crate) async fn start(State(app): AppState) -> Response {
             // A directory: its first record, or the example when it has
             // none. The page was (re)loaded: the list is walked again, so
             // that files copied into the folder since then appear.
+            // A file that is not a game record is passed over; none: why
+            // the first is not (the page shows it and the list).
             None => match app.directory.then(|| app.file_list(true)) {
-                Some(list) if !list.is_empty() => app.open_path(&list[0]),
+                Some(list) if !list.is_empty() => app.open_first(&list[0], &list[1..]),
                 _ => app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None),
             },
         };
         app.opened(r.as_ref().ok().map(|st| st.session), None);
-        answer(r.map_err(ApiError::from))
+        answer(r)
     })
     .await
 }
@@ -86,7 +89,7 @@ pub(crate) async fn upload(
         if let Ok(st) = &r {
             app.opened(Some(st.session), q.replace);
         }
-        answer(r.map_err(ApiError::from))
+        answer(r)
     })
     .await
 }
@@ -191,10 +194,47 @@ fn save_error(e: SaveError, rel: &str) -> ApiError {
         SaveError::ReadOnly => format!("{rel} is read-only: use \"Save as\""),
         e => format!("{rel} not saved: {e}"),
     };
-    ApiError {
-        status: 400,
-        error,
-        error_kind: Some(kind),
+    ApiError::with_kind(400, error, Some(kind))
+}
+
+/// The file at `path` (`rel` in the folder) as it is now, when a save may
+/// write over it: a game record, as the library judges it read whole
+/// (`None`: no file there). What is not one (another program wrote text
+/// there since the record was read, or "Save as" names such a file) is
+/// refused with `not_record` and never written over: the viewer never
+/// destroys a file it could not read as a record. `known`: the
+/// fingerprint of the record's own bytes as read (those are one).
+fn replaceable(
+    path: &std::path::Path,
+    rel: &str,
+    known: Option<Fingerprint>,
+    save_as: bool,
+) -> Result<Option<Arc<[u8]>>, ApiError> {
+    let bytes = match crate::read_file(path, crate::MAX_FILE_BYTES) {
+        Ok(b) => b,
+        Err(InputError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{rel}: {}", crate::input_error(&e)).into()),
+    };
+    if known == Some(Fingerprint::of(&bytes)) {
+        return Ok(Some(bytes));
+    }
+    match crate::read_record(&bytes, path, rel) {
+        Ok(_) => Ok(Some(bytes)),
+        Err(mut e) => {
+            e.error = if save_as {
+                format!(
+                    "{}. Qipu never saves over a file that is not a game record: choose another name",
+                    e.error
+                )
+            } else {
+                format!(
+                    "{}. Qipu never saves over a file that is not a game record: use \"Save as\"",
+                    e.error
+                )
+            };
+            e.error_kind = Some("not_record");
+            Err(e.at(rel))
+        }
     }
 }
 
@@ -226,8 +266,12 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
                 None => Some(s.original()),
                 Some(b) => b.as_deref(),
             };
-            // `force`: the user chose to overwrite a file changed on disk.
+            // `force`: the user chose to overwrite a file changed on disk,
+            // which only a game record may be (the record was read from one).
             opts.expected = if *force { None } else { s.on_disk };
+            if *force {
+                replaceable(&path, &rel, s.on_disk, false)?;
+            }
             let saved = replace_file(&path, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
             s.on_disk = Some(Fingerprint::of(&bytes));
             s.dirty = false;
@@ -238,17 +282,46 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
                 bytes: bytes.len(),
             })
         }
-        Save::Canonical { path } => {
+        Save::Canonical { path, replace } => {
             let rel = if path.to_ascii_lowercase().ends_with(".sgf") {
                 path.clone()
             } else {
                 format!("{path}.sgf")
             };
             let full = app.resolve(&rel)?;
+            // A file there is replaced only when the request says so (the
+            // page asks first): a script or an old page never overwrites
+            // one without asking.
+            let exists = std::fs::symlink_metadata(&full).is_ok();
+            if exists && !replace {
+                return Err(ApiError {
+                    path: Some(rel.clone()),
+                    ..ApiError::with_kind(
+                        400,
+                        format!("{rel} exists already: replace it, or choose another name"),
+                        Some("exists"),
+                    )
+                });
+            }
+            // The record's own file: what it was read from is a record.
+            let own = exists && same_file(s.path.as_deref(), &full);
+            let old = if exists {
+                replaceable(&full, &rel, own.then_some(s.on_disk).flatten(), true)?
+            } else {
+                None
+            };
+            if own && s.canonical_drops_text() {
+                return Err(format!(
+                    "{rel} holds text outside its game trees that the canonical form leaves out: save it with \"Save\", which keeps it, or as another file"
+                )
+                .into());
+            }
             let bytes = s.canonical_bytes();
-            // Whatever is replaced is kept as .bak.
+            // Whatever is replaced is kept as .bak, and as .orig (the file
+            // as it was before Qipu first wrote it) unless that exists.
             let mut opts = SaveOptions::default();
             opts.backup = true;
+            opts.original = old.as_deref();
             let saved = replace_file(&full, &bytes, &opts).map_err(|e| save_error(e, &rel))?;
             s.reopen_as(&bytes, full, rel.clone());
             s.on_disk = Some(Fingerprint::of(&bytes));
@@ -257,10 +330,18 @@ fn save_blocking(app: &App, id: u64, req: &Save) -> Result<Saved, ApiError> {
             Ok(Saved {
                 saved: rel,
                 backup: saved.backup.as_deref().and_then(|b| app.relative(b)),
-                original: None,
+                original: saved.original.as_deref().map(|b| app.relative(b)),
                 bytes: bytes.len(),
             })
         }
+    }
+}
+
+/// Whether `a` (a record's file) and `b` are the same file.
+fn same_file(a: Option<&std::path::Path>, b: &std::path::Path) -> bool {
+    match (a.map(std::fs::canonicalize), std::fs::canonicalize(b)) {
+        (Some(Ok(a)), Ok(b)) => a == b,
+        _ => false,
     }
 }
 

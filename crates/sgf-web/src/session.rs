@@ -1643,6 +1643,16 @@ impl Session {
         self.notice.set(Some(text));
     }
 
+    /// Whether the canonical form ([`Session::canonical_bytes`]) leaves
+    /// out text the record holds outside its game trees (text that would
+    /// read as SGF where it stands: [`sgf_core::OutsideText::in_place`]);
+    /// the lossless form keeps all of it.
+    pub fn canonical_drops_text(&self) -> bool {
+        let mut drops = false;
+        self.each_part(|_, doc| drops |= doc.outside_texts().iter().any(|o| !o.in_place));
+        drops
+    }
+
     /// The canonical FF\[4\] UTF-8 form.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         if self.parts.is_none() {

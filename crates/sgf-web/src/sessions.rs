@@ -285,7 +285,8 @@ impl Parked {
                 let fp = Fingerprint::of(&bytes);
                 changed = on_disk != Some(fp);
                 on_disk = Some(fp);
-                crate::build_session(id, self.name.clone(), bytes, false, path).map_err(aside)?
+                crate::build_session(id, self.name.clone(), bytes, false, path)
+                    .map_err(|e| aside(e.error))?
             }
             Source::Example => crate::build_session(
                 id,
@@ -294,7 +295,7 @@ impl Parked {
                 false,
                 Path::new(&self.name),
             )
-            .map_err(aside)?,
+            .map_err(|e| aside(e.error))?,
             Source::Kept { file, canonical } => {
                 let bytes = crate::read_file(file.path(), sgf_formats::input::MAX_INPUT_BYTES)
                     .map_err(|e| {
@@ -307,7 +308,7 @@ impl Parked {
                     })?;
                 let mut s =
                     crate::build_session(id, self.name.clone(), bytes, self.from_text, file.path())
-                        .map_err(aside)?;
+                        .map_err(|e| aside(e.error))?;
                 // A record converted from another format stays one: a plain
                 // save does not write SGF over it.
                 s.format = self.format.clone();

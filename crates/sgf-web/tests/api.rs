@@ -212,7 +212,8 @@ async fn edit_and_save_change_only_what_was_edited() {
             .unwrap();
         assert!(body.starts_with(magic), "{format}");
     }
-    // "Save as" over the file itself: the canonical form, the replaced file kept.
+    // "Save as" over the file itself: asked first, then the canonical
+    // form, the replaced file kept.
     let lossless = std::fs::read(dir.join("a.sgf")).unwrap();
     let (code, body) = call(
         &app,
@@ -220,6 +221,17 @@ async fn edit_and_save_change_only_what_was_edited() {
         "/api/save",
         Some(TOKEN),
         Some(json!({"session": s, "mode": "canonical", "path": "a.sgf"})),
+    )
+    .await;
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains("\"error_kind\":\"exists\""), "{body}");
+    assert_eq!(std::fs::read(dir.join("a.sgf")).unwrap(), lossless);
+    let (code, body) = call(
+        &app,
+        "POST",
+        "/api/save",
+        Some(TOKEN),
+        Some(json!({"session": s, "mode": "canonical", "path": "a.sgf", "replace": true})),
     )
     .await;
     assert_eq!(code, 200, "{body}");

@@ -102,11 +102,12 @@ async fn every_edit_of_the_session_api_saves_a_clean_record() {
         call(&app, "/api/edit", body).await;
         for mode in ["lossless", "canonical"] {
             // The canonical form is saved as another file, which the
-            // session then edits (and saves losslessly).
+            // session then edits (and saves losslessly); from the second
+            // edit on, over that file (the user said to replace it).
             let saved = call(
                 &app,
                 "/api/save",
-                json!({"session": s, "mode": mode, "path": "canonical.sgf"}),
+                json!({"session": s, "mode": mode, "path": "canonical.sgf", "replace": true}),
             )
             .await;
             let name = saved["saved"].as_str().unwrap_or("game.sgf").to_string();

@@ -374,7 +374,7 @@ fn fifos_and_devices_in_the_folder_are_refused_at_once_and_the_server_goes_on() 
             port,
             "POST",
             "/api/save",
-            Some(json!({"session": id, "mode": "canonical", "path": target})),
+            Some(json!({"session": id, "mode": "canonical", "path": target, "replace": true})),
         );
         assert_eq!(s, 400, "{target}: {v}");
     }
@@ -545,7 +545,7 @@ async fn save_as_onto_a_link_is_refused() {
             &app,
             "POST",
             "/api/save",
-            Some(json!({"session": id, "mode": "canonical", "path": target})),
+            Some(json!({"session": id, "mode": "canonical", "path": target, "replace": true})),
         )
         .await;
         assert_eq!(s, 400, "{target}: {v}");

@@ -430,7 +430,7 @@ const LIBRARY_CRATES: [&str; 3] = ["sgf-core", "sgf-go", "sgf-formats"];
 /// the parser's syntax problems (counted, then made into diagnostics), the
 /// other formats' importers' report, and the changes of the repair
 /// (`check --fix`, the page's Repair) and of the dialects' normalisation.
-const MESSAGE_CALLS: [(&str, usize); 10] = [
+const MESSAGE_CALLS: [(&str, usize); 11] = [
     ("Diagnostic::new(", 2),
     ("self.syntax(", 2),
     ("rep.unreadable(", 1),
@@ -442,6 +442,7 @@ const MESSAGE_CALLS: [(&str, usize); 10] = [
     // A record the other formats' readers refuse (the page shows it as
     // `{name}: {message}`).
     ("ReadError {", MESSAGE_FIELD),
+    ("ReadError::new(", 1),
     ("refuse(", 0),
 ];
 
@@ -469,9 +470,10 @@ const NOT_TEMPLATES: [&str; 9] = [
     "sgf-go/src/fix/go.rs: m",
     // WGS's `refuse(message, report)`, whose callers are read instead.
     "sgf-formats/src/wgs.rs: message",
-    // A reader's error made by `ReadError::new(format, message)`, and the
-    // judgement's reason of what is not a record (`NotRecord::reason`).
+    // `ReadError::new(format, message)`, whose callers are read instead.
     "sgf-formats/src/format.rs: message.into()",
+    // The judgement's reason (`NotRecord::reason`): judge.rs is read
+    // instead (see `every_word_of_the_judgement_is_in_the_page_s_languages`).
     "sgf-formats/src/format.rs: why.reason()",
 ];
 
@@ -646,4 +648,38 @@ fn every_message_of_the_library_s_diagnostics_is_in_the_page_s_languages() {
     // The messages that are no template are the known ones.
     let known: BTreeSet<String> = NOT_TEMPLATES.iter().map(|s| s.to_string()).collect();
     assert_eq!(unresolved, known, "messages handed on or built in pieces");
+}
+
+/// The judgement of whether a file is a game record
+/// (`sgf_formats::judge`): the sentence the viewer shows where the board
+/// would be, its reasons and the kinds of file they name are all words of
+/// the page's languages.
+#[test]
+fn every_word_of_the_judgement_is_in_the_page_s_languages() {
+    let judge = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sgf-formats/src/judge.rs");
+    let src = std::fs::read_to_string(judge).unwrap();
+    // Its words: the string literals with a space (byte strings, the
+    // magic numbers, are none).
+    let words: Vec<String> = literals(&src)
+        .into_iter()
+        .filter(|(t, before)| t.contains(' ') && !before.ends_with('b'))
+        .map(|(t, _)| t)
+        .collect();
+    assert!(words.len() > 20, "{words:?}");
+    for w in [
+        "it is empty",
+        "a PNG image",
+        "{name} is not a game record: {}",
+    ] {
+        assert!(words.iter().any(|x| x == w), "`{w}` in {words:?}");
+    }
+    let templates = library_templates();
+    let missing: Vec<&String> = words
+        .iter()
+        .filter(|w| !templates.iter().any(|t| formats(w, &sample(t))))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "words of the judgement not in i18n.js's LIBRARY list: {missing:#?}"
+    );
 }

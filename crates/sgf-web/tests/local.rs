@@ -249,9 +249,16 @@ fn save_gives_the_lossless_bytes_and_restored_work_stays_unsaved() {
     let r = l.request(&format!("/api/record?session={id}"), b"");
     assert_eq!(r.status, 400);
     assert!(String::from_utf8_lossy(&r.body).contains("Save as"));
-    // A file that holds no record opens empty, saying so (as the server).
+    // A file that holds no record is refused, saying why (as the server):
+    // it never opens as an empty record that Save would write.
     let r = l.request("/api/upload?name=x.sgf", b"no record here");
-    assert_eq!(json_of(&r)["diagnostics"][0]["code"], "S002");
+    assert_eq!(r.status, 400);
+    let v = json_of(&r);
+    assert_eq!(
+        (v["error_kind"].as_str(), v["not_record"].as_str()),
+        (Some("not_record"), Some("no-game-tree")),
+        "{v}"
+    );
 }
 
 /// Undoing a repair brings its diagnostics back, and redoing it takes
