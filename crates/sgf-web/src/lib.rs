@@ -127,13 +127,27 @@ impl Default for ViewOptions {
 }
 
 #[cfg(feature = "server")]
+/// What `qipu view PATH` opens first.
+enum Initial {
+    /// A record file (its full path, under the root).
+    File(PathBuf),
+    /// A record file of an archive, as the file list names it
+    /// (`ARCHIVE!MEMBER`, relative to the root).
+    Member(String),
+    /// An archive (relative to the root): its first record file, the
+    /// list showing the others.
+    Archive(String),
+}
+
+#[cfg(feature = "server")]
 /// The server's shared state.
 pub struct App {
     token: String,
     /// Directory under which files may be read and written.
     root: PathBuf,
-    /// The file to open first, if a file was given.
-    initial: Option<PathBuf>,
+    /// What to open first, if a file (or an archive, or a member of one)
+    /// was given.
+    initial: Option<Initial>,
     /// Whether a directory was given (the page shows a file list).
     directory: bool,
     /// Whether a path was named at all: without one (the bundled
@@ -774,7 +788,20 @@ pub fn router(app: Arc<App>) -> Router {
 /// directory or a regular file (a FIFO, a device), or a file larger than
 /// [`MAX_FILE_BYTES`].
 pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
+    // `ARCHIVE!MEMBER` (no file of that whole name): the archive's folder
+    // served, the member opened.
+    let member = opts
+        .path
+        .as_deref()
+        .and_then(Path::to_str)
+        .and_then(sgf_formats::archive::split_member_path)
+        .filter(|(a, _)| sgf_formats::walk::is_archive_path(a));
     let (root, initial, directory) = match &opts.path {
+        Some(_) if member.is_some() => {
+            let (archive, m) = member.unwrap_or((Path::new(""), ""));
+            let (dir, name) = archive_in_folder(archive)?;
+            (dir, Some(Initial::Member(format!("{name}!{m}"))), true)
+        }
         Some(p) if p.is_dir() => (
             p.canonicalize()
                 .map_err(|e| format!("{}: {e}", p.display()))?,
@@ -797,11 +824,17 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
                     input_error(&InputError::TooLarge(MAX_FILE_BYTES))
                 ));
             }
-            let f = p
-                .canonicalize()
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-            let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
-            (dir, Some(f), false)
+            if sgf_formats::walk::is_archive_path(p) {
+                // An archive: its folder served, its first record opened.
+                let (dir, name) = archive_in_folder(p)?;
+                (dir, Some(Initial::Archive(name)), true)
+            } else {
+                let f = p
+                    .canonicalize()
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+                (dir, Some(Initial::File(f)), false)
+            }
         }
         // No path: the bundled example, and no folder served (`served`).
         None => (PathBuf::new(), None, false),
@@ -825,6 +858,21 @@ pub fn app(opts: &ViewOptions) -> Result<Arc<App>, String> {
             .clone()
             .or_else(confirmed::default_path),
     }))
+}
+
+#[cfg(feature = "server")]
+/// The folder of the archive `p` (canonical) and the archive's name in it.
+fn archive_in_folder(p: &Path) -> Result<(PathBuf, String), String> {
+    sgf_formats::input::check_regular(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let f = p
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", p.display()))?;
+    let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = f
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((dir, name))
 }
 
 #[cfg(feature = "server")]

@@ -31,12 +31,31 @@ type AppState = State<Arc<App>>;
 pub(crate) async fn start(State(app): AppState) -> Response {
     blocking(move || {
         let r = match &app.initial {
-            Some(p) => {
+            Some(crate::Initial::File(p)) => {
                 let rel = p
                     .strip_prefix(&app.root)
                     .map(|r| r.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 app.open_path(&rel)
+            }
+            Some(crate::Initial::Member(rel)) => app.open_path(rel),
+            // An archive: its first record file (the list shows the rest).
+            Some(crate::Initial::Archive(name)) => {
+                let prefix = format!("{name}!");
+                let list: Vec<String> = app
+                    .file_list(true)
+                    .iter()
+                    .filter(|r| r.starts_with(&prefix))
+                    .cloned()
+                    .collect();
+                // None (an archive of other files): as a folder without
+                // records, the example.
+                match list.split_first() {
+                    Some((first, rest)) => app.open_first(first, rest),
+                    None => {
+                        app.new_session("qipu-example.sgf".into(), EXAMPLE.to_vec(), false, None)
+                    }
+                }
             }
             // A directory: its first record, or the example when it has
             // none. The page was (re)loaded: the list is walked again, so

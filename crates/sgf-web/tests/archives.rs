@@ -113,3 +113,36 @@ async fn records_in_archives_are_listed_opened_and_read_as_the_plain_file() {
         );
     }
 }
+
+/// `qipu view ARCHIVE` serves the archive's folder and opens its first
+/// record file; `qipu view ARCHIVE!MEMBER` opens that one (issue 40: the
+/// archive itself was opened as a record and refused).
+#[tokio::test]
+async fn an_archive_or_a_member_named_on_the_command_line_opens_its_record() {
+    let dir = tmp("archive-named");
+    let other = b"(;GM[1]FF[4]SZ[9]PB[Other];B[cc])\n";
+    std::fs::write(
+        dir.join("games.zip"),
+        archives::zip_of(&[
+            ("notes.txt", b"not a record"),
+            ("a/b.sgf", GAME),
+            ("c.sgf", other),
+        ]),
+    )
+    .unwrap();
+    std::fs::write(dir.join("plain.sgf"), other).unwrap();
+    let app = serve(&dir.join("games.zip"));
+    let st = post(&app, "/api/start", json!({})).await;
+    assert_eq!(st["path"], "games.zip!a/b.sgf", "{st}");
+    assert_eq!(st["info"]["PB"], "Black", "{st}");
+    let files = st["files"].as_array().unwrap();
+    assert!(files.iter().any(|f| f == "games.zip!c.sgf"), "{st}");
+    let app = serve(&dir.join("games.zip!c.sgf"));
+    let st = post(&app, "/api/start", json!({})).await;
+    assert_eq!(st["path"], "games.zip!c.sgf", "{st}");
+    assert_eq!(st["info"]["PB"], "Other", "{st}");
+    // A member that is not there: said, not opened as something else.
+    let app = serve(&dir.join("games.zip!missing.sgf"));
+    let st = call(&app, "POST", "/api/start", Some(json!({}))).await;
+    assert!(st.1.to_string().contains("missing.sgf"), "{}", st.1);
+}
