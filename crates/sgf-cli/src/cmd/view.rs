@@ -18,7 +18,9 @@ use clap::Args as ClapArgs;
 /// the port is taken, or bad usage.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// A record file, a directory to list, an archive (its folder listed, its first record opened) or `ARCHIVE!MEMBER` (default: the bundled example).
+    /// A record file, a directory to list, an archive (its folder listed,
+    /// its first record opened) or `ARCHIVE!MEMBER` (default: the bundled
+    /// example).
     pub path: Option<PathBuf>,
     /// Port on 127.0.0.1 (0: any free port).
     #[arg(long, default_value_t = 0)]
