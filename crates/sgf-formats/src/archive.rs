@@ -170,7 +170,7 @@ impl std::error::Error for ArchiveError {
     }
 }
 
-/// The kinds of archive (see [`ArchiveKind`]).
+/// The kinds of archive (see [`crate::judge::ArchiveKind`]).
 pub use crate::judge::ArchiveKind as Kind;
 
 /// Splits `ARCHIVE!MEMBER` (as [`crate::collection`] names the members of
@@ -191,7 +191,7 @@ pub fn split_member(name: &str, is_archive: impl Fn(&str) -> bool) -> Option<(&s
 
 /// [`split_member`] for a path on disk: `ARCHIVE` must be a regular file
 /// that is an archive by its first bytes or its name
-/// ([`ArchiveKind::of_file`]), and the whole of `name` must not be a file
+/// ([`Kind::of_file`]), and the whole of `name` must not be a file
 /// (a file named `x.zip!a.sgf` is that file).
 pub fn split_member_path(name: &str) -> Option<(&Path, &str)> {
     if !name.contains('!') || std::fs::symlink_metadata(name).is_ok() {
@@ -201,7 +201,7 @@ pub fn split_member_path(name: &str) -> Option<(&Path, &str)> {
 }
 
 /// Reads every record file of the archive at `path` (its kind by its first
-/// bytes, else by its name: [`ArchiveKind::of_file`]), calling `each` with
+/// bytes, else by its name: [`Kind::of_file`]), calling `each` with
 /// each member or with the reason a member could not be read.
 ///
 /// # Errors
