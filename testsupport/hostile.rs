@@ -75,7 +75,7 @@ fn rep(head: &[u8], unit: &[u8], n: usize, tail: &[u8]) -> Vec<u8> {
 
 /// Bytes from a fixed seed (a linear congruential generator: the same
 /// bytes on every machine).
-fn noise(n: usize, seed: u32) -> Vec<u8> {
+pub fn noise(n: usize, seed: u32) -> Vec<u8> {
     let mut x = seed;
     (0..n)
         .map(|_| {

@@ -248,6 +248,39 @@ pub fn each_record(arg: &str, mut each: impl FnMut(Result<Source>) -> Result<()>
     read
 }
 
+/// [`each_record`] for a command that shows every record an argument
+/// names: `show` works on each; a record of an archive that cannot be read
+/// or is not a game record is said on standard error and the others are
+/// still shown. The status: 0, or 2 when one was said.
+///
+/// # Errors
+/// When the argument cannot be read at all, a file that is not an
+/// archive's fails (its error), or none of an archive's records could be
+/// shown.
+pub fn show_each(arg: &str, mut show: impl FnMut(&Source) -> Result<()>) -> Result<u8> {
+    let (mut failed, mut shown) = (0usize, 0usize);
+    each_record(arg, |src| {
+        let r = match src {
+            Ok(src) => show(&src).map_err(|e| (e, src.in_archive)),
+            // A member of an archive that could not be read.
+            Err(e) => Err((e, true)),
+        };
+        match r {
+            Ok(()) => shown += 1,
+            Err((e, false)) => return Err(e),
+            Err((e, true)) => {
+                eprintln!("qipu: {e:#}");
+                failed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    if shown == 0 && failed > 0 {
+        anyhow::bail!("{}: no record file could be read", display_name(arg));
+    }
+    Ok(if failed > 0 { 2 } else { 0 })
+}
+
 /// The error of reading `name` as a record: the judgement's sentence for
 /// what is not a game record (see [`sgf_formats::judge`]).
 pub fn read_error(name: &str, e: sgf_formats::ReadError) -> anyhow::Error {

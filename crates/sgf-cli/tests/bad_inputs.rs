@@ -13,17 +13,12 @@ use archives::{gz, tar_of, zip_of};
 
 use std::path::{Path, PathBuf};
 
-/// Bytes from a fixed generator (xorshift): the same noise every run.
+#[path = "../../../testsupport/hostile.rs"]
+mod hostile;
+
+/// Bytes from a fixed generator: the same noise every run.
 fn noise(n: usize) -> Vec<u8> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    hostile::noise(n, 7)
 }
 
 fn db_fixture(name: &str) -> Vec<u8> {

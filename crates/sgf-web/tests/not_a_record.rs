@@ -20,18 +20,13 @@ mod archives;
 
 const GAME: &[u8] = b"(;GM[1]FF[4]SZ[9]PB[Black]PW[White];B[ee];W[cc])\n";
 
-/// `n` bytes from a fixed generator (xorshift): what a damaged download
-/// or a file of another kind looks like to the reader.
+#[path = "../../../testsupport/hostile.rs"]
+mod hostile;
+
+/// `n` bytes from a fixed generator: what a damaged download or a file of
+/// another kind looks like to the reader.
 fn noise(n: usize) -> Vec<u8> {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    hostile::noise(n, 7)
 }
 
 /// A text file without a game tree, as `/etc/services` is (12 KB).

@@ -41,23 +41,15 @@ pub fn run(args: &Args) -> Result<u8> {
     if args.json {
         out.write_fixed(b"{\"games\":[");
     }
-    let (mut failed, mut read, mut games) = (0usize, 0usize, 0usize);
-    input::each_record(&args.file, |src| {
-        let src = match src {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-                return Ok(());
-            }
-        };
+    let mut games = 0usize;
+    let status = input::show_each(&args.file, |src| {
         // A member's games say which member they come from.
         let file = src.in_archive.then(|| src.name.clone());
         let before = games;
         // What was written for the records before cannot be taken back.
         let verify = !out.can_restart() || before > 0 || src.in_archive;
-        let r = crate::parts::read(
-            &src,
+        crate::parts::read(
+            src,
             &PartOptions::default().with_verify_first(verify),
             args.quiet,
             |_| {},
@@ -92,24 +84,12 @@ pub fn run(args: &Args) -> Result<u8> {
                 }
                 Ok(())
             },
-        );
-        match r {
-            Ok(_) => read += 1,
-            // One record of an archive that is not one: said, the others shown.
-            Err(e) if src.in_archive => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-            }
-            Err(e) => return Err(e),
-        }
+        )?;
         Ok(())
     })?;
-    if read == 0 && failed > 0 {
-        anyhow::bail!("{}: no record file could be read", args.file);
-    }
     if args.json {
         out.write_fixed(b"]}\n");
     }
     out.commit()?;
-    Ok(if failed > 0 { 2 } else { 0 })
+    Ok(status)
 }

@@ -128,22 +128,12 @@ pub fn run(args: &Args) -> Result<u8> {
     if args.json {
         out.write_fixed(b"{\n  \"games\": [");
     }
-    let mut failed = 0usize;
-    let mut read = 0usize;
-    input::each_record(&args.file, |src| {
-        let src = match src {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-                return Ok(());
-            }
-        };
+    let status = input::show_each(&args.file, |src| {
         // A member's games say which member they come from.
         let file = src.in_archive.then(|| src.name.clone());
         let first_of_file = n;
-        let r = crate::parts::read(
-            &src,
+        crate::parts::read(
+            src,
             &sgf_formats::parts::PartOptions::default().with_verify_first(true),
             args.quiet,
             |_| {},
@@ -185,24 +175,12 @@ pub fn run(args: &Args) -> Result<u8> {
                 }
                 Ok(())
             },
-        );
-        match r {
-            Ok(_) => read += 1,
-            // One record of an archive that is not one: said, the others shown.
-            Err(e) if src.in_archive => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-            }
-            Err(e) => return Err(e),
-        }
+        )?;
         Ok(())
     })?;
-    if read == 0 && failed > 0 {
-        anyhow::bail!("{}: no record file could be read", args.file);
-    }
     if args.json {
         out.write_fixed(if n == 0 { b"]\n}\n" } else { b"\n  ]\n}\n" });
     }
     out.commit()?;
-    Ok(if failed > 0 { 2 } else { 0 })
+    Ok(status)
 }

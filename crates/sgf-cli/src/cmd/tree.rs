@@ -297,19 +297,10 @@ pub fn run(args: &Args) -> Result<u8> {
     }
     let mut out = crate::parts::Staged::new(None)?;
     let mut n = 0usize;
-    let (mut failed, mut read) = (0usize, 0usize);
-    input::each_record(&args.file, |src| {
-        let src = match src {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-                return Ok(());
-            }
-        };
+    let status = input::show_each(&args.file, |src| {
         let before = n;
-        let r = crate::parts::read(
-            &src,
+        crate::parts::read(
+            src,
             &sgf_formats::parts::PartOptions::default().with_verify_first(true),
             args.quiet,
             |_| {},
@@ -362,21 +353,9 @@ pub fn run(args: &Args) -> Result<u8> {
                 }
                 Ok(())
             },
-        );
-        match r {
-            Ok(_) => read += 1,
-            // One record of an archive that is not one: said, the others shown.
-            Err(e) if src.in_archive => {
-                eprintln!("qipu: {e:#}");
-                failed += 1;
-            }
-            Err(e) => return Err(e),
-        }
+        )?;
         Ok(())
     })?;
-    if read == 0 && failed > 0 {
-        anyhow::bail!("{}: no record file could be read", args.file);
-    }
     out.commit()?;
-    Ok(if failed > 0 { 2 } else { 0 })
+    Ok(status)
 }
