@@ -376,6 +376,15 @@ fn archives_are_read_member_by_member_and_never_written_into() {
         String::from_utf8_lossy(&r.stdout).contains("<stdin>!b.sgf:"),
         "{r:?}"
     );
+    // The database indexes whole archives (a source is a file), and says so.
+    let db = d.join("games.db");
+    let r = qipu(&["db", "index", db.to_str().unwrap(), &format!("{z}!b.sgf")]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("indexes whole archives; name the archive"),
+        "{r:?}"
+    );
+    assert!(!db.exists());
     // convert -d: a file per member, named after it.
     let dir = d.join("conv");
     let r = qipu(&["convert", &z, "-d", dir.to_str().unwrap()]);

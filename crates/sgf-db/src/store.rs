@@ -1128,6 +1128,18 @@ impl Database {
                 report.failed += 1;
                 continue;
             }
+            // A member named alone (`ARCHIVE!MEMBER`): a source is a whole
+            // file, so that indexing it again knows what changed.
+            if let Some((archive, _)) = f.to_str().and_then(sgf_formats::archive::split_member_path)
+            {
+                report.problems.push(format!(
+                    "{}: the database indexes whole archives; name the archive ({})",
+                    f.display(),
+                    archive.display()
+                ));
+                report.failed += 1;
+                continue;
+            }
             // Only regular files: a device (`/dev/zero`) or a FIFO named
             // on the command line is not read at all.
             let (abs, meta) = match (f.canonicalize(), check_regular(f)) {
